@@ -1,0 +1,14 @@
+//! Little Animal Farm as the arena plays it: the game loop over the rules crate, the players'
+//! interface, dice, events and the fault policy.
+
+pub mod dice;
+pub mod event;
+pub mod fault;
+pub mod game;
+pub mod player;
+
+pub use dice::{DiceSource, ExplicitDice, SeededDice};
+pub use event::{Event, Party};
+pub use fault::{Decision, Fault, FaultKind, FaultPolicy};
+pub use game::{play_game, GameRecord, Outcome, Setup, StartPosition, TurnRecord};
+pub use player::{AcceptView, FarmPlayer, Observation};

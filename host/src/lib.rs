@@ -1,0 +1,9 @@
+//! The arena: runs untrusted WebAssembly agents in a sandbox, plays games between them, and keeps
+//! records that anyone can verify.
+//!
+//! Layout: `farm` drives games of Little Animal Farm over the `farm-rules` crate; `records` writes
+//! and verifies game records; `sandbox` hosts agents in wasmtime; `league` schedules and ranks;
+//! `cli` is the `arena` command.
+
+pub mod farm;
+pub mod records;

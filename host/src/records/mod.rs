@@ -1,0 +1,1 @@
+//! Game records: JSON Lines writing, reading and verification.
