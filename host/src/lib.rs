@@ -5,5 +5,6 @@
 //! and verifies game records; `sandbox` hosts agents in wasmtime; `league` schedules and ranks;
 //! `cli` is the `arena` command.
 
+pub mod cli;
 pub mod farm;
 pub mod records;

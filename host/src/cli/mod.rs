@@ -1,0 +1,44 @@
+//! The `arena` command: one module per subcommand.
+
+use clap::{Parser, Subcommand};
+
+pub mod check;
+pub mod league;
+pub mod play;
+pub mod verify;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "arena",
+    version,
+    about = "Run programming contests between untrusted WebAssembly bots",
+    long_about = "Run programming contests between untrusted WebAssembly bots.\n\n\
+        Agents are core WebAssembly modules (see docs/ABI.md) run in a wasmtime sandbox with fuel, \
+        memory and stack budgets. Games are recorded as JSON Lines that `arena verify` re-checks."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Play one game between agents and narrate it turn by turn
+    Play(play::PlayArgs),
+    /// Load an agent, report its exports, imports, size and ABI version, and play a smoke game
+    Check(check::CheckArgs),
+    /// Replay game records and check every event against the rules
+    Verify(verify::VerifyArgs),
+    /// Run a round-robin league from a league file (arena.toml by default)
+    League(league::LeagueArgs),
+}
+
+/// Runs the command; the returned code is the process exit status.
+pub fn run(cli: Cli) -> anyhow::Result<i32> {
+    match cli.command {
+        Command::Play(args) => play::run(args),
+        Command::Check(args) => check::run(args),
+        Command::Verify(args) => verify::run(args),
+        Command::League(args) => league::run(args),
+    }
+}
