@@ -1,0 +1,43 @@
+/// Why bytes could not be decoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DecodeError {
+    /// The buffer ends before the field at this offset.
+    TooShort { needed: usize, got: usize },
+    /// A field holds a value the layout does not allow.
+    BadValue { offset: usize },
+}
+
+pub(crate) fn need(buf: &[u8], len: usize) -> Result<(), DecodeError> {
+    if buf.len() < len {
+        Err(DecodeError::TooShort {
+            needed: len,
+            got: buf.len(),
+        })
+    } else {
+        Ok(())
+    }
+}
+
+pub(crate) fn get_u32(buf: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([buf[at], buf[at + 1], buf[at + 2], buf[at + 3]])
+}
+
+pub(crate) fn get_i32(buf: &[u8], at: usize) -> i32 {
+    get_u32(buf, at) as i32
+}
+
+pub(crate) fn get_u64(buf: &[u8], at: usize) -> u64 {
+    get_u32(buf, at) as u64 | (get_u32(buf, at + 4) as u64) << 32
+}
+
+pub(crate) fn put_u32(buf: &mut [u8], at: usize, v: u32) {
+    buf[at..at + 4].copy_from_slice(&v.to_le_bytes());
+}
+
+pub(crate) fn put_i32(buf: &mut [u8], at: usize, v: i32) {
+    put_u32(buf, at, v as u32);
+}
+
+pub(crate) fn put_u64(buf: &mut [u8], at: usize, v: u64) {
+    buf[at..at + 8].copy_from_slice(&v.to_le_bytes());
+}
