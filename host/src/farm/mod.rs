@@ -1,6 +1,7 @@
 //! Little Animal Farm as the arena plays it: the game loop over the rules crate, the players'
 //! interface, dice, events and the fault policy.
 
+pub mod abi_events;
 pub mod dice;
 pub mod event;
 pub mod fault;
