@@ -1,0 +1,195 @@
+//! The league journal: an append-only JSON Lines file in the output folder, one line per finished
+//! game, written and flushed as each game ends. A league killed at any moment (Ctrl-C, kill -9,
+//! power loss) resumes from it without losing or repeating a game: a torn last line is the only
+//! possible damage and is dropped on resume.
+
+use std::collections::HashSet;
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context};
+use serde::{Deserialize, Serialize};
+
+use super::result::GameResult;
+
+pub const JOURNAL_FILE: &str = "journal.jsonl";
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum Line {
+    League {
+        fingerprint: String,
+        name: String,
+        games: usize,
+    },
+    Game(GameResult),
+}
+
+#[derive(Debug)]
+pub struct Journal {
+    file: File,
+    path: PathBuf,
+}
+
+impl Journal {
+    /// Starts a new journal; refuses to overwrite one unless `fresh` is set.
+    pub fn create(
+        dir: &Path,
+        fingerprint: &str,
+        name: &str,
+        games: usize,
+        fresh: bool,
+    ) -> anyhow::Result<Journal> {
+        let path = dir.join(JOURNAL_FILE);
+        if path.exists() && !fresh {
+            bail!(
+                "{} already holds a league; run with --resume to continue it, or --fresh to discard it and start over",
+                dir.display()
+            );
+        }
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create output folder {}", dir.display()))?;
+        let mut file =
+            File::create(&path).with_context(|| format!("cannot create {}", path.display()))?;
+        let header = serde_json::to_string(&Line::League {
+            fingerprint: fingerprint.into(),
+            name: name.into(),
+            games,
+        })?;
+        file.write_all(format!("{header}\n").as_bytes())?;
+        file.sync_data()?;
+        Ok(Journal { file, path })
+    }
+
+    /// Reopens a journal to continue its league. Returns the games already finished.
+    pub fn resume(dir: &Path, fingerprint: &str) -> anyhow::Result<(Journal, Vec<GameResult>)> {
+        let path = dir.join(JOURNAL_FILE);
+        let f = File::open(&path)
+            .with_context(|| format!("nothing to resume: cannot open {}", path.display()))?;
+        let mut results = Vec::new();
+        let mut good_bytes = 0u64;
+        let mut lines = BufReader::new(f).split(b'\n').enumerate().peekable();
+        while let Some((i, line)) = lines.next() {
+            let line = line.with_context(|| format!("cannot read {}", path.display()))?;
+            let is_last = lines.peek().is_none();
+            let parsed = std::str::from_utf8(&line)
+                .ok()
+                .and_then(|s| serde_json::from_str::<Line>(s).ok());
+            match (i, parsed) {
+                (
+                    0,
+                    Some(Line::League {
+                        fingerprint: fp, ..
+                    }),
+                ) => {
+                    if fp != fingerprint {
+                        bail!(
+                            "{} was started with different settings or agents; resume needs the same league file and agents (or use --fresh)",
+                            path.display()
+                        );
+                    }
+                }
+                (0, _) => bail!("{}: line 1 is not a league journal header", path.display()),
+                (_, Some(Line::Game(r))) => results.push(r),
+                (_, Some(Line::League { .. })) => {
+                    bail!("{}:{}: a second header", path.display(), i + 1)
+                }
+                // A line torn by a kill mid-write can only be the last one.
+                (_, None) if is_last => break,
+                (_, None) => bail!(
+                    "{}:{}: unreadable line in the journal",
+                    path.display(),
+                    i + 1
+                ),
+            }
+            good_bytes += line.len() as u64 + 1;
+        }
+        let file = OpenOptions::new().write(true).open(&path)?;
+        file.set_len(good_bytes)?;
+        let mut journal = Journal { file, path };
+        journal.file.sync_data()?;
+        use std::io::Seek;
+        journal.file.seek(std::io::SeekFrom::End(0))?;
+        let mut seen = HashSet::new();
+        for r in &results {
+            if !seen.insert(r.key.clone()) {
+                bail!("{}: game {} appears twice", journal.path.display(), r.key);
+            }
+        }
+        Ok((journal, results))
+    }
+
+    /// Appends one finished game and makes it durable before returning.
+    pub fn append(&mut self, result: &GameResult) -> anyhow::Result<()> {
+        let line = serde_json::to_string(&Line::Game(result.clone()))?;
+        self.file
+            .write_all(format!("{line}\n").as_bytes())
+            .and_then(|_| self.file.sync_data())
+            .with_context(|| format!("cannot write {}", self.path.display()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::farm::Outcome;
+
+    fn result(id: usize) -> GameResult {
+        GameResult {
+            id,
+            key: format!("a,b#{id}"),
+            seed: id as u64,
+            seats: vec!["a".into(), "b".into()],
+            outcome: Outcome::Win {
+                seat: id % 2,
+                last_standing: false,
+            },
+            rounds: 5,
+            turns: 9,
+            forfeits: vec![],
+            faults: vec![],
+            record: format!("records/{id}.jsonl"),
+        }
+    }
+
+    fn temp() -> PathBuf {
+        let p = std::env::temp_dir().join(format!(
+            "arena-journal-{}-{:?}",
+            std::process::id(),
+            std::thread::current().id()
+        ));
+        let _ = std::fs::remove_dir_all(&p);
+        p
+    }
+
+    #[test]
+    fn resume_returns_finished_games_and_drops_a_torn_line() {
+        let dir = temp();
+        let mut j = Journal::create(&dir, "fp", "l", 3, false).unwrap();
+        j.append(&result(0)).unwrap();
+        j.append(&result(1)).unwrap();
+        drop(j);
+        let mut f = OpenOptions::new()
+            .append(true)
+            .open(dir.join(JOURNAL_FILE))
+            .unwrap();
+        f.write_all(b"{\"type\":\"game\",\"id\":2,\"ke").unwrap();
+        drop(f);
+        let (mut j, done) = Journal::resume(&dir, "fp").unwrap();
+        assert_eq!(done, vec![result(0), result(1)]);
+        j.append(&result(2)).unwrap();
+        drop(j);
+        let (_, done) = Journal::resume(&dir, "fp").unwrap();
+        assert_eq!(done, vec![result(0), result(1), result(2)]);
+        assert!(Journal::resume(&dir, "other")
+            .unwrap_err()
+            .to_string()
+            .contains("different settings"));
+        assert!(Journal::create(&dir, "fp", "l", 3, false)
+            .unwrap_err()
+            .to_string()
+            .contains("--resume"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,16 @@
+//! Round-robin leagues: the league file, a fair schedule, parallel deterministic play, a
+//! crash-safe journal, and standings.
+
+// pending sandbox: pub mod agents;
+pub mod config;
+pub mod journal;
+pub mod output;
+pub mod progress;
+pub mod result;
+pub mod runner;
+pub mod schedule;
+pub mod standings;
+
+pub use config::LeagueConfig;
+// pending: pub use agents::run_league;
+pub use runner::{play_league, Contestant, LeagueRun, RunOptions};

@@ -1,0 +1,223 @@
+//! Writing standings: the terminal table, and the same data as JSON and CSV files.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use anyhow::Context;
+use serde::Serialize;
+
+use super::result::GameResult;
+use super::standings::Standings;
+
+pub const STANDINGS_JSON: &str = "standings.json";
+pub const STANDINGS_CSV: &str = "standings.csv";
+pub const CROSSTABLE_CSV: &str = "crosstable.csv";
+pub const GAMES_CSV: &str = "games.csv";
+
+/// Everything `standings.json` holds: the league's settings and the standings.
+#[derive(Serialize)]
+pub struct Summary<'a> {
+    pub league: &'a str,
+    pub settings: serde_json::Value,
+    #[serde(flatten)]
+    pub standings: &'a Standings,
+}
+
+/// Writes standings.json, standings.csv, crosstable.csv and games.csv. Their content depends only
+/// on the results, never on timing or thread count.
+pub fn write_files(dir: &Path, summary: &Summary, results: &[GameResult]) -> anyhow::Result<()> {
+    let write = |name: &str, text: String| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))
+    };
+    write(
+        STANDINGS_JSON,
+        serde_json::to_string_pretty(summary)? + "\n",
+    )?;
+    write(STANDINGS_CSV, standings_csv(summary.standings))?;
+    write(CROSSTABLE_CSV, crosstable_csv(summary.standings))?;
+    write(GAMES_CSV, games_csv(results))?;
+    Ok(())
+}
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_owned()
+    }
+}
+
+fn standings_csv(s: &Standings) -> String {
+    let mut out = String::from(
+        "rank,agent,games,wins,draws,losses,win_rate,win_rate_low,win_rate_high,rating,rating_error,mean_rounds,faults\n",
+    );
+    for a in &s.agents {
+        let faults: Vec<String> = a.faults.iter().map(|(k, n)| format!("{k}:{n}")).collect();
+        let _ = writeln!(
+            out,
+            "{},{},{},{},{},{},{:.4},{:.4},{:.4},{:.1},{:.1},{:.2},{}",
+            a.rank,
+            csv_field(&a.name),
+            a.games,
+            a.wins,
+            a.draws,
+            a.losses,
+            a.win_rate,
+            a.win_rate_low,
+            a.win_rate_high,
+            a.rating,
+            a.rating_error,
+            a.mean_rounds,
+            csv_field(&faults.join(" "))
+        );
+    }
+    out
+}
+
+fn crosstable_csv(s: &Standings) -> String {
+    let mut out = String::from("agent");
+    for a in &s.agents {
+        out.push(',');
+        out.push_str(&csv_field(&a.name));
+    }
+    out.push('\n');
+    for (i, a) in s.agents.iter().enumerate() {
+        out.push_str(&csv_field(&a.name));
+        for (j, cell) in s.cross[i].iter().enumerate() {
+            if i == j {
+                out.push_str(",");
+            } else {
+                let _ = write!(out, ",{}/{}", cell.points, cell.games);
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn games_csv(results: &[GameResult]) -> String {
+    let mut sorted: Vec<&GameResult> = results.iter().collect();
+    sorted.sort_by_key(|r| r.id);
+    let mut out = String::from("id,seed,seats,winner,result,rounds,forfeits,record\n");
+    for r in sorted {
+        let winner = r
+            .outcome
+            .winner()
+            .map(|s| r.seats[s].clone())
+            .unwrap_or_default();
+        let result = match r.outcome {
+            crate::farm::Outcome::Win {
+                last_standing: true,
+                ..
+            } => "win_last_standing",
+            crate::farm::Outcome::Win { .. } => "win",
+            crate::farm::Outcome::Draw { round_cap: true } => "draw_round_cap",
+            crate::farm::Outcome::Draw { .. } => "draw_all_forfeited",
+            crate::farm::Outcome::Unfinished => "unfinished",
+        };
+        let forfeits: Vec<&str> = r.forfeits.iter().map(|&s| r.seats[s].as_str()).collect();
+        let _ = writeln!(
+            out,
+            "{},{},{},{},{},{},{},{}",
+            r.id,
+            r.seed,
+            csv_field(&r.seats.join(" ")),
+            csv_field(&winner),
+            result,
+            r.rounds,
+            csv_field(&forfeits.join(" ")),
+            csv_field(&r.record)
+        );
+    }
+    out
+}
+
+/// The standings as a terminal table.
+pub fn table(s: &Standings) -> String {
+    let width = s
+        .agents
+        .iter()
+        .map(|a| a.name.chars().count())
+        .max()
+        .unwrap_or(5)
+        .clamp(5, 32);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{:>4}  {:<width$}  {:>6} {:>6} {:>6} {:>6}  {:>6}  {:<15}  {:>7} {:>6}  {:>7}  faults",
+        "rank",
+        "agent",
+        "games",
+        "wins",
+        "draws",
+        "losses",
+        "win%",
+        "95% CI",
+        "rating",
+        "±",
+        "rounds"
+    );
+    for a in &s.agents {
+        let faults = if a.faults.is_empty() {
+            "-".to_owned()
+        } else {
+            a.faults
+                .iter()
+                .map(|(k, n)| format!("{k} {n}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let name: String = a.name.chars().take(width).collect();
+        let _ = writeln!(
+            out,
+            "{:>4}  {:<width$}  {:>6} {:>6} {:>6} {:>6}  {:>5.1}%  {:<15}  {:>7.0} {:>6.0}  {:>7.1}  {}",
+            a.rank,
+            name,
+            a.games,
+            a.wins,
+            a.draws,
+            a.losses,
+            100.0 * a.win_rate,
+            format!("{:.1}–{:.1}%", 100.0 * a.win_rate_low, 100.0 * a.win_rate_high),
+            a.rating,
+            a.rating_error,
+            a.mean_rounds,
+            faults
+        );
+    }
+    if s.agents.len() <= 12 {
+        let _ = writeln!(
+            out,
+            "\ncross-table (pairwise points of the row agent against the column agent):"
+        );
+        let short: Vec<String> = s
+            .agents
+            .iter()
+            .map(|a| a.name.chars().take(9).collect())
+            .collect();
+        let _ = write!(out, "{:<width$}", "");
+        for n in &short {
+            let _ = write!(out, " {n:>9}");
+        }
+        out.push('\n');
+        for (i, a) in s.agents.iter().enumerate() {
+            let name: String = a.name.chars().take(width).collect();
+            let _ = write!(out, "{name:<width$}");
+            for (j, c) in s.cross[i].iter().enumerate() {
+                if i == j || c.games == 0 {
+                    let _ = write!(out, " {:>9}", "-");
+                } else {
+                    let _ = write!(out, " {:>9}", format!("{}/{}", c.points, c.games));
+                }
+            }
+            out.push('\n');
+        }
+    }
+    let _ = writeln!(
+        out,
+        "\n{} games, mean length {:.1} rounds",
+        s.games, s.mean_rounds
+    );
+    out
+}
