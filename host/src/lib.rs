@@ -7,4 +7,5 @@
 
 pub mod cli;
 pub mod farm;
+pub mod native;
 pub mod records;

@@ -1,0 +1,155 @@
+//! Write Little Animal Farm agents for the arena in Rust.
+//!
+//! Implement [`FarmAgent`] for a type and call [`export_farm_agent!`] once: on `wasm32` the macro
+//! generates every export of ABI v1 (see `docs/ABI.md`), keeps the agent in a static (no
+//! allocator needed) and decodes and encodes the exchange buffer. On other targets it generates
+//! nothing, so the same crate builds natively (as an rlib) for tests and for the host's native
+//! adapter (`arena::native::NativePlayer`).
+//!
+//! ```ignore
+//! #![no_std]
+//! use arena_agent_sdk::{export_farm_agent, FarmAgent, Offer, View};
+//!
+//! #[derive(Default)]
+//! pub struct Passer;
+//! impl FarmAgent for Passer {
+//!     fn trade(&mut self, _view: &View) -> Offer { Offer::PASS }
+//! }
+//! export_farm_agent!(Passer);
+//! ```
+#![no_std]
+
+// Native builds (tests, the host's native adapter, a native cdylib) link std for its panic
+// handler; wasm builds stay no_std and use the handler below.
+#[cfg(not(target_arch = "wasm32"))]
+extern crate std;
+
+pub use arena_abi;
+pub use farm_rules as rules;
+pub use farm_rules::{Animal, FailReason, Herd, Offer, Position, Trade, ANIMALS, KINDS, WORTH};
+
+mod agent;
+mod log;
+pub mod tactics;
+
+pub use agent::{
+    handle_accept, handle_init, handle_trade, read_answer, EventIter, FarmAgent, InitContext, View,
+};
+pub use log::{log, LogBuffer};
+
+/// Size of the exchange buffer the exported agent owns (at least `arena_abi::MIN_BUFFER_SIZE`).
+pub const BUFFER_SIZE: usize = 16 * 1024;
+const _: () = assert!(BUFFER_SIZE >= arena_abi::MIN_BUFFER_SIZE);
+
+#[cfg(all(target_arch = "wasm32", feature = "panic-handler"))]
+#[panic_handler]
+fn panic(_info: &core::panic::PanicInfo) -> ! {
+    core::arch::wasm32::unreachable()
+}
+
+/// Runtime pieces used by [`export_farm_agent!`]; not part of the stable API.
+#[doc(hidden)]
+pub mod __rt {
+    use core::cell::UnsafeCell;
+
+    /// The exchange buffer: one per wasm instance, at a fixed address for the whole game.
+    #[repr(C, align(16))]
+    pub struct Buffer(UnsafeCell<[u8; crate::BUFFER_SIZE]>);
+    // SAFETY: a wasm agent runs single-threaded; the host never calls two exports at once.
+    unsafe impl Sync for Buffer {}
+
+    pub static BUFFER: Buffer = Buffer(UnsafeCell::new([0; crate::BUFFER_SIZE]));
+
+    pub fn buffer_ptr() -> *mut u8 {
+        BUFFER.0.get() as *mut u8
+    }
+
+    /// # Safety
+    /// Single-threaded use only, and no other reference to the buffer may be alive.
+    pub unsafe fn buffer() -> &'static mut [u8] {
+        unsafe { &mut *BUFFER.0.get() }
+    }
+
+    /// The agent's state: created on first use of each (fresh) instance.
+    pub struct Slot<T>(UnsafeCell<Option<T>>);
+    // SAFETY: as for `Buffer`.
+    unsafe impl<T> Sync for Slot<T> {}
+
+    impl<T> Slot<T> {
+        pub const fn new() -> Slot<T> {
+            Slot(UnsafeCell::new(None))
+        }
+
+        /// # Safety
+        /// Single-threaded use only, and no other reference to the slot may be alive.
+        pub unsafe fn get_or(&'static self, make: impl FnOnce() -> T) -> &'static mut T {
+            unsafe { (*self.0.get()).get_or_insert_with(make) }
+        }
+    }
+
+    impl<T> Default for Slot<T> {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+}
+
+/// Generates the ABI v1 exports for an agent type (on `wasm32` only; elsewhere it expands to
+/// nothing). `export_farm_agent!(MyAgent)` builds the agent with `Default::default()`;
+/// `export_farm_agent!(MyAgent, MyAgent::new(3))` with the given expression. The agent is
+/// created at the first call of each instance (the host uses a fresh instance per game).
+///
+/// Exports: `arena_abi_version`, `arena_buffer`, `arena_buffer_size`, `arena_init`,
+/// `farm_trade`, `farm_accept` (and `memory`, which the Rust toolchain exports by itself).
+#[macro_export]
+macro_rules! export_farm_agent {
+    ($ty:ty) => {
+        $crate::export_farm_agent!($ty, <$ty as ::core::default::Default>::default());
+    };
+    ($ty:ty, $make:expr) => {
+        #[cfg(target_arch = "wasm32")]
+        const _: () = {
+            static AGENT: $crate::__rt::Slot<$ty> = $crate::__rt::Slot::new();
+
+            fn agent() -> &'static mut $ty {
+                // SAFETY: wasm instances are single-threaded and exports are not reentrant.
+                unsafe { AGENT.get_or(|| $make) }
+            }
+
+            fn buffer() -> &'static mut [u8] {
+                // SAFETY: as above; the reference lives only during one export call.
+                unsafe { $crate::__rt::buffer() }
+            }
+
+            #[unsafe(no_mangle)]
+            pub extern "C" fn arena_abi_version() -> i32 {
+                $crate::arena_abi::ABI_VERSION as i32
+            }
+
+            #[unsafe(no_mangle)]
+            pub extern "C" fn arena_buffer() -> i32 {
+                $crate::__rt::buffer_ptr() as usize as i32
+            }
+
+            #[unsafe(no_mangle)]
+            pub extern "C" fn arena_buffer_size() -> i32 {
+                $crate::BUFFER_SIZE as i32
+            }
+
+            #[unsafe(no_mangle)]
+            pub extern "C" fn arena_init(len: i32) -> i32 {
+                $crate::handle_init(agent(), buffer(), len)
+            }
+
+            #[unsafe(no_mangle)]
+            pub extern "C" fn farm_trade(len: i32) -> i32 {
+                $crate::handle_trade(agent(), buffer(), len)
+            }
+
+            #[unsafe(no_mangle)]
+            pub extern "C" fn farm_accept(len: i32) -> i32 {
+                $crate::handle_accept(agent(), buffer(), len)
+            }
+        };
+    };
+}

@@ -1,0 +1,90 @@
+//! Strategies written with `arena-agent-sdk`, played natively inside the host (for tests and
+//! benchmarks). They see exactly the bytes a wasm agent sees: observations are encoded with
+//! [`crate::farm::abi_events`] and the SDK's own handlers decode them and encode the answer.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use arena_agent_sdk::{handle_accept, handle_init, handle_trade, FarmAgent, BUFFER_SIZE};
+use farm_rules::Offer;
+
+use crate::farm::abi_events::{
+    decode_accept_answer, decode_trade_answer, encode_init, encode_observation,
+};
+use crate::farm::{AcceptView, FarmPlayer, Fault, FaultKind, Observation};
+
+/// A native agent in a seat. A fresh agent is made for every game (like a fresh wasm instance);
+/// a panic counts as a `trap` fault.
+pub struct NativePlayer<A: FarmAgent> {
+    make: fn() -> A,
+    agent: A,
+    round_cap: u32,
+    buf: Vec<u8>,
+}
+
+impl<A: FarmAgent + Default> NativePlayer<A> {
+    pub fn new() -> NativePlayer<A> {
+        NativePlayer::with(A::default)
+    }
+}
+
+impl<A: FarmAgent + Default> Default for NativePlayer<A> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<A: FarmAgent> NativePlayer<A> {
+    /// A player whose agents are made by `make`.
+    pub fn with(make: fn() -> A) -> NativePlayer<A> {
+        NativePlayer {
+            make,
+            agent: make(),
+            round_cap: 0,
+            buf: vec![0; BUFFER_SIZE],
+        }
+    }
+
+    /// The round cap passed to the agent's `init` (the host's `FarmPlayer::start` does not carry
+    /// it; set it to the game's `Setup::round_cap`).
+    pub fn round_cap(mut self, round_cap: u32) -> Self {
+        self.round_cap = round_cap;
+        self
+    }
+
+    pub fn agent(&self) -> &A {
+        &self.agent
+    }
+
+    fn guarded<R>(&mut self, f: impl FnOnce(&mut A, &mut [u8]) -> R) -> Result<R, Fault> {
+        let (agent, buf) = (&mut self.agent, &mut self.buf[..]);
+        catch_unwind(AssertUnwindSafe(|| f(agent, buf))).map_err(|e| {
+            let msg = e
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| e.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "panic".to_string());
+            Fault::new(FaultKind::Trap, format!("native agent panicked: {msg}"))
+        })
+    }
+}
+
+impl<A: FarmAgent> FarmPlayer for NativePlayer<A> {
+    fn start(&mut self, seat: usize, players: usize, seed: u64) -> Result<(), Fault> {
+        self.agent = (self.make)();
+        let n = encode_init(seat, players, seed, self.round_cap, &mut self.buf);
+        self.guarded(|agent, buf| handle_init(agent, buf, n as i32))
+            .map(|_| ())
+    }
+
+    fn trade(&mut self, obs: &Observation) -> Result<Offer, Fault> {
+        let n = encode_observation(obs, None, &mut self.buf);
+        let len = self.guarded(|agent, buf| handle_trade(agent, buf, n as i32))?;
+        decode_trade_answer(len, &self.buf)
+    }
+
+    fn accept(&mut self, obs: &Observation, offer: &AcceptView) -> Result<bool, Fault> {
+        let n = encode_observation(obs, Some(offer), &mut self.buf);
+        let ret = self.guarded(|agent, buf| handle_accept(agent, buf, n as i32))?;
+        decode_accept_answer(ret)
+    }
+}
