@@ -28,9 +28,9 @@ pub fn load_agents(cfg: &LeagueConfig, sandbox: &Sandbox) -> anyhow::Result<Vec<
         .iter()
         .map(|a| {
             let wasm = resolve_agent(&a.path).with_context(|| format!("agent {:?}", a.name))?;
-            sandbox
-                .load(&wasm)
-                .with_context(|| format!("agent {:?} ({}) cannot be loaded", a.name, wasm.display()))
+            sandbox.load(&wasm).with_context(|| {
+                format!("agent {:?} ({}) cannot be loaded", a.name, wasm.display())
+            })
         })
         .collect()
 }

@@ -14,3 +14,6 @@ pub mod standings;
 pub use config::LeagueConfig;
 // pending: pub use agents::run_league;
 pub use runner::{play_league, Contestant, LeagueRun, RunOptions};
+
+#[cfg(test)]
+mod tests;

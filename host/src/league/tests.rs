@@ -1,0 +1,194 @@
+//! League runs with native contestants: determinism across thread counts, and resuming.
+
+use std::path::{Path, PathBuf};
+
+use farm_rules::{for_each_stock_trade, Offer, Trade};
+
+use super::config::LeagueConfig;
+use super::journal::JOURNAL_FILE;
+use super::output::{CROSSTABLE_CSV, GAMES_CSV, STANDINGS_CSV, STANDINGS_JSON};
+use super::runner::{play_league, Contestant, RunOptions};
+use crate::farm::{AcceptView, FarmPlayer, Fault, FaultKind, Observation};
+
+/// Buys the `pick`-th affordable stock trade each turn (a different habit per contestant), and
+/// faults on its `fault_at`-th decision if set.
+struct Habit {
+    pick: usize,
+    fault_at: Option<u32>,
+}
+
+struct HabitPlayer<'a> {
+    habit: &'a Habit,
+    decisions: u32,
+}
+
+impl FarmPlayer for HabitPlayer<'_> {
+    fn trade(&mut self, obs: &Observation) -> Result<Offer, Fault> {
+        self.decisions += 1;
+        if Some(self.decisions) == self.habit.fault_at {
+            return Err(Fault::new(FaultKind::Trap, "test fault"));
+        }
+        let mut trades: Vec<Trade> = Vec::new();
+        for_each_stock_trade(obs.position, obs.seat, &mut |t| trades.push(*t));
+        // Prefer trades that buy one animal the herd lacks.
+        let herd = obs.position.herds[obs.seat];
+        trades.retain(|t| {
+            t.get.total() == 1
+                && t.get
+                    .0
+                    .iter()
+                    .zip(herd.0.iter())
+                    .any(|(g, h)| *g == 1 && *h == 0)
+        });
+        Ok(match trades.get(self.habit.pick % trades.len().max(1)) {
+            Some(t) => Offer::with_stock(t.give, t.get),
+            None => Offer::PASS,
+        })
+    }
+
+    fn accept(&mut self, _obs: &Observation, _offer: &AcceptView) -> Result<bool, Fault> {
+        Ok(false)
+    }
+}
+
+impl Contestant for Habit {
+    fn new_player(&self) -> Box<dyn FarmPlayer + '_> {
+        Box::new(HabitPlayer {
+            habit: self,
+            decisions: 0,
+        })
+    }
+
+    fn code_hash(&self) -> Option<String> {
+        None
+    }
+}
+
+fn temp(name: &str) -> PathBuf {
+    let p = std::env::temp_dir().join(format!("arena-league-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&p);
+    std::fs::create_dir_all(&p).unwrap();
+    p
+}
+
+fn config(dir: &Path, players: usize) -> LeagueConfig {
+    let mut text = format!(
+        "players_per_game = {players}\ngames_per_group = {}\nseed = 5\nround_cap = 60\n",
+        2 * players
+    );
+    for name in ["a", "b", "c", "d"] {
+        std::fs::write(dir.join(format!("{name}.wasm")), b"").unwrap();
+        text.push_str(&format!("[[agent]]\npath = '{name}.wasm'\n"));
+    }
+    LeagueConfig::parse(&text, dir).unwrap()
+}
+
+fn habits() -> Vec<Habit> {
+    vec![
+        Habit {
+            pick: 0,
+            fault_at: None,
+        },
+        Habit {
+            pick: 1,
+            fault_at: None,
+        },
+        Habit {
+            pick: 2,
+            fault_at: Some(7),
+        },
+        Habit {
+            pick: 3,
+            fault_at: None,
+        },
+    ]
+}
+
+fn run(cfg: &LeagueConfig, out: &Path, threads: usize, resume: bool) -> super::runner::LeagueRun {
+    let mut cfg = cfg.clone();
+    cfg.output = out.to_path_buf();
+    let h = habits();
+    let contestants: Vec<&dyn Contestant> = h.iter().map(|c| c as &dyn Contestant).collect();
+    let opts = RunOptions {
+        resume,
+        fresh: !resume,
+        threads: Some(threads),
+        quiet: true,
+    };
+    play_league(
+        &cfg,
+        &contestants,
+        &serde_json::json!({"test": true}),
+        &opts,
+    )
+    .unwrap()
+}
+
+fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for name in [STANDINGS_JSON, STANDINGS_CSV, CROSSTABLE_CSV, GAMES_CSV] {
+        out.push((name.to_string(), std::fs::read(dir.join(name)).unwrap()));
+    }
+    let mut records: Vec<_> = std::fs::read_dir(dir.join("records"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    records.sort();
+    for r in records {
+        out.push((
+            r.file_name().unwrap().to_string_lossy().into_owned(),
+            std::fs::read(&r).unwrap(),
+        ));
+    }
+    out
+}
+
+#[test]
+fn results_do_not_depend_on_thread_count() {
+    for players in [2, 3] {
+        let dir = temp(&format!("threads-{players}"));
+        let cfg = config(&dir, players);
+        let one = run(&cfg, &dir.join("one"), 1, false);
+        let three = run(&cfg, &dir.join("three"), 3, false);
+        assert_eq!(one.standings, three.standings);
+        assert_eq!(files(&dir.join("one")), files(&dir.join("three")));
+        let expected_games = if players == 2 { 6 * 4 } else { 4 * 6 };
+        assert_eq!(one.results.len(), expected_games);
+        // The faulty habit forfeits in its games and is blamed for it.
+        let c = one.standings.agents.iter().find(|a| a.name == "c").unwrap();
+        assert!(c.faults.get("trap").copied().unwrap_or(0) > 0);
+        for r in &one.results {
+            let verify = crate::records::verify_record_bytes(
+                &std::fs::read(dir.join("one").join(&r.record)).unwrap(),
+            );
+            assert!(verify.is_ok(), "{}: {:?}", r.record, verify.err());
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+#[test]
+fn an_interrupted_league_resumes_to_the_same_results() {
+    let dir = temp("resume");
+    let cfg = config(&dir, 2);
+    let full = run(&cfg, &dir.join("full"), 2, false);
+
+    // Simulate a kill after 9 games, one of them torn mid-line.
+    let part = dir.join("part");
+    run(&cfg, &part, 2, false);
+    let journal = std::fs::read_to_string(part.join(JOURNAL_FILE)).unwrap();
+    let lines: Vec<&str> = journal.lines().collect();
+    let mut cut = lines[..10].join("\n");
+    cut.push('\n');
+    cut.push_str(&lines[10][..lines[10].len() / 2]);
+    std::fs::write(part.join(JOURNAL_FILE), cut).unwrap();
+    for f in [STANDINGS_JSON, STANDINGS_CSV, CROSSTABLE_CSV, GAMES_CSV] {
+        std::fs::remove_file(part.join(f)).unwrap();
+    }
+
+    let resumed = run(&cfg, &part, 1, true);
+    assert_eq!(resumed.played, full.results.len() - 9);
+    assert_eq!(resumed.standings, full.standings);
+    assert_eq!(files(&part), files(&dir.join("full")));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
