@@ -1,1 +1,55 @@
-//! Game records: JSON Lines writing, reading and verification.
+//! Game records: JSON Lines writing, reading and verification. The format is specified in
+//! docs/RECORDS.md so that records can be checked without this code.
+
+pub mod diff;
+pub mod format;
+pub mod ledger;
+pub mod read;
+pub mod replay;
+pub mod verify;
+pub mod write;
+
+pub use read::{load_record_bytes, read_record, ParsedRecord, ReadError};
+pub use verify::{verify_record, verify_record_bytes, DiceOrigin, VerifyError, VerifySummary};
+pub use write::{record_to_string, write_record};
+
+/// What a record says about a game that the game loop does not know: who played and under which
+/// limits.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RecordMeta {
+    /// One display name per seat.
+    pub names: Vec<String>,
+    /// One SHA-256 (lower-case hex) of the agent's module per seat; `None` for a native player.
+    pub agent_hashes: Vec<Option<String>>,
+    /// Free-form settings worth keeping with the game (fuel budgets, memory limits...): a JSON
+    /// object, or `null` for none.
+    pub limits: serde_json::Value,
+}
+
+impl RecordMeta {
+    /// Names `seat 0`, `seat 1`..., no agent hashes, no limits: for native players and tests.
+    pub fn anonymous(players: usize) -> RecordMeta {
+        RecordMeta {
+            names: (0..players).map(|s| format!("seat {s}")).collect(),
+            agent_hashes: vec![None; players],
+            limits: serde_json::Value::Null,
+        }
+    }
+}
+
+/// Lower-case hex SHA-256 of `bytes`.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    hex(&Sha256::digest(bytes))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    bytes.iter().fold(String::new(), |mut s, b| {
+        let _ = write!(s, "{b:02x}");
+        s
+    })
+}
+
+#[cfg(test)]
+mod tests;

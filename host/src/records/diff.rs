@@ -1,0 +1,131 @@
+//! The first difference between two JSON values, named by its path (`events[2].animals.sheep`).
+
+use serde_json::Value;
+
+/// A difference: where, what was expected there, what was found (`None`: nothing there).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Difference {
+    pub path: String,
+    pub expected: Option<String>,
+    pub found: Option<String>,
+}
+
+impl std::fmt::Display for Difference {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        let show = |v: &Option<String>| v.clone().unwrap_or_else(|| "nothing".into());
+        write!(
+            f,
+            "{}: expected {}, found {}",
+            if self.path.is_empty() {
+                "."
+            } else {
+                &self.path
+            },
+            show(&self.expected),
+            show(&self.found)
+        )
+    }
+}
+
+/// The first place where `found` differs from `expected`, in document order of `expected`
+/// (object keys in sorted order, then keys only `found` has).
+pub fn first_difference(expected: &Value, found: &Value) -> Option<Difference> {
+    walk(expected, found, String::new())
+}
+
+fn join_key(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+fn walk(expected: &Value, found: &Value, path: String) -> Option<Difference> {
+    match (expected, found) {
+        (Value::Object(e), Value::Object(f)) => {
+            for (k, ev) in e {
+                let p = join_key(&path, k);
+                match f.get(k) {
+                    Some(fv) => {
+                        if let Some(d) = walk(ev, fv, p) {
+                            return Some(d);
+                        }
+                    }
+                    None => {
+                        return Some(Difference {
+                            path: p,
+                            expected: Some(ev.to_string()),
+                            found: None,
+                        })
+                    }
+                }
+            }
+            f.iter()
+                .find(|(k, _)| !e.contains_key(*k))
+                .map(|(k, fv)| Difference {
+                    path: join_key(&path, k),
+                    expected: None,
+                    found: Some(fv.to_string()),
+                })
+        }
+        (Value::Array(e), Value::Array(f)) => {
+            for (i, ev) in e.iter().enumerate() {
+                let p = format!("{path}[{i}]");
+                match f.get(i) {
+                    Some(fv) => {
+                        if let Some(d) = walk(ev, fv, p) {
+                            return Some(d);
+                        }
+                    }
+                    None => {
+                        return Some(Difference {
+                            path: p,
+                            expected: Some(ev.to_string()),
+                            found: None,
+                        })
+                    }
+                }
+            }
+            f.get(e.len()).map(|fv| Difference {
+                path: format!("{path}[{}]", e.len()),
+                expected: None,
+                found: Some(fv.to_string()),
+            })
+        }
+        (e, f) if e == f => None,
+        (e, f) => Some(Difference {
+            path,
+            expected: Some(e.to_string()),
+            found: Some(f.to_string()),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn names_the_path_of_the_first_difference() {
+        let e = json!({"events":[{"type":"bred"},{"animals":{"sheep":3}}]});
+        let f = json!({"events":[{"type":"bred"},{"animals":{"sheep":4}}]});
+        let d = first_difference(&e, &f).unwrap();
+        assert_eq!(
+            d.to_string(),
+            "events[1].animals.sheep: expected 3, found 4"
+        );
+    }
+
+    #[test]
+    fn missing_and_extra_fields_and_elements() {
+        let d = first_difference(&json!({"a":1,"b":2}), &json!({"a":1})).unwrap();
+        assert_eq!(d.to_string(), "b: expected 2, found nothing");
+        let d = first_difference(&json!({"a":1}), &json!({"a":1,"z":0})).unwrap();
+        assert_eq!(d.to_string(), "z: expected nothing, found 0");
+        let d = first_difference(&json!([1]), &json!([1, 2])).unwrap();
+        assert_eq!(d.to_string(), "[1]: expected nothing, found 2");
+        assert_eq!(first_difference(&json!({"a":[1]}), &json!({"a":[1]})), None);
+    }
+}

@@ -1,0 +1,433 @@
+use std::fmt;
+use std::io::Read;
+use std::path::Path;
+
+use farm_rules::{Herd, Position, KINDS, MAX_PLAYERS, MIN_PLAYERS, RULES_VERSION};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use super::format::{
+    DiceKind, EndLine, EventJson, SetupLine, StartLine, TurnLine, FORMAT_NAME, FORMAT_VERSION,
+    GAME_NAME,
+};
+use super::RecordMeta;
+use crate::farm::{Event, GameRecord, Party, Setup, StartPosition, TurnRecord};
+
+/// A record read back: the game as the game loop would have returned it, and its metadata.
+#[derive(Clone, Debug)]
+pub struct ParsedRecord {
+    pub record: GameRecord,
+    pub meta: RecordMeta,
+    /// The `digest` field of the end line, as written.
+    pub digest: String,
+}
+
+/// Why a record could not be read. `line` counts from 1; 0 means the file as a whole.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReadError {
+    pub line: usize,
+    pub message: String,
+}
+
+impl ReadError {
+    fn new(line: usize, message: impl Into<String>) -> ReadError {
+        ReadError {
+            line,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        if self.line == 0 {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "line {}: {}", self.line, self.message)
+        }
+    }
+}
+
+impl std::error::Error for ReadError {}
+
+/// Reads a record file's bytes as they are on disk (gzip-compressed or not).
+pub fn load_record_bytes(path: &Path) -> std::io::Result<Vec<u8>> {
+    std::fs::read(path)
+}
+
+/// Past this many bytes a decompressed record is refused, so that a small hostile `.gz` file
+/// cannot exhaust memory.
+const MAX_DECOMPRESSED: u64 = 1 << 30;
+
+/// The text of a record: gunzipped when the bytes start with the gzip magic number, then UTF-8.
+pub fn decode_record_bytes(bytes: &[u8]) -> Result<String, ReadError> {
+    let raw = if bytes.starts_with(&[0x1f, 0x8b]) {
+        let mut out = Vec::new();
+        flate2::read::MultiGzDecoder::new(bytes)
+            .take(MAX_DECOMPRESSED + 1)
+            .read_to_end(&mut out)
+            .map_err(|e| ReadError::new(0, format!("not a valid gzip stream: {e}")))?;
+        if out.len() as u64 > MAX_DECOMPRESSED {
+            return Err(ReadError::new(
+                0,
+                "decompressed record is larger than 1 GiB",
+            ));
+        }
+        out
+    } else {
+        bytes.to_vec()
+    };
+    String::from_utf8(raw).map_err(|e| {
+        let line = 1 + bytes[..e.utf8_error().valid_up_to()]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        ReadError::new(line, "not UTF-8 text")
+    })
+}
+
+/// Parses a record (uncompressed text) into the game it describes. Checks the shape of every line
+/// and that seats and amounts make sense, not that the game was played by the rules: that is
+/// [`super::verify_record`].
+pub fn read_record(text: &str) -> Result<ParsedRecord, ReadError> {
+    parse(text).map(|p| p.parsed)
+}
+
+/// One line of the file: its number, its text and where it starts.
+pub(crate) struct RawLine<'a> {
+    pub number: usize,
+    pub text: &'a str,
+    pub offset: usize,
+}
+
+/// A parsed record together with the raw material verification compares against.
+pub(crate) struct Parsed<'a> {
+    pub parsed: ParsedRecord,
+    pub lines: Vec<RawLine<'a>>,
+    pub values: Vec<Value>,
+}
+
+pub(crate) fn split_lines(text: &str) -> Vec<RawLine<'_>> {
+    let mut lines = Vec::new();
+    let mut offset = 0;
+    for (i, piece) in text.split_inclusive('\n').enumerate() {
+        lines.push(RawLine {
+            number: i + 1,
+            text: piece.strip_suffix('\n').unwrap_or(piece),
+            offset,
+        });
+        offset += piece.len();
+    }
+    lines
+}
+
+pub(crate) fn parse(text: &str) -> Result<Parsed<'_>, ReadError> {
+    let lines = split_lines(text);
+    if lines.is_empty() {
+        return Err(ReadError::new(
+            0,
+            "empty file: a record has at least 3 lines",
+        ));
+    }
+    let mut values = Vec::with_capacity(lines.len());
+    for line in &lines {
+        if line.text.trim().is_empty() {
+            return Err(ReadError::new(line.number, "empty line"));
+        }
+        let value: Value = serde_json::from_str(line.text)
+            .map_err(|e| ReadError::new(line.number, format!("not JSON: {e}")))?;
+        if !value.is_object() {
+            return Err(ReadError::new(line.number, "not a JSON object"));
+        }
+        values.push(value);
+    }
+
+    let setup_line: SetupLine = typed(&values[0], 1, "setup")?;
+    let (setup, meta) = read_setup(setup_line).map_err(|m| ReadError::new(1, m))?;
+    let players = setup.players;
+
+    let Some(second) = values.get(1) else {
+        return Err(ReadError::new(
+            2,
+            "missing start line: the record is truncated",
+        ));
+    };
+    let start: StartLine = typed(second, 2, "start")?;
+    let start_events = events(&start.events, players).map_err(|m| ReadError::new(2, m))?;
+
+    let mut turns = Vec::new();
+    let mut index = 2;
+    let end = loop {
+        let number = index + 1;
+        let Some(value) = values.get(index) else {
+            return Err(ReadError::new(
+                number,
+                "missing end line: the record is truncated",
+            ));
+        };
+        match line_type(value) {
+            Some("turn") => {
+                let t: TurnLine = typed(value, number, "turn")?;
+                turns.push(read_turn(t, players).map_err(|m| ReadError::new(number, m))?);
+            }
+            Some("end") => break typed::<EndLine>(value, number, "end")?,
+            _ => {
+                return Err(ReadError::new(
+                    number,
+                    format!(
+                        "type: expected \"turn\" or \"end\", found {}",
+                        type_of(value)
+                    ),
+                ))
+            }
+        }
+        index += 1;
+    };
+    let end_number = index + 1;
+    if lines.len() > end_number {
+        return Err(ReadError::new(
+            end_number + 1,
+            "extra line after the end line",
+        ));
+    }
+    let (final_position, forfeits) =
+        read_end(&end, players).map_err(|m| ReadError::new(end_number, m))?;
+    let record = GameRecord {
+        setup,
+        start_events,
+        turns,
+        outcome: end.outcome,
+        final_position,
+        forfeits,
+    };
+    Ok(Parsed {
+        parsed: ParsedRecord {
+            record,
+            meta,
+            digest: end.digest,
+        },
+        lines,
+        values,
+    })
+}
+
+fn line_type(value: &Value) -> Option<&str> {
+    value.get("type").and_then(Value::as_str)
+}
+
+fn type_of(value: &Value) -> String {
+    value
+        .get("type")
+        .map_or_else(|| "no type".to_string(), |t| t.to_string())
+}
+
+/// Deserializes a line whose `type` must be `want`, naming the failing field on error.
+fn typed<T: DeserializeOwned>(value: &Value, line: usize, want: &str) -> Result<T, ReadError> {
+    if line_type(value) != Some(want) {
+        return Err(ReadError::new(
+            line,
+            format!("type: expected \"{want}\", found {}", type_of(value)),
+        ));
+    }
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        if path == "." {
+            ReadError::new(line, inner.to_string())
+        } else {
+            ReadError::new(line, format!("{path}: {inner}"))
+        }
+    })
+}
+
+/// Largest number of animals of one kind a record may hold: offers are signed 32-bit, and rules
+/// arithmetic must not overflow.
+const MAX_KIND_TOTAL: u64 = i32::MAX as u64;
+
+fn read_setup(s: SetupLine) -> Result<(Setup, RecordMeta), String> {
+    if s.format != FORMAT_NAME {
+        return Err(format!(
+            "format: expected \"{FORMAT_NAME}\", found \"{}\"",
+            s.format
+        ));
+    }
+    if s.format_version != FORMAT_VERSION {
+        return Err(format!(
+            "format_version: this arena reads version {FORMAT_VERSION}, found {}",
+            s.format_version
+        ));
+    }
+    if s.game != GAME_NAME {
+        return Err(format!(
+            "game: expected \"{GAME_NAME}\", found \"{}\"",
+            s.game
+        ));
+    }
+    if s.rules_version != RULES_VERSION {
+        return Err(format!(
+            "rules_version: this arena implements rules version {RULES_VERSION}, found {}",
+            s.rules_version
+        ));
+    }
+    let n = s.players.len();
+    if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&n) {
+        return Err(format!(
+            "players: a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, found {n}"
+        ));
+    }
+    for (i, p) in s.players.iter().enumerate() {
+        if p.seat != i {
+            return Err(format!("players[{i}].seat: expected {i}, found {}", p.seat));
+        }
+        if let Some(hash) = &p.agent {
+            let is_hex = hash.len() == 64
+                && hash
+                    .bytes()
+                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+            if !is_hex {
+                return Err(format!(
+                    "players[{i}].agent: expected 64 lower-case hex digits or null, found \"{hash}\""
+                ));
+            }
+        }
+    }
+    match (s.dice, s.seed) {
+        (DiceKind::Seeded, None) => return Err("seed: dice are \"seeded\" but seed is null".into()),
+        (DiceKind::Explicit, Some(_)) => {
+            return Err("seed: dice are \"explicit\" but a seed is given".into())
+        }
+        _ => {}
+    }
+    let start = match s.start {
+        None => None,
+        Some(st) => {
+            if st.herds.len() != n {
+                return Err(format!(
+                    "start.herds: expected {n} herds (one per player), found {}",
+                    st.herds.len()
+                ));
+            }
+            if st.to_move >= n {
+                return Err(format!(
+                    "start.to_move: {} is not a seat of this {n}-player game",
+                    st.to_move
+                ));
+            }
+            let herds: Vec<Herd> = st.herds.iter().map(|h| h.0).collect();
+            for k in 0..KINDS {
+                let total: u64 =
+                    st.stock.0 .0[k] as u64 + herds.iter().map(|h| h.0[k] as u64).sum::<u64>();
+                if total > MAX_KIND_TOTAL {
+                    return Err(format!(
+                        "start: {total} animals of kind {k} in the game, at most {MAX_KIND_TOTAL} allowed"
+                    ));
+                }
+            }
+            Some(StartPosition {
+                herds,
+                stock: st.stock.0,
+                to_move: st.to_move,
+            })
+        }
+    };
+    let setup = Setup {
+        players: n,
+        seed: s.seed,
+        round_cap: s.round_cap,
+        policy: s.fault_policy,
+        start,
+    };
+    let meta = RecordMeta {
+        names: s.players.iter().map(|p| p.name.clone()).collect(),
+        agent_hashes: s.players.iter().map(|p| p.agent.clone()).collect(),
+        limits: Value::Object(s.limits),
+    };
+    Ok((setup, meta))
+}
+
+fn seat_ok(seat: usize, players: usize, what: &str) -> Result<(), String> {
+    if seat < players {
+        Ok(())
+    } else {
+        Err(format!(
+            "{what}: {seat} is not a seat of this {players}-player game"
+        ))
+    }
+}
+
+fn events(list: &[EventJson], players: usize) -> Result<Vec<Event>, String> {
+    list.iter()
+        .enumerate()
+        .map(|(i, e)| {
+            let event = e.to_event().map_err(|m| format!("events[{i}]: {m}"))?;
+            check_seats(&event, players, &format!("events[{i}]"))?;
+            Ok(event)
+        })
+        .collect()
+}
+
+fn check_seats(e: &Event, players: usize, at: &str) -> Result<(), String> {
+    let seat = |s: usize, field: &str| seat_ok(s, players, &format!("{at}.{field}"));
+    match *e {
+        Event::Answer {
+            seat: s, trader, ..
+        } => {
+            seat(s, "seat")?;
+            seat(trader, "trader")
+        }
+        Event::Transfer { from, to, .. } => {
+            if let Party::Player(s) = from {
+                seat(s, "from")?;
+            }
+            if let Party::Player(s) = to {
+                seat(s, "to")?;
+            }
+            Ok(())
+        }
+        Event::TradeFailed { seat: s, .. }
+        | Event::Rolled { seat: s, .. }
+        | Event::Wolf { seat: s, .. }
+        | Event::Fox { seat: s, .. }
+        | Event::Bred { seat: s, .. }
+        | Event::Fault { seat: s, .. }
+        | Event::Forfeit { seat: s }
+        | Event::Win { seat: s, .. } => seat(s, "seat"),
+        Event::Draw { .. } => Ok(()),
+    }
+}
+
+fn read_turn(t: TurnLine, players: usize) -> Result<TurnRecord, String> {
+    seat_ok(t.seat, players, "seat")?;
+    Ok(TurnRecord {
+        turn: t.turn,
+        round: t.round,
+        seat: t.seat,
+        offer: t.offer.map(Into::into),
+        answer: t.answer,
+        roll: t.roll.map(Into::into),
+        events: events(&t.events, players)?,
+    })
+}
+
+fn read_end(end: &EndLine, players: usize) -> Result<(Position, Vec<usize>), String> {
+    let fin = &end.final_position;
+    if fin.herds.len() != players {
+        return Err(format!(
+            "final.herds: expected {players} herds (one per player), found {}",
+            fin.herds.len()
+        ));
+    }
+    let mut pos = Position::new(players);
+    for (slot, h) in pos.herds.iter_mut().zip(&fin.herds) {
+        *slot = h.0;
+    }
+    pos.stock = fin.stock.0;
+    for (i, &s) in end.forfeits.iter().enumerate() {
+        seat_ok(s, players, &format!("forfeits[{i}]"))?;
+        pos.out |= 1 << s;
+    }
+    if let Some(seat) = end.outcome.winner() {
+        seat_ok(seat, players, "outcome.seat")?;
+    }
+    Ok((pos, end.forfeits.clone()))
+}

@@ -1,0 +1,8 @@
+//! Tests of records: random games through the real game loop, written, read back, verified, and
+//! mutated to check that verification notices.
+
+mod garbage;
+mod mutations;
+mod positions;
+mod properties;
+mod strategy;
