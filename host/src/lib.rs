@@ -9,3 +9,4 @@ pub mod cli;
 pub mod farm;
 pub mod native;
 pub mod records;
+pub mod sandbox;

@@ -1,0 +1,102 @@
+//! Budgets for one agent and the hardened wasmtime configuration that enforces them.
+
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use wasmtime::{Config, Engine, OptLevel, Strategy};
+
+/// How often the epoch ticker bumps the engine's epoch; wall-clock deadlines are counted in ticks.
+pub const EPOCH_TICK: Duration = Duration::from_millis(1);
+
+/// What one agent may use. Fuel counts WebAssembly operators (deterministic, the fair budget);
+/// the wall-clock deadline is only a backstop for time spent where fuel does not count.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Limits {
+    /// Fuel for one decision (also for loading: instantiation, start function and `arena_init`).
+    pub fuel_per_decision: u64,
+    /// Fuel for a whole game, every decision included.
+    pub fuel_per_game: u64,
+    /// Largest linear memory, in bytes.
+    pub memory_bytes: u64,
+    /// Largest table, in elements.
+    pub table_elements: u32,
+    /// Largest module file (`.wasm` or `.wat`), in bytes.
+    pub module_bytes: u64,
+    /// Largest WebAssembly stack, in bytes.
+    pub wasm_stack_bytes: usize,
+    /// Wall-clock backstop for one decision, in milliseconds.
+    pub decision_wall_ms: u64,
+    /// Debug log kept per agent per game (`arena.log` and WASI stdout/stderr), in bytes.
+    pub log_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            fuel_per_decision: 10_000_000,
+            fuel_per_game: 500_000_000,
+            memory_bytes: 32 << 20,
+            table_elements: 10_000,
+            module_bytes: 16 << 20,
+            wasm_stack_bytes: 512 << 10,
+            decision_wall_ms: 2000,
+            log_bytes: 16 << 10,
+        }
+    }
+}
+
+impl Limits {
+    /// Checks that the limits make sense together.
+    pub fn validate(&self) -> anyhow::Result<()> {
+        anyhow::ensure!(self.fuel_per_decision > 0, "fuel_per_decision must be > 0");
+        anyhow::ensure!(self.fuel_per_game > 0, "fuel_per_game must be > 0");
+        anyhow::ensure!(
+            self.memory_bytes >= 64 << 10,
+            "memory_bytes must be at least one WebAssembly page (65536)"
+        );
+        anyhow::ensure!(
+            self.memory_bytes <= 4 << 30,
+            "memory_bytes must be at most 4 GiB (32-bit memories)"
+        );
+        anyhow::ensure!(self.module_bytes > 0, "module_bytes must be > 0");
+        anyhow::ensure!(
+            (16 << 10..=super::WORKER_STACK_BYTES / 2).contains(&self.wasm_stack_bytes),
+            "wasm_stack_bytes must be between 16 KiB and {} bytes",
+            super::WORKER_STACK_BYTES / 2
+        );
+        anyhow::ensure!(self.decision_wall_ms > 0, "decision_wall_ms must be > 0");
+        Ok(())
+    }
+
+    /// Epoch ticks for one decision's wall-clock backstop.
+    pub(crate) fn wall_ticks(&self) -> u64 {
+        let tick = EPOCH_TICK.as_millis().max(1) as u64;
+        self.decision_wall_ms.div_ceil(tick).max(1)
+    }
+}
+
+/// The engine configuration: Cranelift, fuel and epochs, proposals that agents do not need turned
+/// off, deterministic floating point, cheap traps.
+pub(crate) fn engine(limits: &Limits) -> anyhow::Result<Engine> {
+    let mut c = Config::new();
+    c.strategy(Strategy::Cranelift)
+        .cranelift_opt_level(OptLevel::Speed)
+        .consume_fuel(true)
+        .epoch_interruption(true)
+        .max_wasm_stack(limits.wasm_stack_bytes)
+        .wasm_shared_everything_threads(false)
+        .wasm_gc(false)
+        .wasm_memory64(false)
+        .wasm_multi_memory(false)
+        .wasm_component_model(false)
+        .wasm_relaxed_simd(false)
+        .relaxed_simd_deterministic(true)
+        .wasm_stack_switching(false)
+        .wasm_custom_page_sizes(false)
+        .wasm_wide_arithmetic(false)
+        .cranelift_nan_canonicalization(true)
+        .wasm_backtrace_max_frames(None)
+        .parallel_compilation(true);
+    Engine::new(&c).map_err(anyhow::Error::from)
+}

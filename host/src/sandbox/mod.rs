@@ -1,0 +1,56 @@
+//! Untrusted WebAssembly agents in wasmtime.
+//!
+//! * [`Sandbox`]: one engine per process (Cranelift, fuel and epoch interruption with a ticker
+//!   thread, proposals agents do not need turned off, NaN canonicalisation, no backtraces) and the
+//!   host functions agents may import: `arena.log` and WASI preview 1 without any capability.
+//! * [`Sandbox::load`] reads a `.wasm`/`.wat` file (size-capped), checks it against ABI v1
+//!   (exports and their types, allowed imports, `arena_abi_version() == 1`) and compiles it once
+//!   into an [`AgentModule`].
+//! * [`AgentModule::player`] gives a [`WasmPlayer`] for one game: a fresh store and instance made
+//!   in `FarmPlayer::start`, fuel per decision and per game, a wall-clock backstop, memory and table
+//!   limits, a bounded log. Every failure becomes a [`crate::farm::Fault`].
+//!
+//! Guest code must run on threads with big native stacks (wasmtime's stack limit covers wasm
+//! frames only; a native overflow aborts the process): use [`run_with_big_stack`], or create
+//! worker threads with [`WORKER_STACK_BYTES`] of stack (the league does).
+//!
+//! Not covered here: compilation cannot be interrupted (a hostile module can take seconds to
+//! compile); run `arena` itself under OS limits when modules come from strangers.
+
+mod config;
+mod faults;
+mod log;
+mod module;
+mod player;
+mod resolve;
+mod wasi;
+
+pub use config::{Limits, EPOCH_TICK};
+pub use faults::LimitExceeded;
+pub use log::AgentLog;
+pub use module::{AgentModule, Entry, Sandbox, DEFAULT_ROUND_CAP};
+pub use player::{HostState, WasmPlayer};
+pub use resolve::{build_crate, resolve_agent, AGENT_TARGET};
+pub use wasi::{MAX_RANDOM_BYTES, WASI_MODULE};
+
+/// Native stack for threads that run guest code.
+pub const WORKER_STACK_BYTES: usize = 16 << 20;
+
+/// Runs `f` on a fresh thread with [`WORKER_STACK_BYTES`] of stack and returns its result
+/// (a panic in `f` is resumed in the caller).
+pub fn run_with_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|scope| {
+        let handle = std::thread::Builder::new()
+            .name("arena-guest".into())
+            .stack_size(WORKER_STACK_BYTES)
+            .spawn_scoped(scope, f)
+            .expect("cannot spawn a thread for guest code");
+        match handle.join() {
+            Ok(v) => v,
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,472 @@
+//! The sandbox (one wasmtime engine) and agent modules: reading, validating against ABI v1,
+//! compiling once.
+
+use std::fmt;
+use std::fs::File;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::{anyhow, bail, Context};
+use arena_abi::names;
+use wasmtime::{Engine, ExternType, FuncType, InstancePre, Linker, Module, ValType};
+
+use super::config::{self, Limits, EPOCH_TICK};
+use super::faults::one_line;
+use super::player::{self, HostState, WasmPlayer};
+use super::wasi::{self, WASI_MODULE};
+
+/// Round cap announced to agents created with [`AgentModule::player`] (the league's default).
+pub const DEFAULT_ROUND_CAP: u32 = 300;
+
+/// One wasmtime engine with the arena's hardened configuration, its epoch ticker and the host
+/// functions agents may import. Create one per process and clone it (clones share everything).
+#[derive(Clone)]
+pub struct Sandbox {
+    inner: Arc<SandboxInner>,
+}
+
+pub(crate) struct SandboxInner {
+    pub(crate) engine: Engine,
+    pub(crate) limits: Limits,
+    /// `arena.log` only.
+    plain: Linker<HostState>,
+    /// `arena.log` and WASI preview 1.
+    with_wasi: Linker<HostState>,
+}
+
+impl fmt::Debug for Sandbox {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Sandbox")
+            .field("limits", &self.inner.limits)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Sandbox {
+    pub fn new(limits: Limits) -> anyhow::Result<Sandbox> {
+        limits.validate().context("invalid sandbox limits")?;
+        let engine = config::engine(&limits).context("cannot create the wasmtime engine")?;
+        let mut plain = Linker::new(&engine);
+        player::add_host_functions(&mut plain)?;
+        let mut with_wasi = Linker::new(&engine);
+        player::add_host_functions(&mut with_wasi)?;
+        wasi::add_to_linker(&mut with_wasi)?;
+        start_ticker(&engine)?;
+        Ok(Sandbox {
+            inner: Arc::new(SandboxInner {
+                engine,
+                limits,
+                plain,
+                with_wasi,
+            }),
+        })
+    }
+
+    pub fn limits(&self) -> &Limits {
+        &self.inner.limits
+    }
+
+    pub fn engine(&self) -> &Engine {
+        &self.inner.engine
+    }
+
+    /// Reads, validates and compiles an agent from a `.wasm` or `.wat` file.
+    pub fn load(&self, path: &Path) -> anyhow::Result<AgentModule> {
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "agent".into());
+        let bytes = self
+            .read_capped(path)
+            .with_context(|| format!("{}", path.display()))?;
+        self.load_bytes_named(&name, Some(path), &bytes)
+            .with_context(|| format!("{}", path.display()))
+    }
+
+    /// Validates and compiles an agent given as WebAssembly binary or text bytes.
+    pub fn load_bytes(&self, name: &str, bytes: &[u8]) -> anyhow::Result<AgentModule> {
+        anyhow::ensure!(
+            bytes.len() as u64 <= self.inner.limits.module_bytes,
+            "the module is {} bytes, larger than the limit of {} bytes",
+            bytes.len(),
+            self.inner.limits.module_bytes
+        );
+        self.load_bytes_named(name, None, bytes)
+            .with_context(|| format!("agent {name:?}"))
+    }
+
+    fn read_capped(&self, path: &Path) -> anyhow::Result<Vec<u8>> {
+        let cap = self.inner.limits.module_bytes;
+        let file = File::open(path).context("cannot open the agent file")?;
+        let size = file
+            .metadata()
+            .context("cannot read the file's size")?
+            .len();
+        if size > cap {
+            bail!("the file is {size} bytes, larger than the module size limit of {cap} bytes");
+        }
+        let mut bytes = Vec::with_capacity(size as usize);
+        file.take(cap + 1)
+            .read_to_end(&mut bytes)
+            .context("cannot read the agent file")?;
+        if bytes.len() as u64 > cap {
+            bail!("the file is larger than the module size limit of {cap} bytes");
+        }
+        Ok(bytes)
+    }
+
+    fn load_bytes_named(
+        &self,
+        name: &str,
+        path: Option<&Path>,
+        bytes: &[u8],
+    ) -> anyhow::Result<AgentModule> {
+        let is_wat_name = path.is_some_and(|p| p.extension().is_some_and(|e| e == "wat"));
+        let wasm = to_binary(bytes, is_wat_name)?;
+        let engine = &self.inner.engine;
+        Module::validate(engine, &wasm)
+            .map_err(|e| anyhow!("invalid WebAssembly module: {}", one_line(&e)))?;
+        let module = Module::new(engine, &wasm)
+            .map_err(|e| anyhow!("cannot compile the module: {}", one_line(&e)))?;
+
+        let imports = check_imports(&module)?;
+        let uses_wasi = module.imports().any(|i| i.module() == WASI_MODULE);
+        let exports = check_exports(&module)?;
+        let linker = if uses_wasi {
+            &self.inner.with_wasi
+        } else {
+            &self.inner.plain
+        };
+        let pre = linker
+            .instantiate_pre(&module)
+            .map_err(|e| anyhow!("cannot link the module's imports: {}", one_line(&e)))?;
+        let has_init = module.get_export(names::INIT).is_some();
+        let has_initialize = module.get_export("_initialize").is_some();
+
+        let mut inner = ModuleInner {
+            sandbox: self.clone(),
+            pre,
+            name: name.to_owned(),
+            path: path.map(Path::to_path_buf),
+            sha256: crate::records::sha256_hex(&wasm),
+            size: wasm.len() as u64,
+            exports,
+            imports,
+            abi_version: 0,
+            uses_wasi,
+            has_init,
+            has_initialize,
+        };
+        let version = player::probe_abi_version(&inner)?;
+        if version != arena_abi::ABI_VERSION {
+            bail!(
+                "{}() returned {version}: this arena speaks ABI version {}",
+                names::ABI_VERSION,
+                arena_abi::ABI_VERSION
+            );
+        }
+        inner.abi_version = version;
+        let agent = AgentModule {
+            inner: Arc::new(inner),
+        };
+        Ok(agent)
+    }
+}
+
+/// One bump of the engine's epoch every [`EPOCH_TICK`], for as long as the engine lives.
+fn start_ticker(engine: &Engine) -> anyhow::Result<()> {
+    let weak = engine.weak();
+    std::thread::Builder::new()
+        .name("arena-epoch".into())
+        .stack_size(64 << 10)
+        .spawn(move || {
+            while let Some(engine) = weak.upgrade() {
+                engine.increment_epoch();
+                drop(engine);
+                std::thread::sleep(EPOCH_TICK);
+            }
+        })
+        .context("cannot start the epoch ticker thread")?;
+    Ok(())
+}
+
+const WASM_MAGIC: &[u8; 4] = b"\0asm";
+
+/// WebAssembly binary bytes from a file's content: binaries pass through, text is parsed.
+fn to_binary(bytes: &[u8], is_wat_name: bool) -> anyhow::Result<Vec<u8>> {
+    if bytes.starts_with(WASM_MAGIC) {
+        if bytes.len() < 8 {
+            bail!("truncated WebAssembly module: {} bytes", bytes.len());
+        }
+        let (version, layer) = (
+            u16::from_le_bytes([bytes[4], bytes[5]]),
+            u16::from_le_bytes([bytes[6], bytes[7]]),
+        );
+        if layer == 1 {
+            bail!(
+                "this is a WebAssembly component; the arena runs core modules \
+                 (build for wasm32-unknown-unknown or wasm32-wasip1)"
+            );
+        }
+        if (version, layer) != (1, 0) {
+            bail!("unsupported WebAssembly binary version {version} (layer {layer})");
+        }
+        return Ok(bytes.to_vec());
+    }
+    let looks_like_text = std::str::from_utf8(bytes)
+        .is_ok_and(|s| s.trim_start().starts_with('(') || s.trim_start().starts_with(";;"));
+    if is_wat_name || looks_like_text {
+        return wat::parse_bytes(bytes)
+            .map(|b| b.into_owned())
+            .map_err(|e| anyhow!("invalid WebAssembly text: {e}"));
+    }
+    bail!(
+        "not a WebAssembly module: a .wasm file starts with the bytes \\0asm \
+         (or give a .wat text file)"
+    )
+}
+
+fn func<'a>(params: &'a [ValType], results: &'a [ValType]) -> impl Fn(&FuncType) -> bool + 'a {
+    move |ty: &FuncType| {
+        ty.params().len() == params.len()
+            && ty.results().len() == results.len()
+            && ty.params().zip(params).all(|(a, b)| a.matches(b))
+            && ty.results().zip(results).all(|(a, b)| a.matches(b))
+    }
+}
+
+fn describe(ty: &ExternType) -> String {
+    match ty {
+        ExternType::Func(f) => {
+            let list = |it: &mut dyn Iterator<Item = ValType>| {
+                it.map(|t| t.to_string()).collect::<Vec<_>>().join(", ")
+            };
+            let params = list(&mut f.params());
+            let results: Vec<String> = f.results().map(|t| t.to_string()).collect();
+            match results.len() {
+                0 => format!("func({params})"),
+                1 => format!("func({params}) -> {}", results[0]),
+                _ => format!("func({params}) -> ({})", results.join(", ")),
+            }
+        }
+        ExternType::Memory(m) => format!("memory({} pages min)", m.minimum()),
+        ExternType::Table(t) => format!("table({} elements min)", t.minimum()),
+        ExternType::Global(_) => "global".into(),
+        ExternType::Tag(_) => "tag".into(),
+    }
+}
+
+/// An import or an export of an agent module: name and kind with signature.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Entry {
+    /// `module::name` for an import, the export name for an export.
+    pub name: String,
+    /// `func(i32) -> i32`, `memory(17 pages min)`...
+    pub kind: String,
+}
+
+impl fmt::Display for Entry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.name, self.kind)
+    }
+}
+
+fn check_imports(module: &Module) -> anyhow::Result<Vec<Entry>> {
+    let mut entries = Vec::new();
+    let mut refused = Vec::new();
+    let i32_ = ValType::I32;
+    for import in module.imports() {
+        let ty = import.ty();
+        let full = format!("{}::{}", import.module(), import.name());
+        let ok = match (import.module(), &ty) {
+            (names::HOST_MODULE, ExternType::Func(f)) if import.name() == names::LOG => {
+                if !func(&[i32_.clone(), i32_.clone()], &[])(f) {
+                    refused.push(format!(
+                        "`{full}` has type {}, expected func(i32, i32)",
+                        describe(&ty)
+                    ));
+                    continue;
+                }
+                true
+            }
+            (WASI_MODULE, ExternType::Func(_)) => true,
+            _ => false,
+        };
+        if !ok {
+            refused.push(format!("`{full}` ({})", describe(&ty)));
+        }
+        entries.push(Entry {
+            name: full,
+            kind: describe(&ty),
+        });
+    }
+    if !refused.is_empty() {
+        bail!(
+            "the module imports {} which the arena does not provide \
+             (allowed: arena::log and wasi_snapshot_preview1 functions)",
+            refused.join(", ")
+        );
+    }
+    Ok(entries)
+}
+
+fn check_exports(module: &Module) -> anyhow::Result<Vec<Entry>> {
+    let i32_ = ValType::I32;
+    let getter = [i32_.clone()];
+    let unary = [i32_.clone()];
+    let required: [(&str, &[ValType], &[ValType]); 5] = [
+        (names::ABI_VERSION, &[], &getter),
+        (names::BUFFER, &[], &getter),
+        (names::BUFFER_SIZE, &[], &getter),
+        (names::FARM_TRADE, &unary, &unary),
+        (names::FARM_ACCEPT, &unary, &unary),
+    ];
+    let mut problems = Vec::new();
+    match module.get_export(names::MEMORY) {
+        Some(ExternType::Memory(_)) => {}
+        Some(other) => problems.push(format!(
+            "export `{}` must be a memory, not {}",
+            names::MEMORY,
+            describe(&other)
+        )),
+        None => problems.push(format!("missing export `{}` (a memory)", names::MEMORY)),
+    }
+    let expected = |p: &[ValType], r: &[ValType]| {
+        let ty = FuncType::new(module.engine(), p.iter().cloned(), r.iter().cloned());
+        describe(&ExternType::Func(ty))
+    };
+    let mut check =
+        |name: &str, p: &[ValType], r: &[ValType], optional: bool| match module.get_export(name) {
+            Some(ExternType::Func(f)) if func(p, r)(&f) => {}
+            Some(other) => problems.push(format!(
+                "export `{name}` has type {}, expected {}",
+                describe(&other),
+                expected(p, r)
+            )),
+            None if optional => {}
+            None => problems.push(format!("missing export `{name}` ({})", expected(p, r))),
+        };
+    for (name, p, r) in required {
+        check(name, p, r, false);
+    }
+    check(names::INIT, &unary, &unary, true);
+    check("_initialize", &[], &[], true);
+    if !problems.is_empty() {
+        bail!(
+            "not an arena agent (ABI v{}): {}",
+            arena_abi::ABI_VERSION,
+            problems.join("; ")
+        );
+    }
+    Ok(module
+        .exports()
+        .map(|e| Entry {
+            name: e.name().to_owned(),
+            kind: describe(&e.ty()),
+        })
+        .collect())
+}
+
+/// A validated, compiled agent. Cheap to clone; `player()` makes a fresh player for each game.
+#[derive(Clone)]
+pub struct AgentModule {
+    pub(crate) inner: Arc<ModuleInner>,
+}
+
+pub(crate) struct ModuleInner {
+    pub(crate) sandbox: Sandbox,
+    pub(crate) pre: InstancePre<HostState>,
+    name: String,
+    path: Option<PathBuf>,
+    sha256: String,
+    size: u64,
+    exports: Vec<Entry>,
+    imports: Vec<Entry>,
+    abi_version: u32,
+    pub(crate) uses_wasi: bool,
+    pub(crate) has_init: bool,
+    pub(crate) has_initialize: bool,
+}
+
+impl ModuleInner {
+    pub(crate) fn limits(&self) -> &Limits {
+        &self.sandbox.inner.limits
+    }
+
+    pub(crate) fn engine(&self) -> &Engine {
+        &self.sandbox.inner.engine
+    }
+}
+
+impl fmt::Debug for AgentModule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AgentModule")
+            .field("name", &self.inner.name)
+            .field("sha256", &self.inner.sha256)
+            .field("size", &self.inner.size)
+            .field("uses_wasi", &self.inner.uses_wasi)
+            .finish_non_exhaustive()
+    }
+}
+
+impl AgentModule {
+    /// Display name: the file stem, or the name given to `load_bytes`.
+    pub fn name(&self) -> &str {
+        &self.inner.name
+    }
+
+    /// The file it was loaded from, if any.
+    pub fn path(&self) -> Option<&Path> {
+        self.inner.path.as_deref()
+    }
+
+    /// Lower-case hex SHA-256 of the WebAssembly binary (after converting text, for `.wat`).
+    pub fn sha256(&self) -> &str {
+        &self.inner.sha256
+    }
+
+    /// Size of the WebAssembly binary in bytes.
+    pub fn size(&self) -> u64 {
+        self.inner.size
+    }
+
+    pub fn exports(&self) -> &[Entry] {
+        &self.inner.exports
+    }
+
+    pub fn imports(&self) -> &[Entry] {
+        &self.inner.imports
+    }
+
+    /// What `arena_abi_version()` returned (always `arena_abi::ABI_VERSION` once loaded).
+    pub fn abi_version(&self) -> u32 {
+        self.inner.abi_version
+    }
+
+    /// True when the module imports WASI preview 1.
+    pub fn uses_wasi(&self) -> bool {
+        self.inner.uses_wasi
+    }
+
+    /// True when the module exports the optional `arena_init`.
+    pub fn has_init(&self) -> bool {
+        self.inner.has_init
+    }
+
+    /// The sandbox (and limits) this module was compiled for.
+    pub fn sandbox(&self) -> &Sandbox {
+        &self.inner.sandbox
+    }
+
+    /// A player for one game, announcing [`DEFAULT_ROUND_CAP`] to the agent's `arena_init`.
+    /// The agent is instantiated when the game calls `FarmPlayer::start`.
+    pub fn player(&self) -> WasmPlayer {
+        WasmPlayer::new(self.clone(), DEFAULT_ROUND_CAP)
+    }
+
+    /// A player for one game whose round cap is `round_cap` (told to the agent at init).
+    pub fn player_with_round_cap(&self, round_cap: u32) -> WasmPlayer {
+        WasmPlayer::new(self.clone(), round_cap)
+    }
+}

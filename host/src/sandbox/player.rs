@@ -1,0 +1,434 @@
+//! `WasmPlayer`: one agent instance playing one game through ABI v1, with its budgets.
+
+use arena_abi::names;
+use wasmtime::{Caller, Extern, Instance, Linker, Memory, Store, TypedFunc};
+use wasmtime_wasi::p1::WasiP1Ctx;
+use wasmtime_wasi::I32Exit;
+
+use super::faults::{classify, one_line, FuelScope, Limiter};
+use super::log::AgentLog;
+use super::module::{AgentModule, ModuleInner};
+use super::wasi;
+use crate::farm::abi_events::{
+    decode_accept_answer, decode_trade_answer, encode_init, encode_observation,
+};
+use crate::farm::{AcceptView, FarmPlayer, Fault, FaultKind, Observation};
+use farm_rules::Offer;
+
+/// Largest part of the exchange buffer the host fills (observations are a few KiB at most; a
+/// bigger buffer only lets more old events through).
+const MAX_WRITE: usize = 1 << 20;
+
+/// The data of one agent's store.
+pub struct HostState {
+    limiter: Limiter,
+    pub(crate) wasi: Option<WasiP1Ctx>,
+    log: AgentLog,
+}
+
+/// The guest's exported memory, looked up from inside a host function.
+pub(crate) fn guest_memory(caller: &mut Caller<'_, HostState>) -> Option<Memory> {
+    caller
+        .get_export(names::MEMORY)
+        .and_then(Extern::into_memory)
+}
+
+/// `arena.log(ptr, len)`: appends guest bytes to the log; out-of-bounds ranges are ignored and
+/// what does not fit is dropped, so it never traps.
+pub(crate) fn add_host_functions(linker: &mut Linker<HostState>) -> anyhow::Result<()> {
+    linker.func_wrap(
+        names::HOST_MODULE,
+        names::LOG,
+        |mut caller: Caller<'_, HostState>, ptr: i32, len: i32| {
+            let Some(memory) = guest_memory(&mut caller) else {
+                return;
+            };
+            let (data, state) = memory.data_and_store_mut(&mut caller);
+            let start = ptr as u32 as usize;
+            let len = len as u32 as usize;
+            if let Some(bytes) = start.checked_add(len).and_then(|end| data.get(start..end)) {
+                state.log.append(bytes);
+            }
+        },
+    )?;
+    Ok(())
+}
+
+/// A fresh store for one game of `module`.
+fn new_store(module: &ModuleInner, seed: u64, log: AgentLog) -> Store<HostState> {
+    let limits = module.limits();
+    let state = HostState {
+        limiter: Limiter {
+            memory_bytes: usize::try_from(limits.memory_bytes).unwrap_or(usize::MAX),
+            table_elements: limits.table_elements as usize,
+        },
+        wasi: module.uses_wasi.then(|| wasi::context(seed, &log)),
+        log,
+    };
+    let mut store = Store::new(module.engine(), state);
+    store.limiter(|s| &mut s.limiter);
+    store.epoch_deadline_trap();
+    store
+}
+
+/// Instantiates `module` in a fresh store (the start function runs here, on the given budget) and
+/// calls `arena_abi_version`. Used once at load time.
+pub(crate) fn probe_abi_version(module: &ModuleInner) -> anyhow::Result<u32> {
+    super::run_with_big_stack(|| {
+        let limits = module.limits();
+        let mut store = new_store(module, 0, AgentLog::new(limits.log_bytes));
+        store.set_fuel(limits.fuel_per_decision)?;
+        store.set_epoch_deadline(limits.wall_ticks());
+        let instance = module.pre.instantiate(&mut store).map_err(|e| {
+            let f = classify(&e, "instantiation", FuelScope::Decision);
+            anyhow::anyhow!("cannot instantiate the module: {}", f.detail)
+        })?;
+        let version = instance
+            .get_typed_func::<(), i32>(&mut store, names::ABI_VERSION)?
+            .call(&mut store, ())
+            .map_err(|e| {
+                let f = classify(&e, names::ABI_VERSION, FuelScope::Decision);
+                anyhow::anyhow!("{}", f.detail)
+            })?;
+        Ok(version as u32)
+    })
+}
+
+/// The parts of a live instance a decision needs.
+struct Live {
+    store: Store<HostState>,
+    memory: Memory,
+    buf_ptr: usize,
+    buf_size: usize,
+    trade: TypedFunc<i32, i32>,
+    accept: TypedFunc<i32, i32>,
+}
+
+/// One agent in one game. Created by [`AgentModule::player`]; the instance is made by
+/// [`FarmPlayer::start`] (a new one at every call, so a player can also be reused for another game).
+pub struct WasmPlayer {
+    module: AgentModule,
+    round_cap: u32,
+    live: Option<Live>,
+    /// Fuel used in this game, every call included.
+    fuel_used: u64,
+    /// Decisions answered (or failed) in this game.
+    calls: u64,
+    /// Set when the instance must not be called again (it exited, the game's fuel is gone, it
+    /// failed to load): every later decision fails at once with this fault.
+    dead: Option<Fault>,
+    scratch: Vec<u8>,
+    /// This game's log (shared with the store; the cursor of `take_log` is here).
+    log: AgentLog,
+}
+
+impl WasmPlayer {
+    pub(crate) fn new(module: AgentModule, round_cap: u32) -> WasmPlayer {
+        WasmPlayer {
+            module,
+            round_cap,
+            live: None,
+            fuel_used: 0,
+            calls: 0,
+            dead: Some(Fault::new(
+                FaultKind::LoadFailed,
+                "the agent was asked to decide before the game started",
+            )),
+            scratch: Vec::new(),
+            log: AgentLog::new(0),
+        }
+    }
+
+    pub fn module(&self) -> &AgentModule {
+        &self.module
+    }
+
+    /// Round cap told to the agent at init.
+    pub fn round_cap(&self) -> u32 {
+        self.round_cap
+    }
+
+    pub fn set_round_cap(&mut self, round_cap: u32) {
+        self.round_cap = round_cap;
+    }
+
+    /// Fuel used in the current game so far (loading included).
+    pub fn fuel_used(&self) -> u64 {
+        self.fuel_used
+    }
+
+    /// Fuel left for the current game.
+    pub fn fuel_left(&self) -> u64 {
+        self.limits().fuel_per_game.saturating_sub(self.fuel_used)
+    }
+
+    /// Trade and accept calls made in the current game.
+    pub fn decisions(&self) -> u64 {
+        self.calls
+    }
+
+    /// Size of the agent's linear memory now, in bytes (0 before the game starts).
+    pub fn memory_bytes(&self) -> usize {
+        self.live
+            .as_ref()
+            .map_or(0, |l| l.memory.data_size(&l.store))
+    }
+
+    fn limits(&self) -> &super::Limits {
+        self.module.inner.limits()
+    }
+
+    /// The fuel for the next call and which budget bounds it; a `game_fuel` fault when none is left.
+    fn allowance(&mut self) -> Result<(u64, FuelScope), Fault> {
+        let per_decision = self.limits().fuel_per_decision;
+        let left = self.fuel_left();
+        if left == 0 {
+            let fault = Fault::new(FaultKind::GameFuel, "no fuel left for the game");
+            self.dead = Some(fault.clone());
+            return Err(fault);
+        }
+        if left <= per_decision {
+            Ok((left, FuelScope::Game))
+        } else {
+            Ok((per_decision, FuelScope::Decision))
+        }
+    }
+
+    /// Sets the budgets on `store` for one call.
+    fn arm(store: &mut Store<HostState>, fuel: u64, ticks: u64) {
+        // Cannot fail: fuel consumption is always on in the sandbox's engine.
+        let _ = store.set_fuel(fuel);
+        store.set_epoch_deadline(ticks);
+    }
+
+    /// Fuel consumed since `arm(allowance)`.
+    fn account(&mut self, store: &Store<HostState>, allowance: u64) {
+        let left = store.get_fuel().unwrap_or(0);
+        self.fuel_used = self
+            .fuel_used
+            .saturating_add(allowance.saturating_sub(left));
+    }
+
+    /// Instantiates and initialises the agent; on failure returns the fault (the caller forfeits).
+    fn load(&mut self, seat: usize, players: usize, seed: u64) -> Result<Live, Fault> {
+        let inner = self.module.inner.clone();
+        let ticks = inner.limits().wall_ticks();
+        let (allowance, scope) = self.allowance()?;
+        self.log = AgentLog::new(inner.limits().log_bytes);
+        let mut store = new_store(&inner, seed, self.log.clone());
+        Self::arm(&mut store, allowance, ticks);
+        let result = Self::init_instance(&inner, &mut store, seat, players, seed, self.round_cap);
+        self.account(&store, allowance);
+        match result {
+            Ok(parts) => {
+                let (memory, buf_ptr, buf_size, trade, accept) = parts;
+                Ok(Live {
+                    store,
+                    memory,
+                    buf_ptr,
+                    buf_size,
+                    trade,
+                    accept,
+                })
+            }
+            Err(InitError::Wasm(what, e)) => {
+                let mut fault = classify(&e, what, scope);
+                let is_trap = e.downcast_ref::<wasmtime::Trap>().is_some()
+                    || e.downcast_ref::<super::faults::LimitExceeded>().is_some()
+                    || e.downcast_ref::<I32Exit>().is_some();
+                if !is_trap {
+                    fault = Fault::new(FaultKind::LoadFailed, format!("{what}: {}", one_line(&e)));
+                }
+                Err(fault)
+            }
+            Err(InitError::Abi(detail)) => Err(Fault::new(FaultKind::LoadFailed, detail)),
+        }
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn init_instance(
+        inner: &ModuleInner,
+        store: &mut Store<HostState>,
+        seat: usize,
+        players: usize,
+        seed: u64,
+        round_cap: u32,
+    ) -> Result<
+        (
+            Memory,
+            usize,
+            usize,
+            TypedFunc<i32, i32>,
+            TypedFunc<i32, i32>,
+        ),
+        InitError,
+    > {
+        let wasm = |what: &'static str| move |e: wasmtime::Error| InitError::Wasm(what, e);
+        let instance = inner
+            .pre
+            .instantiate(&mut *store)
+            .map_err(wasm("instantiation"))?;
+        let memory = instance
+            .get_memory(&mut *store, names::MEMORY)
+            .ok_or_else(|| InitError::Abi("the module exports no memory".into()))?;
+        let typed = |store: &mut Store<HostState>, name: &'static str| {
+            instance
+                .get_typed_func::<i32, i32>(&mut *store, name)
+                .map_err(wasm(name))
+        };
+        let trade = typed(store, names::FARM_TRADE)?;
+        let accept = typed(store, names::FARM_ACCEPT)?;
+        if inner.has_initialize {
+            instance
+                .get_typed_func::<(), ()>(&mut *store, "_initialize")
+                .map_err(wasm("_initialize"))?
+                .call(&mut *store, ())
+                .map_err(wasm("_initialize"))?;
+        }
+        let (mut ptr, mut size) = buffer(&instance, store, memory)?;
+        if inner.has_init {
+            let init = typed(store, names::INIT)?;
+            let mut buf = [0u8; 64];
+            let len = encode_init(seat, players, seed, round_cap, &mut buf);
+            memory
+                .write(&mut *store, ptr, &buf[..len])
+                .map_err(|e| InitError::Abi(format!("cannot write the init payload: {e}")))?;
+            let code = init
+                .call(&mut *store, len as i32)
+                .map_err(wasm(names::INIT))?;
+            if code != 0 {
+                return Err(InitError::Abi(format!(
+                    "{}() returned {code} (nonzero: the agent refused to start)",
+                    names::INIT
+                )));
+            }
+            (ptr, size) = buffer(&instance, store, memory)?;
+        }
+        Ok((memory, ptr, size, trade, accept))
+    }
+
+    /// Writes the observation, calls the decision's export and returns its raw answer.
+    fn decide(
+        &mut self,
+        obs: &Observation,
+        view: Option<&AcceptView>,
+    ) -> Result<(i32, &Live), Fault> {
+        if let Some(fault) = &self.dead {
+            return Err(fault.clone());
+        }
+        self.calls += 1;
+        let (allowance, scope) = self.allowance()?;
+        let ticks = self.limits().wall_ticks();
+        let live = self.live.as_mut().expect("a live instance when not dead");
+        let room = live.buf_size.min(MAX_WRITE);
+        if self.scratch.len() < room {
+            self.scratch.resize(room, 0);
+        }
+        let len = encode_observation(obs, view, &mut self.scratch[..room]);
+        if let Err(e) = live
+            .memory
+            .write(&mut live.store, live.buf_ptr, &self.scratch[..len])
+        {
+            return Err(Fault::new(
+                FaultKind::BadAnswer,
+                format!("the exchange buffer is no longer inside memory: {e}"),
+            ));
+        }
+        let (func, what) = match view {
+            None => (live.trade.clone(), names::FARM_TRADE),
+            Some(_) => (live.accept.clone(), names::FARM_ACCEPT),
+        };
+        Self::arm(&mut live.store, allowance, ticks);
+        let result = func.call(&mut live.store, len as i32);
+        let left = live.store.get_fuel().unwrap_or(0);
+        self.fuel_used = self
+            .fuel_used
+            .saturating_add(allowance.saturating_sub(left));
+        match result {
+            Ok(answer) => Ok((answer, self.live.as_ref().expect("live"))),
+            Err(e) => {
+                let fault = classify(&e, what, scope);
+                if fault.kind == FaultKind::GameFuel || e.downcast_ref::<I32Exit>().is_some() {
+                    self.dead = Some(Fault::new(
+                        fault.kind,
+                        format!("{} (the agent is not called again)", fault.detail),
+                    ));
+                }
+                Err(fault)
+            }
+        }
+    }
+}
+
+enum InitError {
+    Wasm(&'static str, wasmtime::Error),
+    Abi(String),
+}
+
+/// Reads and checks the exchange buffer's place: at least `MIN_BUFFER_SIZE` bytes inside memory.
+fn buffer(
+    instance: &Instance,
+    store: &mut Store<HostState>,
+    memory: Memory,
+) -> Result<(usize, usize), InitError> {
+    let get = |store: &mut Store<HostState>, name: &'static str| -> Result<i32, InitError> {
+        instance
+            .get_typed_func::<(), i32>(&mut *store, name)
+            .and_then(|f| f.call(&mut *store, ()))
+            .map_err(|e| InitError::Wasm(name, e))
+    };
+    let ptr = get(store, names::BUFFER)? as u32 as usize;
+    let size_raw = get(store, names::BUFFER_SIZE)?;
+    if size_raw < arena_abi::MIN_BUFFER_SIZE as i32 {
+        return Err(InitError::Abi(format!(
+            "{}() returned {size_raw}: the exchange buffer must be at least {} bytes",
+            names::BUFFER_SIZE,
+            arena_abi::MIN_BUFFER_SIZE
+        )));
+    }
+    let size = size_raw as usize;
+    let mem = memory.data_size(&*store);
+    if ptr.checked_add(size).is_none_or(|end| end > mem) {
+        return Err(InitError::Abi(format!(
+            "the exchange buffer ({size} bytes at {ptr}) is not inside the memory ({mem} bytes)"
+        )));
+    }
+    Ok((ptr, size))
+}
+
+impl FarmPlayer for WasmPlayer {
+    fn start(&mut self, seat: usize, players: usize, seed: u64) -> Result<(), Fault> {
+        self.live = None;
+        self.fuel_used = 0;
+        self.calls = 0;
+        self.dead = None;
+        match self.load(seat, players, seed) {
+            Ok(live) => {
+                self.live = Some(live);
+                Ok(())
+            }
+            Err(fault) => {
+                self.dead = Some(Fault::new(
+                    FaultKind::LoadFailed,
+                    format!("the agent failed to load: {}", fault.detail),
+                ));
+                Err(fault)
+            }
+        }
+    }
+
+    fn trade(&mut self, obs: &Observation) -> Result<Offer, Fault> {
+        let (answer, live) = self.decide(obs, None)?;
+        let data = live.memory.data(&live.store);
+        decode_trade_answer(answer, &data[live.buf_ptr..live.buf_ptr + live.buf_size])
+    }
+
+    fn accept(&mut self, obs: &Observation, offer: &AcceptView) -> Result<bool, Fault> {
+        let (answer, _) = self.decide(obs, Some(offer))?;
+        decode_accept_answer(answer)
+    }
+
+    fn take_log(&mut self) -> Option<String> {
+        self.log.take()
+    }
+}

@@ -1,0 +1,131 @@
+//! From what a user names (a module file or an agent crate) to a module file.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{bail, Context};
+
+/// The Rust target agents are built for.
+pub const AGENT_TARGET: &str = "wasm32-unknown-unknown";
+
+/// Resolves an agent named on the command line or in a league file:
+/// * a `.wasm` or `.wat` file is used as it is;
+/// * a directory holding a `Cargo.toml` (an agent crate) is built with
+///   `cargo build --release --target wasm32-unknown-unknown` and its `.wasm` is returned.
+pub fn resolve_agent(path: &Path) -> anyhow::Result<PathBuf> {
+    let meta = std::fs::metadata(path)
+        .with_context(|| format!("agent {}: no such file or directory", path.display()))?;
+    if meta.is_file() {
+        if path.file_name().is_some_and(|n| n == "Cargo.toml") {
+            let dir = path.parent().unwrap_or(Path::new("."));
+            return build_crate(dir);
+        }
+        return Ok(path.to_path_buf());
+    }
+    if path.join("Cargo.toml").is_file() {
+        return build_crate(path);
+    }
+    bail!(
+        "agent {}: expected a .wasm or .wat file, or an agent crate directory (with Cargo.toml)",
+        path.display()
+    )
+}
+
+fn cargo() -> String {
+    std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())
+}
+
+/// Builds the agent crate in `dir` for wasm and returns the produced module.
+pub fn build_crate(dir: &Path) -> anyhow::Result<PathBuf> {
+    let manifest = dir.join("Cargo.toml");
+    let (package, target_dir) = crate_info(&manifest)?;
+    let output = Command::new(cargo())
+        .args(["build", "--release", "--quiet", "--target", AGENT_TARGET])
+        .arg("--manifest-path")
+        .arg(&manifest)
+        .output()
+        .with_context(|| format!("cannot run cargo to build {}", dir.display()))?;
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        if stderr.contains("target may not be installed")
+            || stderr.contains(&format!("can't find crate for `core`"))
+                && stderr.contains(AGENT_TARGET)
+        {
+            bail!(
+                "cannot build agent crate {}: the Rust target {AGENT_TARGET} is not installed; \
+                 run `rustup target add {AGENT_TARGET}`",
+                dir.display()
+            );
+        }
+        bail!(
+            "cannot build agent crate {} for {AGENT_TARGET}:\n{}",
+            dir.display(),
+            stderr.trim_end()
+        );
+    }
+    let wasm = target_dir
+        .join(AGENT_TARGET)
+        .join("release")
+        .join(format!("{}.wasm", package.replace('-', "_")));
+    if !wasm.is_file() {
+        bail!(
+            "built agent crate {} but found no {}: is it a cdylib (crate-type = [\"cdylib\"])?",
+            dir.display(),
+            wasm.display()
+        );
+    }
+    Ok(wasm)
+}
+
+/// The package name of `manifest` and the target directory cargo uses for it.
+fn crate_info(manifest: &Path) -> anyhow::Result<(String, PathBuf)> {
+    let output = Command::new(cargo())
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--offline",
+        ])
+        .arg("--manifest-path")
+        .arg(manifest)
+        .output()
+        .with_context(|| format!("cannot run cargo metadata for {}", manifest.display()))?;
+    if !output.status.success() {
+        bail!(
+            "cargo metadata failed for {}:\n{}",
+            manifest.display(),
+            String::from_utf8_lossy(&output.stderr).trim_end()
+        );
+    }
+    let meta: serde_json::Value =
+        serde_json::from_slice(&output.stdout).context("cannot parse cargo metadata")?;
+    let target_dir = meta["target_directory"]
+        .as_str()
+        .map(PathBuf::from)
+        .context("cargo metadata gave no target directory")?;
+    let manifest = std::fs::canonicalize(manifest).unwrap_or_else(|_| manifest.to_path_buf());
+    let packages = meta["packages"].as_array().cloned().unwrap_or_default();
+    let package = packages
+        .iter()
+        .find(|p| {
+            p["manifest_path"]
+                .as_str()
+                .is_some_and(|m| Path::new(m) == manifest)
+        })
+        .or(packages.first())
+        .context("the manifest defines no package")?;
+    let targets = package["targets"].as_array().cloned().unwrap_or_default();
+    // The library target's name is the module's file stem (a cdylib named by `[lib] name`).
+    let name = targets
+        .iter()
+        .find(|t| {
+            t["kind"]
+                .as_array()
+                .is_some_and(|k| k.iter().any(|k| k == "cdylib"))
+        })
+        .and_then(|t| t["name"].as_str())
+        .or(package["name"].as_str())
+        .context("the package has no name")?;
+    Ok((name.to_owned(), target_dir))
+}
