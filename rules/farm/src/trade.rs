@@ -237,12 +237,11 @@ pub fn check_offer(
 fn amounts(pos: &Position, raw: &[i32; KINDS]) -> Result<Herd, FailReason> {
     let totals = pos.totals();
     let mut out = Herd::EMPTY;
-    for k in 0..KINDS {
-        let n = raw[k];
-        if n < 0 || n as u32 > totals.0[k] {
+    for ((slot, &n), &total) in out.0.iter_mut().zip(raw).zip(&totals.0) {
+        if n < 0 || n as u32 > total {
             return Err(FailReason::InvalidAmount);
         }
-        out.0[k] = n as u32;
+        *slot = n as u32;
     }
     Ok(out)
 }
