@@ -47,3 +47,36 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<i32> {
     }
     Ok(status)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixture(name: &str) -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures")
+            .join(name)
+    }
+
+    fn status(paths: Vec<PathBuf>) -> i32 {
+        run(VerifyArgs {
+            records: paths,
+            quiet: true,
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn exit_status_says_consistent_inconsistent_or_unreadable() {
+        let good = fixture("stock_runs_short.jsonl");
+        assert_eq!(status(vec![good.clone()]), 0);
+
+        let bad = std::env::temp_dir().join(format!("arena-verify-{}.jsonl", std::process::id()));
+        let text = std::fs::read_to_string(&good).unwrap();
+        std::fs::write(&bad, text.replace("\"sheep\": 6", "\"sheep\": 7")).unwrap();
+        assert_eq!(status(vec![good.clone(), bad.clone()]), 1);
+        std::fs::remove_file(&bad).unwrap();
+
+        assert_eq!(status(vec![good, fixture("no-such-record.jsonl")]), 2);
+    }
+}

@@ -149,9 +149,10 @@ pub fn play_game(
             g.fault(seat, Decision::Init, fault, true);
         }
     }
+    // Before taking the start events: a game decided at load time records its win or draw there.
+    let mut outcome = g.standing_outcome();
     let start_events = std::mem::take(&mut g.current);
     let mut turns = Vec::new();
-    let mut outcome = g.standing_outcome();
     let mut turn = 0;
     let n = setup.players;
     'rounds: for round in 1..=setup.round_cap {

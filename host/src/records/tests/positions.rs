@@ -182,3 +182,53 @@ fn hand_written_fixtures_verify() {
     }
     assert!(seen >= 2, "fixtures missing");
 }
+
+#[test]
+fn a_declined_offer_moves_nothing_and_replays() {
+    use Animal::*;
+    let setup = Setup {
+        players: 2,
+        seed: None,
+        round_cap: 1,
+        policy: FaultPolicy::Forfeit,
+        start: Some(StartPosition {
+            herds: vec![herd(&[(Sheep, 1)]), herd(&[(Rabbit, 6)])],
+            stock: herd(&[(Rabbit, 10)]),
+            to_move: 0,
+        }),
+    };
+    let mut a = Script {
+        offers: vec![Offer::with_player(
+            1,
+            herd(&[(Sheep, 1)]),
+            herd(&[(Rabbit, 6)]),
+        )],
+        accept: true,
+    };
+    let mut b = Script {
+        offers: vec![],
+        accept: false,
+    };
+    let rolls = vec![
+        roll(FoxFace::Animal(Pig), WolfFace::Animal(Pig)),
+        roll(FoxFace::Animal(Pig), WolfFace::Animal(Pig)),
+    ];
+    let record = play_game(&setup, &mut [&mut a, &mut b], &mut ExplicitDice::new(rolls));
+    assert_eq!(record.turns[0].answer, Some(false));
+    assert_eq!(
+        record.turns[0].events[..2],
+        [
+            Event::Answer {
+                seat: 1,
+                trader: 0,
+                accepted: false
+            },
+            Event::TradeFailed {
+                seat: 0,
+                reason: farm_rules::FailReason::Declined
+            }
+        ]
+    );
+    assert_eq!(record.final_position.herds[0], herd(&[(Sheep, 1)]));
+    verified(&record);
+}

@@ -119,3 +119,79 @@ fn writer_refuses_metadata_of_the_wrong_size() {
     );
     assert!(record_to_string(&record, &RecordMeta::anonymous(3)).is_err());
 }
+
+/// The random players reach every kind of event, fault and most failure reasons, so that the
+/// properties above are tested on more than passes and rolls.
+#[test]
+fn random_games_cover_every_event_kind() {
+    use crate::farm::{Decision, Event};
+    use std::collections::BTreeSet;
+
+    let mut kinds = BTreeSet::new();
+    let mut reasons = BTreeSet::new();
+    let mut decisions = BTreeSet::new();
+    for seed in 0..120u64 {
+        let players = 2 + (seed % 5) as usize;
+        let policy = if seed % 2 == 0 {
+            FaultPolicy::Forfeit
+        } else {
+            FaultPolicy::LoseMove
+        };
+        let style = Style {
+            fault_rate: (seed % 4) as u32,
+            load_fault_rate: (seed % 7 == 3) as u32 * 70,
+        };
+        let record = random_game(seed, players, 150, policy, style);
+        let events = record
+            .start_events
+            .iter()
+            .chain(record.turns.iter().flat_map(|t| &t.events));
+        for e in events {
+            let json = serde_json::to_value(crate::records::format::EventJson::from(e)).unwrap();
+            kinds.insert(json["type"].as_str().unwrap().to_string());
+            match e {
+                Event::TradeFailed { reason, .. } => {
+                    reasons.insert(reason.name());
+                }
+                Event::Fault { decision, .. } => {
+                    decisions.insert(match decision {
+                        Decision::Init => "init",
+                        Decision::Trade => "trade",
+                        Decision::Accept => "accept",
+                    });
+                }
+                _ => {}
+            }
+        }
+        // A refused trade moves nothing.
+        for t in &record.turns {
+            if t.events
+                .iter()
+                .any(|e| matches!(e, Event::TradeFailed { .. }))
+            {
+                assert!(!t.events.iter().any(|e| matches!(e, Event::Transfer { .. })));
+            }
+        }
+    }
+    let all = [
+        "answer",
+        "trade_failed",
+        "transfer",
+        "rolled",
+        "wolf",
+        "fox",
+        "bred",
+        "fault",
+        "forfeit",
+        "win",
+        "draw",
+    ];
+    for k in all {
+        assert!(
+            kinds.contains(k),
+            "no {k} event in the random games: {kinds:?}"
+        );
+    }
+    assert_eq!(decisions.len(), 3, "{decisions:?}");
+    assert!(reasons.len() >= 8, "{reasons:?}");
+}
