@@ -128,3 +128,24 @@ proptest! {
         prop_assert!(verify_record_bytes(&bytes).is_err() || cut >= bytes.len());
     }
 }
+
+#[test]
+fn a_roll_that_the_seed_does_not_give_is_named() {
+    let text = good();
+    let edited = replace_line(&text, 3, |l| {
+        let (fox_at, _) = l.match_indices("\"fox\":\"").last().unwrap();
+        let start = fox_at + 7;
+        let end = start + l[start..].find('"').unwrap();
+        let other = if &l[start..end] == "rabbit" {
+            "sheep"
+        } else {
+            "rabbit"
+        };
+        format!("{}{other}{}", &l[..start], &l[end..])
+    });
+    let e = error_of(&edited);
+    assert!(
+        e.starts_with("line 3: ") && e.contains("roll.fox") && e.contains("(the dice of seed 11)"),
+        "{e}"
+    );
+}
