@@ -1,8 +1,55 @@
-//! `arena league` (being written).
+//! `arena league`: run a round-robin league from a league file.
+
+use std::path::PathBuf;
+
+use crate::league::{output, run_league, LeagueConfig, RunOptions};
 
 #[derive(clap::Args, Debug)]
-pub struct LeagueArgs {}
+#[command(after_help = "Every key of the league file is documented in README.md (section \"The league file\").\n\
+Results go to the league's output folder: journal.jsonl (one line per finished game), records/ (one\n\
+verifiable record per game), standings.json, standings.csv, crosstable.csv and games.csv.")]
+pub struct LeagueArgs {
+    /// League file
+    #[arg(long, short, default_value = "arena.toml")]
+    pub config: PathBuf,
+    /// Continue an interrupted league from the journal in its output folder
+    #[arg(long, conflicts_with = "fresh")]
+    pub resume: bool,
+    /// Discard an earlier league in the output folder and start over
+    #[arg(long)]
+    pub fresh: bool,
+    /// Worker threads (default: the league file's `threads`, else one per core)
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Output folder (default: the league file's `output`)
+    #[arg(long)]
+    pub output: Option<PathBuf>,
+    /// No progress output
+    #[arg(long, short)]
+    pub quiet: bool,
+}
 
-pub fn run(_args: LeagueArgs) -> anyhow::Result<i32> {
-    anyhow::bail!("arena league is not available yet")
+pub fn run(args: LeagueArgs) -> anyhow::Result<i32> {
+    let mut cfg = LeagueConfig::load(&args.config)?;
+    if let Some(out) = args.output {
+        cfg.output = out;
+    }
+    if args.threads == Some(0) {
+        anyhow::bail!("--threads must be at least 1");
+    }
+    let opts = RunOptions {
+        resume: args.resume,
+        fresh: args.fresh,
+        threads: args.threads,
+        quiet: args.quiet,
+    };
+    let run = run_league(&cfg, &opts)?;
+    println!("{}: {} agents, {} games ({} played now)\n", cfg.name, cfg.agents.len(), run.results.len(), run.played);
+    print!("{}", output::table(&run.standings));
+    println!(
+        "\nresults: {}  (records in {}/records, standings.json, standings.csv, crosstable.csv)",
+        run.output.display(),
+        run.output.display()
+    );
+    Ok(0)
 }

@@ -35,13 +35,19 @@ pub fn load_agents(cfg: &LeagueConfig, sandbox: &Sandbox) -> anyhow::Result<Vec<
         .collect()
 }
 
-impl Contestant for AgentModule {
+/// A loaded agent, told the league's round cap at the start of each game.
+struct Entrant {
+    module: AgentModule,
+    round_cap: u32,
+}
+
+impl Contestant for Entrant {
     fn new_player(&self) -> Box<dyn FarmPlayer + '_> {
-        Box::new(self.player())
+        Box::new(self.module.player_with_round_cap(self.round_cap))
     }
 
     fn code_hash(&self) -> Option<String> {
-        Some(self.sha256().to_owned())
+        Some(self.module.sha256().to_owned())
     }
 }
 
@@ -49,7 +55,13 @@ impl Contestant for AgentModule {
 pub fn run_league(cfg: &LeagueConfig, opts: &RunOptions) -> anyhow::Result<LeagueRun> {
     let limits = limits(&cfg.budgets);
     let sandbox = Sandbox::new(limits.clone())?;
-    let modules = load_agents(cfg, &sandbox)?;
-    let contestants: Vec<&dyn Contestant> = modules.iter().map(|m| m as &dyn Contestant).collect();
+    let entrants: Vec<Entrant> = load_agents(cfg, &sandbox)?
+        .into_iter()
+        .map(|module| Entrant {
+            module,
+            round_cap: cfg.round_cap,
+        })
+        .collect();
+    let contestants: Vec<&dyn Contestant> = entrants.iter().map(|e| e as &dyn Contestant).collect();
     play_league(cfg, &contestants, &serde_json::to_value(&limits)?, opts)
 }

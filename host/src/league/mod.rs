@@ -1,7 +1,7 @@
 //! Round-robin leagues: the league file, a fair schedule, parallel deterministic play, a
 //! crash-safe journal, and standings.
 
-// pending sandbox: pub mod agents;
+pub mod agents;
 pub mod config;
 pub mod journal;
 pub mod output;
@@ -12,7 +12,7 @@ pub mod schedule;
 pub mod standings;
 
 pub use config::LeagueConfig;
-// pending: pub use agents::run_league;
+pub use agents::run_league;
 pub use runner::{play_league, Contestant, LeagueRun, RunOptions};
 
 #[cfg(test)]

@@ -18,8 +18,7 @@ use super::schedule::{schedule, GameSpec};
 use super::standings::{self, Standings};
 use crate::farm::{play_game, FarmPlayer, SeededDice, Setup};
 use crate::records::{write_record, RecordMeta};
-// Guest calls need deep native stacks (see the sandbox); workers are created with this size.
-const WORKER_STACK_BYTES: usize = 16 << 20;
+use crate::sandbox::WORKER_STACK_BYTES;
 
 pub const RECORDS_DIR: &str = "records";
 
