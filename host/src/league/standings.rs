@@ -263,8 +263,16 @@ pub fn bradley_terry(points: &[Vec<f64>], meetings: &[Vec<u32>]) -> (Vec<f64>, V
     let cov = invert(info).unwrap_or_else(|| vec![vec![0.0; n]; n]);
     let mean = theta.iter().sum::<f64>() / n.max(1) as f64;
     let ratings = theta.iter().map(|t| (t - mean) * ELO_PER_NAT).collect();
+    // Ratings are shown centred, so their error is that of theta_i - mean(theta): the prior pins
+    // the absolute level only loosely, and that uncertainty is common to all and cancels.
+    let nf = n.max(1) as f64;
+    let row_mean: Vec<f64> = cov.iter().map(|row| row.iter().sum::<f64>() / nf).collect();
+    let all_mean = row_mean.iter().sum::<f64>() / nf;
     let errors = (0..n)
-        .map(|i| 1.959_963_984_540_054 * cov[i][i].max(0.0).sqrt() * ELO_PER_NAT)
+        .map(|i| {
+            let var = cov[i][i] - 2.0 * row_mean[i] + all_mean;
+            1.959_963_984_540_054 * var.max(0.0).sqrt() * ELO_PER_NAT
+        })
         .collect();
     (ratings, errors)
 }
@@ -372,10 +380,14 @@ mod tests {
         // 3:1 odds are about 191 Elo; the prior shrinks it a little.
         let gap = s.agents[0].rating - s.agents[1].rating;
         assert!(gap > 120.0 && gap < 260.0, "gap {gap}");
-        assert!(s
-            .agents
-            .iter()
-            .all(|a| a.rating_error > 0.0 && a.rating_error < 400.0));
+        // 60 results per agent: about ±90 Elo at 95%.
+        assert!(
+            s.agents
+                .iter()
+                .all(|a| a.rating_error > 40.0 && a.rating_error < 150.0),
+            "{:?}",
+            s.agents
+        );
         assert_eq!(s.agents[0].games, 60);
         assert_eq!(s.cross[0][1].games, 30);
         assert_eq!(s.cross[0][1].points, 22.0);
