@@ -7,6 +7,7 @@
 
 pub mod cli;
 pub mod farm;
+pub mod league;
 pub mod native;
 pub mod records;
 pub mod sandbox;

@@ -79,6 +79,15 @@ pub struct TurnRecord {
     /// `None` when the game ended before the roll, or the player forfeited.
     pub roll: Option<Roll>,
     pub events: Vec<Event>,
+    /// What the agents deciding in this turn wrote to their debug logs while deciding.
+    pub logs: Vec<AgentLog>,
+}
+
+/// Debug output of one agent during one decision (or while loading, for the start).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AgentLog {
+    pub seat: usize,
+    pub text: String,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -110,6 +119,8 @@ pub struct GameRecord {
     pub setup: Setup,
     /// Events before the first turn (agents that failed to load).
     pub start_events: Vec<Event>,
+    /// Debug output of agents while loading.
+    pub start_logs: Vec<AgentLog>,
     pub turns: Vec<TurnRecord>,
     pub outcome: Outcome,
     pub final_position: Position,
@@ -142,16 +153,20 @@ pub fn play_game(
         cursors: vec![0; setup.players],
         forfeits: Vec::new(),
         current: Vec::new(),
+        agent_logs: Vec::new(),
     };
 
     for (seat, player) in players.iter_mut().enumerate() {
-        if let Err(fault) = player.start(seat, setup.players, setup.agent_seed(seat)) {
+        let started = player.start(seat, setup.players, setup.agent_seed(seat));
+        g.collect_log(&mut **player, seat);
+        if let Err(fault) = started {
             g.fault(seat, Decision::Init, fault, true);
         }
     }
     // Before taking the start events: a game decided at load time records its win or draw there.
     let mut outcome = g.standing_outcome();
     let start_events = std::mem::take(&mut g.current);
+    let start_logs = std::mem::take(&mut g.agent_logs);
     let mut turns = Vec::new();
     let mut turn = 0;
     let n = setup.players;
@@ -177,6 +192,7 @@ pub fn play_game(
     GameRecord {
         setup: setup.clone(),
         start_events,
+        start_logs,
         turns,
         outcome,
         final_position: g.pos,
@@ -194,9 +210,21 @@ struct Game<'s> {
     forfeits: Vec<usize>,
     /// Events of the turn being played.
     current: Vec<Event>,
+    /// Agents' debug output during the turn being played.
+    agent_logs: Vec<AgentLog>,
 }
 
 impl Game<'_> {
+    /// Keeps what `seat` logged during the decision it just made, even if the decision faulted:
+    /// that output is what its author needs to see.
+    fn collect_log(&mut self, player: &mut dyn FarmPlayer, seat: usize) {
+        if let Some(text) = player.take_log() {
+            if !text.is_empty() {
+                self.agent_logs.push(AgentLog { seat, text });
+            }
+        }
+    }
+
     fn emit(&mut self, e: Event) {
         self.log.push(e.clone());
         self.current.push(e);
@@ -293,9 +321,11 @@ impl Game<'_> {
             answer: None,
             roll: None,
             events: Vec::new(),
+            logs: Vec::new(),
         };
         let ended = self.turn_body(players, dice, &mut record);
         record.events = std::mem::take(&mut self.current);
+        record.logs = std::mem::take(&mut self.agent_logs);
         (record, ended)
     }
 
@@ -307,6 +337,7 @@ impl Game<'_> {
     ) -> Option<Outcome> {
         let (seat, turn, round) = (record.seat, record.turn, record.round);
         let answer = self.observe(seat, seat, turn, round, |obs| players[seat].trade(obs));
+        self.collect_log(&mut *players[seat], seat);
         match answer {
             Err(fault) => {
                 if self.fault(seat, Decision::Trade, fault, false) {
@@ -391,6 +422,7 @@ impl Game<'_> {
             let reply = self.observe(partner, seat, turn, round, |obs| {
                 players[partner].accept(obs, &view)
             });
+            self.collect_log(&mut *players[partner], partner);
             match reply {
                 Ok(accepted) => {
                     answer = Some(accepted);

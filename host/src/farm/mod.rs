@@ -11,5 +11,5 @@ pub mod player;
 pub use dice::{DiceSource, ExplicitDice, SeededDice};
 pub use event::{Event, Party};
 pub use fault::{Decision, Fault, FaultKind, FaultPolicy};
-pub use game::{play_game, GameRecord, Outcome, Setup, StartPosition, TurnRecord};
+pub use game::{play_game, AgentLog, GameRecord, Outcome, Setup, StartPosition, TurnRecord};
 pub use player::{AcceptView, FarmPlayer, Observation};

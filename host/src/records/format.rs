@@ -6,7 +6,7 @@ use serde::de::{self, MapAccess, Visitor};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::farm::{Decision, Event, FaultKind, FaultPolicy, Outcome, Party};
+use crate::farm::{AgentLog, Decision, Event, FaultKind, FaultPolicy, Outcome, Party};
 
 /// `format` field of the setup line.
 pub const FORMAT_NAME: &str = "arena-record";
@@ -76,6 +76,35 @@ pub struct StartJson {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct StartLine {
     pub events: Vec<EventJson>,
+    /// Agents' debug output while loading; left out when there is none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub logs: Vec<LogJson>,
+}
+
+/// Debug output of one agent during one decision.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LogJson {
+    pub seat: usize,
+    pub text: String,
+}
+
+impl From<&AgentLog> for LogJson {
+    fn from(l: &AgentLog) -> LogJson {
+        LogJson {
+            seat: l.seat,
+            text: l.text.clone(),
+        }
+    }
+}
+
+impl From<&LogJson> for AgentLog {
+    fn from(l: &LogJson) -> AgentLog {
+        AgentLog {
+            seat: l.seat,
+            text: l.text.clone(),
+        }
+    }
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -87,6 +116,9 @@ pub struct TurnLine {
     pub answer: Option<bool>,
     pub roll: Option<RollJson>,
     pub events: Vec<EventJson>,
+    /// Agents' debug output while deciding in this turn; left out when there is none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub logs: Vec<LogJson>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]

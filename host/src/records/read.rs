@@ -7,11 +7,11 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::format::{
-    DiceKind, EndLine, EventJson, SetupLine, StartLine, TurnLine, FORMAT_NAME, FORMAT_VERSION,
-    GAME_NAME,
+    DiceKind, EndLine, EventJson, LogJson, SetupLine, StartLine, TurnLine, FORMAT_NAME,
+    FORMAT_VERSION, GAME_NAME,
 };
 use super::RecordMeta;
-use crate::farm::{Event, GameRecord, Party, Setup, StartPosition, TurnRecord};
+use crate::farm::{AgentLog, Event, GameRecord, Party, Setup, StartPosition, TurnRecord};
 
 /// A record read back: the game as the game loop would have returned it, and its metadata.
 #[derive(Clone, Debug)]
@@ -154,6 +154,7 @@ pub(crate) fn parse(text: &str) -> Result<Parsed<'_>, ReadError> {
     };
     let start: StartLine = typed(second, 2, "start")?;
     let start_events = events(&start.events, players).map_err(|m| ReadError::new(2, m))?;
+    let start_logs = logs(&start.logs, players).map_err(|m| ReadError::new(2, m))?;
 
     let mut turns = Vec::new();
     let mut index = 2;
@@ -195,6 +196,7 @@ pub(crate) fn parse(text: &str) -> Result<Parsed<'_>, ReadError> {
     let record = GameRecord {
         setup,
         start_events,
+        start_logs,
         turns,
         outcome: end.outcome,
         final_position,
@@ -406,7 +408,18 @@ fn read_turn(t: TurnLine, players: usize) -> Result<TurnRecord, String> {
         answer: t.answer,
         roll: t.roll.map(Into::into),
         events: events(&t.events, players)?,
+        logs: logs(&t.logs, players)?,
     })
+}
+
+fn logs(logs: &[LogJson], players: usize) -> Result<Vec<AgentLog>, String> {
+    logs.iter()
+        .enumerate()
+        .map(|(i, l)| {
+            seat_ok(l.seat, players, &format!("logs[{i}].seat"))?;
+            Ok(AgentLog::from(l))
+        })
+        .collect()
 }
 
 fn read_end(end: &EndLine, players: usize) -> Result<(Position, Vec<usize>), String> {

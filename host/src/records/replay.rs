@@ -4,8 +4,8 @@
 use farm_rules::{Offer, Roll};
 
 use crate::farm::{
-    play_game, AcceptView, Decision, DiceSource, Event, ExplicitDice, FarmPlayer, Fault, FaultKind,
-    GameRecord, Observation, SeededDice,
+    play_game, AcceptView, AgentLog, Decision, DiceSource, Event, ExplicitDice, FarmPlayer, Fault,
+    FaultKind, GameRecord, Observation, SeededDice,
 };
 
 /// Sits in one seat and answers every decision with what the record says that seat decided.
@@ -16,11 +16,25 @@ use crate::farm::{
 pub struct ReplayPlayer<'r> {
     seat: usize,
     record: &'r GameRecord,
+    /// The recorded debug output of the decision just replayed, handed back by `take_log` so
+    /// that logs are part of what verification compares.
+    log: Option<String>,
 }
 
 impl<'r> ReplayPlayer<'r> {
     pub fn new(seat: usize, record: &'r GameRecord) -> ReplayPlayer<'r> {
-        ReplayPlayer { seat, record }
+        ReplayPlayer {
+            seat,
+            record,
+            log: None,
+        }
+    }
+
+    fn remember_log(&mut self, logs: &[AgentLog]) {
+        self.log = logs
+            .iter()
+            .find(|l| l.seat == self.seat)
+            .map(|l| l.text.clone());
     }
 
     fn missing(what: &str, turn: u32) -> Fault {
@@ -44,6 +58,7 @@ impl<'r> ReplayPlayer<'r> {
 
 impl FarmPlayer for ReplayPlayer<'_> {
     fn start(&mut self, seat: usize, _players: usize, _seed: u64) -> Result<(), Fault> {
+        self.remember_log(&self.record.start_logs);
         match Self::fault_in(&self.record.start_events, seat, Decision::Init) {
             Some(fault) => Err(fault),
             None => Ok(()),
@@ -54,6 +69,7 @@ impl FarmPlayer for ReplayPlayer<'_> {
         let Some(turn) = self.record.turns.get(obs.turn as usize - 1) else {
             return Err(Self::missing("trade decision", obs.turn));
         };
+        self.remember_log(&turn.logs);
         if let Some(offer) = turn.offer {
             return Ok(offer);
         }
@@ -65,11 +81,16 @@ impl FarmPlayer for ReplayPlayer<'_> {
         let Some(turn) = self.record.turns.get(obs.turn as usize - 1) else {
             return Err(Self::missing("answer", obs.turn));
         };
+        self.remember_log(&turn.logs);
         if let Some(fault) = Self::fault_in(&turn.events, self.seat, Decision::Accept) {
             return Err(fault);
         }
         turn.answer
             .ok_or_else(|| Self::missing("answer or accept fault", obs.turn))
+    }
+
+    fn take_log(&mut self) -> Option<String> {
+        self.log.take()
     }
 }
 

@@ -4,8 +4,8 @@ use farm_rules::RULES_VERSION;
 use sha2::{Digest, Sha256};
 
 use super::format::{
-    DiceKind, EndLine, EventJson, FinalJson, HerdJson, Line, PlayerJson, SetupLine, StartJson,
-    StartLine, TurnLine, FORMAT_NAME, FORMAT_VERSION, GAME_NAME,
+    DiceKind, EndLine, EventJson, FinalJson, HerdJson, Line, LogJson, PlayerJson, SetupLine,
+    StartJson, StartLine, TurnLine, FORMAT_NAME, FORMAT_VERSION, GAME_NAME,
 };
 use super::{hex, RecordMeta};
 use crate::farm::GameRecord;
@@ -88,6 +88,7 @@ fn body_lines(record: &GameRecord, meta: &RecordMeta) -> io::Result<Vec<Line>> {
         }),
         Line::Start(StartLine {
             events: record.start_events.iter().map(EventJson::from).collect(),
+            logs: record.start_logs.iter().map(LogJson::from).collect(),
         }),
     ];
     lines.extend(record.turns.iter().map(|t| {
@@ -99,6 +100,7 @@ fn body_lines(record: &GameRecord, meta: &RecordMeta) -> io::Result<Vec<Line>> {
             answer: t.answer,
             roll: t.roll.map(Into::into),
             events: t.events.iter().map(EventJson::from).collect(),
+            logs: t.logs.iter().map(LogJson::from).collect(),
         })
     }));
     Ok(lines)

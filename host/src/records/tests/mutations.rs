@@ -175,8 +175,8 @@ fn with_fresh_digest(lines: &[Value]) -> String {
 }
 
 /// Whether replay alone (digest recomputed) must notice an edit at `path` of a line of type `ty`.
-/// The offer, fault kinds and details, names, limits, seed, round cap and fault policy are what
-/// the players and the organiser chose: only the digest protects them.
+/// The offer, debug logs, fault kinds and details, names, limits, seed, round cap and fault policy
+/// are what the players and the organiser chose: only the digest protects them.
 fn derived(ty: &str, line: &Value, path: &[Step]) -> bool {
     let p = path_text(path);
     let in_fault_event = |p: &str| {
@@ -198,8 +198,8 @@ fn derived(ty: &str, line: &Value, path: &[Step]) -> bool {
             .contains(&p.as_str())
                 || (p.starts_with("players[") && p.ends_with(".seat"))
         }
-        "start" => !in_fault_event(&p),
-        "turn" => !p.starts_with("offer") && !in_fault_event(&p),
+        "start" => !p.starts_with("logs") && !in_fault_event(&p),
+        "turn" => !p.starts_with("offer") && !p.starts_with("logs") && !in_fault_event(&p),
         "end" => p != "digest",
         _ => true,
     }

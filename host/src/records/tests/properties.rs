@@ -195,3 +195,34 @@ fn random_games_cover_every_event_kind() {
     assert_eq!(decisions.len(), 3, "{decisions:?}");
     assert!(reasons.len() >= 8, "{reasons:?}");
 }
+
+#[test]
+fn agents_debug_logs_are_kept_per_turn_and_verified() {
+    let record = random_game(
+        4,
+        3,
+        60,
+        FaultPolicy::LoseMove,
+        Style {
+            fault_rate: 0,
+            load_fault_rate: 0,
+        },
+    );
+    let logged: Vec<_> = record.turns.iter().filter(|t| !t.logs.is_empty()).collect();
+    assert!(!logged.is_empty(), "the test player logs now and then");
+    for t in &logged {
+        assert!(t
+            .logs
+            .iter()
+            .all(|l| l.seat == t.seat && l.text.contains(&format!("turn {}", t.turn))));
+    }
+    let text = crate::records::record_to_string(&record, &crate::records::RecordMeta::anonymous(3))
+        .unwrap();
+    assert!(
+        text.contains("\"logs\":[{\"seat\":"),
+        "logs are written on turn lines"
+    );
+    crate::records::verify_record(&text).expect("a record with logs verifies");
+    let parsed = crate::records::read_record(&text).unwrap();
+    assert_eq!(parsed.record.turns, record.turns, "logs survive reading");
+}

@@ -22,6 +22,8 @@ pub struct RandomPlayer {
     style: Style,
     /// Every position this player was shown must hold these totals.
     totals: Herd,
+    /// Debug output of the last decision, as an agent's log would be.
+    log: Option<String>,
 }
 
 const FAULT_KINDS: [FaultKind; 8] = [
@@ -41,6 +43,7 @@ impl RandomPlayer {
             rng: ChaCha8Rng::seed_from_u64(seed),
             style,
             totals,
+            log: None,
         }
     }
 
@@ -114,6 +117,9 @@ impl FarmPlayer for RandomPlayer {
     fn trade(&mut self, obs: &Observation) -> Result<Offer, Fault> {
         self.check(obs.position);
         let r = self.below(100);
+        if r % 7 == 0 {
+            self.log = Some(format!("turn {}: thinking \"hard\"\n", obs.turn));
+        }
         if r < self.style.fault_rate {
             return Err(self.fault());
         }
@@ -129,6 +135,10 @@ impl FarmPlayer for RandomPlayer {
                 }
             }
         })
+    }
+
+    fn take_log(&mut self) -> Option<String> {
+        self.log.take()
     }
 
     fn accept(&mut self, obs: &Observation, _offer: &AcceptView) -> Result<bool, Fault> {
