@@ -131,6 +131,8 @@ impl Iterator for EventIter<'_> {
     }
 }
 
+impl ExactSizeIterator for EventIter<'_> {}
+
 /// A Little Animal Farm strategy. Answers are judged by the rules afterwards: an illegal offer
 /// is not a fault, it only fails (use `rules::check_offer` to know in advance).
 pub trait FarmAgent {

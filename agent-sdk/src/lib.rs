@@ -82,6 +82,8 @@ pub mod __rt {
 
         /// # Safety
         /// Single-threaded use only, and no other reference to the slot may be alive.
+        // The cell hands out the one mutable reference; callers guarantee exclusivity.
+        #[allow(clippy::mut_from_ref)]
         pub unsafe fn get_or(&'static self, make: impl FnOnce() -> T) -> &'static mut T {
             unsafe { (*self.0.get()).get_or_insert_with(make) }
         }

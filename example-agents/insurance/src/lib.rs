@@ -2,6 +2,7 @@
 //! 1. If one trade with the stock completes the set, make it.
 //! 2. Otherwise buy every dog the stock has, paying with the least valuable surplus.
 //! 3. Otherwise buy the cheapest missing kind, never giving up dogs.
+//!
 //! It never offers trades to players and declines every offer.
 #![no_std]
 
