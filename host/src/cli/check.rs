@@ -1,8 +1,372 @@
-//! `arena check` (being written).
+//! `arena check AGENT`: loads an agent, describes it, plays a few smoke games against a built-in
+//! opponent and gives a verdict.
+//!
+//! Exit status: 0 when the agent is fine (illegal trades are only warnings), 1 when it cannot be
+//! built or loaded or faults in a smoke game, 2 on usage errors (no such file...).
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use farm_rules::{for_each_stock_trade, Herd, Offer, Trade, FARM_ANIMALS};
+
+use super::play::LimitArgs;
+use crate::farm::{
+    AcceptView, Event, FarmPlayer, Fault, FaultPolicy, GameRecord, Observation, Outcome,
+    SeededDice, Setup,
+};
+use crate::sandbox::{resolve_agent, run_with_big_stack, AgentModule, Sandbox};
 
 #[derive(clap::Args, Debug)]
-pub struct CheckArgs {}
+pub struct CheckArgs {
+    /// The agent: a .wasm or .wat file, or an agent crate directory (built for wasm)
+    #[arg(value_name = "AGENT")]
+    pub agent: PathBuf,
+    /// Number of smoke games (the agent changes seat every game)
+    #[arg(long, default_value_t = 4)]
+    pub games: u32,
+    /// Round cap of the smoke games
+    #[arg(long = "rounds", value_name = "CAP", default_value_t = 300)]
+    pub round_cap: u32,
+    /// Seed of the first smoke game (the next ones use the following seeds)
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Print what the agent logged in the first smoke game
+    #[arg(long)]
+    pub logs: bool,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
 
-pub fn run(_args: CheckArgs) -> anyhow::Result<i32> {
-    anyhow::bail!("arena check is not available yet")
+pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
+    if !args.agent.exists() {
+        anyhow::bail!("{}: no such file or directory", args.agent.display());
+    }
+    anyhow::ensure!(args.round_cap > 0, "--rounds must be at least 1");
+    let limits = args.limits.limits();
+    let sandbox = Sandbox::new(limits)?;
+    println!("checking {}", args.agent.display());
+    let wasm = match resolve_agent(&args.agent) {
+        Ok(w) => w,
+        Err(e) => return Ok(fail(&[format!("cannot build the agent: {e:#}")])),
+    };
+    let started = Instant::now();
+    let module = match sandbox.load(&wasm) {
+        Ok(m) => m,
+        Err(e) => return Ok(fail(&[format!("cannot load the agent: {e:#}")])),
+    };
+    let compile = started.elapsed();
+    describe(&module, compile);
+
+    let mut errors = Vec::new();
+    let mut warnings = BTreeMap::<String, u32>::new();
+    println!("\nsmoke games against the built-in greedy opponent:");
+    for g in 0..args.games {
+        let seed = args.seed.wrapping_add(g as u64);
+        let seat = (g % 2) as usize;
+        let t = Instant::now();
+        let (record, logs) = smoke_game(&module, seat, seed, args.round_cap);
+        let took = t.elapsed();
+        let result = match record.outcome {
+            Outcome::Win { seat: w, .. } if w == seat => "won".to_string(),
+            Outcome::Win { .. } => "lost".to_string(),
+            Outcome::Draw { .. } => "draw".to_string(),
+            Outcome::Unfinished => "unfinished".to_string(),
+        };
+        let (decisions, fuel) = (record.turns.len(), logs.1);
+        println!(
+            "  game {} (seed {seed}, seat {seat}): {result} after {} rounds, {} turns, {fuel} fuel, {}",
+            g + 1,
+            record.rounds(),
+            decisions,
+            ms(took)
+        );
+        for e in all_events(&record) {
+            match e {
+                Event::Fault {
+                    seat: s,
+                    decision,
+                    fault,
+                } if *s == seat => {
+                    let msg = format!(
+                        "game {} (seed {seed}): {} fault in the {:?} decision: {}",
+                        g + 1,
+                        fault.kind.name(),
+                        decision,
+                        fault.detail
+                    );
+                    println!("    FAULT {msg}");
+                    errors.push(msg);
+                }
+                Event::TradeFailed { seat: s, reason }
+                    if *s == seat
+                        && !matches!(
+                            reason,
+                            farm_rules::FailReason::Declined | farm_rules::FailReason::PartnerOut
+                        ) =>
+                {
+                    *warnings
+                        .entry(format!(
+                            "illegal trade offers: {} ({})",
+                            reason.describe(),
+                            reason.name()
+                        ))
+                        .or_default() += 1;
+                }
+                _ => {}
+            }
+        }
+        if args.logs && g == 0 {
+            for (turn, text) in &logs.0 {
+                for line in text.lines() {
+                    println!("    [log, turn {turn}] {line}");
+                }
+            }
+        }
+    }
+    if !warnings.is_empty() {
+        println!("\nwarnings:");
+        for (w, n) in &warnings {
+            println!("  {w}: {n}");
+        }
+    }
+    if errors.is_empty() {
+        println!("\nOK: {} is a valid arena agent", module.name());
+        Ok(0)
+    } else {
+        Ok(fail(&errors))
+    }
+}
+
+fn fail(errors: &[String]) -> i32 {
+    println!("\nFAIL:");
+    for e in errors {
+        println!("  {e}");
+    }
+    1
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.1} ms", d.as_secs_f64() * 1000.0)
+}
+
+fn describe(m: &AgentModule, compile: Duration) {
+    println!("  name:        {}", m.name());
+    if let Some(p) = m.path() {
+        println!("  file:        {}", p.display());
+    }
+    println!("  size:        {} bytes", m.size());
+    println!("  sha256:      {}", m.sha256());
+    println!("  ABI version: {}", m.abi_version());
+    println!(
+        "  WASI:        {}",
+        if m.uses_wasi() {
+            "yes (preview 1: no files, no network, seeded random, fake clocks)"
+        } else {
+            "no"
+        }
+    );
+    println!("  arena_init:  {}", if m.has_init() { "yes" } else { "no" });
+    println!("  load time:   {} (validate, compile, probe)", ms(compile));
+    println!("  exports:");
+    for e in m.exports() {
+        println!("    {e}");
+    }
+    println!(
+        "  imports:{}",
+        if m.imports().is_empty() { " none" } else { "" }
+    );
+    for i in m.imports() {
+        println!("    {i}");
+    }
+}
+
+fn all_events(r: &GameRecord) -> impl Iterator<Item = &Event> {
+    r.start_events
+        .iter()
+        .chain(r.turns.iter().flat_map(|t| t.events.iter()))
+}
+
+/// One smoke game: the agent in `seat` against the built-in greedy opponent, every fault only
+/// losing the move (so that all of them are seen). Returns the record, the agent's logs and fuel.
+fn smoke_game(
+    module: &AgentModule,
+    seat: usize,
+    seed: u64,
+    round_cap: u32,
+) -> (GameRecord, (Vec<(u32, String)>, u64)) {
+    let mut setup = Setup::standard(2, seed, round_cap);
+    setup.policy = FaultPolicy::LoseMove;
+    let (record, logs, fuel) = play_with_opponent(&setup, module, seat);
+    (record, (logs, fuel))
+}
+
+fn play_with_opponent(
+    setup: &Setup,
+    module: &AgentModule,
+    seat: usize,
+) -> (GameRecord, Vec<(u32, String)>, u64) {
+    run_with_big_stack(|| {
+        let mut agent = module.player_with_round_cap(setup.round_cap);
+        let mut logs = Vec::new();
+        let mut opponent = Greedy;
+        let record = {
+            let mut logged = LogTaker {
+                inner: &mut agent,
+                logs: &mut logs,
+            };
+            let mut seats: Vec<&mut dyn FarmPlayer> = if seat == 0 {
+                vec![&mut logged, &mut opponent]
+            } else {
+                vec![&mut opponent, &mut logged]
+            };
+            crate::farm::play_game(
+                setup,
+                &mut seats,
+                &mut SeededDice::new(setup.seed.unwrap_or(0)),
+            )
+        };
+        let fuel = agent.fuel_used();
+        (record, logs, fuel)
+    })
+}
+
+/// Keeps the agent's log after every decision.
+struct LogTaker<'a> {
+    inner: &'a mut crate::sandbox::WasmPlayer,
+    logs: &'a mut Vec<(u32, String)>,
+}
+
+impl LogTaker<'_> {
+    fn keep(&mut self, turn: u32) {
+        if let Some(t) = self.inner.take_log() {
+            self.logs.push((turn, t));
+        }
+    }
+}
+
+impl FarmPlayer for LogTaker<'_> {
+    fn start(&mut self, seat: usize, players: usize, seed: u64) -> Result<(), Fault> {
+        let r = self.inner.start(seat, players, seed);
+        self.keep(0);
+        r
+    }
+    fn trade(&mut self, obs: &Observation) -> Result<Offer, Fault> {
+        let r = self.inner.trade(obs);
+        self.keep(obs.turn);
+        r
+    }
+    fn accept(&mut self, obs: &Observation, offer: &AcceptView) -> Result<bool, Fault> {
+        let r = self.inner.accept(obs, offer);
+        self.keep(obs.turn);
+        r
+    }
+}
+
+/// The built-in opponent: buys, from the stock, a farm animal it lacks whenever it can afford one
+/// without giving up another kind it needs; refuses every offer from players.
+pub struct Greedy;
+
+fn kinds_owned(h: &Herd) -> usize {
+    FARM_ANIMALS.iter().filter(|a| h.get(**a) > 0).count()
+}
+
+impl FarmPlayer for Greedy {
+    fn trade(&mut self, obs: &Observation) -> Result<Offer, Fault> {
+        let pos = obs.position;
+        let herd = pos.herds[obs.seat];
+        let now = kinds_owned(&herd);
+        let mut best: Option<(usize, u64, Trade)> = None;
+        for_each_stock_trade(pos, obs.seat, &mut |t: &Trade| {
+            let after = herd.minus(&t.give).plus(&t.get);
+            let score = (kinds_owned(&after), after.total());
+            if score.0 > now && best.as_ref().is_none_or(|b| (b.0, b.1) < score) {
+                best = Some((score.0, score.1, *t));
+            }
+        });
+        Ok(best.map_or(Offer::PASS, |(_, _, t)| Offer::with_stock(t.give, t.get)))
+    }
+
+    fn accept(&mut self, _obs: &Observation, _offer: &AcceptView) -> Result<bool, Fault> {
+        Ok(false)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::farm::play_game;
+
+    #[test]
+    fn the_builtin_greedy_wins_games_against_itself() {
+        let mut wins = 0;
+        for seed in 0..10 {
+            let (mut a, mut b) = (Greedy, Greedy);
+            let mut seats: Vec<&mut dyn FarmPlayer> = vec![&mut a, &mut b];
+            let r = play_game(
+                &Setup::standard(2, seed, 300),
+                &mut seats,
+                &mut SeededDice::new(seed),
+            );
+            let faults = all_events(&r)
+                .filter(|e| matches!(e, Event::Fault { .. } | Event::TradeFailed { .. }))
+                .count();
+            assert_eq!(faults, 0);
+            wins += r.outcome.winner().is_some() as u32;
+        }
+        assert!(wins >= 5, "{wins}");
+    }
+
+    const GOOD: &str = r#"(module
+  (memory (export "memory") 1)
+  (func (export "arena_abi_version") (result i32) i32.const 1)
+  (func (export "arena_buffer") (result i32) i32.const 4096)
+  (func (export "arena_buffer_size") (result i32) i32.const 16384)
+  (func (export "farm_trade") (param i32) (result i32) i32.const 0)
+  (func (export "farm_accept") (param i32) (result i32) i32.const 1))"#;
+
+    fn check(name: &str, content: &str) -> anyhow::Result<i32> {
+        let dir = std::env::temp_dir().join(format!("arena-check-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, content).unwrap();
+        run(CheckArgs {
+            agent: path,
+            games: 2,
+            round_cap: 50,
+            seed: 1,
+            logs: false,
+            limits: LimitArgs {
+                fuel_per_decision: Some(200_000),
+                fuel_per_game: Some(5_000_000),
+                ..LimitArgs::default()
+            },
+        })
+    }
+
+    #[test]
+    fn check_accepts_a_good_agent_and_refuses_bad_ones() {
+        assert_eq!(check("good.wat", GOOD).unwrap(), 0);
+        let looping = GOOD.replace(
+            "(param i32) (result i32) i32.const 0)",
+            "(param i32) (result i32) (loop $l br $l) i32.const 0)",
+        );
+        assert_eq!(check("loop.wat", &looping).unwrap(), 1);
+        assert_eq!(check("notwasm.wasm", "hello").unwrap(), 1);
+        let v2 = GOOD.replace(
+            "(result i32) i32.const 1)\n  (func (export \"arena_buffer\")",
+            "(result i32) i32.const 2)\n  (func (export \"arena_buffer\")",
+        );
+        assert_eq!(check("v2.wat", &v2).unwrap(), 1);
+        let missing = std::env::temp_dir().join("arena-check-no-such-agent.wasm");
+        assert!(run(CheckArgs {
+            agent: missing,
+            games: 1,
+            round_cap: 10,
+            seed: 1,
+            logs: false,
+            limits: LimitArgs::default(),
+        })
+        .is_err());
+    }
 }

@@ -48,8 +48,7 @@ pub fn build_crate(dir: &Path) -> anyhow::Result<PathBuf> {
     if !output.status.success() {
         let stderr = String::from_utf8_lossy(&output.stderr);
         if stderr.contains("target may not be installed")
-            || stderr.contains(&format!("can't find crate for `core`"))
-                && stderr.contains(AGENT_TARGET)
+            || stderr.contains("can't find crate for `core`") && stderr.contains(AGENT_TARGET)
         {
             bail!(
                 "cannot build agent crate {}: the Rust target {AGENT_TARGET} is not installed; \
