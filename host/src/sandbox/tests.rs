@@ -685,3 +685,42 @@ fn limits_round_trip_through_json_with_defaults() {
     let back: Limits = serde_json::from_value(serde_json::to_value(&l).unwrap()).unwrap();
     assert_eq!(back, l);
 }
+
+/// Rough figures for the report: `cargo test --release -p arena --lib sandbox::tests::timing
+/// -- --ignored --nocapture` (set ARENA_TIMING_WASM to a real agent's .wasm to time it too).
+#[test]
+#[ignore]
+fn timing() {
+    let sb = Sandbox::new(Limits::default()).unwrap();
+    let mut modules = vec![load(&sb, "passer", &passer())];
+    if let Ok(path) = std::env::var("ARENA_TIMING_WASM") {
+        let t = Instant::now();
+        modules.push(sb.load(std::path::Path::new(&path)).unwrap());
+        eprintln!(
+            "load (validate + compile + probe) {path}: {:?}",
+            t.elapsed()
+        );
+    }
+    for m in modules {
+        run_with_big_stack(|| {
+            let n = 2000u32;
+            let t = Instant::now();
+            for seed in 0..n {
+                m.player().start(0, 2, seed as u64).unwrap();
+            }
+            let start = t.elapsed() / n;
+            let mut p = m.player();
+            p.start(0, 2, 1).unwrap();
+            let t = Instant::now();
+            for _ in 0..n {
+                with_obs(|o| p.trade(o).unwrap());
+            }
+            let trade = t.elapsed() / n;
+            eprintln!(
+                "{}: start (store + instantiate + init) {start:?}, one trade decision {trade:?}, {} fuel",
+                m.name(),
+                p.fuel_used() / n as u64
+            );
+        });
+    }
+}
