@@ -27,6 +27,8 @@ struct Pair {
 }
 
 #[test]
+// `a` and `b` are agent indices used for seats, seeds and the pair table alike.
+#[allow(clippy::needless_range_loop)]
 fn round_robin_of_the_example_strategies() {
     let games: u64 = std::env::var("ARENA_RR_GAMES")
         .ok()

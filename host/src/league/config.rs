@@ -99,7 +99,7 @@ impl LeagueConfig {
             bail!("key `players_per_game`: {players_per_game} is not between 2 and 6");
         }
         let games_per_group = raw.games_per_group.unwrap_or(2 * players_per_game as u32);
-        if games_per_group == 0 || games_per_group % players_per_game as u32 != 0 {
+        if games_per_group == 0 || !games_per_group.is_multiple_of(players_per_game as u32) {
             bail!(
                 "key `games_per_group`: {games_per_group} must be a positive multiple of players_per_game ({players_per_game}) so that every seat order is played equally often"
             );

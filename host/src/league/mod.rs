@@ -11,8 +11,8 @@ pub mod runner;
 pub mod schedule;
 pub mod standings;
 
-pub use config::LeagueConfig;
 pub use agents::run_league;
+pub use config::LeagueConfig;
 pub use runner::{play_league, Contestant, LeagueRun, RunOptions};
 
 #[cfg(test)]

@@ -86,7 +86,7 @@ fn crosstable_csv(s: &Standings) -> String {
         out.push_str(&csv_field(&a.name));
         for (j, cell) in s.cross[i].iter().enumerate() {
             if i == j {
-                out.push_str(",");
+                out.push(',');
             } else {
                 let _ = write!(out, ",{}/{}", cell.points, cell.games);
             }

@@ -94,7 +94,7 @@ pub fn play_league(
 
     let ctx = GameContext {
         cfg,
-        modules: &modules,
+        modules,
         names: &names,
         limits: limits_json,
         records: &records,

@@ -152,8 +152,8 @@ fn results_do_not_depend_on_thread_count() {
         let three = run(&cfg, &dir.join("three"), 3, false);
         assert_eq!(one.standings, three.standings);
         assert_eq!(files(&dir.join("one")), files(&dir.join("three")));
-        let expected_games = if players == 2 { 6 * 4 } else { 4 * 6 };
-        assert_eq!(one.results.len(), expected_games);
+        // Two players: 6 pairs of 4 games. Three players: 4 groups of 6 games.
+        assert_eq!(one.results.len(), 24);
         // The faulty habit forfeits in its games and is blamed for it.
         let c = one.standings.agents.iter().find(|a| a.name == "c").unwrap();
         assert!(c.faults.get("trap").copied().unwrap_or(0) > 0);

@@ -117,7 +117,7 @@ impl FarmPlayer for RandomPlayer {
     fn trade(&mut self, obs: &Observation) -> Result<Offer, Fault> {
         self.check(obs.position);
         let r = self.below(100);
-        if r % 7 == 0 {
+        if r.is_multiple_of(7) {
             self.log = Some(format!("turn {}: thinking \"hard\"\n", obs.turn));
         }
         if r < self.style.fault_rate {
