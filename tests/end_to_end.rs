@@ -23,8 +23,14 @@ fn a_played_game_writes_a_record_that_verify_accepts() {
     ]);
     let narration = text(&out);
     assert!(out.status.success(), "{narration}");
-    assert!(narration.contains("greedy") && narration.contains("insurance"), "{narration}");
-    assert!(narration.to_lowercase().contains("roll"), "narration shows the dice:\n{narration}");
+    assert!(
+        narration.contains("greedy") && narration.contains("insurance"),
+        "{narration}"
+    );
+    assert!(
+        narration.to_lowercase().contains("roll"),
+        "narration shows the dice:\n{narration}"
+    );
 
     let out = run(&["verify", record.to_str().unwrap()]);
     assert!(out.status.success(), "{}", text(&out));
@@ -32,7 +38,10 @@ fn a_played_game_writes_a_record_that_verify_accepts() {
     // Any edit of a count is caught.
     let original = std::fs::read_to_string(&record).unwrap();
     let tampered = original.replacen("\"rabbit\":1", "\"rabbit\":2", 1);
-    assert_ne!(tampered, original, "the record mentions a single rabbit somewhere");
+    assert_ne!(
+        tampered, original,
+        "the record mentions a single rabbit somewhere"
+    );
     let bad = dir.join("tampered.jsonl");
     std::fs::write(&bad, tampered).unwrap();
     let out = run(&["verify", bad.to_str().unwrap()]);
@@ -51,18 +60,39 @@ fn check_accepts_every_example_agent() {
 #[test]
 fn a_broken_league_file_is_refused_before_any_game() {
     let dir = temp_dir("broken");
-    let file = league_file(&dir, &["greedy", "passer"], "players_per_game = 2\ngames_per_grup = 4");
-    let out = run(&["league", "--config", file.to_str().unwrap(), "--output", dir.join("out").to_str().unwrap()]);
+    let file = league_file(
+        &dir,
+        &["greedy", "passer"],
+        "players_per_game = 2\ngames_per_grup = 4",
+    );
+    let out = run(&[
+        "league",
+        "--config",
+        file.to_str().unwrap(),
+        "--output",
+        dir.join("out").to_str().unwrap(),
+    ]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(text(&out).contains("games_per_grup"), "{}", text(&out));
     assert!(!dir.join("out").join("journal.jsonl").exists());
 
     let not_wasm = dir.join("notwasm.wasm");
     std::fs::write(&not_wasm, "hello").unwrap();
-    let mut toml = std::fs::read_to_string(&file).unwrap().replace("games_per_grup", "games_per_group");
-    toml.push_str(&format!("[[agent]]\nname = \"bad\"\npath = \"{}\"\n", not_wasm.display()));
+    let mut toml = std::fs::read_to_string(&file)
+        .unwrap()
+        .replace("games_per_grup", "games_per_group");
+    toml.push_str(&format!(
+        "[[agent]]\nname = \"bad\"\npath = \"{}\"\n",
+        not_wasm.display()
+    ));
     std::fs::write(&file, toml).unwrap();
-    let out = run(&["league", "--config", file.to_str().unwrap(), "--output", dir.join("out").to_str().unwrap()]);
+    let out = run(&[
+        "league",
+        "--config",
+        file.to_str().unwrap(),
+        "--output",
+        dir.join("out").to_str().unwrap(),
+    ]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(text(&out).contains("notwasm.wasm"), "{}", text(&out));
     assert!(!dir.join("out").join("journal.jsonl").exists());
@@ -80,13 +110,21 @@ fn league(dir: &std::path::Path, file: &std::path::Path, out: &str, threads: &st
         "--quiet",
     ]);
     assert!(o.status.success(), "{}", text(&o));
-    assert!(text(&o).contains("rating"), "prints the standings table:\n{}", text(&o));
+    assert!(
+        text(&o).contains("rating"),
+        "prints the standings table:\n{}",
+        text(&o)
+    );
 }
 
 #[test]
 fn league_results_are_identical_with_one_and_two_threads_and_every_record_verifies() {
     let dir = temp_dir("threads");
-    let file = league_file(&dir, &EXAMPLES, "players_per_game = 2\ngames_per_group = 4\nseed = 11\nround_cap = 200");
+    let file = league_file(
+        &dir,
+        &EXAMPLES,
+        "players_per_game = 2\ngames_per_group = 4\nseed = 11\nround_cap = 200",
+    );
     league(&dir, &file, "one", "1");
     league(&dir, &file, "two", "2");
     let one = result_files(&dir.join("one"));
@@ -106,10 +144,15 @@ fn league_results_are_identical_with_one_and_two_threads_and_every_record_verifi
 #[test]
 fn a_four_player_league_rotates_seats_and_completes() {
     let dir = temp_dir("four");
-    let file = league_file(&dir, &EXAMPLES, "players_per_game = 4\ngames_per_group = 4\nseed = 3\nround_cap = 200");
+    let file = league_file(
+        &dir,
+        &EXAMPLES,
+        "players_per_game = 4\ngames_per_group = 4\nseed = 3\nround_cap = 200",
+    );
     league(&dir, &file, "out", "2");
     let standings: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(dir.join("out").join("standings.json")).unwrap()).unwrap();
+        serde_json::from_slice(&std::fs::read(dir.join("out").join("standings.json")).unwrap())
+            .unwrap();
     // 5 groups of 4 agents, 4 games each; every agent sits in 4 of the 5 groups.
     assert_eq!(standings["games"], 20);
     for a in standings["agents"].as_array().unwrap() {
@@ -120,13 +163,26 @@ fn a_four_player_league_rotates_seats_and_completes() {
 #[test]
 fn a_league_killed_with_sigkill_resumes_to_the_same_standings() {
     let dir = temp_dir("kill");
-    let file = league_file(&dir, &EXAMPLES, "players_per_game = 2\ngames_per_group = 40\nseed = 5\nround_cap = 300");
+    let file = league_file(
+        &dir,
+        &EXAMPLES,
+        "players_per_game = 2\ngames_per_group = 40\nseed = 5\nround_cap = 300",
+    );
     league(&dir, &file, "whole", "2");
     let total = result_files(&dir.join("whole")).len() - 4;
 
     let out = dir.join("killed");
     let mut child = arena()
-        .args(["league", "--config", file.to_str().unwrap(), "--output", out.to_str().unwrap(), "--threads", "1", "--quiet"])
+        .args([
+            "league",
+            "--config",
+            file.to_str().unwrap(),
+            "--output",
+            out.to_str().unwrap(),
+            "--threads",
+            "1",
+            "--quiet",
+        ])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -134,12 +190,20 @@ fn a_league_killed_with_sigkill_resumes_to_the_same_standings() {
     let journal = out.join("journal.jsonl");
     let start = Instant::now();
     loop {
-        let lines = std::fs::read_to_string(&journal).map(|t| t.lines().count()).unwrap_or(0);
+        let lines = std::fs::read_to_string(&journal)
+            .map(|t| t.lines().count())
+            .unwrap_or(0);
         if lines > 10 {
             break;
         }
-        assert!(child.try_wait().unwrap().is_none(), "the league finished before it could be killed; make it longer");
-        assert!(start.elapsed() < Duration::from_secs(120), "no progress in the journal");
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the league finished before it could be killed; make it longer"
+        );
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "no progress in the journal"
+        );
         std::thread::sleep(Duration::from_millis(5));
     }
     child.kill().unwrap(); // SIGKILL
@@ -147,7 +211,15 @@ fn a_league_killed_with_sigkill_resumes_to_the_same_standings() {
     let done = std::fs::read_to_string(&journal).unwrap().lines().count() - 1;
     assert!(done < total, "killed before the end ({done} of {total})");
 
-    let o = run(&["league", "--config", file.to_str().unwrap(), "--output", out.to_str().unwrap(), "--resume", "--quiet"]);
+    let o = run(&[
+        "league",
+        "--config",
+        file.to_str().unwrap(),
+        "--output",
+        out.to_str().unwrap(),
+        "--resume",
+        "--quiet",
+    ]);
     assert!(o.status.success(), "{}", text(&o));
     assert_eq!(result_files(&out), result_files(&dir.join("whole")));
     let journal_games = std::fs::read_to_string(&journal).unwrap().lines().count() - 1;

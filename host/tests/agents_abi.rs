@@ -199,4 +199,3 @@ fn the_wat_passer_loads_and_plays() {
         assert_ne!(record.outcome.winner(), Some(0), "the passer never wins");
     }
 }
-

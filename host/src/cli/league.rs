@@ -5,9 +5,11 @@ use std::path::PathBuf;
 use crate::league::{output, run_league, LeagueConfig, RunOptions};
 
 #[derive(clap::Args, Debug)]
-#[command(after_help = "Every key of the league file is documented in README.md (section \"The league file\").\n\
+#[command(
+    after_help = "Every key of the league file is documented in README.md (section \"The league file\").\n\
 Results go to the league's output folder: journal.jsonl (one line per finished game), records/ (one\n\
-verifiable record per game), standings.json, standings.csv, crosstable.csv and games.csv.")]
+verifiable record per game), standings.json, standings.csv, crosstable.csv and games.csv."
+)]
 pub struct LeagueArgs {
     /// League file
     #[arg(long, short, default_value = "arena.toml")]
@@ -44,7 +46,13 @@ pub fn run(args: LeagueArgs) -> anyhow::Result<i32> {
         quiet: args.quiet,
     };
     let run = run_league(&cfg, &opts)?;
-    println!("{}: {} agents, {} games ({} played now)\n", cfg.name, cfg.agents.len(), run.results.len(), run.played);
+    println!(
+        "{}: {} agents, {} games ({} played now)\n",
+        cfg.name,
+        cfg.agents.len(),
+        run.results.len(),
+        run.played
+    );
     print!("{}", output::table(&run.standings));
     println!(
         "\nresults: {}  (records in {}/records, standings.json, standings.csv, crosstable.csv)",
