@@ -10,4 +10,5 @@ pub mod farm;
 pub mod league;
 pub mod native;
 pub mod records;
+pub mod report;
 pub mod sandbox;

@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 pub mod check;
 pub mod league;
 pub mod play;
+pub mod report;
 pub mod verify;
 
 #[derive(Parser, Debug)]
@@ -31,6 +32,8 @@ pub enum Command {
     Verify(verify::VerifyArgs),
     /// Run a round-robin league from a league file (arena.toml by default)
     League(league::LeagueArgs),
+    /// Write the league's HTML report and replay viewer into RESULTS_DIR/report/
+    Report(report::ReportArgs),
 }
 
 /// Runs the command; the returned code is the process exit status.
@@ -40,5 +43,6 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Check(args) => check::run(args),
         Command::Verify(args) => verify::run(args),
         Command::League(args) => league::run(args),
+        Command::Report(args) => report::run(args),
     }
 }

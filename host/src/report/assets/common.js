@@ -1,0 +1,111 @@
+// Shared by the report and the replay viewer: names in words, the palettes and the large-type
+// switch. Plain ES2017 with no modules, because module scripts are blocked on file:// pages.
+"use strict";
+
+var Arena = (function () {
+  var ANIMALS = ["rabbit", "sheep", "pig", "cow", "horse", "small_dog", "big_dog"];
+  var ANIMAL_WORDS = {
+    rabbit: ["rabbit", "rabbits"], sheep: ["sheep", "sheep"], pig: ["pig", "pigs"],
+    cow: ["cow", "cows"], horse: ["horse", "horses"], small_dog: ["small dog", "small dogs"],
+    big_dog: ["big dog", "big dogs"], fox: ["fox", "foxes"], wolf: ["wolf", "wolves"]
+  };
+  // Okabe & Ito's palette: told apart with every common colour-vision deficiency. Seats are
+  // also always named, so colour is never the only cue.
+  var SEAT_COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00"];
+
+  var REASONS = {
+    wrong_type: "the answer is not a trade (unknown kind code)",
+    invalid_amount: "an amount is negative or larger than all animals of that kind",
+    not_enough_animals: "the trader does not have what it offers",
+    no_such_player: "the partner seat is not in this game",
+    self_trade: "a player cannot trade with itself",
+    partner_out: "the partner has forfeited the game",
+    partner_not_enough_animals: "the partner does not have what was asked for",
+    unequal_trade: "the two sides are not worth the same",
+    many_to_many: "neither side is exactly one animal",
+    declined: "the partner said no"
+  };
+  var FAULTS = {
+    trap: "trap (the agent crashed)",
+    stack_overflow: "stack overflow",
+    decision_fuel: "out of fuel for one decision (too slow)",
+    game_fuel: "out of fuel for the whole game",
+    memory_limit: "memory limit exceeded",
+    timeout: "wall-clock timeout",
+    bad_answer: "unreadable answer",
+    load_failed: "could not be loaded",
+    forfeited: "already out"
+  };
+  var DECISIONS = { init: "loading", trade: "trade decision", accept: "accept decision" };
+  var RESULTS = {
+    win: "win", win_last_standing: "win (last left)", draw_round_cap: "draw (round cap)",
+    draw_all_forfeited: "draw (all forfeited)", unfinished: "unfinished"
+  };
+
+  function esc(s) {
+    return String(s == null ? "" : s).replace(/[&<>"']/g, function (c) {
+      return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c];
+    });
+  }
+
+  function animalWord(name, n) {
+    var w = ANIMAL_WORDS[name] || [name, name];
+    return n === 1 ? w[0] : w[1];
+  }
+
+  // A herd given either as the record's {"rabbit": 2} or as counts by kind index.
+  function herdWords(herd) {
+    var parts = [];
+    ANIMALS.forEach(function (a, i) {
+      var n = Array.isArray(herd) ? herd[i] : (herd || {})[a];
+      if (n) parts.push(n + " " + animalWord(a, n));
+    });
+    return parts.length ? parts.join(", ") : "nothing";
+  }
+
+  function params() {
+    var out = {};
+    (location.search || "").replace(/^\?/, "").split("&").forEach(function (kv) {
+      if (!kv) return;
+      var i = kv.indexOf("=");
+      var k = decodeURIComponent(i < 0 ? kv : kv.slice(0, i));
+      out[k] = i < 0 ? "" : decodeURIComponent(kv.slice(i + 1).replace(/\+/g, " "));
+    });
+    return out;
+  }
+
+  // Large type for the projector: from ?large=1, else the last choice on this machine.
+  function setupLargeType() {
+    var p = params();
+    var on = p.large === "1";
+    if (p.large === undefined) {
+      try { on = localStorage.getItem("arena-large") === "1"; } catch (e) { /* file:// may refuse */ }
+    }
+    var button = document.getElementById("large-toggle");
+    function apply() {
+      document.documentElement.classList.toggle("large", on);
+      if (button) button.setAttribute("aria-pressed", on ? "true" : "false");
+    }
+    apply();
+    function toggle() {
+      on = !on;
+      try { localStorage.setItem("arena-large", on ? "1" : "0"); } catch (e) { /* ignore */ }
+      apply();
+    }
+    if (button) button.addEventListener("click", toggle);
+    return toggle;
+  }
+
+  function pad6(n) { return ("000000" + n).slice(-6); }
+
+  return {
+    ANIMALS: ANIMALS, SEAT_COLOURS: SEAT_COLOURS, REASONS: REASONS, FAULTS: FAULTS,
+    DECISIONS: DECISIONS, RESULTS: RESULTS, esc: esc, animalWord: animalWord,
+    herdWords: herdWords, params: params, setupLargeType: setupLargeType, pad6: pad6,
+    seatColour: function (seat) { return SEAT_COLOURS[seat % SEAT_COLOURS.length]; },
+    reason: function (r) { return REASONS[r] || String(r).replace(/_/g, " "); },
+    fault: function (k) { return FAULTS[k] || String(k).replace(/_/g, " "); },
+    decision: function (d) { return DECISIONS[d] || d; },
+    result: function (r) { return RESULTS[r] || r; }
+  };
+})();

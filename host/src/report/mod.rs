@@ -1,0 +1,82 @@
+//! The league report: a static HTML site written into the league's output folder
+//! (`report/index.html`, `report/replay.html?game=N`) that works from `file://` on a machine with
+//! no network, e.g. the laptop plugged into the projector at the end of a challenge.
+//!
+//! Browsers refuse `fetch()` of `file://` URLs, so every piece of data is a small script that
+//! assigns a global (`report/data.js`, `report/games/game-NNNNNN.js`); the pages load them with
+//! `<script src>`, which `file://` allows. The pages themselves are fixed templates
+//! (`assets/`), so that the HTML, CSS and JS can be read and changed without touching Rust.
+
+mod data;
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+
+pub use data::{game_data, load_league, report_data, GameRow, LeagueFiles};
+
+/// Folder of the report inside a league output folder.
+pub const REPORT_DIR: &str = "report";
+/// Folder of the per-game data scripts inside [`REPORT_DIR`].
+pub const GAMES_DIR: &str = "games";
+
+const ASSETS: [(&str, &str); 6] = [
+    ("index.html", include_str!("assets/index.html")),
+    ("replay.html", include_str!("assets/replay.html")),
+    ("report.css", include_str!("assets/report.css")),
+    ("common.js", include_str!("assets/common.js")),
+    ("index.js", include_str!("assets/index.js")),
+    ("replay.js", include_str!("assets/replay.js")),
+];
+
+/// (Re)writes the report of the league in `output_dir` and returns the path of its
+/// `index.html`. Reads only files of the output folder (standings.json, journal.jsonl, records).
+/// A record that cannot be read is shown as such in the report rather than failing the whole
+/// report: one damaged file must not hide the standings from the room.
+pub fn write_report(output_dir: &Path) -> anyhow::Result<PathBuf> {
+    let league = load_league(output_dir)?;
+    let dir = output_dir.join(REPORT_DIR);
+    let games_dir = dir.join(GAMES_DIR);
+    // Game ids of an earlier, different league would otherwise linger next to the new ones.
+    if games_dir.exists() {
+        std::fs::remove_dir_all(&games_dir)
+            .with_context(|| format!("cannot clear {}", games_dir.display()))?;
+    }
+    std::fs::create_dir_all(&games_dir)
+        .with_context(|| format!("cannot create {}", games_dir.display()))?;
+
+    let mut rows = Vec::with_capacity(league.games.len());
+    for g in &league.games {
+        let (row, game) = game_data(output_dir, g);
+        if let Some(game) = game {
+            write(
+                &games_dir.join(data::game_script_name(g.id)),
+                &script("ARENA_GAME", &game),
+            )?;
+        }
+        rows.push(row);
+    }
+    let summary = report_data(&league, &rows);
+    write(&dir.join("data.js"), &script("ARENA_REPORT", &summary))?;
+    for (name, text) in ASSETS {
+        write(&dir.join(name), text)?;
+    }
+    Ok(dir.join("index.html"))
+}
+
+fn write(path: &Path, text: &str) -> anyhow::Result<()> {
+    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// `window.NAME = <json>;`. JSON is valid JavaScript since ES2019 (which made U+2028/U+2029
+/// legal in strings); escaping them anyway keeps older viewers working.
+fn script(global: &str, value: &serde_json::Value) -> String {
+    let json = serde_json::to_string(value)
+        .unwrap_or_else(|_| "null".into())
+        .replace('\u{2028}', "\\u2028")
+        .replace('\u{2029}', "\\u2029");
+    format!("window.{global} = {json};\n")
+}
+
+#[cfg(test)]
+mod tests;
