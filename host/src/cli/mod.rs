@@ -2,6 +2,7 @@
 
 use clap::{Parser, Subcommand};
 
+pub mod bench;
 pub mod check;
 pub mod league;
 pub mod play;
@@ -32,6 +33,9 @@ pub enum Command {
     Verify(verify::VerifyArgs),
     /// Run a round-robin league from a league file (arena.toml by default)
     League(league::LeagueArgs),
+    /// Measure the performance figures of docs/PERFORMANCE.md (per-decision overhead, wasm vs
+    /// native vs process-per-agent leagues, threads, start-up, memory)
+    Bench(bench::BenchArgs),
     /// Write the league's HTML report and replay viewer into RESULTS_DIR/report/
     Report(report::ReportArgs),
 }
@@ -43,6 +47,7 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Check(args) => check::run(args),
         Command::Verify(args) => verify::run(args),
         Command::League(args) => league::run(args),
+        Command::Bench(args) => bench::run_cmd(args),
         Command::Report(args) => report::run(args),
     }
 }
