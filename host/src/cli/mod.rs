@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 pub mod bench;
 pub mod check;
 pub mod league;
+pub mod new;
 pub mod play;
 pub mod report;
 pub mod verify;
@@ -33,6 +34,8 @@ pub enum Command {
     Verify(verify::VerifyArgs),
     /// Run a round-robin league from a league file (arena.toml by default)
     League(league::LeagueArgs),
+    /// Create a ready-to-build agent in a new folder (Rust, C, WAT, AssemblyScript or Zig)
+    New(new::NewArgs),
     /// Measure the performance figures of docs/PERFORMANCE.md (per-decision overhead, wasm vs
     /// native vs process-per-agent leagues, threads, start-up, memory)
     Bench(bench::BenchArgs),
@@ -47,6 +50,7 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Check(args) => check::run(args),
         Command::Verify(args) => verify::run(args),
         Command::League(args) => league::run(args),
+        Command::New(args) => new::run(args),
         Command::Bench(args) => bench::run_cmd(args),
         Command::Report(args) => report::run(args),
     }

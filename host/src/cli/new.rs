@@ -1,0 +1,296 @@
+//! `arena new NAME --lang LANG`: creates a ready-to-build agent in a new folder NAME from the
+//! templates in `new/templates/` (the bindings are copied from `agent-sdk/`), and prints the
+//! commands that build and check it.
+//!
+//! Exit status: 0 when the project was created; 2 when NAME exists or cannot be used.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context};
+
+/// The languages `arena new` knows.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lang {
+    /// Rust with the arena's SDK (agent-sdk/), for wasm32-unknown-unknown
+    Rust,
+    /// C without libc (clang --target=wasm32 and wasm-ld), with agent-sdk/c/arena.h
+    C,
+    /// WebAssembly text written by hand: nothing to build
+    Wat,
+    /// AssemblyScript (npm package assemblyscript), with agent-sdk/assemblyscript/arena.ts
+    #[value(name = "assemblyscript", alias = "as")]
+    AssemblyScript,
+    /// Zig for wasm32-freestanding, with agent-sdk/zig/arena.zig
+    Zig,
+}
+
+impl fmt::Display for Lang {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Lang::Rust => "Rust",
+            Lang::C => "C",
+            Lang::Wat => "WAT",
+            Lang::AssemblyScript => "AssemblyScript",
+            Lang::Zig => "Zig",
+        })
+    }
+}
+
+#[derive(clap::Args, Debug)]
+pub struct NewArgs {
+    /// Folder to create; its last part names the agent
+    #[arg(value_name = "NAME")]
+    pub name: PathBuf,
+    /// Language of the agent
+    #[arg(long, value_enum, default_value = "rust")]
+    pub lang: Lang,
+    /// Rust only: the arena's agent-sdk folder the crate depends on (default: the one this arena
+    /// was built from)
+    #[arg(long, value_name = "DIR")]
+    pub sdk: Option<PathBuf>,
+}
+
+/// The version of the npm package `assemblyscript` the template pins (the one the example uses).
+pub const ASSEMBLYSCRIPT_VERSION: &str = "0.28.20";
+
+const C_HEADER: &str = include_str!("../../../agent-sdk/c/arena.h");
+const ZIG_BINDINGS: &str = include_str!("../../../agent-sdk/zig/arena.zig");
+const AS_BINDINGS: &str = include_str!("../../../agent-sdk/assemblyscript/arena.ts");
+
+/// One file of a template: its path in the project and its text (with `{{...}}` placeholders).
+type TemplateFile = (&'static str, &'static str);
+
+fn files(lang: Lang) -> &'static [TemplateFile] {
+    match lang {
+        Lang::Rust => &[
+            ("Cargo.toml", include_str!("new/templates/rust/Cargo.toml")),
+            ("src/lib.rs", include_str!("new/templates/rust/src/lib.rs")),
+            (".gitignore", "/target/\n"),
+        ],
+        Lang::C => &[
+            ("agent.c", include_str!("new/templates/c/agent.c")),
+            ("arena.h", C_HEADER),
+            (".gitignore", "*.wasm\n"),
+        ],
+        Lang::Wat => &[(
+            "agent.wat",
+            include_str!("../../../example-agents/wat/climber.wat"),
+        )],
+        Lang::AssemblyScript => &[
+            (
+                "package.json",
+                include_str!("new/templates/assemblyscript/package.json"),
+            ),
+            (
+                "assembly/index.ts",
+                include_str!("new/templates/assemblyscript/assembly/index.ts"),
+            ),
+            ("assembly/arena.ts", AS_BINDINGS),
+            (
+                ".gitignore",
+                include_str!("new/templates/assemblyscript/gitignore"),
+            ),
+        ],
+        Lang::Zig => &[
+            ("agent.zig", include_str!("new/templates/zig/agent.zig")),
+            ("arena.zig", ZIG_BINDINGS),
+            (".gitignore", "*.wasm\n*.wasm.o\n.zig-cache/\nzig-out/\n"),
+        ],
+    }
+}
+
+/// The command that builds a project of `lang` inside its folder, and the module it produces
+/// (relative to the folder).
+pub fn build_command(lang: Lang, lib: &str) -> (Option<String>, String) {
+    match lang {
+        Lang::Rust => (
+            Some("cargo build --release --target wasm32-unknown-unknown".into()),
+            format!("target/wasm32-unknown-unknown/release/{lib}.wasm"),
+        ),
+        Lang::C => (
+            Some(
+                "clang --target=wasm32 -O2 -nostdlib -mbulk-memory -Wl,--no-entry \
+                 -o agent.wasm agent.c"
+                    .into(),
+            ),
+            "agent.wasm".into(),
+        ),
+        Lang::Wat => (None, "agent.wat".into()),
+        Lang::AssemblyScript => (
+            Some("npm install && npm run build".into()),
+            "build/agent.wasm".into(),
+        ),
+        Lang::Zig => (
+            Some(
+                "python3 -m ziglang build-exe agent.zig -target wasm32-freestanding \
+                 -O ReleaseSmall -fno-entry -rdynamic"
+                    .into(),
+            ),
+            "agent.wasm".into(),
+        ),
+    }
+}
+
+/// The agent's name from the folder's last part: letters, digits, `-` and `_` only.
+fn agent_name(dir: &Path) -> anyhow::Result<String> {
+    let name = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let ok = !name.is_empty()
+        && name.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if !ok {
+        bail!(
+            "{name:?} cannot name an agent: use a letter, then letters, digits, '-' or '_' \
+             (e.g. my-agent)"
+        );
+    }
+    Ok(name)
+}
+
+/// The SDK folder for a Rust agent: `--sdk`, or the one next to this arena's sources.
+fn sdk_dir(given: Option<&Path>) -> anyhow::Result<PathBuf> {
+    let dir = match given {
+        Some(d) => d.to_path_buf(),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../agent-sdk"),
+    };
+    let dir = std::fs::canonicalize(&dir).with_context(|| {
+        format!(
+            "the agent SDK folder {} is not there; give the arena's agent-sdk/ folder with --sdk",
+            dir.display()
+        )
+    })?;
+    if !dir.join("Cargo.toml").is_file() {
+        bail!(
+            "{} holds no Cargo.toml: --sdk must name the arena's agent-sdk/ folder",
+            dir.display()
+        );
+    }
+    Ok(dir)
+}
+
+/// Fills the `{{key}}` placeholders of a template.
+fn fill(text: &str, values: &[(&str, &str)]) -> String {
+    let mut out = text.to_owned();
+    for (key, value) in values {
+        out = out.replace(&format!("{{{{{key}}}}}"), value);
+    }
+    out
+}
+
+/// Creates the project; returns the commands to print.
+pub fn create(args: &NewArgs) -> anyhow::Result<(Option<String>, String)> {
+    let dir = &args.name;
+    let name = agent_name(dir)?;
+    if dir.exists() {
+        bail!("{} already exists: choose a new folder", dir.display());
+    }
+    if args.sdk.is_some() && args.lang != Lang::Rust {
+        bail!("--sdk is for Rust agents only");
+    }
+    let lib = name.replace('-', "_");
+    let sdk = match args.lang {
+        Lang::Rust => sdk_dir(args.sdk.as_deref())?
+            .to_string_lossy()
+            .replace('\\', "/"),
+        _ => String::new(),
+    };
+    if sdk.contains('\'') {
+        bail!("the SDK path {sdk} contains a quote; move the arena's sources or use --sdk");
+    }
+    let values = [
+        ("name", name.as_str()),
+        ("crate", name.as_str()),
+        ("lib", lib.as_str()),
+        ("package", name.as_str()),
+        ("sdk", sdk.as_str()),
+        ("assemblyscript", ASSEMBLYSCRIPT_VERSION),
+    ];
+    for (path, text) in files(args.lang) {
+        let target = dir.join(path);
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("cannot create {}", parent.display()))?;
+        }
+        std::fs::write(&target, fill(text, &values))
+            .with_context(|| format!("cannot write {}", target.display()))?;
+    }
+    let (build, module) = build_command(args.lang, &lib);
+    let check = format!("arena check {}", dir.join(module).display());
+    let build = build.map(|b| format!("cd {} && {b}", dir.display()));
+    Ok((build, check))
+}
+
+pub fn run(args: NewArgs) -> anyhow::Result<i32> {
+    let (build, check) = match create(&args) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            return Ok(2);
+        }
+    };
+    println!(
+        "created {}: a Little Animal Farm agent in {}",
+        args.name.display(),
+        args.lang
+    );
+    println!();
+    match build {
+        Some(b) => println!("build:  {b}"),
+        None => println!("build:  nothing to build (the arena reads .wat files as they are)"),
+    }
+    println!("check:  {check}");
+    Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_checked() {
+        assert_eq!(agent_name(Path::new("x/my-agent_2")).unwrap(), "my-agent_2");
+        for bad in ["2fast", "my agent", "", "a.b", "-x"] {
+            assert!(agent_name(Path::new(bad)).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn placeholders_are_filled_in_every_template() {
+        for lang in [
+            Lang::Rust,
+            Lang::C,
+            Lang::Wat,
+            Lang::AssemblyScript,
+            Lang::Zig,
+        ] {
+            for (path, text) in files(lang) {
+                let filled = fill(
+                    text,
+                    &[
+                        ("name", "n"),
+                        ("crate", "n"),
+                        ("lib", "n"),
+                        ("package", "n"),
+                        ("sdk", "/sdk"),
+                        ("assemblyscript", ASSEMBLYSCRIPT_VERSION),
+                    ],
+                );
+                assert!(!filled.contains("{{"), "{lang}: {path} keeps a placeholder");
+            }
+        }
+    }
+
+    #[test]
+    fn the_template_pins_the_examples_assemblyscript() {
+        let example = include_str!("../../../example-agents/assemblyscript/package.json");
+        assert!(
+            example.contains(&format!("\"assemblyscript\": \"{ASSEMBLYSCRIPT_VERSION}\"")),
+            "example-agents/assemblyscript/package.json pins another assemblyscript"
+        );
+    }
+}
