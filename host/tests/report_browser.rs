@@ -392,6 +392,40 @@ fn report_and_replay_in_headless_chromium() {
     }
     assert!(dom.contains("class=\"ev win\""), "the win is narrated");
 
+    // An agent's captured debug log shows beside its turn when the record has one. Records only
+    // gain an optional per-turn `logs` field, so this game's data gets one added by hand.
+    let data = cfg
+        .output
+        .join("report/games")
+        .join(format!("game-{:06}.js", game.id));
+    let text = std::fs::read_to_string(&data).unwrap();
+    let json = text
+        .trim_end()
+        .strip_prefix("window.ARENA_GAME = ")
+        .and_then(|t| t.strip_suffix(';'))
+        .unwrap();
+    let mut with_logs: Value = serde_json::from_str(json).unwrap();
+    with_logs["id"] = 999_999.into();
+    with_logs["turns"][0]["logs"] = serde_json::json!([
+        {"seat": 0, "text": "plan: buy a sheep <first>\nrabbits: 2"}
+    ]);
+    std::fs::write(
+        cfg.output.join("report/games/game-999999.js"),
+        format!("window.ARENA_GAME = {with_logs};\n"),
+    )
+    .unwrap();
+    let logs_url = format!("{}?game=999999&turn=1", file_url(&replay));
+    let dom = browser.dom(&logs_url);
+    assert!(
+        !dom.contains("id=\"logs-box\" hidden"),
+        "the log panel is shown"
+    );
+    assert!(
+        dom.contains("plan: buy a sheep &lt;first&gt;"),
+        "the log text is shown, escaped"
+    );
+    assert!(dom.contains("Turn 1 of "), "the viewer is at turn 1");
+
     // Screenshots, for people to judge readability (not compared automatically).
     browser.screenshot(
         &file_url(&index),
@@ -413,6 +447,7 @@ fn report_and_replay_in_headless_chromium() {
         1920,
         1080,
     );
+    browser.screenshot(&logs_url, &shots.join("replay-logs.png"), 1366, 900);
     let faulty = run
         .results
         .iter()

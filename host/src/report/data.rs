@@ -415,7 +415,9 @@ fn length_histogram(rows: &[GameRow]) -> Value {
 /// as one line with a count and a few example games.
 fn faults_by_agent(agents: &[String], rows: &[GameRow]) -> Value {
     const EXAMPLES: usize = 12;
-    let mut per: BTreeMap<&str, BTreeMap<(&str, &str, &str), (u32, Vec<usize>)>> = BTreeMap::new();
+    // (decision, kind, detail) -> (count, example games), per agent.
+    type Groups<'a> = BTreeMap<(&'a str, &'a str, &'a str), (u32, Vec<usize>)>;
+    let mut per: BTreeMap<&str, Groups> = BTreeMap::new();
     for r in rows {
         for f in &r.faults {
             let e = per

@@ -186,8 +186,10 @@
     var list = R.faults || [], h = "";
     var any = list.some(function (f) { return f.total > 0; });
     if (!any) { document.getElementById("faults").innerHTML = "<p>No agent faulted.</p>"; return; }
+    var clean = list.filter(function (f) { return !f.total; }).map(function (f) { return esc(f.agent); });
+    if (clean.length) h += "<p><strong>No faults:</strong> " + clean.join(", ") + ".</p>";
     list.forEach(function (f) {
-      if (!f.total) { h += "<h3>" + esc(f.agent) + "</h3><p>No faults.</p>"; return; }
+      if (!f.total) return;
       h += "<h3>" + esc(f.agent) + " — " + f.total + " fault" + (f.total === 1 ? "" : "s") + "</h3>" +
         "<div class=\"scroll\"><table class=\"faults\"><thead><tr><th scope=\"col\">Times</th><th scope=\"col\">In the</th><th scope=\"col\">Kind</th><th scope=\"col\">Detail</th><th scope=\"col\">Games (replay)</th></tr></thead><tbody>";
       f.reasons.forEach(function (r) {

@@ -44,7 +44,7 @@
     var names = G.players;
     var frames = [G.initial].concat(G.turns);
     var last = frames.length - 1;
-    var frame = 0, timer = null;
+    var frame = 0, timer = null, shownOnce = false;
     var speed = SPEEDS.indexOf(parseFloat(p.speed));
     if (speed < 0) speed = 2;
     var hasLogs = G.turns.some(function (t) { return t.logs && t.logs.length; });
@@ -60,7 +60,6 @@
     function party(x) { return x === "stock" ? "the stock" : name(x); }
 
     // Herd cards are built once and updated in place, so changed counts can be animated.
-    var cells = {};
     (function build() {
       var h = "";
       function card(key, title, colour) {
@@ -80,13 +79,13 @@
       });
       h += card("stock", "Stock", null);
       $("herds").innerHTML = h;
-      names.forEach(function (n, seat) { cells[seat] = true; });
     })();
 
     var seek = $("seek");
     seek.max = String(last);
 
-    function setCount(key, a, n, before) {
+    // `flash`: only a single step forward animates, a jump would light up everything at once.
+    function setCount(key, a, n, before, flash) {
       var el = $("n-" + key + "-" + a), d = $("d-" + key + "-" + a);
       var old = el.textContent;
       el.textContent = String(n);
@@ -94,8 +93,8 @@
       var diff = before == null ? 0 : n - before;
       d.textContent = diff > 0 ? "+" + diff : diff < 0 ? "−" + (-diff) : "";
       d.className = "delta" + (diff > 0 ? " up" : diff < 0 ? " down" : "");
-      if (old !== String(n) && before != null) {
-        el.parentNode.classList.remove("changed");
+      el.parentNode.classList.remove("changed");
+      if (flash && old !== String(n)) {
         void el.parentNode.offsetWidth; // restart the highlight animation
         el.parentNode.classList.add("changed");
       }
@@ -143,7 +142,7 @@
           return ["fault", "⚠", "Fault in " + name(e.seat) + "’s " + Arena.decision(e.decision) + ": " + Arena.fault(e.kind) +
             (e.detail ? " — " + e.detail : "")];
         case "forfeit":
-          return ["fault", "⛔", name(e.seat) + " forfeits and is out of the game"];
+          return ["fault", "✗", name(e.seat) + " forfeits and is out of the game"];
         case "win":
           return ["win", "★", name(e.seat) + " wins" + (e.last_standing ? " as the last player left" : ": a rabbit, a sheep, a pig, a cow and a horse")];
         case "draw":
@@ -163,8 +162,9 @@
       }
       var seen = {};
       (f.events || []).forEach(function (e) { seen[e.type] = true; items.push(eventText(e, f)); });
-      if (f.roll && f.roll.wolf === "wolf" && !seen.wolf) items.splice(items.length, 0, ["attack", "⚠", "The wolf finds nothing to take"]);
+      if (f.roll && f.roll.wolf === "wolf" && !seen.wolf) items.push(["attack", "⚠", "The wolf finds nothing to take"]);
       if (f.roll && f.roll.fox === "fox" && !seen.fox) items.push(["attack", "⚠", "The fox finds nothing to take"]);
+      if (f.roll && !seen.bred) items.push(["other", "·", "Nothing breeds"]);
       $("narration").innerHTML = items.map(function (it) {
         return '<li class="ev ' + it[0] + '"><span class="icon" aria-hidden="true">' + it[1] + "</span><span>" + esc(it[2]) + "</span></li>";
       }).join("");
@@ -183,12 +183,13 @@
       k = Math.max(0, Math.min(last, k));
       var prev = frame;
       frame = k;
-      var f = frames[k], before = k > 0 && prev === k - 1 ? frames[k - 1] : (k > 0 ? frames[k - 1] : null);
+      var f = frames[k], before = k > 0 ? frames[k - 1] : null, flash = shownOnce && prev === k - 1;
+      shownOnce = true;
       var out = f.out || [];
       names.forEach(function (n, seat) {
         var herd = f.herds[seat] || [];
         ANIMALS.forEach(function (a, i) {
-          setCount(seat, a, herd[i] || 0, before ? (before.herds[seat] || [])[i] || 0 : null);
+          setCount(seat, a, herd[i] || 0, before ? (before.herds[seat] || [])[i] || 0 : null, flash);
         });
         var missing = FARM.filter(function (a, i) { return !herd[i]; });
         $("kinds-" + seat).textContent = missing.length ? (5 - missing.length) + " of 5 kinds · missing " +
@@ -198,10 +199,10 @@
         card.classList.toggle("acting", acting && !won);
         card.classList.toggle("out", isOut);
         card.classList.toggle("winner", won);
-        $("status-" + seat).textContent = won ? "★ winner" : isOut ? "⛔ out (forfeited)" : acting ? (k > 0 ? "▶ this turn" : "▶ plays first") : "";
+        $("status-" + seat).textContent = won ? "★ winner" : isOut ? "✗ out (forfeited)" : acting ? (k > 0 ? "▶ this turn" : "▶ plays first") : "";
       });
       ANIMALS.forEach(function (a, i) {
-        setCount("stock", a, f.stock[i] || 0, before ? before.stock[i] || 0 : null);
+        setCount("stock", a, f.stock[i] || 0, before ? before.stock[i] || 0 : null, flash);
       });
       $("dice").innerHTML = face("fox", f.roll && f.roll.fox) + face("wolf", f.roll && f.roll.wolf);
       narrate(k);
@@ -238,7 +239,7 @@
     function play() {
       if (timer) return;
       if (frame >= last) show(0);
-      $("play").textContent = "⏸ Pause";
+      $("play").textContent = "‖ Pause";
       $("play").setAttribute("aria-pressed", "true");
       timer = setTimeout(tick, 1000 / SPEEDS[speed]);
     }
