@@ -78,6 +78,17 @@ impl Limits {
 
 /// The engine configuration: Cranelift, fuel and epochs, proposals that agents do not need turned
 /// off, deterministic floating point, cheap traps.
+///
+/// Reviewed against the hardening checklist (docs/SECURITY.md):
+/// * Cranelift only: the `winch` and `pulley` cargo features are not enabled.
+/// * Threads, shared memories, GC and exceptions are off because their cargo features (`threads`,
+///   `gc`) are not enabled (wasmtime 48 then refuses such modules at validation; a test checks
+///   it); `Config::wasm_threads` and `Config::coredump_on_trap` do not even exist without those
+///   features, so there is no core dump on a trap either.
+/// * Guard regions, `memory_reservation` and signal-based traps keep wasmtime's defaults (the
+///   configuration its fuzzing and security analysis cover).
+/// * Compilation runs in a child process with a deadline (`compile.rs`); this engine also
+///   deserializes the child's artifacts, so it must be built by this same function there.
 pub(crate) fn engine(limits: &Limits) -> anyhow::Result<Engine> {
     let mut c = Config::new();
     c.strategy(Strategy::Cranelift)
@@ -97,6 +108,9 @@ pub(crate) fn engine(limits: &Limits) -> anyhow::Result<Engine> {
         .wasm_wide_arithmetic(false)
         .cranelift_nan_canonicalization(true)
         .wasm_backtrace_max_frames(None)
+        .debug_info(false)
+        .cranelift_debug_verifier(false)
+        .signals_based_traps(true)
         .parallel_compilation(true);
     Engine::new(&c).map_err(anyhow::Error::from)
 }

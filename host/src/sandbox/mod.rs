@@ -14,23 +14,31 @@
 //! frames only; a native overflow aborts the process): use [`run_with_big_stack`], or create
 //! worker threads with [`WORKER_STACK_BYTES`] of stack (the league does).
 //!
-//! Not covered here: compilation cannot be interrupted (a hostile module can take seconds to
-//! compile); run `arena` itself under OS limits when modules come from strangers.
+//! Compilation cannot be interrupted, so [`Compiler`] bounds it: shape limits checked before
+//! compiling ([`ShapeLimits`]), then compilation in a child process with a deadline and an
+//! address-space limit, and an HMAC-sealed cache of compiled artifacts ([`ModuleCache`]). See
+//! docs/SECURITY.md.
 
+mod cache;
+mod compile;
 mod config;
 mod faults;
 mod log;
 mod module;
 mod player;
 mod resolve;
+mod shape;
 mod wasi;
 
+pub use cache::{Lookup, ModuleCache, CACHE_DIR_ENV};
+pub use compile::{child_main as compile_child_main, CompileLimits, Compiler, COMPILE_SUBCOMMAND};
 pub use config::{Limits, EPOCH_TICK};
 pub use faults::LimitExceeded;
 pub use log::AgentLog;
 pub use module::{AgentModule, Entry, Sandbox, DEFAULT_ROUND_CAP};
 pub use player::{HostState, WasmPlayer};
 pub use resolve::{build_crate, resolve_agent, AGENT_TARGET};
+pub use shape::{check_shape, Shape, ShapeLimits};
 pub use wasi::{MAX_RANDOM_BYTES, WASI_MODULE};
 
 /// Native stack for threads that run guest code.
@@ -52,5 +60,7 @@ pub fn run_with_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
     })
 }
 
+#[cfg(test)]
+mod hardening_tests;
 #[cfg(test)]
 mod tests;

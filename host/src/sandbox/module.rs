@@ -11,6 +11,7 @@ use anyhow::{anyhow, bail, Context};
 use arena_abi::names;
 use wasmtime::{Engine, ExternType, FuncType, InstancePre, Linker, Module, ValType};
 
+use super::compile::Compiler;
 use super::config::{self, Limits, EPOCH_TICK};
 use super::faults::one_line;
 use super::player::{self, HostState, WasmPlayer};
@@ -29,6 +30,7 @@ pub struct Sandbox {
 pub(crate) struct SandboxInner {
     pub(crate) engine: Engine,
     pub(crate) limits: Limits,
+    compiler: Compiler,
     /// `arena.log` only.
     plain: Linker<HostState>,
     /// `arena.log` and WASI preview 1.
@@ -44,7 +46,14 @@ impl fmt::Debug for Sandbox {
 }
 
 impl Sandbox {
+    /// A sandbox whose modules are compiled by [`Compiler::process_default`] (for the `arena`
+    /// command: in a limited child process, with the module cache).
     pub fn new(limits: Limits) -> anyhow::Result<Sandbox> {
+        Sandbox::with_compiler(limits, Compiler::process_default())
+    }
+
+    /// A sandbox whose modules are compiled by `compiler`.
+    pub fn with_compiler(limits: Limits, compiler: Compiler) -> anyhow::Result<Sandbox> {
         limits.validate().context("invalid sandbox limits")?;
         let engine = config::engine(&limits).context("cannot create the wasmtime engine")?;
         let mut plain = Linker::new(&engine);
@@ -57,6 +66,7 @@ impl Sandbox {
             inner: Arc::new(SandboxInner {
                 engine,
                 limits,
+                compiler,
                 plain,
                 with_wasi,
             }),
@@ -69,6 +79,11 @@ impl Sandbox {
 
     pub fn engine(&self) -> &Engine {
         &self.inner.engine
+    }
+
+    /// How this sandbox compiles modules.
+    pub fn compiler(&self) -> &Compiler {
+        &self.inner.compiler
     }
 
     /// Reads, validates and compiles an agent from a `.wasm` or `.wat` file.
@@ -127,8 +142,10 @@ impl Sandbox {
         let engine = &self.inner.engine;
         Module::validate(engine, &wasm)
             .map_err(|e| anyhow!("invalid WebAssembly module: {}", one_line(&e)))?;
-        let module = Module::new(engine, &wasm)
-            .map_err(|e| anyhow!("cannot compile the module: {}", one_line(&e)))?;
+        let module = self
+            .inner
+            .compiler
+            .compile(engine, &self.inner.limits, &wasm)?;
 
         let imports = check_imports(&module)?;
         let uses_wasi = module.imports().any(|i| i.module() == WASI_MODULE);

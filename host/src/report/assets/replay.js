@@ -161,7 +161,12 @@
         items.push(offerText(f));
       }
       var seen = {};
-      (f.events || []).forEach(function (e) { seen[e.type] = true; items.push(eventText(e, f)); });
+      (f.events || []).forEach(function (e) {
+        // The partner's "no" was just narrated; "trade failed: declined" would say it twice.
+        var repeat = e.type === "trade_failed" && e.reason === "declined" && seen.answer;
+        seen[e.type] = true;
+        if (!repeat) items.push(eventText(e, f));
+      });
       if (f.roll && f.roll.wolf === "wolf" && !seen.wolf) items.push(["attack", "⚠", "The wolf finds nothing to take"]);
       if (f.roll && f.roll.fox === "fox" && !seen.fox) items.push(["attack", "⚠", "The fox finds nothing to take"]);
       if (f.roll && !seen.bred) items.push(["other", "·", "Nothing breeds"]);

@@ -1,0 +1,301 @@
+//! Compiling agent modules with bounded time and memory.
+//!
+//! wasmtime's compiler cannot be interrupted, and a hostile module can make it run for seconds
+//! or minutes and use a lot of memory. So, in this order:
+//!
+//! 1. the module's shape is checked against [`ShapeLimits`] (one linear pass, before compiling);
+//! 2. the compiled artifact is looked up in the [`ModuleCache`] (HMAC-checked);
+//! 3. otherwise it is compiled in a child process (the `arena` binary itself, run with the hidden
+//!    subcommand [`COMPILE_SUBCOMMAND`]) under an address-space and CPU rlimit and a wall-clock
+//!    deadline after which the parent kills it; the child writes the serialized artifact to its
+//!    stdout, and the parent deserializes it and stores it in the cache.
+//!
+//! Without a compiler executable (unit tests, library users) step 3 runs in this process.
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use anyhow::{anyhow, bail, Context};
+use serde::{Deserialize, Serialize};
+use wasmtime::{Engine, Module};
+
+use super::cache::{Lookup, ModuleCache};
+use super::config::{self, Limits};
+use super::faults::one_line;
+use super::shape::{check_shape, ShapeLimits};
+
+/// The hidden subcommand that makes `arena` a compiler child: `arena __compile JSON` reads a
+/// module on stdin and writes the serialized artifact on stdout.
+pub const COMPILE_SUBCOMMAND: &str = "__compile";
+
+/// Limits on compiling one module.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CompileLimits {
+    pub shape: ShapeLimits,
+    /// Wall-clock time for the compiler child, in milliseconds.
+    pub time_ms: u64,
+    /// Address space of the compiler child, in bytes (`RLIMIT_AS`).
+    pub memory_bytes: u64,
+    /// Largest artifact accepted from the compiler child, in bytes.
+    pub artifact_bytes: u64,
+}
+
+impl Default for CompileLimits {
+    fn default() -> CompileLimits {
+        CompileLimits {
+            shape: ShapeLimits::default(),
+            time_ms: 30_000,
+            memory_bytes: 2 << 30,
+            artifact_bytes: 512 << 20,
+        }
+    }
+}
+
+/// How a sandbox compiles modules.
+#[derive(Clone, Debug, Default)]
+pub struct Compiler {
+    /// The `arena` executable to run as the compiler child; `None` compiles in this process.
+    pub executable: Option<PathBuf>,
+    /// Where compiled artifacts are kept; `None` for no cache.
+    pub cache: Option<ModuleCache>,
+    pub limits: CompileLimits,
+}
+
+static PROCESS_DEFAULT: OnceLock<Compiler> = OnceLock::new();
+
+impl Compiler {
+    /// Compiles in this process, without a cache, with the default shape limits.
+    pub fn in_process() -> Compiler {
+        Compiler::default()
+    }
+
+    /// What the `arena` command uses: itself as the compiler child, and the cache in
+    /// [`ModuleCache::default_dir`] (a cache that cannot be opened safely is skipped with a
+    /// warning on stderr).
+    pub fn for_command() -> Compiler {
+        let executable = std::env::current_exe().ok();
+        let cache = ModuleCache::default_dir().and_then(|dir| match ModuleCache::open(&dir) {
+            Ok(c) => Some(c),
+            Err(e) => {
+                eprintln!("warning: compiled-module cache not used: {e:#}");
+                None
+            }
+        });
+        Compiler {
+            executable,
+            cache,
+            limits: CompileLimits::default(),
+        }
+    }
+
+    /// Makes `c` what [`Compiler::process_default`] returns (once per process; later calls are
+    /// ignored). The `arena` binary calls it at start-up.
+    pub fn set_process_default(c: Compiler) {
+        let _ = PROCESS_DEFAULT.set(c);
+    }
+
+    /// The compiler a `Sandbox::new` uses.
+    pub fn process_default() -> Compiler {
+        PROCESS_DEFAULT
+            .get()
+            .cloned()
+            .unwrap_or_else(Compiler::in_process)
+    }
+
+    /// Checks the shape of `wasm` (a validated core module) and compiles it for `engine`.
+    pub fn compile(&self, engine: &Engine, limits: &Limits, wasm: &[u8]) -> anyhow::Result<Module> {
+        check_shape(wasm, &self.limits.shape)?;
+        let key = self
+            .cache
+            .as_ref()
+            .map(|_| ModuleCache::key(engine, limits, wasm));
+        if let (Some(cache), Some(key)) = (&self.cache, &key) {
+            match cache.load(engine, key) {
+                Lookup::Hit(module) => return Ok(module),
+                Lookup::Miss => {}
+                Lookup::Refused(why) => {
+                    eprintln!("warning: cached artifact refused, compiling again: {why}")
+                }
+            }
+        }
+        let artifact = match &self.executable {
+            None if self.cache.is_none() => {
+                return Module::new(engine, wasm)
+                    .map_err(|e| anyhow!("cannot compile the module: {}", one_line(&e)));
+            }
+            None => engine
+                .precompile_module(wasm)
+                .map_err(|e| anyhow!("cannot compile the module: {}", one_line(&e)))?,
+            Some(exe) => self.compile_in_child(exe, limits, wasm)?,
+        };
+        // SAFETY: the artifact was made just now by this arena's own compiler (this process, or
+        // the child it started from its own executable), never read from where others can write.
+        let module = unsafe { Module::deserialize(engine, &artifact) }
+            .map_err(|e| anyhow!("cannot load the compiled module: {}", one_line(&e)))?;
+        if let (Some(cache), Some(key)) = (&self.cache, &key) {
+            if let Err(e) = cache.store(key, &artifact) {
+                eprintln!("warning: {e:#}");
+            }
+        }
+        Ok(module)
+    }
+
+    fn compile_in_child(
+        &self,
+        exe: &std::path::Path,
+        limits: &Limits,
+        wasm: &[u8],
+    ) -> anyhow::Result<Vec<u8>> {
+        let request = ChildRequest {
+            limits: limits.clone(),
+            compile: self.limits.clone(),
+        };
+        let mut child = Command::new(exe)
+            .arg(COMPILE_SUBCOMMAND)
+            .arg(serde_json::to_string(&request)?)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .with_context(|| format!("cannot start the compiler process {}", exe.display()))?;
+        let mut stdin = child.stdin.take().expect("piped stdin");
+        let mut stdout = child.stdout.take().expect("piped stdout");
+        let mut stderr = child.stderr.take().expect("piped stderr");
+        let cap = self.limits.artifact_bytes;
+        let deadline = Instant::now() + Duration::from_millis(self.limits.time_ms);
+        let (status, artifact, errors) = std::thread::scope(|s| {
+            s.spawn(move || {
+                let _ = stdin.write_all(wasm);
+            });
+            let out = s.spawn(move || {
+                let mut buf = Vec::new();
+                let _ = (&mut stdout).take(cap + 1).read_to_end(&mut buf);
+                buf
+            });
+            let err = s.spawn(move || {
+                let mut buf = Vec::new();
+                let _ = (&mut stderr).take(64 << 10).read_to_end(&mut buf);
+                buf
+            });
+            let status = loop {
+                match child.try_wait() {
+                    Ok(Some(status)) => break Ok(status),
+                    Ok(None) if Instant::now() >= deadline => {
+                        let _ = child.kill();
+                        let _ = child.wait();
+                        break Err(());
+                    }
+                    Ok(None) => std::thread::sleep(Duration::from_millis(2)),
+                    Err(_) => {
+                        let _ = child.kill();
+                        let _ = child.wait();
+                        break Err(());
+                    }
+                }
+            };
+            (
+                status,
+                out.join().unwrap_or_default(),
+                err.join().unwrap_or_default(),
+            )
+        });
+        let Ok(status) = status else {
+            bail!(
+                "compiling the module took longer than {} s, the arena's limit; the module is \
+                 refused",
+                self.limits.time_ms as f64 / 1000.0
+            );
+        };
+        let errors = String::from_utf8_lossy(&errors);
+        let errors = errors.trim();
+        if !status.success() {
+            #[cfg(unix)]
+            if let Some(signal) = std::os::unix::process::ExitStatusExt::signal(&status) {
+                bail!(
+                    "the compiler process was stopped by signal {signal} (limits: {} MiB of \
+                     address space, {} s){}{}",
+                    self.limits.memory_bytes >> 20,
+                    self.limits.time_ms as f64 / 1000.0,
+                    if errors.is_empty() { "" } else { ": " },
+                    errors
+                );
+            }
+            if errors.is_empty() {
+                bail!("the compiler process failed ({status})");
+            }
+            bail!("{errors}");
+        }
+        if artifact.len() as u64 > cap {
+            bail!("the compiled module is larger than the arena's limit of {cap} bytes");
+        }
+        Ok(artifact)
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+struct ChildRequest {
+    limits: Limits,
+    compile: CompileLimits,
+}
+
+/// The compiler child: `arena __compile JSON`. Limits itself, reads the module on stdin, writes
+/// the artifact on stdout. Returns the exit status.
+pub fn child_main(args: &[String]) -> i32 {
+    match child(args) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("{e:#}");
+            1
+        }
+    }
+}
+
+fn child(args: &[String]) -> anyhow::Result<()> {
+    let [json] = args else {
+        bail!("usage: arena {COMPILE_SUBCOMMAND} REQUEST_JSON < module.wasm > artifact");
+    };
+    let req: ChildRequest = serde_json::from_str(json).context("bad compile request")?;
+    limit_self(&req.compile);
+    let mut wasm = Vec::new();
+    std::io::stdin()
+        .take(req.limits.module_bytes + 1)
+        .read_to_end(&mut wasm)
+        .context("cannot read the module")?;
+    if wasm.len() as u64 > req.limits.module_bytes {
+        bail!("the module is larger than the limit");
+    }
+    check_shape(&wasm, &req.compile.shape)?;
+    let engine = config::engine(&req.limits)?;
+    let artifact = engine
+        .precompile_module(&wasm)
+        .map_err(|e| anyhow!("cannot compile the module: {}", one_line(&e)))?;
+    let mut out = std::io::stdout().lock();
+    out.write_all(&artifact)?;
+    out.flush()?;
+    Ok(())
+}
+
+/// Address space, CPU time and core dumps of the compiler child.
+#[cfg(unix)]
+fn limit_self(c: &CompileLimits) {
+    let set = |resource, value: u64| {
+        let lim = libc::rlimit {
+            rlim_cur: value as libc::rlim_t,
+            rlim_max: value as libc::rlim_t,
+        };
+        // SAFETY: setrlimit reads a valid rlimit struct; failure leaves the old limit.
+        unsafe { libc::setrlimit(resource, &lim) };
+    };
+    set(libc::RLIMIT_AS, c.memory_bytes);
+    // CPU time is summed over the compiler's threads: a generous backstop behind the parent's
+    // wall-clock deadline.
+    set(libc::RLIMIT_CPU, (c.time_ms / 1000 + 1) * 4);
+    set(libc::RLIMIT_CORE, 0);
+}
+
+#[cfg(not(unix))]
+fn limit_self(_c: &CompileLimits) {}

@@ -1,0 +1,913 @@
+//! The hostile zoo (tests/hostile/): agents that loop, trap, overflow, bomb memory, answer
+//! garbage, flood their logs, snoop through WASI, or are not agents at all. Each is played in a
+//! league by the `arena` binary against ordinary agents (or refused when loaded), and the tests
+//! check that the league completes, that the right fault is blamed on the right agent, that the
+//! other agents' games are byte-identical to a league without the hostile agents, that every
+//! record verifies, and that the arena's memory stays bounded.
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use common::*;
+
+/// Agents of the zoo that load and play, with what must happen to them.
+const IN_GAME: &[(&str, Expect)] = &[
+    (
+        "loop_trade",
+        Expect::Fault(
+            "trade",
+            "decision_fuel",
+            "farm_trade used up the fuel of one decision",
+        ),
+    ),
+    (
+        "loop_accept",
+        Expect::Fault(
+            "accept",
+            "decision_fuel",
+            "farm_accept used up the fuel of one decision",
+        ),
+    ),
+    (
+        "loop_init",
+        Expect::Fault(
+            "init",
+            "decision_fuel",
+            "arena_init used up the fuel of one decision",
+        ),
+    ),
+    (
+        "game_fuel",
+        Expect::Fault(
+            "trade",
+            "game_fuel",
+            "farm_trade used up the fuel left for the game",
+        ),
+    ),
+    (
+        "memory_bomb",
+        Expect::Fault(
+            "trade",
+            "memory_limit",
+            "linear memory of 33619968 bytes requested, the limit is 33554432 bytes",
+        ),
+    ),
+    (
+        "recursion",
+        Expect::Fault(
+            "trade",
+            "stack_overflow",
+            "farm_trade exhausted the WebAssembly stack",
+        ),
+    ),
+    (
+        "trap_unreachable",
+        Expect::Fault("trade", "trap", "wasm `unreachable` instruction executed"),
+    ),
+    (
+        "trap_div_zero",
+        Expect::Fault("trade", "trap", "integer divide by zero"),
+    ),
+    (
+        "trap_oob",
+        Expect::Fault("trade", "trap", "out of bounds memory access"),
+    ),
+    (
+        "trap_indirect",
+        Expect::Fault("trade", "trap", "indirect call type mismatch"),
+    ),
+    (
+        "hostile_panicker",
+        Expect::Fault("trade", "trap", "wasm `unreachable` instruction executed"),
+    ),
+    (
+        "bad_len_negative",
+        Expect::Fault("trade", "bad_answer", "farm_trade returned length -1"),
+    ),
+    (
+        "bad_len_short",
+        Expect::Fault("trade", "bad_answer", "farm_trade returned length 10"),
+    ),
+    (
+        "bad_len_huge",
+        Expect::Fault(
+            "trade",
+            "bad_answer",
+            "farm_trade returned length 2147483647",
+        ),
+    ),
+    (
+        "bad_accept",
+        Expect::Fault("accept", "bad_answer", "farm_accept returned 7"),
+    ),
+    (
+        "malformed",
+        Expect::FailedTrades(&[
+            "wrong_type",
+            "invalid_amount",
+            "not_enough_animals",
+            "self_trade",
+            "no_such_player",
+        ]),
+    ),
+    ("log_flood", Expect::NoFault),
+    ("wasi_snoop", Expect::NoFault),
+];
+
+/// Ordinary agents every hostile agent meets: two example agents and `dealer`, a WAT helper that
+/// offers trades to other players so that their `farm_accept` is called.
+const ORDINARY: &[&str] = &["greedy", "trader", "dealer"];
+
+const SETTINGS: &str = "name = \"zoo\"\nplayers_per_game = 2\ngames_per_group = 2\nseed = 21\n\
+round_cap = 120\ncompress_records_over = 100000000\n\
+[budgets]\nfuel_per_decision = 1000000\nfuel_per_game = 20000000\n";
+
+/// Peak resident memory the arena process may reach while playing the whole zoo.
+const RSS_BOUND_KIB: u64 = 200 << 10;
+
+#[derive(Clone, Copy, Debug)]
+enum Expect {
+    /// Faults of this decision and kind, with this text in the detail, and no other fault.
+    Fault(&'static str, &'static str, &'static str),
+    /// No fault; trades failing with each of these reasons.
+    FailedTrades(&'static [&'static str]),
+    NoFault,
+}
+
+fn hostile_dir() -> PathBuf {
+    workspace().join("tests").join("hostile")
+}
+
+/// The agent file of `name`: a WAT file of the zoo, the Rust panicker built for wasm, or an
+/// example agent.
+fn agent_path(name: &str) -> PathBuf {
+    if name == "hostile_panicker" {
+        return panicker_wasm();
+    }
+    let wat = hostile_dir().join(format!("{name}.wat"));
+    if wat.exists() {
+        return wat;
+    }
+    example_wasm(name)
+}
+
+fn panicker_wasm() -> PathBuf {
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            let target = workspace().join("target").join("hostile-agents");
+            let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+                .current_dir(workspace())
+                .args(["build", "--release", "--target", "wasm32-unknown-unknown"])
+                .args(["-p", "hostile-panicker", "--target-dir"])
+                .arg(&target)
+                .output()
+                .expect("run cargo");
+            assert!(
+                out.status.success(),
+                "building the panicker failed:\n{}",
+                text(&out)
+            );
+            target.join("wasm32-unknown-unknown/release/hostile_panicker.wasm")
+        })
+        .clone()
+}
+
+fn write_league(dir: &Path, agents: &[&str]) -> PathBuf {
+    let mut toml = String::from(SETTINGS);
+    for a in agents {
+        toml.push_str(&format!(
+            "[[agent]]\nname = \"{a}\"\npath = \"{}\"\n",
+            agent_path(a).display()
+        ));
+    }
+    let file = dir.join(format!("league-{}.toml", agents.len()));
+    std::fs::write(&file, toml).unwrap();
+    file
+}
+
+/// What one `arena` run gave: its output, exit code, wall time and peak resident memory (KiB).
+struct Run {
+    output: String,
+    code: Option<i32>,
+    elapsed: Duration,
+    max_rss_kib: u64,
+}
+
+fn run_measured(args: &[&str], cache: &Path) -> Run {
+    let start = Instant::now();
+    let mut child = arena()
+        .args(args)
+        .env("ARENA_CACHE_DIR", cache)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start arena");
+    let mut stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let out = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = std::io::Read::read_to_string(&mut stdout, &mut s);
+        s
+    });
+    let err = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = std::io::Read::read_to_string(&mut stderr, &mut s);
+        s
+    });
+    // Peak resident memory of the arena process itself: its VmHWM, read while it runs (the
+    // high-water mark only grows; rusage would also count the test process it was forked from).
+    let status_file = format!("/proc/{}/status", child.id());
+    let mut max_rss_kib = 0;
+    let status = loop {
+        if let Ok(s) = std::fs::read_to_string(&status_file) {
+            if let Some(kib) = s
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            {
+                max_rss_kib = max_rss_kib.max(kib);
+            }
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let elapsed = start.elapsed();
+    let code = status.code();
+    Run {
+        output: format!("{}{}", out.join().unwrap(), err.join().unwrap()),
+        code,
+        elapsed,
+        max_rss_kib,
+    }
+}
+
+fn cache_dir() -> PathBuf {
+    workspace().join("target").join("hostile-cache")
+}
+
+/// A league's records, as (names by seat, the record's text).
+fn records(out: &Path) -> Vec<(Vec<String>, String)> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(out.join("records"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(&f).unwrap();
+            let setup: serde_json::Value =
+                serde_json::from_str(text.lines().next().unwrap()).unwrap();
+            let names = setup["players"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p["name"].as_str().unwrap().to_owned())
+                .collect();
+            (names, text)
+        })
+        .collect()
+}
+
+/// Every event of a record with the seat it concerns.
+fn events(record: &str) -> Vec<serde_json::Value> {
+    let mut all = Vec::new();
+    for line in record.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        if let Some(evs) = v["events"].as_array() {
+            all.extend(evs.iter().cloned());
+        }
+    }
+    all
+}
+
+struct Zoo {
+    dir: PathBuf,
+    run: Run,
+    records: Vec<(Vec<String>, String)>,
+}
+
+/// The whole in-game zoo and the ordinary agents in one league, played once per test binary.
+fn zoo() -> &'static Zoo {
+    static ZOO: OnceLock<Zoo> = OnceLock::new();
+    ZOO.get_or_init(|| {
+        let dir = temp_dir("hostile-zoo");
+        let mut agents: Vec<&str> = ORDINARY.to_vec();
+        agents.extend(IN_GAME.iter().map(|(n, _)| *n));
+        let file = write_league(&dir, &agents);
+        let out = dir.join("out");
+        let run = run_measured(
+            &[
+                "league",
+                "--config",
+                file.to_str().unwrap(),
+                "--output",
+                out.to_str().unwrap(),
+                "--threads",
+                "2",
+                "--quiet",
+            ],
+            &cache_dir(),
+        );
+        assert_eq!(
+            run.code,
+            Some(0),
+            "the zoo league must complete:\n{}",
+            run.output
+        );
+        eprintln!(
+            "zoo league: {} agents, {:.1} s, peak RSS {} MiB",
+            agents.len(),
+            run.elapsed.as_secs_f64(),
+            run.max_rss_kib >> 10
+        );
+        let records = records(&out);
+        Zoo { dir, run, records }
+    })
+}
+
+fn check(name: &str) {
+    let expect = IN_GAME.iter().find(|(n, _)| *n == name).unwrap().1;
+    let zoo = zoo();
+    let mut faults_seen = 0;
+    let mut reasons = BTreeSet::new();
+    let mut games = 0;
+    for (names, record) in &zoo.records {
+        let Some(seat) = names.iter().position(|n| n == name) else {
+            continue;
+        };
+        let other = names[1 - seat].as_str();
+        if !ORDINARY.contains(&other) {
+            continue;
+        }
+        games += 1;
+        for e in events(record) {
+            let ty = e["type"].as_str().unwrap();
+            if ty == "fault" {
+                assert_eq!(
+                    e["seat"], seat,
+                    "{name}: a fault blamed on its opponent {other}: {e}"
+                );
+                match expect {
+                    Expect::Fault(decision, kind, detail) => {
+                        assert_eq!(e["decision"], decision, "{name}: {e}");
+                        assert_eq!(e["kind"], kind, "{name}: {e}");
+                        assert!(
+                            e["detail"].as_str().unwrap().contains(detail),
+                            "{name}: {e}"
+                        );
+                        faults_seen += 1;
+                    }
+                    _ => panic!("{name} must not fault: {e}"),
+                }
+            }
+            if ty == "trade_failed" && e["seat"] == seat {
+                reasons.insert(e["reason"].as_str().unwrap().to_owned());
+            }
+        }
+        if let Expect::Fault(decision, ..) = expect {
+            if decision != "accept" {
+                assert!(
+                    record.contains("\"type\":\"fault\""),
+                    "{name} vs {other}: no fault recorded"
+                );
+                assert!(
+                    record.contains("\"type\":\"forfeit\""),
+                    "{name} vs {other}: no forfeit"
+                );
+            }
+        }
+    }
+    assert_eq!(
+        games,
+        2 * ORDINARY.len(),
+        "{name}: games against the ordinary agents"
+    );
+    match expect {
+        Expect::Fault(..) => assert!(faults_seen > 0, "{name}: the expected fault never happened"),
+        Expect::FailedTrades(want) => {
+            for r in want {
+                assert!(
+                    reasons.contains(*r),
+                    "{name}: no trade failed with {r}: {reasons:?}"
+                );
+            }
+        }
+        Expect::NoFault => {}
+    }
+}
+
+macro_rules! zoo_tests {
+    ($($test:ident => $name:literal),* $(,)?) => {$(
+        #[test]
+        fn $test() {
+            check($name);
+        }
+    )*};
+}
+
+zoo_tests! {
+    infinite_loop_in_farm_trade => "loop_trade",
+    infinite_loop_in_farm_accept => "loop_accept",
+    infinite_loop_in_arena_init => "loop_init",
+    per_game_budget_exhausted_within_per_decision_budget => "game_fuel",
+    memory_grow_bomb => "memory_bomb",
+    deep_recursion => "recursion",
+    trap_unreachable => "trap_unreachable",
+    trap_integer_divide_by_zero => "trap_div_zero",
+    trap_out_of_bounds => "trap_oob",
+    trap_indirect_call_type_mismatch => "trap_indirect",
+    rust_agent_that_panics => "hostile_panicker",
+    negative_answer_length => "bad_len_negative",
+    answer_too_short_for_an_offer => "bad_len_short",
+    answer_longer_than_the_buffer => "bad_len_huge",
+    accept_answer_out_of_range => "bad_accept",
+    malformed_offers_are_failed_trades_with_reasons => "malformed",
+    log_flood => "log_flood",
+    wasi_snooping => "wasi_snoop",
+}
+
+#[test]
+fn the_ordinary_agents_games_are_byte_identical_to_a_league_without_the_zoo() {
+    let zoo = zoo();
+    let dir = zoo.dir.join("baseline");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = write_league(&dir, ORDINARY);
+    let out = dir.join("out");
+    let run = run_measured(
+        &[
+            "league",
+            "--config",
+            file.to_str().unwrap(),
+            "--output",
+            out.to_str().unwrap(),
+            "--quiet",
+        ],
+        &cache_dir(),
+    );
+    assert_eq!(run.code, Some(0), "{}", run.output);
+    let baseline = records(&out);
+    assert_eq!(baseline.len(), 6);
+    let in_zoo: BTreeSet<&str> = zoo.records.iter().map(|(_, t)| t.as_str()).collect();
+    for (names, text) in &baseline {
+        assert!(
+            in_zoo.contains(text.as_str()),
+            "{names:?}: this game differs in the zoo league"
+        );
+    }
+}
+
+#[test]
+fn every_record_of_the_zoo_verifies_and_the_arena_stays_small() {
+    let zoo = zoo();
+    let out = zoo.dir.join("out").join("records");
+    let mut args = vec!["verify".to_string()];
+    for e in std::fs::read_dir(&out).unwrap() {
+        args.push(e.unwrap().path().to_string_lossy().into_owned());
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = run(&args);
+    assert!(o.status.success(), "{}", text(&o));
+    let n = IN_GAME.len() + ORDINARY.len();
+    assert_eq!(
+        zoo.records.len(),
+        n * (n - 1),
+        "every game of the schedule was played"
+    );
+    assert!(
+        zoo.run.max_rss_kib < RSS_BOUND_KIB,
+        "peak RSS {} KiB exceeds {} KiB",
+        zoo.run.max_rss_kib,
+        RSS_BOUND_KIB
+    );
+}
+
+#[test]
+fn logs_stay_bounded_and_wasi_finds_nothing_and_does_not_sleep() {
+    let zoo = zoo();
+    // Generous: the league runs 18 hostile agents; an hour-long sleep would show.
+    assert!(
+        zoo.run.elapsed < Duration::from_secs(120),
+        "{:?}",
+        zoo.run.elapsed
+    );
+    let mut snoop_lines = BTreeSet::new();
+    for (names, record) in &zoo.records {
+        let mut per_seat: BTreeMap<u64, usize> = BTreeMap::new();
+        for line in record.lines() {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            for log in v["logs"].as_array().into_iter().flatten() {
+                let seat = log["seat"].as_u64().unwrap();
+                let t = log["text"].as_str().unwrap();
+                *per_seat.entry(seat).or_default() += t.len();
+                if names[seat as usize] == "wasi_snoop" {
+                    snoop_lines.extend(
+                        t.lines()
+                            .filter(|l| l.starts_with("wasi:"))
+                            .map(|l| l[..l.find(" clock=").unwrap()].to_owned()),
+                    );
+                }
+            }
+        }
+        for (seat, bytes) in per_seat {
+            assert!(
+                bytes <= 16 << 10,
+                "{}: {bytes} bytes of log in one game",
+                names[seat as usize]
+            );
+        }
+    }
+    // No preopened directory (EBADF = 8), so no file; an empty environment.
+    assert_eq!(
+        snoop_lines.into_iter().collect::<Vec<_>>(),
+        vec!["wasi: prestat=008 open=008 env=000".to_string()]
+    );
+}
+
+#[test]
+fn a_wasi_agent_reading_the_clock_plays_identically_twice() {
+    let dir = temp_dir("hostile-determinism");
+    let file = write_league(&dir, &["wasi_snoop", "greedy"]);
+    let mut results = Vec::new();
+    for out in ["one", "two"] {
+        let out = dir.join(out);
+        let run = run_measured(
+            &[
+                "league",
+                "--config",
+                file.to_str().unwrap(),
+                "--output",
+                out.to_str().unwrap(),
+                "--quiet",
+            ],
+            &cache_dir(),
+        );
+        assert_eq!(run.code, Some(0), "{}", run.output);
+        results.push(result_files(&out));
+    }
+    assert_eq!(results[0], results[1]);
+}
+
+/// A league with `greedy` and one agent that must be refused at load: exit 2 before any game,
+/// with a message naming the agent's file and containing `why`.
+fn refused(dir: &Path, agent: &Path, why: &str) -> Run {
+    let mut toml = String::from(SETTINGS);
+    toml.push_str(&format!(
+        "[[agent]]\nname = \"greedy\"\npath = \"{}\"\n",
+        example_wasm("greedy").display()
+    ));
+    toml.push_str(&format!(
+        "[[agent]]\nname = \"hostile\"\npath = \"{}\"\n",
+        agent.display()
+    ));
+    let file = dir.join("league.toml");
+    std::fs::write(&file, toml).unwrap();
+    let out = dir.join("out");
+    let run = run_measured(
+        &[
+            "league",
+            "--config",
+            file.to_str().unwrap(),
+            "--output",
+            out.to_str().unwrap(),
+            "--quiet",
+        ],
+        &cache_dir(),
+    );
+    assert_eq!(run.code, Some(2), "{}: {}", agent.display(), run.output);
+    let file_name = agent.file_name().unwrap().to_string_lossy();
+    assert!(
+        run.output.contains(&*file_name),
+        "names the file: {}",
+        run.output
+    );
+    assert!(
+        run.output.contains(why),
+        "{}: expected {why:?} in:\n{}",
+        agent.display(),
+        run.output
+    );
+    assert!(!out.join("journal.jsonl").exists(), "no game was played");
+    run
+}
+
+#[test]
+fn modules_that_cannot_be_agents_are_refused_before_any_game() {
+    let dir = temp_dir("hostile-refused");
+    let cases: &[(&str, &str)] = &[
+        (
+            "loop_start",
+            "instantiation used up the fuel of one decision",
+        ),
+        (
+            "huge_memory",
+            "linear memory of 3932160000 bytes requested, the limit is 33554432 bytes",
+        ),
+        (
+            "huge_table",
+            "table of 10000000 elements requested, the limit is 10000 elements",
+        ),
+        ("unknown_import", "the module imports `env::system`"),
+    ];
+    for (name, why) in cases {
+        let run = refused(&dir, &hostile_dir().join(format!("{name}.wat")), why);
+        assert!(
+            run.elapsed < Duration::from_secs(10),
+            "{name}: {:?}",
+            run.elapsed
+        );
+    }
+
+    let not_wasm = dir.join("not_wasm.wasm");
+    std::fs::write(&not_wasm, "#!/bin/sh\nrm -rf /\n").unwrap();
+    refused(&dir, &not_wasm, "not a WebAssembly module");
+
+    let full = wat::parse_file(hostile_dir().join("dealer.wat")).unwrap();
+    let truncated = dir.join("truncated.wasm");
+    std::fs::write(&truncated, &full[..full.len() / 2]).unwrap();
+    refused(&dir, &truncated, "invalid WebAssembly module");
+
+    // The preamble of a component (version 0x0d, layer 1) and an empty body.
+    let component = dir.join("component.wasm");
+    std::fs::write(&component, b"\0asm\x0d\x00\x01\x00").unwrap();
+    refused(&dir, &component, "this is a WebAssembly component");
+
+    // 100 MB: a valid module header and one custom section, generated here, never committed.
+    let big = dir.join("big.wasm");
+    {
+        use std::io::Write;
+        let mut f = std::io::BufWriter::new(std::fs::File::create(&big).unwrap());
+        let payload = 100_000_000u32;
+        f.write_all(b"\0asm\x01\x00\x00\x00\x00").unwrap();
+        let mut n = payload + 2;
+        loop {
+            let b = (n & 0x7f) as u8;
+            n >>= 7;
+            f.write_all(&[if n > 0 { b | 0x80 } else { b }]).unwrap();
+            if n == 0 {
+                break;
+            }
+        }
+        f.write_all(b"\x01x").unwrap();
+        let chunk = vec![0u8; 1 << 20];
+        let mut left = payload as usize;
+        while left > 0 {
+            let k = left.min(chunk.len());
+            f.write_all(&chunk[..k]).unwrap();
+            left -= k;
+        }
+    }
+    let run = refused(&dir, &big, "larger than the module size limit");
+    assert!(
+        run.max_rss_kib < 200 << 10,
+        "the big file was not read: {} KiB",
+        run.max_rss_kib
+    );
+    std::fs::remove_file(&big).unwrap();
+}
+
+/// One function with `n` i64 locals all live across a loop (the register allocator's worst case).
+pub fn bomb_locals(n: usize) -> String {
+    let mut body = String::new();
+    for i in 0..n {
+        body.push_str(&format!(
+            "(local.set {} (i64.add (local.get {}) (local.get {})))\n",
+            i + 1,
+            i + 1,
+            (i + 1) % n + 1
+        ));
+    }
+    format!(
+        r#"(module
+  (memory (export "memory") 1)
+  (func (export "arena_abi_version") (result i32) (i32.const 1))
+  (func (export "arena_buffer") (result i32) (i32.const 0))
+  (func (export "arena_buffer_size") (result i32) (i32.const 8192))
+  (func (export "farm_accept") (param i32) (result i32) (i32.const 0))
+  (func (export "farm_trade") (param $len i32) (result i32) (local {}) 
+    (loop $l {body} (br_if $l (i64.eqz (local.get 1))))
+    (i32.wrap_i64 (local.get 2)))
+)"#,
+        "i64 ".repeat(n)
+    )
+}
+
+/// `n` small functions.
+pub fn bomb_functions(n: usize) -> String {
+    let mut funcs = String::new();
+    for i in 0..n {
+        funcs.push_str(&format!(
+            "(func (param i32) (result i32) (i32.add (local.get 0) (i32.const {i})))\n"
+        ));
+    }
+    format!(
+        r#"(module
+  (memory (export "memory") 1)
+  (func (export "arena_abi_version") (result i32) (i32.const 1))
+  (func (export "arena_buffer") (result i32) (i32.const 0))
+  (func (export "arena_buffer_size") (result i32) (i32.const 8192))
+  (func (export "farm_accept") (param i32) (result i32) (i32.const 0))
+  (func (export "farm_trade") (param i32) (result i32) (i32.const 0))
+  {funcs})"#
+    )
+}
+
+#[test]
+fn compile_bombs_are_refused_by_the_shape_limits_in_milliseconds() {
+    let dir = temp_dir("hostile-bombs");
+    for (name, wat, why) in [
+        (
+            "bomb_locals.wat",
+            bomb_locals(20_000),
+            "locals, the arena's limit per function",
+        ),
+        (
+            "bomb_functions.wat",
+            bomb_functions(50_000),
+            "functions, more than the arena's limit of 10000",
+        ),
+    ] {
+        let path = dir.join(name);
+        std::fs::write(&path, wat).unwrap();
+        let run = refused(&dir, &path, why);
+        eprintln!("{name}: refused in {:?}", run.elapsed);
+        assert!(
+            run.elapsed < Duration::from_secs(5),
+            "{name}: {:?}",
+            run.elapsed
+        );
+    }
+}
+
+mod compiler {
+    use super::*;
+    use arena::sandbox::{
+        CompileLimits, Compiler, Limits, Lookup, ModuleCache, Sandbox, ShapeLimits,
+    };
+
+    fn child_compiler(limits: CompileLimits) -> Compiler {
+        Compiler {
+            executable: Some(PathBuf::from(env!("CARGO_BIN_EXE_arena"))),
+            cache: None,
+            limits,
+        }
+    }
+
+    #[test]
+    fn a_bomb_past_the_shape_limits_is_stopped_by_the_compile_deadline() {
+        let limits = CompileLimits {
+            shape: ShapeLimits::unlimited(),
+            time_ms: 1500,
+            ..CompileLimits::default()
+        };
+        let sb = Sandbox::with_compiler(Limits::default(), child_compiler(limits)).unwrap();
+        let t = Instant::now();
+        let err = format!(
+            "{:#}",
+            sb.load_bytes("bomb", bomb_locals(20_000).as_bytes())
+                .unwrap_err()
+        );
+        let took = t.elapsed();
+        eprintln!("20,000-locals bomb with the shape limits off: refused after {took:?}: {err}");
+        assert!(err.contains("took longer than 1.5 s"), "{err}");
+        assert!(took < Duration::from_secs(6), "{took:?}");
+    }
+
+    #[test]
+    fn a_bomb_past_the_shape_limits_is_stopped_by_the_compile_memory_limit() {
+        let limits = CompileLimits {
+            shape: ShapeLimits::unlimited(),
+            memory_bytes: 100 << 20,
+            time_ms: 60_000,
+            ..CompileLimits::default()
+        };
+        let sb = Sandbox::with_compiler(Limits::default(), child_compiler(limits)).unwrap();
+        // An ordinary agent compiles within that limit; the bomb does not.
+        sb.load(&agent_path("dealer")).unwrap();
+        let wasm = wat::parse_str(bomb_locals(20_000)).unwrap();
+        let t = Instant::now();
+        let err = format!("{:#}", sb.load_bytes("bomb", &wasm).unwrap_err());
+        eprintln!(
+            "20,000-locals bomb, 100 MiB address space: refused after {:?}: {err}",
+            t.elapsed()
+        );
+        assert!(
+            err.contains("compiler process") || err.contains("memory"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn ordinary_agents_compile_in_the_child_and_come_back_from_the_cache_unless_tampered() {
+        let dir = temp_dir("hostile-cache");
+        let cache = ModuleCache::open(&dir.join("cache")).unwrap();
+        let compiler = Compiler {
+            cache: Some(cache.clone()),
+            ..child_compiler(CompileLimits::default())
+        };
+        let agents = ["greedy", "trader", "dealer", "malformed", "wasi_snoop"];
+        let load_all = || {
+            let sb = Sandbox::with_compiler(Limits::default(), compiler.clone()).unwrap();
+            let t = Instant::now();
+            let hashes: Vec<String> = agents
+                .iter()
+                .map(|a| sb.load(&agent_path(a)).unwrap().sha256().to_owned())
+                .collect();
+            (t.elapsed(), hashes, sb)
+        };
+        let (cold, hashes, sb) = load_all();
+        let (warm, again, _) = load_all();
+        eprintln!(
+            "loading {} agents: {cold:?} compiling, {warm:?} from the cache",
+            agents.len()
+        );
+        assert_eq!(hashes, again);
+        assert!(
+            warm < cold,
+            "the cache makes the second start faster ({warm:?} vs {cold:?})"
+        );
+
+        // The secret and the folder are private.
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&dir.join("cache").join("secret")), 0o600);
+        assert_eq!(mode(&dir.join("cache")), 0o700);
+
+        // One flipped byte in an artifact: refused (and removed), then compiled again.
+        let wasm = wat::parse_file(agent_path("dealer")).unwrap();
+        let key = ModuleCache::key(sb.engine(), sb.limits(), &wasm);
+        let path = cache.path(&key);
+        let mut bytes = std::fs::read(&path).unwrap();
+        let at = bytes.len() / 2;
+        bytes[at] ^= 0x40;
+        std::fs::write(&path, &bytes).unwrap();
+        match cache.load(sb.engine(), &key) {
+            Lookup::Refused(why) => assert!(why.contains("HMAC"), "{why}"),
+            Lookup::Hit(_) => panic!("a tampered artifact was loaded"),
+            Lookup::Miss => panic!("the artifact vanished"),
+        }
+        assert!(!path.exists(), "the tampered file is removed");
+        std::fs::write(&path, &bytes).unwrap();
+        let m = sb.load(&agent_path("dealer")).unwrap();
+        assert_eq!(m.sha256(), hashes[2]);
+        assert!(
+            matches!(cache.load(sb.engine(), &key), Lookup::Hit(_)),
+            "recompiled and stored again"
+        );
+
+        // A secret other users can read disables the cache.
+        std::fs::set_permissions(
+            dir.join("cache").join("secret"),
+            std::fs::Permissions::from_mode(0o644),
+        )
+        .unwrap();
+        let err = ModuleCache::open(&dir.join("cache")).unwrap_err();
+        assert!(
+            format!("{err:#}").contains("can be read by other users"),
+            "{err:#}"
+        );
+    }
+
+    /// Compile times of the bombs without any limit, in this process (minutes of CPU: run by
+    /// hand with `cargo test --release --test hostile -- --ignored --nocapture`).
+    #[test]
+    #[ignore]
+    fn measure_compile_bombs_without_limits() {
+        let sb = Sandbox::with_compiler(
+            Limits::default(),
+            Compiler {
+                limits: CompileLimits {
+                    shape: ShapeLimits::unlimited(),
+                    ..CompileLimits::default()
+                },
+                ..Compiler::in_process()
+            },
+        )
+        .unwrap();
+        for (name, wat) in [
+            ("2,000 live locals", bomb_locals(2_000)),
+            ("5,000 live locals", bomb_locals(5_000)),
+            ("20,000 live locals", bomb_locals(20_000)),
+            ("10,000 functions", bomb_functions(10_000)),
+            ("50,000 functions", bomb_functions(50_000)),
+        ] {
+            let wasm = wat::parse_str(&wat).unwrap();
+            let t = Instant::now();
+            let r = sb.load_bytes("bomb", &wasm);
+            eprintln!(
+                "{name} ({} bytes): {:?} ({})",
+                wasm.len(),
+                t.elapsed(),
+                if r.is_ok() { "compiled" } else { "failed" }
+            );
+        }
+    }
+}

@@ -1,0 +1,12 @@
+;; Hostile: imports a function the arena does not provide. Expected: refused when loaded, naming env::system.
+(module
+  (import "env" "system" (func $system (param i32) (result i32)))
+  (memory (export "memory") 1)
+  (func (export "arena_abi_version") (result i32) (i32.const 1))
+  (func (export "arena_buffer") (result i32) (i32.const 0))
+  (func (export "arena_buffer_size") (result i32) (i32.const 8192))
+  (func (export "farm_trade") (param $len i32) (result i32)
+    (call $system (i32.const 0)))
+  (func (export "farm_accept") (param $len i32) (result i32)
+    (i32.const 0))
+)
