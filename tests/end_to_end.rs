@@ -127,6 +127,10 @@ fn league_results_are_identical_with_one_and_two_threads_and_every_record_verifi
     );
     league(&dir, &file, "one", "1");
     league(&dir, &file, "two", "2");
+    assert!(
+        dir.join("one").join("report").join("index.html").exists(),
+        "the league writes its HTML report"
+    );
     let one = result_files(&dir.join("one"));
     assert_eq!(one.len(), 4 + 10 * 4);
     assert_eq!(one, result_files(&dir.join("two")));

@@ -8,7 +8,8 @@ use crate::league::{output, run_league, LeagueConfig, RunOptions};
 #[command(
     after_help = "Every key of the league file is documented in README.md (section \"The league file\").\n\
 Results go to the league's output folder: journal.jsonl (one line per finished game), records/ (one\n\
-verifiable record per game), standings.json, standings.csv, crosstable.csv and games.csv."
+verifiable record per game), standings.json, standings.csv, crosstable.csv, games.csv, and report/\n\
+(an HTML report with a replay viewer; `arena report DIR` rewrites it)."
 )]
 pub struct LeagueArgs {
     /// League file
@@ -59,5 +60,11 @@ pub fn run(args: LeagueArgs) -> anyhow::Result<i32> {
         run.output.display(),
         run.output.display()
     );
+    // The standings are safe on disk by now; a report that cannot be written is worth a message,
+    // not the loss of the run's exit status.
+    match crate::report::write_report(&run.output) {
+        Ok(index) => println!("report: {}", index.display()),
+        Err(e) => eprintln!("warning: the HTML report could not be written: {e:#}"),
+    }
     Ok(0)
 }
