@@ -692,7 +692,7 @@ pub fn bomb_locals(n: usize) -> String {
   (func (export "arena_buffer") (result i32) (i32.const 0))
   (func (export "arena_buffer_size") (result i32) (i32.const 8192))
   (func (export "farm_accept") (param i32) (result i32) (i32.const 0))
-  (func (export "farm_trade") (param $len i32) (result i32) (local {}) 
+  (func (export "farm_trade") (param $len i32) (result i32) (local {})
     (loop $l {body} (br_if $l (i64.eqz (local.get 1))))
     (i32.wrap_i64 (local.get 2)))
 )"#,
