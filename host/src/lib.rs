@@ -8,6 +8,7 @@
 pub mod bench;
 pub mod cli;
 pub mod farm;
+pub mod fuzz_checks;
 pub mod league;
 pub mod native;
 pub mod records;
