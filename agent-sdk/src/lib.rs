@@ -6,8 +6,9 @@
 //! nothing, so the same crate builds natively (as an rlib) for tests and for the host's native
 //! adapter (`arena::native::NativePlayer`).
 //!
-//! ```ignore
-//! #![no_std]
+//! An agent crate is `#![no_std]` and a `cdylib`; its whole code can be as small as this:
+//!
+//! ```
 //! use arena_agent_sdk::{export_farm_agent, FarmAgent, Offer, View};
 //!
 //! #[derive(Default)]
