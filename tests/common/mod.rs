@@ -10,7 +10,10 @@ use std::sync::OnceLock;
 pub const EXAMPLES: [&str; 5] = ["passer", "greedy", "insurance", "trader", "shepherd"];
 
 pub fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root").to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace root")
+        .to_path_buf()
 }
 
 pub fn arena() -> Command {
@@ -23,7 +26,11 @@ pub fn run(args: &[&str]) -> Output {
 }
 
 pub fn text(o: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
 }
 
 /// The example agents compiled to wasm, built once per test binary. They go to their own target
@@ -34,13 +41,23 @@ pub fn example_wasm(name: &str) -> PathBuf {
         let target = workspace().join("target").join("e2e-agents");
         let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
         cmd.current_dir(workspace())
-            .args(["build", "--release", "--target", "wasm32-unknown-unknown", "--target-dir"])
+            .args([
+                "build",
+                "--release",
+                "--target",
+                "wasm32-unknown-unknown",
+                "--target-dir",
+            ])
             .arg(&target);
         for e in EXAMPLES {
             cmd.args(["-p", e]);
         }
         let out = cmd.output().expect("run cargo");
-        assert!(out.status.success(), "building the example agents failed:\n{}", text(&out));
+        assert!(
+            out.status.success(),
+            "building the example agents failed:\n{}",
+            text(&out)
+        );
         target.join("wasm32-unknown-unknown").join("release")
     });
     let path = dir.join(format!("{name}.wasm"));
@@ -50,7 +67,10 @@ pub fn example_wasm(name: &str) -> PathBuf {
 
 /// A fresh, empty folder for one test.
 pub fn temp_dir(name: &str) -> PathBuf {
-    let dir = workspace().join("target").join("e2e-tmp").join(format!("{name}-{}", std::process::id()));
+    let dir = workspace()
+        .join("target")
+        .join("e2e-tmp")
+        .join(format!("{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("create temp dir");
     dir
@@ -61,7 +81,10 @@ pub fn league_file(dir: &Path, agents: &[&str], extra: &str) -> PathBuf {
     let mut text = String::from(extra);
     text.push('\n');
     for a in agents {
-        text.push_str(&format!("[[agent]]\nname = \"{a}\"\npath = \"{}\"\n", example_wasm(a).display()));
+        text.push_str(&format!(
+            "[[agent]]\nname = \"{a}\"\npath = \"{}\"\n",
+            example_wasm(a).display()
+        ));
     }
     let path = dir.join("league.toml");
     std::fs::write(&path, text).expect("write league file");
@@ -72,8 +95,16 @@ pub fn league_file(dir: &Path, agents: &[&str], extra: &str) -> PathBuf {
 /// cross-table, games list and every record.
 pub fn result_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
     let mut out = Vec::new();
-    for name in ["standings.json", "standings.csv", "crosstable.csv", "games.csv"] {
-        out.push((name.to_string(), std::fs::read(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))));
+    for name in [
+        "standings.json",
+        "standings.csv",
+        "crosstable.csv",
+        "games.csv",
+    ] {
+        out.push((
+            name.to_string(),
+            std::fs::read(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}")),
+        ));
     }
     let mut records: Vec<PathBuf> = std::fs::read_dir(dir.join("records"))
         .expect("records folder")
@@ -81,7 +112,10 @@ pub fn result_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
         .collect();
     records.sort();
     for r in records {
-        out.push((r.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&r).unwrap()));
+        out.push((
+            r.file_name().unwrap().to_string_lossy().into_owned(),
+            std::fs::read(&r).unwrap(),
+        ));
     }
     out
 }
