@@ -875,39 +875,4 @@ mod compiler {
             "{err:#}"
         );
     }
-
-    /// Compile times of the bombs without any limit, in this process (minutes of CPU: run by
-    /// hand with `cargo test --release --test hostile -- --ignored --nocapture`).
-    #[test]
-    #[ignore]
-    fn measure_compile_bombs_without_limits() {
-        let sb = Sandbox::with_compiler(
-            Limits::default(),
-            Compiler {
-                limits: CompileLimits {
-                    shape: ShapeLimits::unlimited(),
-                    ..CompileLimits::default()
-                },
-                ..Compiler::in_process()
-            },
-        )
-        .unwrap();
-        for (name, wat) in [
-            ("2,000 live locals", bomb_locals(2_000)),
-            ("5,000 live locals", bomb_locals(5_000)),
-            ("20,000 live locals", bomb_locals(20_000)),
-            ("10,000 functions", bomb_functions(10_000)),
-            ("50,000 functions", bomb_functions(50_000)),
-        ] {
-            let wasm = wat::parse_str(&wat).unwrap();
-            let t = Instant::now();
-            let r = sb.load_bytes("bomb", &wasm);
-            eprintln!(
-                "{name} ({} bytes): {:?} ({})",
-                wasm.len(),
-                t.elapsed(),
-                if r.is_ok() { "compiled" } else { "failed" }
-            );
-        }
-    }
 }
