@@ -46,18 +46,17 @@ pub struct LimitArgs {
 }
 
 impl LimitArgs {
+    /// The same budgets as a league file's `[budgets]`, turned into limits the same way.
     pub fn limits(&self) -> Limits {
-        let d = Limits::default();
-        Limits {
-            fuel_per_decision: self.fuel_per_decision.unwrap_or(d.fuel_per_decision),
-            fuel_per_game: self.fuel_per_game.unwrap_or(d.fuel_per_game),
-            memory_bytes: self.memory_mib.map_or(d.memory_bytes, |m| m << 20),
-            table_elements: self.table_elements.unwrap_or(d.table_elements),
-            module_bytes: self.module_mib.map_or(d.module_bytes, |m| m << 20),
-            decision_wall_ms: self.decision_wall_ms.unwrap_or(d.decision_wall_ms),
-            log_bytes: self.log_kib.map_or(d.log_bytes, |k| k << 10),
-            ..d
-        }
+        crate::league::agents::limits(&crate::league::config::Budgets {
+            fuel_per_decision: self.fuel_per_decision,
+            fuel_per_game: self.fuel_per_game,
+            memory_mib: self.memory_mib,
+            table_elements: self.table_elements,
+            module_mib: self.module_mib,
+            decision_wall_ms: self.decision_wall_ms,
+            log_kib: self.log_kib,
+        })
     }
 }
 
