@@ -1,0 +1,12 @@
+//! `decode_trade_answer` / `decode_accept_answer` on any length, return value and buffer.
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    if data.len() < 8 {
+        return;
+    }
+    let len = i32::from_le_bytes(data[..4].try_into().unwrap());
+    let ret = i32::from_le_bytes(data[4..8].try_into().unwrap());
+    arena::fuzz_checks::answers(len, ret, &data[8..]);
+});
