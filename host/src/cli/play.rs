@@ -211,17 +211,24 @@ pub struct Logged<P> {
     pub logs: Rc<RefCell<Logs>>,
     /// The largest fuel one decision used.
     pub max_decision_fuel: u64,
+    /// The last decision's log, handed on to the game loop so the record keeps it too.
+    pub pending: Option<String>,
 }
 
 impl Logged<WasmPlayer> {
     fn after(&mut self, turn: u32) {
-        if let Some(text) = self.inner.take_log() {
-            self.logs.borrow_mut().push((turn, self.seat, text));
+        self.pending = self.inner.take_log();
+        if let Some(text) = &self.pending {
+            self.logs.borrow_mut().push((turn, self.seat, text.clone()));
         }
     }
 }
 
 impl FarmPlayer for Logged<WasmPlayer> {
+    fn take_log(&mut self) -> Option<String> {
+        self.pending.take()
+    }
+
     fn start(&mut self, seat: usize, players: usize, seed: u64) -> Result<(), Fault> {
         let r = self.inner.start(seat, players, seed);
         self.after(0);
@@ -258,6 +265,7 @@ pub fn play_logged(setup: &Setup, modules: &[AgentModule]) -> (GameRecord, Logs,
                 seat,
                 logs: logs.clone(),
                 max_decision_fuel: 0,
+                pending: None,
             })
             .collect();
         let mut seats: Vec<&mut dyn FarmPlayer> = players
