@@ -12,6 +12,8 @@ pub enum Decision {
     FarmTrade = 1,
     /// `farm_accept`: accept or deny another player's offer.
     FarmAccept = 2,
+    /// `farkle_draft`: draft scoring dice, then bank or roll on (Farkle).
+    FarkleDraft = 3,
 }
 
 impl Decision {
@@ -20,6 +22,7 @@ impl Decision {
             0 => Some(Decision::Init),
             1 => Some(Decision::FarmTrade),
             2 => Some(Decision::FarmAccept),
+            3 => Some(Decision::FarkleDraft),
             _ => None,
         }
     }
@@ -30,8 +33,8 @@ impl Decision {
 /// | offset | type | field |
 /// |---|---|---|
 /// | 0 | u32 | ABI version (1) |
-/// | 4 | u32 | game (1 = Little Animal Farm) |
-/// | 8 | u32 | decision (0 init, 1 trade, 2 accept) |
+/// | 4 | u32 | game (1 = Little Animal Farm, 2 = Farkle) |
+/// | 8 | u32 | decision (0 init, 1 trade, 2 accept, 3 Farkle draft) |
 /// | 12 | u32 | the agent's seat |
 /// | 16 | u32 | number of players |
 /// | 20 | u32 | turn (from 1; 0 at init) |

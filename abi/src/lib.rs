@@ -10,6 +10,7 @@
 
 mod bytes;
 mod envelope;
+pub mod farkle;
 pub mod farm;
 
 pub use bytes::DecodeError;
@@ -30,6 +31,8 @@ pub mod names {
     pub const INIT: &str = "arena_init";
     pub const FARM_TRADE: &str = "farm_trade";
     pub const FARM_ACCEPT: &str = "farm_accept";
+    /// Farkle: `farkle_draft(len: i32) -> i32`, the draft answer's length.
+    pub const FARKLE_DRAFT: &str = "farkle_draft";
     /// Module name of the host's own imports.
     pub const HOST_MODULE: &str = "arena";
     /// `arena.log(ptr: i32, len: i32)`: append bytes to the agent's debug log.
@@ -39,4 +42,5 @@ pub mod names {
 /// Game identifiers carried in the envelope.
 pub mod game {
     pub const LITTLE_ANIMAL_FARM: u32 = 1;
+    pub const FARKLE: u32 = 2;
 }
