@@ -148,30 +148,34 @@ pub trait FarmAgent {
     }
 }
 
-fn bytes(buf: &[u8], len: i32) -> &[u8] {
+pub(crate) fn bytes(buf: &[u8], len: i32) -> &[u8] {
     let len = if len < 0 { 0 } else { len as usize };
     &buf[..len.min(buf.len())]
+}
+
+/// Decodes the envelope and payload of an `arena_init` call (any game); `None` when the bytes
+/// are not one.
+pub(crate) fn decode_init(buf: &[u8], len: i32) -> Option<InitContext> {
+    let b = bytes(buf, len);
+    let env = Envelope::decode(b).ok()?;
+    if env.decision != Decision::Init {
+        return None;
+    }
+    let init = InitPayload::decode(env.payload(b)).ok()?;
+    Some(InitContext {
+        seat: env.seat as usize,
+        players: env.players as usize,
+        seed: init.seed,
+        round_cap: init.round_cap,
+    })
 }
 
 /// Body of `arena_init`: decodes the init payload and calls [`FarmAgent::init`]. Returns 0.
 /// Unreadable bytes are ignored (the agent is not initialised).
 pub fn handle_init<A: FarmAgent + ?Sized>(agent: &mut A, buf: &mut [u8], len: i32) -> i32 {
-    let b = bytes(buf, len);
-    let Ok(env) = Envelope::decode(b) else {
-        return 0;
-    };
-    if env.decision != Decision::Init {
-        return 0;
+    if let Some(ctx) = decode_init(buf, len) {
+        agent.init(&ctx);
     }
-    let Ok(init) = InitPayload::decode(env.payload(b)) else {
-        return 0;
-    };
-    agent.init(&InitContext {
-        seat: env.seat as usize,
-        players: env.players as usize,
-        seed: init.seed,
-        round_cap: init.round_cap,
-    });
     0
 }
 

@@ -1,4 +1,4 @@
-//! Write Little Animal Farm agents for the arena in Rust.
+//! Write Little Animal Farm and Farkle agents for the arena in Rust.
 //!
 //! Implement [`FarmAgent`] for a type and call [`export_farm_agent!`] once: on `wasm32` the macro
 //! generates every export of ABI v1 (see `docs/ABI.md`), keeps the agent in a static (no
@@ -18,6 +18,10 @@
 //! }
 //! export_farm_agent!(Passer);
 //! ```
+//!
+//! A Farkle agent implements [`FarkleAgent`] (one decision: [`FarkleAgent::draft`], answered
+//! with a [`FarkleAnswer`]) and calls [`export_farkle_agent!`]; the rules are re-exported as
+//! [`farkle`] (scoring, `legal_drafts`, `best_draft`, `check_answer`).
 #![no_std]
 
 // Native builds (tests, the host's native adapter, a native cdylib) link std for its panic
@@ -26,15 +30,22 @@
 extern crate std;
 
 pub use arena_abi;
+/// The rules of Farkle (`farkle-rules`): scoring, legal drafts, `check_answer`.
+pub use farkle_rules as farkle;
 pub use farm_rules as rules;
 pub use farm_rules::{Animal, FailReason, Herd, Offer, Position, Trade, ANIMALS, KINDS, WORTH};
 
 mod agent;
+mod farkle_agent;
 mod log;
 pub mod tactics;
 
 pub use agent::{
     handle_accept, handle_init, handle_trade, read_answer, EventIter, FarmAgent, InitContext, View,
+};
+pub use farkle_agent::{
+    handle_farkle_draft, handle_farkle_init, read_farkle_answer, FarkleAgent, FarkleAnswer,
+    FarkleView,
 };
 pub use log::{log, LogBuffer};
 
@@ -97,6 +108,42 @@ pub mod __rt {
     }
 }
 
+/// The exports every game shares (`arena_abi_version`, `arena_buffer`, `arena_buffer_size`) and
+/// the agent's slot, with `agent()` and `buffer()` for the game's own exports. Used by the
+/// `export_*_agent!` macros; not part of the stable API.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __export_common {
+    ($ty:ty, $make:expr) => {
+        static AGENT: $crate::__rt::Slot<$ty> = $crate::__rt::Slot::new();
+
+        fn agent() -> &'static mut $ty {
+            // SAFETY: wasm instances are single-threaded and exports are not reentrant.
+            unsafe { AGENT.get_or(|| $make) }
+        }
+
+        fn buffer() -> &'static mut [u8] {
+            // SAFETY: as above; the reference lives only during one export call.
+            unsafe { $crate::__rt::buffer() }
+        }
+
+        #[unsafe(no_mangle)]
+        pub extern "C" fn arena_abi_version() -> i32 {
+            $crate::arena_abi::ABI_VERSION as i32
+        }
+
+        #[unsafe(no_mangle)]
+        pub extern "C" fn arena_buffer() -> i32 {
+            $crate::__rt::buffer_ptr() as usize as i32
+        }
+
+        #[unsafe(no_mangle)]
+        pub extern "C" fn arena_buffer_size() -> i32 {
+            $crate::BUFFER_SIZE as i32
+        }
+    };
+}
+
 /// Generates the ABI v1 exports for an agent type (on `wasm32` only; elsewhere it expands to
 /// nothing). `export_farm_agent!(MyAgent)` builds the agent with `Default::default()`;
 /// `export_farm_agent!(MyAgent, MyAgent::new(3))` with the given expression. The agent is
@@ -112,32 +159,7 @@ macro_rules! export_farm_agent {
     ($ty:ty, $make:expr) => {
         #[cfg(target_arch = "wasm32")]
         const _: () = {
-            static AGENT: $crate::__rt::Slot<$ty> = $crate::__rt::Slot::new();
-
-            fn agent() -> &'static mut $ty {
-                // SAFETY: wasm instances are single-threaded and exports are not reentrant.
-                unsafe { AGENT.get_or(|| $make) }
-            }
-
-            fn buffer() -> &'static mut [u8] {
-                // SAFETY: as above; the reference lives only during one export call.
-                unsafe { $crate::__rt::buffer() }
-            }
-
-            #[unsafe(no_mangle)]
-            pub extern "C" fn arena_abi_version() -> i32 {
-                $crate::arena_abi::ABI_VERSION as i32
-            }
-
-            #[unsafe(no_mangle)]
-            pub extern "C" fn arena_buffer() -> i32 {
-                $crate::__rt::buffer_ptr() as usize as i32
-            }
-
-            #[unsafe(no_mangle)]
-            pub extern "C" fn arena_buffer_size() -> i32 {
-                $crate::BUFFER_SIZE as i32
-            }
+            $crate::__export_common!($ty, $make);
 
             #[unsafe(no_mangle)]
             pub extern "C" fn arena_init(len: i32) -> i32 {
@@ -152,6 +174,50 @@ macro_rules! export_farm_agent {
             #[unsafe(no_mangle)]
             pub extern "C" fn farm_accept(len: i32) -> i32 {
                 $crate::handle_accept(agent(), buffer(), len)
+            }
+        };
+    };
+}
+
+/// Generates the ABI v1 exports of a Farkle agent (on `wasm32` only; elsewhere it expands to
+/// nothing), like [`export_farm_agent!`]: `export_farkle_agent!(MyAgent)` builds the agent with
+/// `Default::default()`, `export_farkle_agent!(MyAgent, MyAgent::new(3))` with the expression.
+///
+/// Exports: `arena_abi_version`, `arena_buffer`, `arena_buffer_size`, `arena_init`,
+/// `farkle_draft` (and `memory`, which the Rust toolchain exports by itself).
+///
+/// ```
+/// use arena_agent_sdk::farkle::{best_draft, Action};
+/// use arena_agent_sdk::{export_farkle_agent, FarkleAgent, FarkleAnswer, FarkleView};
+///
+/// #[derive(Default)]
+/// pub struct Banker;
+/// impl FarkleAgent for Banker {
+///     fn draft(&mut self, view: &FarkleView) -> FarkleAnswer {
+///         let best = best_draft(view.roll()).expect("the host never sends a farkle");
+///         FarkleAnswer::from_mask(Action::Bank, best.mask)
+///     }
+/// }
+/// export_farkle_agent!(Banker);
+/// ```
+#[macro_export]
+macro_rules! export_farkle_agent {
+    ($ty:ty) => {
+        $crate::export_farkle_agent!($ty, <$ty as ::core::default::Default>::default());
+    };
+    ($ty:ty, $make:expr) => {
+        #[cfg(target_arch = "wasm32")]
+        const _: () = {
+            $crate::__export_common!($ty, $make);
+
+            #[unsafe(no_mangle)]
+            pub extern "C" fn arena_init(len: i32) -> i32 {
+                $crate::handle_farkle_init(agent(), buffer(), len)
+            }
+
+            #[unsafe(no_mangle)]
+            pub extern "C" fn farkle_draft(len: i32) -> i32 {
+                $crate::handle_farkle_draft(agent(), buffer(), len)
             }
         };
     };
