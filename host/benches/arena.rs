@@ -31,7 +31,7 @@ fn decisions(c: &mut Criterion) {
     };
     let mut g = c.benchmark_group("decision");
     let mut wasm = passer.player();
-    wasm.start(0, 2, 7).unwrap();
+    wasm.start(arena::game::GameKind::Farm, 0, 2, 7).unwrap();
     g.bench_function("wasm_passer", |b| b.iter(|| wasm.trade(&obs).unwrap()));
     let mut native = strategies::native_player("passer", 0).unwrap();
     native.start(0, 2, 7).unwrap();

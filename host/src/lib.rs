@@ -7,8 +7,10 @@
 
 pub mod bench;
 pub mod cli;
+pub mod farkle;
 pub mod farm;
 pub mod fuzz_checks;
+pub mod game;
 pub mod league;
 pub mod native;
 pub mod records;

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use arena::farm::{AcceptView, FarmPlayer, Fault, FaultKind, Observation};
+use arena::farm::{AcceptView, FarmGame, FarmPlayer, Fault, FaultKind, Observation};
 use arena::league::{play_league, Contestant, LeagueConfig, RunOptions};
 use arena::native::NativePlayer;
 use arena_agent_sdk::FarmAgent;
@@ -34,8 +34,8 @@ const ANIMALS: [&str; 7] = [
 
 struct Native<A>(std::marker::PhantomData<fn() -> A>, u32);
 
-impl<A: FarmAgent + Default + 'static> Contestant for Native<A> {
-    fn new_player(&self) -> Box<dyn FarmPlayer + '_> {
+impl<A: FarmAgent + Default + 'static> Contestant<FarmGame> for Native<A> {
+    fn new_player(&self) -> Box<dyn FarmPlayer> {
         Box::new(NativePlayer::<A>::new().round_cap(self.1))
     }
     fn code_hash(&self) -> Option<String> {
@@ -63,8 +63,8 @@ impl FarmPlayer for CrasherPlayer {
     }
 }
 
-impl Contestant for Crasher {
-    fn new_player(&self) -> Box<dyn FarmPlayer + '_> {
+impl Contestant<FarmGame> for Crasher {
+    fn new_player(&self) -> Box<dyn FarmPlayer> {
         Box::new(CrasherPlayer(0))
     }
     fn code_hash(&self) -> Option<String> {
@@ -264,7 +264,8 @@ fn report_and_replay_in_headless_chromium() {
     let insurance = Native::<insurance::Insurance>(Default::default(), cap);
     let trader = Native::<trader::Trader>(Default::default(), cap);
     let shepherd = Native::<shepherd::Shepherd>(Default::default(), cap);
-    let contestants: [&dyn Contestant; 5] = [&greedy, &insurance, &trader, &shepherd, &Crasher];
+    let contestants: [&dyn Contestant<FarmGame>; 5] =
+        [&greedy, &insurance, &trader, &shepherd, &Crasher];
     let opts = RunOptions {
         fresh: true,
         threads: Some(2),
@@ -272,6 +273,7 @@ fn report_and_replay_in_headless_chromium() {
         ..RunOptions::default()
     };
     let run = play_league(
+        &FarmGame,
         &cfg,
         &contestants,
         &serde_json::json!({"native": true}),

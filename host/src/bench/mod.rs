@@ -17,6 +17,7 @@ use anyhow::Context;
 use farm_rules::{Herd, Position};
 use serde::Serialize;
 
+use crate::farm::FarmGame;
 use crate::farm::{play_game, Event, FarmPlayer, Observation, Party, SeededDice, Setup};
 use crate::league::config::{AgentEntry, Budgets, LeagueConfig};
 use crate::league::{play_league, Contestant, RunOptions};
@@ -385,8 +386,8 @@ pub struct WasmContestant {
     pub round_cap: u32,
 }
 
-impl Contestant for WasmContestant {
-    fn new_player(&self) -> Box<dyn FarmPlayer + '_> {
+impl Contestant<FarmGame> for WasmContestant {
+    fn new_player(&self) -> Box<dyn FarmPlayer> {
         Box::new(self.module.player_with_round_cap(self.round_cap))
     }
 
@@ -395,14 +396,15 @@ impl Contestant for WasmContestant {
     }
 }
 
-fn as_dyn<C: Contestant>(c: &[C]) -> Vec<&dyn Contestant> {
-    c.iter().map(|c| c as &dyn Contestant).collect()
+fn as_dyn<C: Contestant<FarmGame>>(c: &[C]) -> Vec<&dyn Contestant<FarmGame>> {
+    c.iter().map(|c| c as &dyn Contestant<FarmGame>).collect()
 }
 
 /// A 2-player round robin of the five strategies.
 fn league_config(scratch: &Path, name: &str, per_group: u32) -> LeagueConfig {
     LeagueConfig {
         name: name.into(),
+        game: crate::game::GameKind::Farm,
         players_per_game: 2,
         games_per_group: per_group,
         seed: 11,
@@ -425,7 +427,7 @@ fn league_config(scratch: &Path, name: &str, per_group: u32) -> LeagueConfig {
 /// Seconds to play the league `cfg` from scratch.
 fn time_league(
     cfg: &LeagueConfig,
-    contestants: &[&dyn Contestant],
+    contestants: &[&dyn Contestant<FarmGame>],
     threads: usize,
 ) -> anyhow::Result<f64> {
     let _ = std::fs::remove_dir_all(&cfg.output);
@@ -437,7 +439,7 @@ fn time_league(
     };
     let limits = serde_json::to_value(Limits::default())?;
     let t = Instant::now();
-    let run = play_league(cfg, contestants, &limits, &opts)?;
+    let run = play_league(&FarmGame, cfg, contestants, &limits, &opts)?;
     let secs = t.elapsed().as_secs_f64();
     anyhow::ensure!(
         run.played == run.results.len(),

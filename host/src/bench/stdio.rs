@@ -10,6 +10,7 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use farm_rules::{check_offer, Herd, Offer, Position, MAX_PLAYERS};
 use serde::{Deserialize, Serialize};
 
+use crate::farm::FarmGame;
 use crate::farm::{AcceptView, Event, FarmPlayer, Fault, FaultKind, Observation};
 use crate::league::Contestant;
 use crate::records::format::{EventJson, OfferJson};
@@ -273,8 +274,8 @@ pub struct StdioContestant {
     pub round_cap: u32,
 }
 
-impl Contestant for StdioContestant {
-    fn new_player(&self) -> Box<dyn FarmPlayer + '_> {
+impl Contestant<FarmGame> for StdioContestant {
+    fn new_player(&self) -> Box<dyn FarmPlayer> {
         Box::new(StdioPlayer::new(
             &self.program,
             std::slice::from_ref(&self.strategy),

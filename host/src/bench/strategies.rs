@@ -1,5 +1,6 @@
 //! The five example strategies, played natively (in-process through the ABI bytes) by name.
 
+use crate::farm::FarmGame;
 use crate::farm::FarmPlayer;
 use crate::league::Contestant;
 use crate::native::NativePlayer;
@@ -25,8 +26,8 @@ pub struct NativeContestant {
     pub round_cap: u32,
 }
 
-impl Contestant for NativeContestant {
-    fn new_player(&self) -> Box<dyn FarmPlayer + '_> {
+impl Contestant<FarmGame> for NativeContestant {
+    fn new_player(&self) -> Box<dyn FarmPlayer> {
         native_player(&self.name, self.round_cap).expect("a known strategy")
     }
 

@@ -247,7 +247,7 @@ impl LogTaker<'_> {
 
 impl FarmPlayer for LogTaker<'_> {
     fn start(&mut self, seat: usize, players: usize, seed: u64) -> Result<(), Fault> {
-        let r = self.inner.start(seat, players, seed);
+        let r = FarmPlayer::start(&mut *self.inner, seat, players, seed);
         self.keep(0);
         r
     }

@@ -230,7 +230,7 @@ impl FarmPlayer for Logged<WasmPlayer> {
     }
 
     fn start(&mut self, seat: usize, players: usize, seed: u64) -> Result<(), Fault> {
-        let r = self.inner.start(seat, players, seed);
+        let r = FarmPlayer::start(&mut self.inner, seat, players, seed);
         self.after(0);
         r
     }

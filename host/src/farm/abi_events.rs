@@ -7,10 +7,7 @@ use arena_abi::farm::{
     encode_offer, event_kind, max_events, Event as AbiEvent, Observation as AbiObservation,
     EVENT_SIZE, OFFER_SIZE, STOCK,
 };
-use arena_abi::{
-    game, Decision as AbiDecision, Envelope, InitPayload, ABI_VERSION, ENVELOPE_SIZE,
-    INIT_PAYLOAD_SIZE,
-};
+use arena_abi::{game, Decision as AbiDecision, Envelope, ABI_VERSION, ENVELOPE_SIZE};
 use farm_rules::{Herd, Offer, MAX_PLAYERS};
 
 use super::event::{Event, Party};
@@ -178,8 +175,7 @@ pub fn encode_observation(obs: &Observation, accept: Option<&AcceptView>, buf: &
     ENVELOPE_SIZE + payload_len
 }
 
-/// Writes the envelope and init payload for `arena_init`; returns the bytes written.
-/// Panics if `buf` is shorter than 48 bytes.
+/// Writes the envelope and payload of `arena_init` for a Little Animal Farm game.
 pub fn encode_init(
     seat: usize,
     players: usize,
@@ -187,20 +183,14 @@ pub fn encode_init(
     round_cap: u32,
     buf: &mut [u8],
 ) -> usize {
-    let envelope = Envelope {
-        abi_version: ABI_VERSION,
-        game: game::LITTLE_ANIMAL_FARM,
-        decision: AbiDecision::Init,
-        seat: seat as u32,
-        players: players as u32,
-        turn: 0,
-        round: 0,
-        payload_len: INIT_PAYLOAD_SIZE as u32,
-    };
-    envelope.encode(buf);
-    InitPayload { seed, round_cap }
-        .encode(&mut buf[ENVELOPE_SIZE..ENVELOPE_SIZE + INIT_PAYLOAD_SIZE]);
-    ENVELOPE_SIZE + INIT_PAYLOAD_SIZE
+    crate::game::abi::encode_init(
+        crate::game::GameKind::Farm,
+        seat,
+        players,
+        seed,
+        round_cap,
+        buf,
+    )
 }
 
 /// Reads the answer of `farm_trade`: `len` is what the export returned, `buf` the exchange buffer

@@ -55,7 +55,7 @@ pub fn splitmix64(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
-fn chacha_key(seed: u64) -> [u8; 32] {
+pub(crate) fn chacha_key(seed: u64) -> [u8; 32] {
     let mut state = seed;
     let mut key = [0u8; 32];
     for chunk in key.chunks_exact_mut(8) {

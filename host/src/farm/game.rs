@@ -2,12 +2,12 @@ use farm_rules::{
     apply_roll, check_offer, execute_trade, FailReason, Herd, Offer, Partner, Position, Roll,
     MAX_PLAYERS,
 };
-use serde::{Deserialize, Serialize};
 
 use super::dice::{splitmix64, DiceSource};
 use super::event::{Event, Party};
 use super::fault::{Decision, Fault, FaultPolicy};
 use super::player::{AcceptView, FarmPlayer, Observation};
+pub use crate::game::Outcome;
 
 /// A position to start from instead of the standard start (like a chess FEN).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -88,29 +88,6 @@ pub struct TurnRecord {
 pub struct AgentLog {
     pub seat: usize,
     pub text: String,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "result", rename_all = "snake_case")]
-pub enum Outcome {
-    Win {
-        seat: usize,
-        last_standing: bool,
-    },
-    Draw {
-        round_cap: bool,
-    },
-    /// An explicit list of dice ran out before the game ended (a studied position).
-    Unfinished,
-}
-
-impl Outcome {
-    pub fn winner(&self) -> Option<usize> {
-        match self {
-            Outcome::Win { seat, .. } => Some(*seat),
-            _ => None,
-        }
-    }
 }
 
 /// A whole game: its setup, what happened before the first turn, every turn, the outcome.

@@ -6,10 +6,13 @@ pub mod dice;
 pub mod event;
 pub mod fault;
 pub mod game;
+pub mod league;
 pub mod player;
+mod wasm;
 
 pub use dice::{DiceSource, ExplicitDice, SeededDice};
 pub use event::{Event, Party};
 pub use fault::{Decision, Fault, FaultKind, FaultPolicy};
 pub use game::{play_game, AgentLog, GameRecord, Outcome, Setup, StartPosition, TurnRecord};
+pub use league::FarmGame;
 pub use player::{AcceptView, FarmPlayer, Observation};

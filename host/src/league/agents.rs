@@ -3,8 +3,10 @@
 use anyhow::Context;
 
 use super::config::{Budgets, LeagueConfig};
-use super::runner::{play_league, Contestant, LeagueRun, RunOptions};
-use crate::farm::FarmPlayer;
+use super::runner::{play_league, LeagueRun, RunOptions};
+use crate::farkle::{FarkleGame, FarklePlayer};
+use crate::farm::{FarmGame, FarmPlayer};
+use crate::game::{Contestant, Game, GameKind};
 use crate::sandbox::{resolve_agent, AgentModule, Limits, Sandbox};
 
 /// The sandbox limits a league's budgets ask for.
@@ -22,15 +24,20 @@ pub fn limits(b: &Budgets) -> Limits {
     }
 }
 
-/// Loads every agent of the league, or fails naming the first that cannot be loaded.
+/// Loads every agent of the league, or fails naming the first that cannot be loaded or does not
+/// play the league's game.
 pub fn load_agents(cfg: &LeagueConfig, sandbox: &Sandbox) -> anyhow::Result<Vec<AgentModule>> {
     cfg.agents
         .iter()
         .map(|a| {
             let wasm = resolve_agent(&a.path).with_context(|| format!("agent {:?}", a.name))?;
-            sandbox.load(&wasm).with_context(|| {
+            let module = sandbox.load(&wasm).with_context(|| {
                 format!("agent {:?} ({}) cannot be loaded", a.name, wasm.display())
-            })
+            })?;
+            module
+                .check_plays(cfg.game)
+                .with_context(|| format!("agent {:?} ({})", a.name, wasm.display()))?;
+            Ok(module)
         })
         .collect()
 }
@@ -41,8 +48,18 @@ struct Entrant {
     round_cap: u32,
 }
 
-impl Contestant for Entrant {
-    fn new_player(&self) -> Box<dyn FarmPlayer + '_> {
+impl Contestant<FarmGame> for Entrant {
+    fn new_player(&self) -> Box<dyn FarmPlayer> {
+        Box::new(self.module.player_with_round_cap(self.round_cap))
+    }
+
+    fn code_hash(&self) -> Option<String> {
+        Some(self.module.sha256().to_owned())
+    }
+}
+
+impl Contestant<FarkleGame> for Entrant {
+    fn new_player(&self) -> Box<dyn FarklePlayer> {
         Box::new(self.module.player_with_round_cap(self.round_cap))
     }
 
@@ -62,6 +79,24 @@ pub fn run_league(cfg: &LeagueConfig, opts: &RunOptions) -> anyhow::Result<Leagu
             round_cap: cfg.round_cap,
         })
         .collect();
-    let contestants: Vec<&dyn Contestant> = entrants.iter().map(|e| e as &dyn Contestant).collect();
-    play_league(cfg, &contestants, &serde_json::to_value(&limits)?, opts)
+    let limits = serde_json::to_value(&limits)?;
+    match cfg.game {
+        GameKind::Farm => play(&FarmGame, cfg, &entrants, &limits, opts),
+        GameKind::Farkle => play(&FarkleGame, cfg, &entrants, &limits, opts),
+    }
+}
+
+fn play<G: Game>(
+    game: &G,
+    cfg: &LeagueConfig,
+    entrants: &[Entrant],
+    limits: &serde_json::Value,
+    opts: &RunOptions,
+) -> anyhow::Result<LeagueRun>
+where
+    Entrant: Contestant<G>,
+{
+    let contestants: Vec<&dyn Contestant<G>> =
+        entrants.iter().map(|e| e as &dyn Contestant<G>).collect();
+    play_league(game, cfg, &contestants, limits, opts)
 }

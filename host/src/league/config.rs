@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context};
 use serde::Deserialize;
 
-use crate::farm::FaultPolicy;
+use crate::game::{FaultPolicy, GameKind};
 
 /// A league file as written by the organizer. Unknown keys are refused so that a typo never
 /// silently falls back to a default.
@@ -61,6 +61,7 @@ pub struct AgentEntry {
 #[derive(Clone, Debug)]
 pub struct LeagueConfig {
     pub name: String,
+    pub game: GameKind,
     pub players_per_game: usize,
     pub games_per_group: u32,
     pub seed: u64,
@@ -75,8 +76,6 @@ pub struct LeagueConfig {
     pub agents: Vec<AgentEntry>,
 }
 
-pub const GAME: &str = "little-animal-farm";
-
 impl LeagueConfig {
     /// Reads and validates a league file. Relative paths are relative to the file's folder.
     pub fn load(path: &Path) -> anyhow::Result<LeagueConfig> {
@@ -89,14 +88,21 @@ impl LeagueConfig {
     pub fn parse(text: &str, base: &Path) -> anyhow::Result<LeagueConfig> {
         let raw: RawConfig =
             toml::from_str(text).map_err(|e| anyhow::anyhow!("{}", e.to_string().trim_end()))?;
-        if let Some(game) = &raw.game {
-            if game != GAME {
-                bail!("key `game`: unknown game {game:?}; this arena plays {GAME:?}");
-            }
-        }
+        let game = match &raw.game {
+            Some(name) => name
+                .parse::<GameKind>()
+                .map_err(|e| anyhow::anyhow!("key `game`: {e}"))?,
+            None => GameKind::Farm,
+        };
         let players_per_game = raw.players_per_game.unwrap_or(2);
-        if !(2..=6).contains(&players_per_game) {
-            bail!("key `players_per_game`: {players_per_game} is not between 2 and 6");
+        let seats = game.seats();
+        if !seats.contains(&players_per_game) {
+            bail!(
+                "key `players_per_game`: {players_per_game} is not between {} and {} (for {})",
+                seats.start(),
+                seats.end(),
+                game.name()
+            );
         }
         let games_per_group = raw.games_per_group.unwrap_or(2 * players_per_game as u32);
         if games_per_group == 0 || !games_per_group.is_multiple_of(players_per_game as u32) {
@@ -171,6 +177,7 @@ impl LeagueConfig {
         }
         Ok(LeagueConfig {
             name: raw.name.unwrap_or_else(|| "league".into()),
+            game,
             players_per_game,
             games_per_group,
             seed: raw.seed.unwrap_or(1),

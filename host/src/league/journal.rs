@@ -149,6 +149,7 @@ mod tests {
             turns: 9,
             forfeits: vec![],
             faults: vec![],
+            scores: None,
             record: format!("records/{id}.jsonl"),
         }
     }

@@ -11,9 +11,10 @@ pub mod runner;
 pub mod schedule;
 pub mod standings;
 
+pub use crate::game::Contestant;
 pub use agents::run_league;
 pub use config::LeagueConfig;
-pub use runner::{play_league, Contestant, LeagueRun, RunOptions};
+pub use runner::{play_league, LeagueRun, RunOptions};
 
 #[cfg(test)]
 mod tests;

@@ -2,16 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::farm::{Event, GameRecord, Outcome};
-
-/// One fault, attributed to an agent.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FaultNote {
-    pub seat: usize,
-    pub decision: String,
-    pub kind: String,
-    pub detail: String,
-}
+pub use crate::game::FaultNote;
+use crate::game::{Outcome, Summary};
 
 /// What the standings need from a game, small enough to journal a line per game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -27,69 +19,65 @@ pub struct GameResult {
     /// Seats that forfeited, in order.
     pub forfeits: Vec<usize>,
     pub faults: Vec<FaultNote>,
+    /// Final scores by seat, for games that keep a score (Farkle).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scores: Option<Vec<i64>>,
     /// Record file, relative to the output folder.
     pub record: String,
 }
 
 impl GameResult {
-    pub fn from_record(
+    pub fn new(
         id: usize,
         key: &str,
+        seed: u64,
         seats: Vec<String>,
-        record: &GameRecord,
+        summary: Summary,
         record_path: String,
     ) -> GameResult {
-        let faults = record
-            .start_events
-            .iter()
-            .chain(record.turns.iter().flat_map(|t| t.events.iter()))
-            .filter_map(|e| match e {
-                Event::Fault {
-                    seat,
-                    decision,
-                    fault,
-                } => Some(FaultNote {
-                    seat: *seat,
-                    decision: serde_json::to_value(decision)
-                        .ok()
-                        .and_then(|v| v.as_str().map(str::to_owned))
-                        .unwrap_or_default(),
-                    kind: fault.kind.name().to_owned(),
-                    detail: fault.detail.clone(),
-                }),
-                _ => None,
-            })
-            .collect();
         GameResult {
             id,
             key: key.to_owned(),
-            seed: record.setup.seed.unwrap_or(0),
+            seed,
             seats,
-            outcome: record.outcome,
-            rounds: record.rounds(),
-            turns: record.turns.len() as u32,
-            forfeits: record.forfeits.clone(),
-            faults,
+            outcome: summary.outcome,
+            rounds: summary.rounds,
+            turns: summary.turns,
+            forfeits: summary.forfeits,
+            faults: summary.faults,
+            scores: summary.scores,
             record: record_path,
         }
     }
 
     /// Finishing rank of each seat (0 = best; equal ranks are ties): the winner first, then the
-    /// players still in the game, then those who forfeited, the latest forfeit ranking highest.
+    /// players still in the game (by score, for games that keep one), then those who forfeited,
+    /// the latest forfeit ranking highest.
     pub fn ranks(&self) -> Vec<usize> {
         let n = self.seats.len();
         let winner = self.outcome.winner();
-        (0..n)
-            .map(|seat| {
-                if Some(seat) == winner {
-                    0
-                } else if let Some(pos) = self.forfeits.iter().position(|&s| s == seat) {
-                    // Forfeited first = worst.
-                    2 + (self.forfeits.len() - 1 - pos)
-                } else {
-                    1
-                }
-            })
-            .collect()
+        let score = |seat: usize| self.scores.as_ref().map_or(0, |s| s[seat]);
+        let playing: Vec<usize> = (0..n).filter(|s| !self.forfeits.contains(s)).collect();
+        let mut ranks = vec![0; n];
+        for &seat in &playing {
+            if Some(seat) != winner {
+                let better = playing
+                    .iter()
+                    .filter(|&&o| Some(o) != winner && score(o) > score(seat))
+                    .count();
+                ranks[seat] = 1 + better;
+            }
+        }
+        let base = playing
+            .iter()
+            .map(|&s| ranks[s] + 1)
+            .max()
+            .unwrap_or(0)
+            .max(2);
+        for (pos, &seat) in self.forfeits.iter().enumerate() {
+            // Forfeited first = worst.
+            ranks[seat] = base + (self.forfeits.len() - 1 - pos);
+        }
+        ranks
     }
 }

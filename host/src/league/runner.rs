@@ -16,8 +16,8 @@ use super::progress::Progress;
 use super::result::GameResult;
 use super::schedule::{schedule, GameSpec};
 use super::standings::{self, Standings};
-use crate::farm::{play_game, FarmPlayer, SeededDice, Setup};
-use crate::records::{write_record, RecordMeta};
+use crate::game::{Contestant, Game, Table};
+use crate::records::RecordMeta;
 use crate::sandbox::WORKER_STACK_BYTES;
 
 pub const RECORDS_DIR: &str = "records";
@@ -42,27 +42,20 @@ pub struct LeagueRun {
     pub played: usize,
 }
 
-/// A league entrant: anything that can take a seat in a fresh game. Sandboxed agents are the
-/// real thing; native strategies implement it too (tests, benchmarks).
-pub trait Contestant: Sync {
-    /// A player for one new game: nothing may carry over from earlier games.
-    fn new_player(&self) -> Box<dyn FarmPlayer + '_>;
-    /// SHA-256 of the agent's code, when it has code.
-    fn code_hash(&self) -> Option<String>;
-}
-
-/// Plays (or resumes) the league `cfg` with `contestants[i]` for `cfg.agents[i]`. `limits` is
-/// recorded with every game and in the standings.
-pub fn play_league(
+/// Plays (or resumes) the league `cfg` of `game` with `contestants[i]` for `cfg.agents[i]`.
+/// `limits` is recorded with every game and in the standings.
+pub fn play_league<G: Game>(
+    game: &G,
     cfg: &LeagueConfig,
-    contestants: &[&dyn Contestant],
+    contestants: &[&dyn Contestant<G>],
     limits_json: &serde_json::Value,
     opts: &RunOptions,
 ) -> anyhow::Result<LeagueRun> {
     let modules = contestants;
     let names: Vec<String> = cfg.agents.iter().map(|a| a.name.clone()).collect();
+    assert_eq!(game.kind(), cfg.game, "the league's game");
     let games = schedule(&names, cfg.players_per_game, cfg.games_per_group, cfg.seed);
-    let fingerprint = fingerprint(cfg, modules, limits_json);
+    let fingerprint = fingerprint(cfg, &hashes(modules), limits_json);
 
     let out = cfg.output.clone();
     let (mut journal, mut results) = if opts.resume {
@@ -93,6 +86,7 @@ pub fn play_league(
     let threads = opts.threads.unwrap_or_else(|| cfg.worker_threads()).max(1);
 
     let ctx = GameContext {
+        game,
         cfg,
         modules,
         names: &names,
@@ -166,7 +160,7 @@ pub fn play_league(
     let standings = standings::compute(&names, &results);
     let summary = Summary {
         league: &cfg.name,
-        settings: settings_json(cfg, limits_json, modules),
+        settings: settings_json(cfg, limits_json, &hashes(modules)),
         standings: &standings,
     };
     output::write_files(&out, &summary, &results)?;
@@ -178,44 +172,39 @@ pub fn play_league(
     })
 }
 
-struct GameContext<'a> {
+struct GameContext<'a, G: Game> {
+    game: &'a G,
     cfg: &'a LeagueConfig,
-    modules: &'a [&'a dyn Contestant],
+    modules: &'a [&'a dyn Contestant<G>],
     names: &'a [String],
     limits: &'a serde_json::Value,
     records: &'a Path,
 }
 
-impl GameContext<'_> {
+impl<G: Game> GameContext<'_, G> {
     fn play(&self, spec: &GameSpec) -> anyhow::Result<GameResult> {
-        let setup = Setup {
-            players: spec.seats.len(),
-            seed: Some(spec.seed),
+        let names: Vec<String> = spec.seats.iter().map(|&a| self.names[a].clone()).collect();
+        let table = Table {
+            seed: spec.seed,
             round_cap: self.cfg.round_cap,
             policy: self.cfg.fault_policy,
-            start: None,
+            meta: RecordMeta {
+                names: names.clone(),
+                agent_hashes: spec
+                    .seats
+                    .iter()
+                    .map(|&a| self.modules[a].code_hash())
+                    .collect(),
+                limits: self.limits.clone(),
+            },
         };
         let mut players: Vec<_> = spec
             .seats
             .iter()
             .map(|&a| self.modules[a].new_player())
             .collect();
-        let mut seats: Vec<&mut dyn FarmPlayer> = players
-            .iter_mut()
-            .map(|p| &mut **p as &mut dyn FarmPlayer)
-            .collect();
-        let record = play_game(&setup, &mut seats, &mut SeededDice::new(spec.seed));
-        let meta = RecordMeta {
-            names: spec.seats.iter().map(|&a| self.names[a].clone()).collect(),
-            agent_hashes: spec
-                .seats
-                .iter()
-                .map(|&a| self.modules[a].code_hash())
-                .collect(),
-            limits: self.limits.clone(),
-        };
-        let mut bytes = Vec::new();
-        write_record(&record, &meta, &mut bytes)?;
+        let played = self.game.play(&table, &mut players)?;
+        let mut bytes = played.record;
         let mut file = format!("game-{:06}.jsonl", spec.id);
         if bytes.len() as u64 > self.cfg.compress_records_over {
             let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
@@ -226,14 +215,19 @@ impl GameContext<'_> {
         let path = self.records.join(&file);
         std::fs::write(&path, &bytes)
             .with_context(|| format!("cannot write {}", path.display()))?;
-        Ok(GameResult::from_record(
+        Ok(GameResult::new(
             spec.id,
             &spec.key,
-            meta.names,
-            &record,
+            spec.seed,
+            names,
+            played.summary,
             format!("{RECORDS_DIR}/{file}"),
         ))
     }
+}
+
+fn hashes<G: Game>(modules: &[&dyn Contestant<G>]) -> Vec<Option<String>> {
+    modules.iter().map(|m| m.code_hash()).collect()
 }
 
 fn panic_text(p: &Box<dyn std::any::Any + Send>) -> String {
@@ -246,19 +240,19 @@ fn panic_text(p: &Box<dyn std::any::Any + Send>) -> String {
 fn settings_json(
     cfg: &LeagueConfig,
     limits: &serde_json::Value,
-    modules: &[&dyn Contestant],
+    hashes: &[Option<String>],
 ) -> serde_json::Value {
     serde_json::json!({
-        "game": super::config::GAME,
+        "game": cfg.game.name(),
         "players_per_game": cfg.players_per_game,
         "games_per_group": cfg.games_per_group,
         "seed": cfg.seed,
         "round_cap": cfg.round_cap,
         "fault_policy": cfg.fault_policy,
         "limits": limits,
-        "agents": cfg.agents.iter().zip(modules).map(|(a, m)| serde_json::json!({
+        "agents": cfg.agents.iter().zip(hashes).map(|(a, h)| serde_json::json!({
             "name": a.name,
-            "sha256": m.code_hash(),
+            "sha256": h,
         })).collect::<Vec<_>>(),
     })
 }
@@ -267,9 +261,9 @@ fn settings_json(
 /// other agent code is refused.
 fn fingerprint(
     cfg: &LeagueConfig,
-    modules: &[&dyn Contestant],
+    hashes: &[Option<String>],
     limits: &serde_json::Value,
 ) -> String {
-    let settings = settings_json(cfg, limits, modules);
+    let settings = settings_json(cfg, limits, hashes);
     crate::records::sha256_hex(settings.to_string().as_bytes())
 }

@@ -326,6 +326,7 @@ mod tests {
             turns: 20,
             forfeits,
             faults: vec![],
+            scores: None,
             record: String::new(),
         }
     }

@@ -7,22 +7,25 @@ use farm_rules::{for_each_stock_trade, Offer, Trade};
 use super::config::LeagueConfig;
 use super::journal::JOURNAL_FILE;
 use super::output::{CROSSTABLE_CSV, GAMES_CSV, STANDINGS_CSV, STANDINGS_JSON};
-use super::runner::{play_league, Contestant, RunOptions};
+use super::runner::{play_league, RunOptions};
+use crate::farm::FarmGame;
 use crate::farm::{AcceptView, FarmPlayer, Fault, FaultKind, Observation};
+use crate::game::Contestant;
 
 /// Buys the `pick`-th affordable stock trade each turn (a different habit per contestant), and
 /// faults on its `fault_at`-th decision if set.
+#[derive(Clone)]
 struct Habit {
     pick: usize,
     fault_at: Option<u32>,
 }
 
-struct HabitPlayer<'a> {
-    habit: &'a Habit,
+struct HabitPlayer {
+    habit: Habit,
     decisions: u32,
 }
 
-impl FarmPlayer for HabitPlayer<'_> {
+impl FarmPlayer for HabitPlayer {
     fn trade(&mut self, obs: &Observation) -> Result<Offer, Fault> {
         self.decisions += 1;
         if Some(self.decisions) == self.habit.fault_at {
@@ -51,10 +54,10 @@ impl FarmPlayer for HabitPlayer<'_> {
     }
 }
 
-impl Contestant for Habit {
-    fn new_player(&self) -> Box<dyn FarmPlayer + '_> {
+impl Contestant<FarmGame> for Habit {
+    fn new_player(&self) -> Box<dyn FarmPlayer> {
         Box::new(HabitPlayer {
-            habit: self,
+            habit: self.clone(),
             decisions: 0,
         })
     }
@@ -108,7 +111,8 @@ fn run(cfg: &LeagueConfig, out: &Path, threads: usize, resume: bool) -> super::r
     let mut cfg = cfg.clone();
     cfg.output = out.to_path_buf();
     let h = habits();
-    let contestants: Vec<&dyn Contestant> = h.iter().map(|c| c as &dyn Contestant).collect();
+    let contestants: Vec<&dyn Contestant<FarmGame>> =
+        h.iter().map(|c| c as &dyn Contestant<FarmGame>).collect();
     let opts = RunOptions {
         resume,
         fresh: !resume,
@@ -116,6 +120,7 @@ fn run(cfg: &LeagueConfig, out: &Path, threads: usize, resume: bool) -> super::r
         quiet: true,
     };
     play_league(
+        &FarmGame,
         &cfg,
         &contestants,
         &serde_json::json!({"test": true}),

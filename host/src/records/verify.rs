@@ -11,6 +11,7 @@ use super::read::{decode_record_bytes, parse, split_lines, ReadError};
 use super::replay::replay;
 use super::{sha256_hex, write::record_to_string};
 use crate::farm::Outcome;
+use crate::game::GameKind;
 
 /// Where a verified game's dice came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,6 +26,7 @@ pub enum DiceOrigin {
 /// What a consistent record contains.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VerifySummary {
+    pub game: GameKind,
     pub players: usize,
     pub names: Vec<String>,
     pub turns: usize,
@@ -36,7 +38,27 @@ pub struct VerifySummary {
 impl VerifySummary {
     /// `12 turns, winner: seat 1, dice: seeded 123` style.
     pub fn describe(&self) -> String {
-        let outcome = match self.outcome {
+        let outcome = match (self.game, self.players, self.outcome) {
+            (GameKind::Farkle, 1, Outcome::Win { .. }) => "target reached".to_string(),
+            (GameKind::Farkle, 1, Outcome::Draw { round_cap: true }) => {
+                "target not reached within the round cap".to_string()
+            }
+            (GameKind::Farkle, 1, _) => "target not reached (forfeited)".to_string(),
+            (GameKind::Farkle, _, Outcome::Draw { round_cap: false }) => {
+                "draw (a shared highest score, or everyone forfeited)".to_string()
+            }
+            (_, _, outcome) => Self::outcome_text(outcome),
+        };
+        let dice = match self.dice {
+            DiceOrigin::Seeded(seed) => format!("dice: seeded {seed}"),
+            DiceOrigin::Explicit => "dice: explicit, not derived from a seed".to_string(),
+        };
+        let turns = if self.turns == 1 { "turn" } else { "turns" };
+        format!("{}: {} {turns}, {outcome}, {dice}", self.game, self.turns)
+    }
+
+    fn outcome_text(outcome: Outcome) -> String {
+        match outcome {
             Outcome::Win {
                 seat,
                 last_standing: false,
@@ -48,13 +70,7 @@ impl VerifySummary {
             Outcome::Draw { round_cap: true } => "draw (round cap)".to_string(),
             Outcome::Draw { round_cap: false } => "draw (everyone forfeited)".to_string(),
             Outcome::Unfinished => "unfinished (the explicit dice ran out)".to_string(),
-        };
-        let dice = match self.dice {
-            DiceOrigin::Seeded(seed) => format!("dice: seeded {seed}"),
-            DiceOrigin::Explicit => "dice: explicit, not derived from a seed".to_string(),
-        };
-        let turns = if self.turns == 1 { "turn" } else { "turns" };
-        format!("{} {turns}, {outcome}, {dice}", self.turns)
+        }
     }
 }
 
@@ -98,8 +114,22 @@ pub fn verify_record_bytes(bytes: &[u8]) -> Result<VerifySummary, VerifyError> {
     verify_record(&decode_record_bytes(bytes)?)
 }
 
-/// Verifies a record (uncompressed text). Never panics, whatever the text.
+/// Verifies a record of any game (uncompressed text): the setup line's `game` field says which
+/// game's rules replay it. Never panics, whatever the text.
 pub fn verify_record(text: &str) -> Result<VerifySummary, VerifyError> {
+    let first = text.lines().next().unwrap_or("");
+    let game = serde_json::from_str::<Value>(first)
+        .ok()
+        .and_then(|v| v.get("game").and_then(Value::as_str).map(str::to_owned));
+    match game.as_deref().map(str::parse::<GameKind>) {
+        Some(Ok(GameKind::Farkle)) => crate::farkle::record::verify_record(text),
+        // Little Animal Farm, and every malformed setup line (its reader names the problem).
+        _ => verify_farm_record(text),
+    }
+}
+
+/// Verifies a Little Animal Farm record.
+fn verify_farm_record(text: &str) -> Result<VerifySummary, VerifyError> {
     let parsed = parse(text)?;
     let record = &parsed.parsed.record;
     let seeded = record.setup.seed;
@@ -160,6 +190,7 @@ pub fn verify_record(text: &str) -> Result<VerifySummary, VerifyError> {
     }
 
     Ok(VerifySummary {
+        game: GameKind::Farm,
         players: record.setup.players,
         names: parsed.parsed.meta.names.clone(),
         turns: record.turns.len(),

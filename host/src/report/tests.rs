@@ -9,14 +9,15 @@ use serde_json::{json, Value};
 
 use super::data::{read_record_lines, replay_data};
 use super::*;
+use crate::farm::FarmGame;
 use crate::farm::{AcceptView, FarmPlayer, Fault, FaultKind, Observation};
 use crate::league::{play_league, Contestant, LeagueConfig, RunOptions};
 use crate::native::NativePlayer;
 
 struct Native<A>(PhantomData<fn() -> A>);
 
-impl<A: FarmAgent + Default + 'static> Contestant for Native<A> {
-    fn new_player(&self) -> Box<dyn FarmPlayer + '_> {
+impl<A: FarmAgent + Default + 'static> Contestant<FarmGame> for Native<A> {
+    fn new_player(&self) -> Box<dyn FarmPlayer> {
         Box::new(NativePlayer::<A>::new().round_cap(60))
     }
     fn code_hash(&self) -> Option<String> {
@@ -41,8 +42,8 @@ impl FarmPlayer for CrasherPlayer {
     }
 }
 
-impl Contestant for Crasher {
-    fn new_player(&self) -> Box<dyn FarmPlayer + '_> {
+impl Contestant<FarmGame> for Crasher {
+    fn new_player(&self) -> Box<dyn FarmPlayer> {
         Box::new(CrasherPlayer(0))
     }
     fn code_hash(&self) -> Option<String> {
@@ -71,14 +72,14 @@ fn league(dir: &Path) -> PathBuf {
     cfg.output = dir.join("out");
     let greedy = Native::<greedy::Greedy>(PhantomData);
     let trader = Native::<trader::Trader>(PhantomData);
-    let contestants: [&dyn Contestant; 3] = [&greedy, &trader, &Crasher];
+    let contestants: [&dyn Contestant<FarmGame>; 3] = [&greedy, &trader, &Crasher];
     let opts = RunOptions {
         fresh: true,
         threads: Some(1),
         quiet: true,
         ..RunOptions::default()
     };
-    play_league(&cfg, &contestants, &json!({"test": true}), &opts).unwrap();
+    play_league(&FarmGame, &cfg, &contestants, &json!({"test": true}), &opts).unwrap();
     cfg.output
 }
 

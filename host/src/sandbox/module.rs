@@ -16,6 +16,7 @@ use super::config::{self, Limits, EPOCH_TICK};
 use super::faults::one_line;
 use super::player::{self, HostState, WasmPlayer};
 use super::wasi::{self, WASI_MODULE};
+use crate::game::GameKind;
 
 /// Round cap announced to agents created with [`AgentModule::player`] (the league's default).
 pub const DEFAULT_ROUND_CAP: u32 = 300;
@@ -149,7 +150,7 @@ impl Sandbox {
 
         let imports = check_imports(&module)?;
         let uses_wasi = module.imports().any(|i| i.module() == WASI_MODULE);
-        let exports = check_exports(&module)?;
+        let (exports, games) = check_exports(&module)?;
         let linker = if uses_wasi {
             &self.inner.with_wasi
         } else {
@@ -174,6 +175,7 @@ impl Sandbox {
             uses_wasi,
             has_init,
             has_initialize,
+            games,
         };
         let version = player::probe_abi_version(&inner)?;
         if version != arena_abi::ABI_VERSION {
@@ -328,16 +330,16 @@ fn check_imports(module: &Module) -> anyhow::Result<Vec<Entry>> {
     Ok(entries)
 }
 
-fn check_exports(module: &Module) -> anyhow::Result<Vec<Entry>> {
+/// Checks the exports every agent needs and the decision exports of each game; returns the
+/// module's exports and the games whose decision exports are all present (at least one).
+fn check_exports(module: &Module) -> anyhow::Result<(Vec<Entry>, Vec<GameKind>)> {
     let i32_ = ValType::I32;
     let getter = [i32_.clone()];
     let unary = [i32_.clone()];
-    let required: [(&str, &[ValType], &[ValType]); 5] = [
+    let required: [(&str, &[ValType], &[ValType]); 3] = [
         (names::ABI_VERSION, &[], &getter),
         (names::BUFFER, &[], &getter),
         (names::BUFFER_SIZE, &[], &getter),
-        (names::FARM_TRADE, &unary, &unary),
-        (names::FARM_ACCEPT, &unary, &unary),
     ];
     let mut problems = Vec::new();
     match module.get_export(names::MEMORY) {
@@ -369,6 +371,30 @@ fn check_exports(module: &Module) -> anyhow::Result<Vec<Entry>> {
     }
     check(names::INIT, &unary, &unary, true);
     check("_initialize", &[], &[], true);
+    // A decision export of any game must have the right type even if the module does not play
+    // that game; a game is played when all of its decision exports are there.
+    let mut games = Vec::new();
+    let mut unplayed = Vec::new();
+    for game in GameKind::ALL {
+        let mut missing = Vec::new();
+        for name in game.decision_exports() {
+            check(name, &unary, &unary, true);
+            if module.get_export(name).is_none() {
+                missing.push(format!(
+                    "missing export `{name}` ({})",
+                    expected(&unary, &unary)
+                ));
+            }
+        }
+        if missing.is_empty() {
+            games.push(game);
+        } else {
+            unplayed.push(format!("for {}: {}", game.title(), missing.join(", ")));
+        }
+    }
+    if games.is_empty() {
+        problems.push(format!("it plays no game ({})", unplayed.join("; ")));
+    }
     if !problems.is_empty() {
         bail!(
             "not an arena agent (ABI v{}): {}",
@@ -376,13 +402,14 @@ fn check_exports(module: &Module) -> anyhow::Result<Vec<Entry>> {
             problems.join("; ")
         );
     }
-    Ok(module
+    let exports = module
         .exports()
         .map(|e| Entry {
             name: e.name().to_owned(),
             kind: describe(&e.ty()),
         })
-        .collect())
+        .collect();
+    Ok((exports, games))
 }
 
 /// A validated, compiled agent. Cheap to clone; `player()` makes a fresh player for each game.
@@ -404,6 +431,8 @@ pub(crate) struct ModuleInner {
     pub(crate) uses_wasi: bool,
     pub(crate) has_init: bool,
     pub(crate) has_initialize: bool,
+    /// The games whose decision exports the module has.
+    games: Vec<GameKind>,
 }
 
 impl ModuleInner {
@@ -483,6 +512,34 @@ impl AgentModule {
     }
 
     /// A player for one game whose round cap is `round_cap` (told to the agent at init).
+    /// The games whose decision exports the module has.
+    pub fn games(&self) -> &[GameKind] {
+        &self.inner.games
+    }
+
+    /// Whether the module has every decision export of `game`.
+    pub fn plays(&self, game: GameKind) -> bool {
+        self.inner.games.contains(&game)
+    }
+
+    /// Fails, naming the missing exports, unless the module plays `game`.
+    pub fn check_plays(&self, game: GameKind) -> anyhow::Result<()> {
+        if self.plays(game) {
+            return Ok(());
+        }
+        let missing: Vec<String> = game
+            .decision_exports()
+            .iter()
+            .filter(|name| !self.inner.exports.iter().any(|e| e.name == **name))
+            .map(|name| format!("`{name}`"))
+            .collect();
+        bail!(
+            "the agent does not play {}: missing export {}",
+            game.title(),
+            missing.join(", ")
+        )
+    }
+
     pub fn player_with_round_cap(&self, round_cap: u32) -> WasmPlayer {
         WasmPlayer::new(self.clone(), round_cap)
     }

@@ -1,4 +1,7 @@
-//! `WasmPlayer`: one agent instance playing one game through ABI v1, with its budgets.
+//! `WasmPlayer`: one agent instance playing one game through ABI v1, with its budgets. It knows
+//! the envelope, the init call and the exchange buffer, not any game: each game's adapter
+//! (`crate::farm::wasm`, `crate::farkle::wasm`) encodes its observations and decodes its answers
+//! through [`WasmPlayer::call`].
 
 use arena_abi::names;
 use wasmtime::{Caller, Extern, Instance, Linker, Memory, Store, TypedFunc};
@@ -9,11 +12,7 @@ use super::faults::{classify, one_line, FuelScope, Limiter};
 use super::log::AgentLog;
 use super::module::{AgentModule, ModuleInner};
 use super::wasi;
-use crate::farm::abi_events::{
-    decode_accept_answer, decode_trade_answer, encode_init, encode_observation,
-};
-use crate::farm::{AcceptView, FarmPlayer, Fault, FaultKind, Observation};
-use farm_rules::Offer;
+use crate::game::{Fault, FaultKind, GameKind};
 
 /// Largest part of the exchange buffer the host fills (observations are a few KiB at most; a
 /// bigger buffer only lets more old events through).
@@ -100,12 +99,13 @@ struct Live {
     memory: Memory,
     buf_ptr: usize,
     buf_size: usize,
-    trade: TypedFunc<i32, i32>,
-    accept: TypedFunc<i32, i32>,
+    game: GameKind,
+    /// The game's decision exports, in the order of [`GameKind::decision_exports`].
+    decisions: Vec<TypedFunc<i32, i32>>,
 }
 
 /// One agent in one game. Created by [`AgentModule::player`]; the instance is made by
-/// [`FarmPlayer::start`] (a new one at every call, so a player can also be reused for another game).
+/// [`WasmPlayer::start`] (a new one at every call, so a player can also be reused for another game).
 pub struct WasmPlayer {
     module: AgentModule,
     round_cap: u32,
@@ -210,27 +210,37 @@ impl WasmPlayer {
     }
 
     /// Instantiates and initialises the agent; on failure returns the fault (the caller forfeits).
-    fn load(&mut self, seat: usize, players: usize, seed: u64) -> Result<Live, Fault> {
+    fn load(
+        &mut self,
+        game: GameKind,
+        seat: usize,
+        players: usize,
+        seed: u64,
+    ) -> Result<Live, Fault> {
         let inner = self.module.inner.clone();
         let ticks = inner.limits().wall_ticks();
         let (allowance, scope) = self.allowance()?;
         self.log = AgentLog::new(inner.limits().log_bytes);
         let mut store = new_store(&inner, seed, self.log.clone());
         Self::arm(&mut store, allowance, ticks);
-        let result = Self::init_instance(&inner, &mut store, seat, players, seed, self.round_cap);
+        let init = Init {
+            game,
+            seat,
+            players,
+            seed,
+            round_cap: self.round_cap,
+        };
+        let result = Self::init_instance(&inner, &mut store, &init);
         self.account(&store, allowance);
         match result {
-            Ok(parts) => {
-                let (memory, buf_ptr, buf_size, trade, accept) = parts;
-                Ok(Live {
-                    store,
-                    memory,
-                    buf_ptr,
-                    buf_size,
-                    trade,
-                    accept,
-                })
-            }
+            Ok((memory, buf_ptr, buf_size, decisions)) => Ok(Live {
+                store,
+                game,
+                memory,
+                buf_ptr,
+                buf_size,
+                decisions,
+            }),
             Err(InitError::Wasm(what, e)) => {
                 let mut fault = classify(&e, what, scope);
                 let is_trap = e.downcast_ref::<wasmtime::Trap>().is_some()
@@ -249,20 +259,8 @@ impl WasmPlayer {
     fn init_instance(
         inner: &ModuleInner,
         store: &mut Store<HostState>,
-        seat: usize,
-        players: usize,
-        seed: u64,
-        round_cap: u32,
-    ) -> Result<
-        (
-            Memory,
-            usize,
-            usize,
-            TypedFunc<i32, i32>,
-            TypedFunc<i32, i32>,
-        ),
-        InitError,
-    > {
+        init: &Init,
+    ) -> Result<(Memory, usize, usize, Vec<TypedFunc<i32, i32>>), InitError> {
         let wasm = |what: &'static str| move |e: wasmtime::Error| InitError::Wasm(what, e);
         let instance = inner
             .pre
@@ -276,8 +274,12 @@ impl WasmPlayer {
                 .get_typed_func::<i32, i32>(&mut *store, name)
                 .map_err(wasm(name))
         };
-        let trade = typed(store, names::FARM_TRADE)?;
-        let accept = typed(store, names::FARM_ACCEPT)?;
+        let decisions = init
+            .game
+            .decision_exports()
+            .iter()
+            .map(|name| typed(store, name))
+            .collect::<Result<Vec<_>, _>>()?;
         if inner.has_initialize {
             instance
                 .get_typed_func::<(), ()>(&mut *store, "_initialize")
@@ -287,13 +289,13 @@ impl WasmPlayer {
         }
         let (mut ptr, mut size) = buffer(&instance, store, memory)?;
         if inner.has_init {
-            let init = typed(store, names::INIT)?;
+            let init_fn = typed(store, names::INIT)?;
             let mut buf = [0u8; 64];
-            let len = encode_init(seat, players, seed, round_cap, &mut buf);
+            let len = init.encode(&mut buf);
             memory
                 .write(&mut *store, ptr, &buf[..len])
                 .map_err(|e| InitError::Abi(format!("cannot write the init payload: {e}")))?;
-            let code = init
+            let code = init_fn
                 .call(&mut *store, len as i32)
                 .map_err(wasm(names::INIT))?;
             if code != 0 {
@@ -304,15 +306,51 @@ impl WasmPlayer {
             }
             (ptr, size) = buffer(&instance, store, memory)?;
         }
-        Ok((memory, ptr, size, trade, accept))
+        Ok((memory, ptr, size, decisions))
     }
 
-    /// Writes the observation, calls the decision's export and returns its raw answer.
-    fn decide(
+    /// Text the agent logged since the last call (its debug output).
+    pub fn take_log(&mut self) -> Option<String> {
+        self.log.take()
+    }
+
+    /// Instantiates the agent for a new game of `game` (everything from an earlier game is
+    /// dropped) and calls its `arena_init`. A fault here forfeits the game, whatever the policy.
+    pub fn start(
         &mut self,
-        obs: &Observation,
-        view: Option<&AcceptView>,
-    ) -> Result<(i32, &Live), Fault> {
+        game: GameKind,
+        seat: usize,
+        players: usize,
+        seed: u64,
+    ) -> Result<(), Fault> {
+        self.live = None;
+        self.fuel_used = 0;
+        self.calls = 0;
+        self.dead = None;
+        match self.load(game, seat, players, seed) {
+            Ok(live) => {
+                self.live = Some(live);
+                Ok(())
+            }
+            Err(fault) => {
+                self.dead = Some(Fault::new(
+                    FaultKind::LoadFailed,
+                    format!("the agent failed to load: {}", fault.detail),
+                ));
+                Err(fault)
+            }
+        }
+    }
+
+    /// One decision: `encode` writes the envelope and payload into the given buffer and returns
+    /// the length written; then the game's decision export number `decision` (in the order of
+    /// [`GameKind::decision_exports`]) is called on its budgets. Returns the export's return
+    /// value and the exchange buffer as the agent left it, for the game to decode.
+    pub fn call(
+        &mut self,
+        decision: usize,
+        encode: impl FnOnce(&mut [u8]) -> usize,
+    ) -> Result<(i32, &[u8]), Fault> {
         if let Some(fault) = &self.dead {
             return Err(fault.clone());
         }
@@ -324,7 +362,7 @@ impl WasmPlayer {
         if self.scratch.len() < room {
             self.scratch.resize(room, 0);
         }
-        let len = encode_observation(obs, view, &mut self.scratch[..room]);
+        let len = encode(&mut self.scratch[..room]);
         if let Err(e) = live
             .memory
             .write(&mut live.store, live.buf_ptr, &self.scratch[..len])
@@ -334,10 +372,8 @@ impl WasmPlayer {
                 format!("the exchange buffer is no longer inside memory: {e}"),
             ));
         }
-        let (func, what) = match view {
-            None => (live.trade.clone(), names::FARM_TRADE),
-            Some(_) => (live.accept.clone(), names::FARM_ACCEPT),
-        };
+        let func = live.decisions[decision].clone();
+        let what = live.game.decision_exports()[decision];
         Self::arm(&mut live.store, allowance, ticks);
         let result = func.call(&mut live.store, len as i32);
         let left = live.store.get_fuel().unwrap_or(0);
@@ -345,7 +381,11 @@ impl WasmPlayer {
             .fuel_used
             .saturating_add(allowance.saturating_sub(left));
         match result {
-            Ok(answer) => Ok((answer, self.live.as_ref().expect("live"))),
+            Ok(answer) => {
+                let live = self.live.as_ref().expect("live");
+                let data = live.memory.data(&live.store);
+                Ok((answer, &data[live.buf_ptr..live.buf_ptr + live.buf_size]))
+            }
             Err(e) => {
                 let fault = classify(&e, what, scope);
                 if fault.kind == FaultKind::GameFuel || e.downcast_ref::<I32Exit>().is_some() {
@@ -396,39 +436,24 @@ fn buffer(
     Ok((ptr, size))
 }
 
-impl FarmPlayer for WasmPlayer {
-    fn start(&mut self, seat: usize, players: usize, seed: u64) -> Result<(), Fault> {
-        self.live = None;
-        self.fuel_used = 0;
-        self.calls = 0;
-        self.dead = None;
-        match self.load(seat, players, seed) {
-            Ok(live) => {
-                self.live = Some(live);
-                Ok(())
-            }
-            Err(fault) => {
-                self.dead = Some(Fault::new(
-                    FaultKind::LoadFailed,
-                    format!("the agent failed to load: {}", fault.detail),
-                ));
-                Err(fault)
-            }
-        }
-    }
+/// What `arena_init` is told.
+struct Init {
+    game: GameKind,
+    seat: usize,
+    players: usize,
+    seed: u64,
+    round_cap: u32,
+}
 
-    fn trade(&mut self, obs: &Observation) -> Result<Offer, Fault> {
-        let (answer, live) = self.decide(obs, None)?;
-        let data = live.memory.data(&live.store);
-        decode_trade_answer(answer, &data[live.buf_ptr..live.buf_ptr + live.buf_size])
-    }
-
-    fn accept(&mut self, obs: &Observation, offer: &AcceptView) -> Result<bool, Fault> {
-        let (answer, _) = self.decide(obs, Some(offer))?;
-        decode_accept_answer(answer)
-    }
-
-    fn take_log(&mut self) -> Option<String> {
-        self.log.take()
+impl Init {
+    fn encode(&self, buf: &mut [u8]) -> usize {
+        let Init {
+            game,
+            seat,
+            players,
+            seed,
+            round_cap,
+        } = *self;
+        crate::game::abi::encode_init(game, seat, players, seed, round_cap, buf)
     }
 }

@@ -9,6 +9,7 @@ use crate::farm::{
     play_game, AcceptView, Event, FarmPlayer, FaultKind, FaultPolicy, GameRecord, Observation,
     SeededDice, Setup,
 };
+use crate::game::GameKind;
 
 /// An agent module: the ABI exports around the given trade and accept bodies, plus `extra`
 /// (imports must come first in WAT: put them in `imports`).
@@ -137,7 +138,7 @@ fn with_player<R: Send>(
     let m = m.clone();
     run_with_big_stack(move || {
         let mut p = m.player();
-        p.start(0, 2, seed).expect("start");
+        p.start(GameKind::Farm, 0, 2, seed).expect("start");
         f(&mut p)
     })
 }
@@ -483,7 +484,11 @@ fn init_gets_the_seed_and_a_nonzero_return_fails_the_load() {
     assert!(m.has_init());
     let results = run_with_big_stack(|| {
         (0..2u64)
-            .map(|seed| m.player().start(0, 2, seed).map_err(|f| f.kind))
+            .map(|seed| {
+                m.player()
+                    .start(GameKind::Farm, 0, 2, seed)
+                    .map_err(|f| f.kind)
+            })
             .collect::<Vec<_>>()
     });
     assert_eq!(results, [Ok(()), Err(FaultKind::LoadFailed)]);
@@ -523,14 +528,14 @@ fn every_game_gets_a_fresh_instance() {
         let mut p = m.player();
         let mut out = Vec::new();
         for game in 0..3 {
-            p.start(0, 2, game).unwrap();
+            p.start(GameKind::Farm, 0, 2, game).unwrap();
             for _ in 0..2 {
                 with_obs(|o| p.trade(o).unwrap());
                 out.push(p.take_log().unwrap_or_default());
             }
         }
         let mut fresh = m.player();
-        fresh.start(0, 2, 9).unwrap();
+        fresh.start(GameKind::Farm, 0, 2, 9).unwrap();
         with_obs(|o| fresh.trade(o).unwrap());
         out.push(fresh.take_log().unwrap_or_default());
         out
@@ -671,7 +676,7 @@ fn a_small_buffer_or_one_outside_memory_fails_the_load() {
             &format!(r#"(func (export "arena_buffer_size") (result i32) i32.const {size})"#),
         );
         let m = load(&sb, "buf", &wat);
-        let fault = run_with_big_stack(|| m.player().start(0, 2, 1).unwrap_err());
+        let fault = run_with_big_stack(|| m.player().start(GameKind::Farm, 0, 2, 1).unwrap_err());
         assert_eq!(fault.kind, FaultKind::LoadFailed);
         assert!(fault.detail.contains(needle), "{fault:?}");
     }

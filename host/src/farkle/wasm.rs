@@ -1,0 +1,24 @@
+//! A sandboxed agent in a Farkle seat.
+
+use super::abi::{encode_observation, read_answer};
+use super::{Answer, FarklePlayer, Observation};
+use crate::game::{Fault, GameKind};
+use crate::sandbox::WasmPlayer;
+
+/// Index of `farkle_draft` in `GameKind::Farkle.decision_exports()`.
+const DRAFT: usize = 0;
+
+impl FarklePlayer for WasmPlayer {
+    fn start(&mut self, seat: usize, players: usize, seed: u64) -> Result<(), Fault> {
+        WasmPlayer::start(self, GameKind::Farkle, seat, players, seed)
+    }
+
+    fn draft(&mut self, obs: &Observation) -> Result<Answer, Fault> {
+        let (ret, buf) = self.call(DRAFT, |buf| encode_observation(obs, buf))?;
+        read_answer(ret, buf)
+    }
+
+    fn take_log(&mut self) -> Option<String> {
+        WasmPlayer::take_log(self)
+    }
+}

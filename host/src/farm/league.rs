@@ -1,0 +1,69 @@
+//! Little Animal Farm as a [`Game`] of the league runner.
+
+use crate::game::{FaultNote, Game, GameKind, Played, Summary, Table};
+use crate::records::write_record;
+
+use super::{play_game, Event, FarmPlayer, GameRecord, SeededDice, Setup};
+
+/// Little Animal Farm for the league runner; tables of 2 to 6.
+pub struct FarmGame;
+
+impl Game for FarmGame {
+    type Player = dyn FarmPlayer;
+
+    fn kind(&self) -> GameKind {
+        GameKind::Farm
+    }
+
+    fn play(&self, table: &Table, players: &mut [Box<dyn FarmPlayer>]) -> anyhow::Result<Played> {
+        let setup = Setup {
+            players: players.len(),
+            seed: Some(table.seed),
+            round_cap: table.round_cap,
+            policy: table.policy,
+            start: None,
+        };
+        let mut seats: Vec<&mut dyn FarmPlayer> =
+            players.iter_mut().map(|p| &mut **p as _).collect();
+        let record = play_game(&setup, &mut seats, &mut SeededDice::new(table.seed));
+        let mut bytes = Vec::new();
+        write_record(&record, &table.meta, &mut bytes)?;
+        Ok(Played {
+            record: bytes,
+            summary: summary(&record),
+        })
+    }
+}
+
+/// What the league keeps of a farm game.
+pub fn summary(record: &GameRecord) -> Summary {
+    let faults = record
+        .start_events
+        .iter()
+        .chain(record.turns.iter().flat_map(|t| t.events.iter()))
+        .filter_map(|e| match e {
+            Event::Fault {
+                seat,
+                decision,
+                fault,
+            } => Some(FaultNote {
+                seat: *seat,
+                decision: serde_json::to_value(decision)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_owned))
+                    .unwrap_or_default(),
+                kind: fault.kind.name().to_owned(),
+                detail: fault.detail.clone(),
+            }),
+            _ => None,
+        })
+        .collect();
+    Summary {
+        outcome: record.outcome,
+        rounds: record.rounds(),
+        turns: record.turns.len() as u32,
+        forfeits: record.forfeits.clone(),
+        faults,
+        scores: None,
+    }
+}

@@ -1,0 +1,33 @@
+//! A sandboxed agent in a Little Animal Farm seat: observations go into the exchange buffer as
+//! ABI v1 bytes, answers come back through the rules' checks.
+
+use farm_rules::Offer;
+
+use super::abi_events::{decode_accept_answer, decode_trade_answer, encode_observation};
+use super::{AcceptView, FarmPlayer, Fault, Observation};
+use crate::game::GameKind;
+use crate::sandbox::WasmPlayer;
+
+/// Index of each decision export in `GameKind::Farm.decision_exports()`.
+const TRADE: usize = 0;
+const ACCEPT: usize = 1;
+
+impl FarmPlayer for WasmPlayer {
+    fn start(&mut self, seat: usize, players: usize, seed: u64) -> Result<(), Fault> {
+        WasmPlayer::start(self, GameKind::Farm, seat, players, seed)
+    }
+
+    fn trade(&mut self, obs: &Observation) -> Result<Offer, Fault> {
+        let (answer, buf) = self.call(TRADE, |buf| encode_observation(obs, None, buf))?;
+        decode_trade_answer(answer, buf)
+    }
+
+    fn accept(&mut self, obs: &Observation, offer: &AcceptView) -> Result<bool, Fault> {
+        let (answer, _) = self.call(ACCEPT, |buf| encode_observation(obs, Some(offer), buf))?;
+        decode_accept_answer(answer)
+    }
+
+    fn take_log(&mut self) -> Option<String> {
+        WasmPlayer::take_log(self)
+    }
+}
