@@ -352,6 +352,8 @@ fn new_project_builds_and_passes_check(lang: &str) {
         sh.arg("-c")
             .arg(&build)
             .current_dir(&dir)
+            // The printed check command expects the project's own target folder.
+            .env_remove("CARGO_TARGET_DIR")
             .env("npm_config_prefer_offline", "true")
             .env("ZIG_LOCAL_CACHE_DIR", out_dir().join("zig-cache"))
             .env("ZIG_GLOBAL_CACHE_DIR", out_dir().join("zig-cache"));
