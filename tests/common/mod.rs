@@ -9,6 +9,14 @@ use std::sync::OnceLock;
 
 pub const EXAMPLES: [&str; 5] = ["passer", "greedy", "insurance", "trader", "shepherd"];
 
+/// The Rust Farkle example bots, weakest first (by mean turns to 10,000).
+pub const FARKLE_EXAMPLES: [&str; 4] = [
+    "farkle-one-and-done",
+    "farkle-banker",
+    "farkle-threshold",
+    "farkle-planner",
+];
+
 pub fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
@@ -49,7 +57,7 @@ pub fn example_wasm(name: &str) -> PathBuf {
                 "--target-dir",
             ])
             .arg(&target);
-        for e in EXAMPLES {
+        for e in EXAMPLES.iter().chain(&FARKLE_EXAMPLES) {
             cmd.args(["-p", e]);
         }
         let out = cmd.output().expect("run cargo");
@@ -60,7 +68,7 @@ pub fn example_wasm(name: &str) -> PathBuf {
         );
         target.join("wasm32-unknown-unknown").join("release")
     });
-    let path = dir.join(format!("{name}.wasm"));
+    let path = dir.join(format!("{}.wasm", name.replace('-', "_")));
     assert!(path.exists(), "{} was not built", path.display());
     path
 }

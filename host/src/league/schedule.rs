@@ -7,6 +7,9 @@
 //!
 //! A game's seed depends only on the league seed, the names of the group's agents and the cycle:
 //! results do not depend on thread count, finishing order, or the order agents are listed in.
+//! In a solo league (one player per game: the Farkle benchmark) the seed leaves the name out, so
+//! every agent's n-th game has the same seed: strategies are compared on the same dice as far as
+//! their choices let the dice line up.
 
 use sha2::{Digest, Sha256};
 
@@ -36,7 +39,11 @@ pub fn schedule(
         let mut sorted: Vec<&str> = group.iter().map(|&i| names[i].as_str()).collect();
         sorted.sort_unstable();
         for cycle in 0..cycles {
-            let seed = game_seed(league_seed, &sorted, cycle);
+            let seed = if players == 1 {
+                game_seed(league_seed, &[], cycle)
+            } else {
+                game_seed(league_seed, &sorted, cycle)
+            };
             for rotation in 0..players {
                 let seats: Vec<usize> = (0..players)
                     .map(|s| group[(s + rotation) % players])
@@ -119,6 +126,23 @@ mod tests {
         }
         let seeds: std::collections::HashSet<u64> = g.iter().map(|s| s.seed).collect();
         assert_eq!(seeds.len(), 6, "each cycle has its own seed");
+    }
+
+    #[test]
+    fn solo_games_share_their_seeds_across_agents() {
+        let g = schedule(&names(3), 1, 5, 9);
+        assert_eq!(g.len(), 15);
+        for agent in 0..3 {
+            let own: Vec<&GameSpec> = g.iter().filter(|s| s.seats == [agent]).collect();
+            assert_eq!(own.len(), 5);
+            let seeds: Vec<u64> = own.iter().map(|s| s.seed).collect();
+            let first: Vec<u64> = g[..5].iter().map(|s| s.seed).collect();
+            assert_eq!(seeds, first, "game n of every agent has the same seed");
+        }
+        let distinct: std::collections::HashSet<u64> = g.iter().map(|s| s.seed).collect();
+        assert_eq!(distinct.len(), 5);
+        let keys: std::collections::HashSet<&str> = g.iter().map(|s| s.key.as_str()).collect();
+        assert_eq!(keys.len(), 15);
     }
 
     #[test]
