@@ -340,7 +340,8 @@ fn benchmark_table(s: &Standings, b: &Benchmark) -> String {
             a.games,
             reached,
             mean,
-            opt_f(a.median, 1),
+            a.median
+                .map_or_else(|| "-".to_owned(), |m| format!("{m:.1}")),
             range,
             faults
         );
