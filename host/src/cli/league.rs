@@ -55,8 +55,13 @@ pub fn run(args: LeagueArgs) -> anyhow::Result<i32> {
         run.played
     );
     print!("{}", output::table(&run.standings));
+    let files = if run.standings.benchmark.is_some() {
+        "standings.json, benchmark.csv, benchmark_turns.csv"
+    } else {
+        "standings.json, standings.csv, crosstable.csv"
+    };
     println!(
-        "\nresults: {}  (records in {}/records, standings.json, standings.csv, crosstable.csv)",
+        "\nresults: {}  (records in {}/records, {files})",
         run.output.display(),
         run.output.display()
     );

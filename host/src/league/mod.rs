@@ -2,6 +2,7 @@
 //! crash-safe journal, and standings.
 
 pub mod agents;
+pub mod benchmark;
 pub mod config;
 pub mod journal;
 pub mod output;

@@ -6,6 +6,7 @@ use std::path::Path;
 use anyhow::Context;
 use serde::Serialize;
 
+use super::benchmark::Benchmark;
 use super::result::GameResult;
 use super::standings::Standings;
 
@@ -13,6 +14,9 @@ pub const STANDINGS_JSON: &str = "standings.json";
 pub const STANDINGS_CSV: &str = "standings.csv";
 pub const CROSSTABLE_CSV: &str = "crosstable.csv";
 pub const GAMES_CSV: &str = "games.csv";
+/// Solo leagues only: turn statistics per agent, and the distribution of turns.
+pub const BENCHMARK_CSV: &str = "benchmark.csv";
+pub const BENCHMARK_TURNS_CSV: &str = "benchmark_turns.csv";
 
 /// Everything `standings.json` holds: the league's settings and the standings.
 #[derive(Serialize)]
@@ -23,8 +27,9 @@ pub struct Summary<'a> {
     pub standings: &'a Standings,
 }
 
-/// Writes standings.json, standings.csv, crosstable.csv and games.csv. Their content depends only
-/// on the results, never on timing or thread count.
+/// Writes standings.json, standings.csv, crosstable.csv and games.csv, and for a solo league
+/// benchmark.csv and benchmark_turns.csv. Their content depends only on the results, never on
+/// timing or thread count.
 pub fn write_files(dir: &Path, summary: &Summary, results: &[GameResult]) -> anyhow::Result<()> {
     let write = |name: &str, text: String| {
         let path = dir.join(name);
@@ -37,7 +42,64 @@ pub fn write_files(dir: &Path, summary: &Summary, results: &[GameResult]) -> any
     write(STANDINGS_CSV, standings_csv(summary.standings))?;
     write(CROSSTABLE_CSV, crosstable_csv(summary.standings))?;
     write(GAMES_CSV, games_csv(results))?;
+    match &summary.standings.benchmark {
+        Some(b) => {
+            write(BENCHMARK_CSV, benchmark_csv(b))?;
+            write(BENCHMARK_TURNS_CSV, benchmark_turns_csv(b))?;
+        }
+        None => {
+            // A solo league's files must not linger next to a later league's standings.
+            for name in [BENCHMARK_CSV, BENCHMARK_TURNS_CSV] {
+                let _ = std::fs::remove_file(dir.join(name));
+            }
+        }
+    }
     Ok(())
+}
+
+fn opt<T: std::fmt::Display>(v: Option<T>) -> String {
+    v.map_or_else(String::new, |v| v.to_string())
+}
+
+fn opt_f(v: Option<f64>, digits: usize) -> String {
+    v.map_or_else(String::new, |v| format!("{v:.digits$}"))
+}
+
+fn benchmark_csv(b: &Benchmark) -> String {
+    let mut out = String::from(
+        "rank,agent,games,reached,reached_rate,mean,sd,mean_error,median,q1,q3,min,max\n",
+    );
+    for a in &b.agents {
+        let _ = writeln!(
+            out,
+            "{},{},{},{},{:.4},{},{},{},{},{},{},{},{}",
+            a.rank,
+            csv_field(&a.name),
+            a.games,
+            a.reached,
+            a.reached_rate,
+            opt_f(a.mean, 4),
+            opt_f(a.sd, 4),
+            opt_f(a.mean_error, 4),
+            opt_f(a.median, 1),
+            opt_f(a.q1, 2),
+            opt_f(a.q3, 2),
+            opt(a.min),
+            opt(a.max)
+        );
+    }
+    out
+}
+
+/// The distributions in long form (one row per agent and number of turns), for plotting.
+fn benchmark_turns_csv(b: &Benchmark) -> String {
+    let mut out = String::from("agent,turns,games\n");
+    for a in &b.agents {
+        for bin in &a.histogram {
+            let _ = writeln!(out, "{},{},{}", csv_field(&a.name), bin.turns, bin.games);
+        }
+    }
+    out
 }
 
 fn csv_field(s: &str) -> String {
@@ -133,8 +195,12 @@ fn games_csv(results: &[GameResult]) -> String {
     out
 }
 
-/// The standings as a terminal table.
+/// The standings as a terminal table; for a solo league, the benchmark table instead (ratings
+/// and the cross-table mean nothing when nobody meets anybody).
 pub fn table(s: &Standings) -> String {
+    if let Some(b) = &s.benchmark {
+        return benchmark_table(s, b);
+    }
     let width = s
         .agents
         .iter()
@@ -218,6 +284,73 @@ pub fn table(s: &Standings) -> String {
         out,
         "\n{} games, mean length {:.1} rounds",
         s.games, s.mean_rounds
+    );
+    out
+}
+
+fn faults_text(faults: &std::collections::BTreeMap<String, u32>) -> String {
+    if faults.is_empty() {
+        "-".to_owned()
+    } else {
+        faults
+            .iter()
+            .map(|(k, n)| format!("{k} {n}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+/// The solo benchmark as a terminal table: turns to the target over the games that reached it.
+fn benchmark_table(s: &Standings, b: &Benchmark) -> String {
+    let width = b
+        .agents
+        .iter()
+        .map(|a| a.name.chars().count())
+        .max()
+        .unwrap_or(5)
+        .clamp(5, 32);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{:>4}  {:<width$}  {:>6}  {:>12}  {:>15}  {:>7}  {:>9}  faults",
+        "rank", "agent", "games", "reached", "mean ± sd", "median", "min–max"
+    );
+    for a in &b.agents {
+        let name: String = a.name.chars().take(width).collect();
+        let reached = format!("{} {:>5.1}%", a.reached, 100.0 * a.reached_rate);
+        let mean = match (a.mean, a.sd) {
+            (Some(m), Some(sd)) => format!("{m:.2} ± {sd:.2}"),
+            (Some(m), None) => format!("{m:.2}"),
+            _ => "-".to_owned(),
+        };
+        let range = match (a.min, a.max) {
+            (Some(lo), Some(hi)) => format!("{lo}–{hi}"),
+            _ => "-".to_owned(),
+        };
+        let faults = s
+            .agents
+            .iter()
+            .find(|x| x.name == a.name)
+            .map_or_else(|| "-".to_owned(), |x| faults_text(&x.faults));
+        let _ = writeln!(
+            out,
+            "{:>4}  {:<width$}  {:>6}  {:>12}  {:>15}  {:>7}  {:>9}  {}",
+            a.rank,
+            name,
+            a.games,
+            reached,
+            mean,
+            a.median
+                .map_or_else(|| "-".to_owned(), |m| format!("{m:.1}")),
+            range,
+            faults
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\n{} solo games; turns to reach the target over the games that reached it (sample sd).\n\
+         Ranked by games reached, then mean turns, then median.",
+        s.games
     );
     out
 }

@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use super::benchmark::{self, Benchmark};
 use super::result::GameResult;
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -51,6 +52,10 @@ pub struct Standings {
     pub cross: Vec<Vec<CrossCell>>,
     pub games: usize,
     pub mean_rounds: f64,
+    /// Turns to the target of a solo league (every game has one seat), where ratings and the
+    /// cross-table say nothing; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub benchmark: Option<Benchmark>,
 }
 
 /// Computes standings for `names` from `results` (any order: the result does not depend on it).
@@ -172,6 +177,7 @@ pub fn compute(names: &[String], results: &[GameResult]) -> Standings {
         } else {
             total_rounds as f64 / sorted.len() as f64
         },
+        benchmark: benchmark::is_solo(results).then(|| benchmark::compute(names, results)),
     }
 }
 

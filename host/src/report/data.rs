@@ -11,6 +11,7 @@ use farm_rules::{ANIMALS, KINDS, START_STOCK};
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
+use crate::game::GameKind;
 use crate::league::journal::JOURNAL_FILE;
 use crate::league::output::STANDINGS_JSON;
 use crate::league::result::GameResult;
@@ -29,7 +30,12 @@ pub struct LeagueFiles {
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct GameRow {
     pub id: usize,
+    /// The game's name from the record's setup line (`little-animal-farm`, `farkle`); `None` when
+    /// the record could not be read. The report picks the replay page by it.
+    pub game: Option<String>,
     pub seats: Vec<String>,
+    /// Final scores by seat, for games that keep a score (Farkle).
+    pub scores: Option<Vec<i64>>,
     /// The winner's name; `None` for a draw.
     pub winner: Option<String>,
     /// `win`, `win_last_standing`, `draw_round_cap`, `draw_all_forfeited` or `unfinished`.
@@ -139,7 +145,9 @@ pub fn game_data(dir: &Path, g: &GameResult) -> (GameRow, Option<Value>) {
     };
     let mut row = GameRow {
         id: g.id,
+        game: None,
         seats: g.seats.clone(),
+        scores: g.scores.clone(),
         winner: g.outcome.winner().map(name),
         result: result_name(&g.outcome),
         rounds: g.rounds,
@@ -163,6 +171,7 @@ pub fn game_data(dir: &Path, g: &GameResult) -> (GameRow, Option<Value>) {
     match read_record_lines(&dir.join(&g.record)).and_then(|lines| replay_data(g.id, &lines)) {
         Ok(mut game) => {
             game["record"] = json!(row.record);
+            row.game = game.get("game").and_then(Value::as_str).map(str::to_owned);
             row.data = Some(format!("{}/{}", super::GAMES_DIR, game_script_name(g.id)));
             (row, Some(game))
         }
@@ -269,19 +278,15 @@ impl Tally {
     }
 }
 
-/// The replay viewer's data for one game: the record's lines, each turn with the herds and stock
-/// after it. Turn lines are passed through whole, so fields added to records later (such as the
-/// agents' captured `logs`) reach the viewer without a change here.
-pub fn replay_data(id: usize, lines: &[Value]) -> anyhow::Result<Value> {
-    fn of_type<'a>(lines: &'a [Value], t: &'a str) -> impl Iterator<Item = &'a Value> + 'a {
-        lines
-            .iter()
-            .filter(move |l| l.get("type").and_then(Value::as_str) == Some(t))
-    }
-    let setup = of_type(lines, "setup")
-        .next()
-        .context("the record has no setup line")?;
-    let players: Vec<String> = setup
+fn of_type<'a>(lines: &'a [Value], t: &'a str) -> impl Iterator<Item = &'a Value> + 'a {
+    lines
+        .iter()
+        .filter(move |l| l.get("type").and_then(Value::as_str) == Some(t))
+}
+
+/// The names of the players of a setup line, by seat.
+fn player_names(setup: &Value) -> anyhow::Result<Vec<String>> {
+    Ok(setup
         .get("players")
         .and_then(Value::as_array)
         .context("the setup line has no players")?
@@ -292,7 +297,81 @@ pub fn replay_data(id: usize, lines: &[Value]) -> anyhow::Result<Value> {
                 .unwrap_or("?")
                 .to_owned()
         })
-        .collect();
+        .collect())
+}
+
+/// The replay viewer's data for one game, by the game its setup line names (a record without
+/// `game` is Little Animal Farm's, as records were before there were other games).
+pub fn replay_data(id: usize, lines: &[Value]) -> anyhow::Result<Value> {
+    let setup = of_type(lines, "setup")
+        .next()
+        .context("the record has no setup line")?;
+    let game = setup
+        .get("game")
+        .and_then(Value::as_str)
+        .unwrap_or(GameKind::Farm.name());
+    match game.parse::<GameKind>() {
+        Ok(GameKind::Farm) => farm_replay_data(id, setup, lines),
+        Ok(GameKind::Farkle) => farkle_replay_data(id, setup, lines),
+        Err(e) => bail!("{e}"),
+    }
+}
+
+/// A Farkle game for its viewer: the record's turn lines whole (rolls, drafts, how the turn
+/// ended, logs), each with every seat's score after it.
+fn farkle_replay_data(id: usize, setup: &Value, lines: &[Value]) -> anyhow::Result<Value> {
+    let players = player_names(setup)?;
+    let n = players.len();
+    let mut scores = vec![0i64; n];
+    // Whether each turn's `score` is the sum of the seat's banked points so far.
+    let mut consistent = true;
+    let mut turns = Vec::new();
+    for line in of_type(lines, "turn") {
+        let number = line.get("turn").cloned().unwrap_or(Value::Null);
+        let seat = line
+            .get("seat")
+            .and_then(Value::as_u64)
+            .filter(|&s| (s as usize) < n)
+            .with_context(|| format!("turn {number}: no such seat"))? as usize;
+        scores[seat] += line.get("banked").and_then(Value::as_i64).unwrap_or(0);
+        consistent &= line.get("score").and_then(Value::as_i64) == Some(scores[seat]);
+        let mut turn: Map<String, Value> = line.as_object().cloned().unwrap_or_default();
+        turn.remove("type");
+        turn.insert("scores".into(), json!(scores));
+        turns.push(Value::Object(turn));
+    }
+    let start = of_type(lines, "start").next();
+    let end = of_type(lines, "end").next();
+    let final_scores = end.and_then(|e| e.get("scores")).cloned();
+    consistent &= final_scores.as_ref().is_none_or(|f| *f == json!(scores));
+    Ok(json!({
+        "id": id,
+        "game": GameKind::Farkle.name(),
+        "players": players,
+        // A string: JavaScript numbers would round a 64-bit seed.
+        "seed": setup.get("seed").map(Value::to_string),
+        "round_cap": setup.get("round_cap"),
+        "target": setup.get("target"),
+        "fault_policy": setup.get("fault_policy"),
+        "start": {
+            "faults": start.and_then(|s| s.get("faults")).cloned().unwrap_or(json!([])),
+            "logs": start.and_then(|s| s.get("logs")).cloned().unwrap_or(json!([])),
+        },
+        "turns": turns,
+        "outcome": end.and_then(|e| e.get("outcome")),
+        "scores": final_scores,
+        "forfeits": end.and_then(|e| e.get("forfeits")),
+        "rounds": end.and_then(|e| e.get("rounds")),
+        // False would mean the banked points do not add up to the scores the record states.
+        "tally_matches_final": consistent,
+    }))
+}
+
+/// The farm replay viewer's data: the record's lines, each turn with the herds and stock after
+/// it. Turn lines are passed through whole, so fields added to records later (such as the
+/// agents' captured `logs`) reach the viewer without a change here.
+fn farm_replay_data(id: usize, setup: &Value, lines: &[Value]) -> anyhow::Result<Value> {
+    let players = player_names(setup)?;
     let n = players.len();
     let start = setup.get("start").filter(|s| !s.is_null());
     let mut tally = Tally {
@@ -362,6 +441,7 @@ pub fn replay_data(id: usize, lines: &[Value]) -> anyhow::Result<Value> {
         .map(|(h, s)| *h == tally.herds && *s == tally.stock);
     Ok(json!({
         "id": id,
+        "game": GameKind::Farm.name(),
         "players": players,
         "seed": setup.get("seed"),
         "round_cap": setup.get("round_cap"),
@@ -467,6 +547,8 @@ pub fn report_data(league: &LeagueFiles, rows: &[GameRow]) -> Value {
         "cross": s.get("cross").cloned().unwrap_or(json!([])),
         "games_total": s.get("games").cloned().unwrap_or(json!(rows.len())),
         "mean_rounds": s.get("mean_rounds"),
+        // Solo leagues only: turns to the target per agent, with each agent's distribution.
+        "benchmark": s.get("benchmark").cloned().unwrap_or(Value::Null),
         "games": rows,
         "faults": faults_by_agent(&agents, rows),
         "lengths": length_histogram(rows),

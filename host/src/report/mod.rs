@@ -1,6 +1,7 @@
 //! The league report: a static HTML site written into the league's output folder
-//! (`report/index.html`, `report/replay.html?game=N`) that works from `file://` on a machine with
-//! no network, e.g. the laptop plugged into the projector at the end of a challenge.
+//! (`report/index.html`, `report/replay.html?game=N`, and `report/farkle.html?game=N` for Farkle
+//! games) that works from `file://` on a machine with no network, e.g. the laptop plugged into
+//! the projector at the end of a challenge.
 //!
 //! Browsers refuse `fetch()` of `file://` URLs, so every piece of data is a small script that
 //! assigns a global (`report/data.js`, `report/games/game-NNNNNN.js`); the pages load them with
@@ -20,9 +21,11 @@ pub const REPORT_DIR: &str = "report";
 /// Folder of the per-game data scripts inside [`REPORT_DIR`].
 pub const GAMES_DIR: &str = "games";
 
-const ASSETS: [(&str, &str); 6] = [
+const ASSETS: [(&str, &str); 8] = [
     ("index.html", include_str!("assets/index.html")),
     ("replay.html", include_str!("assets/replay.html")),
+    ("farkle.html", include_str!("assets/farkle.html")),
+    ("farkle.js", include_str!("assets/farkle.js")),
     ("report.css", include_str!("assets/report.css")),
     ("common.js", include_str!("assets/common.js")),
     ("index.js", include_str!("assets/index.js")),

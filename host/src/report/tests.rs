@@ -9,6 +9,7 @@ use serde_json::{json, Value};
 
 use super::data::{read_record_lines, replay_data};
 use super::*;
+use crate::farkle::{Answer, FarkleGame, FarklePlayer, Observation as FarkleObservation};
 use crate::farm::FarmGame;
 use crate::farm::{AcceptView, FarmPlayer, Fault, FaultKind, Observation};
 use crate::league::{play_league, Contestant, LeagueConfig, RunOptions};
@@ -111,6 +112,10 @@ fn report_holds_standings_games_faults_and_replays() {
     assert_eq!(data["agents"], standings["agents"]);
     assert_eq!(data["cross"], standings["cross"]);
     assert_eq!(data["settings"], standings["settings"]);
+    assert!(
+        standings.get("benchmark").is_none() && data["benchmark"].is_null(),
+        "a farm league has no benchmark"
+    );
 
     let games = data["games"].as_array().unwrap();
     assert_eq!(games.len(), 12, "3 pairs x 4 games");
@@ -142,6 +147,8 @@ fn report_holds_standings_games_faults_and_replays() {
             "ARENA_GAME",
         );
         assert_eq!(game["id"], g["id"]);
+        assert_eq!(game["game"], "little-animal-farm");
+        assert_eq!(g["game"], "little-animal-farm");
         assert_eq!(game["tally_matches_final"], true, "game {}", g["id"]);
         assert_eq!(
             game["turns"].as_array().unwrap().len() as u64,
@@ -196,5 +203,243 @@ fn a_folder_without_standings_is_refused_by_name() {
     let err = write_report(&dir).unwrap_err().to_string();
     assert!(err.contains(&dir.display().to_string()), "{err}");
     assert!(err.contains("not a league output folder"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+// --- Farkle: the solo benchmark and a race --------------------------------------------------
+
+/// Best draft (or, when `single`, a single 1 or 5 if there is one); rolls on while fewer than
+/// `risk` points are at stake and more than `keep` dice are left.
+#[derive(Clone, Copy)]
+struct Bot {
+    risk: u32,
+    keep: usize,
+    single: bool,
+}
+
+impl FarklePlayer for Bot {
+    fn draft(&mut self, obs: &FarkleObservation) -> Result<Answer, Fault> {
+        let d = farkle_rules::best_draft(obs.dice).expect("the game never asks about a farkle");
+        let one = [1, 5]
+            .iter()
+            .find_map(|f| obs.dice.iter().position(|d| d == f))
+            .filter(|_| self.single);
+        let (draft, points): (Vec<u32>, u32) = match one {
+            Some(i) => (vec![i as u32], if obs.dice[i] == 1 { 100 } else { 50 }),
+            None => (d.indices().map(|i| i as u32).collect(), d.score),
+        };
+        let left = match obs.dice.len() - draft.len() {
+            0 => 6,
+            n => n,
+        };
+        let bank = obs.turn_points + points >= self.risk || left <= self.keep;
+        Ok(Answer {
+            action: u32::from(bank),
+            draft,
+        })
+    }
+
+    fn take_log(&mut self) -> Option<String> {
+        self.single.then(|| "one die and bank\n".to_owned())
+    }
+}
+
+impl Contestant<FarkleGame> for Bot {
+    fn new_player(&self) -> Box<dyn FarklePlayer> {
+        Box::new(*self)
+    }
+    fn code_hash(&self) -> Option<String> {
+        None
+    }
+}
+
+/// Plays a Farkle league of three threshold bots into `dir/out`.
+fn farkle_league(dir: &Path, players: usize, games: u32, round_cap: u32) -> PathBuf {
+    let mut text = format!(
+        "name = 'farkle test'\ngame = 'farkle'\nplayers_per_game = {players}\ngames_per_group = {games}\nseed = 11\nround_cap = {round_cap}\ncompress_records_over = 16384\n"
+    );
+    for name in ["careful", "bold", "timid"] {
+        std::fs::write(dir.join(format!("{name}.wasm")), b"").unwrap();
+        text.push_str(&format!("[[agent]]\npath = '{name}.wasm'\n"));
+    }
+    let mut cfg = LeagueConfig::parse(&text, dir).unwrap();
+    cfg.output = dir.join("out");
+    let careful = Bot {
+        risk: 300,
+        keep: 2,
+        single: false,
+    };
+    let bold = Bot {
+        risk: 1000,
+        keep: 1,
+        single: false,
+    };
+    // Drafts a single 1 or 5 and banks: far more than 45 turns to 10,000.
+    let timid = Bot {
+        risk: 0,
+        keep: 6,
+        single: true,
+    };
+    let contestants: [&dyn Contestant<FarkleGame>; 3] = [&careful, &bold, &timid];
+    let opts = RunOptions {
+        fresh: true,
+        threads: Some(2),
+        quiet: true,
+        ..RunOptions::default()
+    };
+    let run = play_league(
+        &FarkleGame,
+        &cfg,
+        &contestants,
+        &json!({"test": true}),
+        &opts,
+    )
+    .unwrap();
+    let table = crate::league::output::table(&run.standings);
+    if players == 1 {
+        assert!(
+            table.contains("mean ± sd") && !table.contains("cross-table"),
+            "{table}"
+        );
+    } else {
+        assert!(
+            table.contains("rating") && table.contains("cross-table"),
+            "{table}"
+        );
+    }
+    cfg.output
+}
+
+#[test]
+fn a_solo_farkle_league_reports_turns_to_the_target() {
+    let dir = temp("farkle-solo");
+    // A cap of 45 turns: the timid bot (one die, then bank) often misses 10,000.
+    let out = farkle_league(&dir, 1, 12, 45);
+    write_report(&out).unwrap();
+    for (name, _) in ASSETS {
+        assert!(out.join("report").join(name).is_file(), "{name}");
+    }
+    let standings: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("standings.json")).unwrap())
+            .unwrap();
+    let bench = standings["benchmark"]["agents"].as_array().unwrap();
+    assert_eq!(bench.len(), 3);
+    let data = script_value(&out.join("report/data.js"), "ARENA_REPORT");
+    assert_eq!(data["benchmark"], standings["benchmark"]);
+    let games = data["games"].as_array().unwrap();
+    assert_eq!(games.len(), 36, "3 agents x 12 solo games");
+
+    // Recompute every agent's turns from the records themselves.
+    let mut reached: std::collections::BTreeMap<String, Vec<u64>> = Default::default();
+    let mut played: std::collections::BTreeMap<String, u64> = Default::default();
+    for g in games {
+        assert_eq!(g["game"], "farkle");
+        assert!(g["error"].is_null(), "{g}");
+        let lines =
+            read_record_lines(&out.join("report").join(g["record"].as_str().unwrap())).unwrap();
+        let turns = lines.iter().filter(|l| l["type"] == "turn").count() as u64;
+        let end = lines.last().unwrap();
+        let name = g["seats"][0].as_str().unwrap().to_owned();
+        *played.entry(name.clone()).or_default() += 1;
+        if end["outcome"]["result"] == "win" {
+            assert!(end["scores"][0].as_u64().unwrap() >= 10_000);
+            reached.entry(name).or_default().push(turns);
+        } else {
+            assert!(end["scores"][0].as_u64().unwrap() < 10_000);
+            assert_eq!(turns, 45, "an unreached game ran to the cap");
+        }
+        // The game's viewer data: every turn with its rolls, the scores adding up.
+        let game = script_value(
+            &out.join("report").join(g["data"].as_str().unwrap()),
+            "ARENA_GAME",
+        );
+        assert_eq!(game["game"], "farkle");
+        assert_eq!(game["tally_matches_final"], true);
+        assert_eq!(
+            game["seed"],
+            json!(lines[0]["seed"].to_string()),
+            "exact, as text"
+        );
+        assert_eq!(game["turns"].as_array().unwrap().len() as u64, turns);
+        assert_eq!(game["turns"][0]["scores"].as_array().unwrap().len(), 1);
+        assert!(game["turns"][0]["rolls"][0]["dice"].is_array());
+    }
+    for a in bench {
+        let name = a["name"].as_str().unwrap();
+        let mut t = reached.get(name).cloned().unwrap_or_default();
+        t.sort_unstable();
+        assert_eq!(a["games"].as_u64(), played.get(name).copied(), "{name}");
+        assert_eq!(a["reached"].as_u64().unwrap(), t.len() as u64, "{name}");
+        if t.is_empty() {
+            assert!(a["mean"].is_null());
+            continue;
+        }
+        let mean = t.iter().sum::<u64>() as f64 / t.len() as f64;
+        assert_eq!(a["mean"].as_f64().unwrap(), mean, "{name}");
+        assert_eq!(a["min"].as_u64(), t.first().copied());
+        assert_eq!(a["max"].as_u64(), t.last().copied());
+        // The histogram is the distribution of exactly these turn counts.
+        let mut hist: Vec<(u64, u64)> = Vec::new();
+        for &x in &t {
+            match hist.last_mut() {
+                Some((turns, n)) if *turns == x => *n += 1,
+                _ => hist.push((x, 1)),
+            }
+        }
+        let got: Vec<(u64, u64)> = a["histogram"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| (b["turns"].as_u64().unwrap(), b["games"].as_u64().unwrap()))
+            .collect();
+        assert_eq!(got, hist, "{name}");
+    }
+    let by_name = |n: &str| bench.iter().find(|a| a["name"] == n).unwrap();
+    assert!(
+        by_name("timid")["reached"].as_u64().unwrap() < 12,
+        "the cap bites the timid bot"
+    );
+    assert!(by_name("careful")["reached"].as_u64().unwrap() > 0);
+    let rates: Vec<f64> = bench
+        .iter()
+        .map(|a| a["reached_rate"].as_f64().unwrap())
+        .collect();
+    assert!(rates.windows(2).all(|w| w[0] >= w[1]), "{rates:?}");
+    let ranks: Vec<u64> = bench.iter().map(|a| a["rank"].as_u64().unwrap()).collect();
+    assert_eq!(ranks, [1, 2, 3]);
+    let csv = std::fs::read_to_string(out.join("benchmark.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 4, "{csv}");
+    assert!(csv.starts_with("rank,agent,games,reached,"));
+    assert!(out.join("benchmark_turns.csv").is_file());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_farkle_race_reports_standings_and_scores() {
+    let dir = temp("farkle-race");
+    let out = farkle_league(&dir, 2, 2, 300);
+    write_report(&out).unwrap();
+    let data = script_value(&out.join("report/data.js"), "ARENA_REPORT");
+    assert!(data["benchmark"].is_null());
+    assert!(!out.join("benchmark.csv").exists());
+    assert_eq!(data["cross"].as_array().unwrap().len(), 3);
+    let games = data["games"].as_array().unwrap();
+    assert_eq!(games.len(), 6, "3 pairs x 2 games");
+    for g in games {
+        assert_eq!(g["game"], "farkle");
+        assert_eq!(g["scores"].as_array().unwrap().len(), 2);
+        let game = script_value(
+            &out.join("report").join(g["data"].as_str().unwrap()),
+            "ARENA_GAME",
+        );
+        assert_eq!(game["tally_matches_final"], true);
+        let last = game["turns"].as_array().unwrap().last().unwrap();
+        assert_eq!(last["scores"], game["scores"]);
+        assert_eq!(
+            json!(g["scores"]),
+            game["scores"],
+            "the journal's scores are the record's"
+        );
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -36,7 +36,7 @@ var Arena = (function () {
     load_failed: "could not be loaded",
     forfeited: "already out"
   };
-  var DECISIONS = { init: "loading", trade: "trade decision", accept: "accept decision" };
+  var DECISIONS = { init: "loading", trade: "trade decision", accept: "accept decision", draft: "draft decision" };
   var RESULTS = {
     win: "win", win_last_standing: "win (last left)", draw_round_cap: "draw (round cap)",
     draw_all_forfeited: "draw (all forfeited)", unfinished: "unfinished"

@@ -18,18 +18,34 @@
   var agents = R.agents || [];
   var order = {};
   agents.forEach(function (a, i) { order[a.name] = i; });
+  var B = R.benchmark;
+  var solo = !!(B && B.agents);
+  Array.prototype.forEach.call(document.querySelectorAll("[data-mode]"), function (el) {
+    el.hidden = (el.getAttribute("data-mode") === "solo") !== solo;
+  });
+  var gameById = {};
+  (R.games || []).forEach(function (g) { gameById[g.id] = g; });
 
   document.title = R.league + " — league report";
   document.getElementById("title").textContent = R.league;
   var s = R.settings || {};
-  document.getElementById("summary").textContent =
-    agents.length + " agents, " + R.games_total + " games" +
-    (s.players_per_game ? " of " + s.players_per_game + " players" : "") +
-    (R.mean_rounds != null ? ", mean length " + Number(R.mean_rounds).toFixed(1) + " rounds" : "") + ".";
+  document.getElementById("summary").textContent = solo
+    ? agents.length + " agents, " + R.games_total + " solo games of " + (s.game === "farkle" ? "Farkle" : s.game) +
+      " (each agent plays alone; the measure is turns to reach 10,000)."
+    : agents.length + " agents, " + R.games_total + " games" +
+      (s.game === "farkle" ? " of Farkle" : "") +
+      (s.players_per_game ? " of " + s.players_per_game + " players" : "") +
+      (R.mean_rounds != null ? ", mean length " + Number(R.mean_rounds).toFixed(1) + " rounds" : "") + ".";
 
-  function replayLink(id, text) {
-    return '<a href="replay.html?game=' + id + '">' + esc(text) + "</a>";
+  // Farkle games open in their own viewer; everything else in the farm replay viewer.
+  function viewer(id) {
+    var g = gameById[id];
+    return (g && g.game === "farkle" ? "farkle.html" : "replay.html") + "?game=" + id;
   }
+  function replayLink(id, text) {
+    return '<a href="' + viewer(id) + '">' + esc(text) + "</a>";
+  }
+  function fixed(x, d) { return x == null ? "—" : Number(x).toFixed(d); }
   function signed(x) {
     var r = Math.round(x);
     return (r > 0 ? "+" : r < 0 ? "−" : "") + Math.abs(r);
@@ -40,6 +56,133 @@
     if (!keys.length) return "none";
     return keys.map(function (k) { return k.replace(/_/g, " ") + " " + f[k]; }).join(", ");
   }
+
+  // Solo benchmark: table, comparison plot and one histogram per agent.
+  (function () {
+    if (!solo) return;
+    var list = B.agents;
+    var faultsOf = {};
+    agents.forEach(function (a) { faultsOf[a.name] = a.faults; });
+    var colour = {};
+    list.forEach(function (a, i) { colour[a.name] = Arena.seatColour(i); });
+
+    var h = "<caption class=\"sr\">Turns to 10,000</caption><thead><tr>" +
+      ["Rank", "Agent", "Games", "Reached", "Mean turns", "SD", "95% interval of the mean", "Median", "Quartiles", "Min–max", "Faults"]
+        .map(function (c) { return "<th scope=\"col\">" + c + "</th>"; }).join("") + "</tr></thead><tbody>";
+    list.forEach(function (a) {
+      h += "<tr data-agent=\"" + esc(a.name) + "\">" +
+        "<td data-k=\"rank\">" + a.rank + "</td>" +
+        "<th scope=\"row\" data-k=\"name\"><span class=\"swatch\" style=\"background:" + colour[a.name] + "\"></span>" + esc(a.name) + "</th>" +
+        "<td data-k=\"games\">" + a.games + "</td>" +
+        "<td data-k=\"reached\">" + a.reached + (a.reached < a.games ? " <strong>(" + pct(a.reached_rate) + "%)</strong>" : "") + "</td>" +
+        "<td data-k=\"mean\"><strong>" + fixed(a.mean, 2) + "</strong></td>" +
+        "<td data-k=\"sd\">" + fixed(a.sd, 2) + "</td>" +
+        "<td data-k=\"mean_ci\">" + (a.mean_error == null ? "—" : fixed(a.mean - a.mean_error, 2) + "–" + fixed(a.mean + a.mean_error, 2)) + "</td>" +
+        "<td data-k=\"median\">" + fixed(a.median, 1) + "</td>" +
+        "<td data-k=\"quartiles\">" + (a.q1 == null ? "—" : fixed(a.q1, 1) + "–" + fixed(a.q3, 1)) + "</td>" +
+        "<td data-k=\"range\">" + (a.min == null ? "—" : a.min + "–" + a.max) + "</td>" +
+        "<td data-k=\"faults\" class=\"text\">" + esc(faultText(faultsOf[a.name])) + "</td></tr>";
+    });
+    document.getElementById("benchmark").innerHTML = h + "</tbody>";
+
+    var withData = list.filter(function (a) { return a.min != null; });
+    if (!withData.length) {
+      document.getElementById("bench-compare").textContent = "No agent reached 10,000.";
+      return;
+    }
+    var lo = Math.min.apply(null, withData.map(function (a) { return a.min; }));
+    var hi = Math.max.apply(null, withData.map(function (a) { return a.max; }));
+    var step = Math.max(1, niceStep((hi - lo + 1) / 8));
+    var x0 = Math.max(0, Math.floor((lo - 1) / step) * step), x1 = Math.ceil((hi + 1) / step) * step;
+
+    // Comparison: box plots on one axis.
+    (function () {
+      var W = 900, left = 190, right = 170, rowH = 46, top = 14, H = top + list.length * rowH + 40;
+      function x(v) { return left + (v - x0) / (x1 - x0) * (W - left - right); }
+      var g = "";
+      for (var t = x0; t <= x1 + 1e-9; t += step) {
+        g += '<line class="grid" x1="' + x(t) + '" x2="' + x(t) + '" y1="' + top + '" y2="' + (H - 34) + '"/>' +
+          '<text class="tick" x="' + x(t) + '" y="' + (H - 16) + '" text-anchor="middle">' + t + "</text>";
+      }
+      g += '<text class="axis-label" x="' + ((left + W - right) / 2) + '" y="' + (H - 1) + '" text-anchor="middle">turns to reach 10,000 (fewer is better)</text>';
+      list.forEach(function (a, i) {
+        var y = top + i * rowH + rowH / 2 - 4, c = colour[a.name];
+        g += "<g><title>" + esc(a.name) + ": " + (a.mean == null ? "never reached 10,000" :
+          "mean " + fixed(a.mean, 2) + ", sd " + fixed(a.sd, 2) + ", median " + fixed(a.median, 1) + ", quartiles " + fixed(a.q1, 1) + "–" + fixed(a.q3, 1) +
+          ", range " + a.min + "–" + a.max + ", " + a.reached + " of " + a.games + " games reached") + "</title>" +
+          '<text class="label" x="' + (left - 12) + '" y="' + (y + 6) + '" text-anchor="end">' + esc(a.rank + ". " + a.name) + "</text>";
+        if (a.min != null) {
+          g += '<line class="whisker" x1="' + x(a.min) + '" x2="' + x(a.max) + '" y1="' + y + '" y2="' + y + '"/>' +
+            '<line class="whisker" x1="' + x(a.min) + '" x2="' + x(a.min) + '" y1="' + (y - 8) + '" y2="' + (y + 8) + '"/>' +
+            '<line class="whisker" x1="' + x(a.max) + '" x2="' + x(a.max) + '" y1="' + (y - 8) + '" y2="' + (y + 8) + '"/>' +
+            '<rect x="' + x(a.q1) + '" y="' + (y - 12) + '" width="' + Math.max(1, x(a.q3) - x(a.q1)) + '" height="24" fill="' + c + '" fill-opacity="0.55" stroke="#111" stroke-width="2"/>' +
+            '<line class="median" x1="' + x(a.median) + '" x2="' + x(a.median) + '" y1="' + (y - 12) + '" y2="' + (y + 12) + '"/>';
+          if (a.mean_error != null) {
+            g += '<line class="ci" x1="' + x(a.mean - a.mean_error) + '" x2="' + x(a.mean + a.mean_error) + '" y1="' + (y + 17) + '" y2="' + (y + 17) + '"/>';
+          }
+          var m = x(a.mean);
+          g += '<path class="mean" d="M' + m + " " + (y - 8) + " L" + (m + 8) + " " + y + " L" + m + " " + (y + 8) + " L" + (m - 8) + " " + y + ' Z"/>';
+        }
+        g += '<text class="value" x="' + (W - right + 12) + '" y="' + (y + 6) + '">' +
+          (a.mean == null ? "not reached" : fixed(a.mean, 1) + (a.sd == null ? "" : " ± " + fixed(a.sd, 1))) +
+          (a.reached < a.games ? " (" + a.reached + "/" + a.games + ")" : "") + "</text></g>";
+      });
+      document.getElementById("bench-compare").innerHTML =
+        '<svg viewBox="0 0 ' + W + " " + H + '" role="img" aria-label="Turns to 10,000 per agent: box plots with means">' + g + "</svg>";
+    })();
+
+    // One histogram per agent, same axes for all.
+    (function () {
+      var width = [1, 2, 5, 10, 20, 50, 100].find(function (w) { return (x1 - x0) / w <= 45; }) || Math.ceil((x1 - x0) / 45);
+      var first = Math.floor(x0 / width) * width, count = Math.ceil((x1 - first + 1) / width);
+      function bins(a) {
+        var b = [];
+        for (var i = 0; i < count; i++) b.push(0);
+        a.histogram.forEach(function (bin) {
+          var k = Math.floor((bin.turns - first) / width);
+          if (k >= 0 && k < count) b[k] += bin.games;
+        });
+        return b;
+      }
+      var all = list.map(bins);
+      var ymaxRaw = Math.max(1, Math.max.apply(null, all.map(function (b) { return Math.max.apply(null, b); })));
+      var ystep = Math.max(1, niceStep(ymaxRaw / 4)), ymax = Math.ceil(ymaxRaw / ystep) * ystep;
+      var W = 600, H = 230, left = 46, right = 12, top = 10, bottom = 44;
+      function x(v) { return left + (v - first) / (count * width) * (W - left - right); }
+      function y(v) { return top + (1 - v / ymax) * (H - top - bottom); }
+      var h = "";
+      list.forEach(function (a, i) {
+        var b = all[i], c = colour[a.name], g = "";
+        for (var t = 0; t <= ymax; t += ystep) {
+          g += '<line class="grid" x1="' + left + '" x2="' + (W - right) + '" y1="' + y(t) + '" y2="' + y(t) + '"/>' +
+            '<text class="tick" x="' + (left - 6) + '" y="' + (y(t) + 5) + '" text-anchor="end">' + t + "</text>";
+        }
+        b.forEach(function (n, k) {
+          var from = first + k * width, to = from + width - 1;
+          if (n) {
+            g += "<rect x=\"" + (x(from) + 0.5) + "\" y=\"" + y(n) + "\" width=\"" + Math.max(1, x(from + width) - x(from) - 1) + "\" height=\"" + (y(0) - y(n)) +
+              "\" fill=\"" + c + "\" stroke=\"#111\"><title>" + (width === 1 ? from : from + "–" + to) + " turns: " + n + " game" + (n === 1 ? "" : "s") + "</title></rect>";
+          }
+        });
+        for (var t2 = x0; t2 <= x1; t2 += step) {
+          g += '<text class="tick" x="' + x(t2 + 0.5) + '" y="' + (H - bottom + 20) + '" text-anchor="middle">' + t2 + "</text>";
+        }
+        g += '<line class="axis" x1="' + left + '" x2="' + (W - right) + '" y1="' + y(0) + '" y2="' + y(0) + '"/>' +
+          '<text class="axis-label" x="' + ((left + W - right) / 2) + '" y="' + (H - 4) + '" text-anchor="middle">turns to 10,000</text>';
+        if (a.mean != null) {
+          // Marks at the middle of the turn's bar.
+          var mx = x(a.mean + 0.5), md = x(a.median + 0.5);
+          g += '<line class="mean-line" x1="' + mx + '" x2="' + mx + '" y1="' + top + '" y2="' + y(0) + '"><title>mean ' + fixed(a.mean, 2) + "</title></line>" +
+            '<line class="median" x1="' + md + '" x2="' + md + '" y1="' + top + '" y2="' + y(0) + '"><title>median ' + fixed(a.median, 1) + "</title></line>";
+        }
+        h += '<figure style="--seat:' + c + '"><figcaption>' + esc(a.rank + ". " + a.name) + " <small>" +
+          (a.mean == null ? "never reached 10,000" : "mean " + fixed(a.mean, 2) + (a.sd == null ? "" : " ± " + fixed(a.sd, 2)) + ", median " + fixed(a.median, 1)) +
+          (a.reached < a.games ? "; " + (a.games - a.reached) + " of " + a.games + " games did not reach it" : "") + "</small></figcaption>" +
+          '<svg viewBox="0 0 ' + W + " " + H + '" role="img" aria-label="Histogram of turns to 10,000 for ' + esc(a.name) + '">' + g + "</svg></figure>";
+      });
+      document.getElementById("bench-hists").innerHTML = h;
+    })();
+  })();
 
   // Standings table.
   (function () {
@@ -235,18 +378,40 @@
           i + ": " + esc(n) + (out ? " <em>(forfeited)</em>" : "") + "</span>";
       }).join(" ");
     }
+    var scored = games.some(function (g) { return g.scores; });
+    function faultsCell(g) {
+      return g.faults.length ? g.faults.map(function (x) { return esc(x.agent + ": " + x.kind.replace(/_/g, " ")); }).join("<br>") : "—";
+    }
+    function links(g) {
+      return "<td class=\"text\">" + (g.data ? replayLink(g.id, g.game === "farkle" ? "▶ turns" : "▶ replay") : "<span class=\"error\">" + esc(g.error || "no data") + "</span>") +
+        "</td><td class=\"text\"><a href=\"" + esc(g.record) + "\">" + esc(g.record.split("/").pop()) + "</a></td></tr>";
+    }
+    // A solo game: reached the target in `turns`, or not.
+    function soloResult(g) {
+      if (g.result === "win") return "<strong>" + g.turns + "</strong>";
+      return "not reached (" + (g.result === "draw_round_cap" ? "round cap" : g.forfeits.length ? "forfeited" : esc(Arena.result(g.result))) + ")";
+    }
     function draw(filter) {
-      var f = (filter || "").trim().toLowerCase(), shown = 0;
-      var h = "<thead><tr><th scope=\"col\">Game</th><th scope=\"col\">Seats</th><th scope=\"col\">Winner</th><th scope=\"col\">Result</th><th scope=\"col\">Rounds</th><th scope=\"col\">Faults</th><th scope=\"col\">Replay</th><th scope=\"col\">Record</th></tr></thead><tbody>";
+      var f = (filter || "").trim().toLowerCase(), shown = 0, h;
+      if (solo) {
+        h = "<thead><tr><th scope=\"col\">Game</th><th scope=\"col\">Agent</th><th scope=\"col\">Turns to 10,000</th><th scope=\"col\">Score</th><th scope=\"col\">Faults</th><th scope=\"col\">Turns</th><th scope=\"col\">Record</th></tr></thead><tbody>";
+      } else {
+        h = "<thead><tr><th scope=\"col\">Game</th><th scope=\"col\">Seats</th><th scope=\"col\">Winner</th><th scope=\"col\">Result</th><th scope=\"col\">Rounds</th>" +
+          (scored ? "<th scope=\"col\">Scores</th>" : "") + "<th scope=\"col\">Faults</th><th scope=\"col\">Replay</th><th scope=\"col\">Record</th></tr></thead><tbody>";
+      }
       games.forEach(function (g) {
         if (f && !g.seats.some(function (n) { return n.toLowerCase().indexOf(f) >= 0; })) return;
         shown++;
+        if (solo) {
+          h += "<tr data-game=\"" + g.id + "\"><td>" + g.id + "</td><td class=\"text\">" + esc(g.seats[0]) + "</td><td>" + soloResult(g) +
+            "</td><td>" + (g.scores ? Number(g.scores[0]).toLocaleString("en-US") : "—") + "</td><td class=\"text\">" + faultsCell(g) + "</td>" + links(g);
+          return;
+        }
         h += "<tr data-game=\"" + g.id + "\"><td>" + g.id + "</td><td class=\"text\">" + seatList(g) + "</td><td class=\"text\">" +
           (g.winner ? "<strong>" + esc(g.winner) + "</strong>" : "—") + "</td><td class=\"text\">" + esc(Arena.result(g.result)) +
-          "</td><td>" + g.rounds + "</td><td class=\"text\">" +
-          (g.faults.length ? g.faults.map(function (x) { return esc(x.agent + ": " + x.kind.replace(/_/g, " ")); }).join("<br>") : "—") +
-          "</td><td class=\"text\">" + (g.data ? replayLink(g.id, "▶ replay") : "<span class=\"error\">" + esc(g.error || "no data") + "</span>") +
-          "</td><td class=\"text\"><a href=\"" + esc(g.record) + "\">" + esc(g.record.split("/").pop()) + "</a></td></tr>";
+          "</td><td>" + g.rounds + "</td>" +
+          (scored ? "<td class=\"text\">" + (g.scores || []).map(function (x) { return Number(x).toLocaleString("en-US"); }).join(" / ") + "</td>" : "") +
+          "<td class=\"text\">" + faultsCell(g) + "</td>" + links(g);
       });
       table.innerHTML = h + "</tbody>";
       document.getElementById("game-count").textContent = shown + " of " + games.length + " games";

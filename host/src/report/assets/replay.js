@@ -28,6 +28,8 @@
   s.src = "games/game-" + Arena.pad6(id) + ".js";
   s.onload = function () {
     if (!window.ARENA_GAME) fail("games/game-" + Arena.pad6(id) + ".js holds no game.");
+    // Farkle games have their own viewer.
+    else if (window.ARENA_GAME.game === "farkle") location.replace("farkle.html" + location.search);
     else start(window.ARENA_GAME);
   };
   s.onerror = function () {
