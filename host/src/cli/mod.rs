@@ -7,6 +7,7 @@ pub mod check;
 pub mod league;
 pub mod new;
 pub mod play;
+pub mod play_farkle;
 pub mod report;
 pub mod verify;
 
