@@ -4,6 +4,7 @@ use clap::{Parser, Subcommand};
 
 pub mod bench;
 pub mod check;
+pub mod check_farkle;
 pub mod league;
 pub mod new;
 pub mod play;
