@@ -94,7 +94,7 @@ pub struct PlayArgs {
     /// Seed of the dice and of the agents' randomness [default: chosen at random and printed]
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Rounds before the game is a draw
+    /// Rounds before the game ends: a draw (Farkle solo: the target not reached)
     #[arg(long = "rounds", value_name = "CAP", default_value_t = 300)]
     pub round_cap: u32,
     /// Write the game record (JSON Lines) to this file
