@@ -229,3 +229,71 @@ fn a_league_killed_with_sigkill_resumes_to_the_same_standings() {
     let journal_games = std::fs::read_to_string(&journal).unwrap().lines().count() - 1;
     assert_eq!(journal_games, total, "no game lost or repeated");
 }
+
+/// The WAT Farkle agent that `arena new --game farkle --lang wat` writes.
+fn farkle_wat() -> std::path::PathBuf {
+    workspace().join("host/src/cli/new/templates/wat/farkle.wat")
+}
+
+#[test]
+fn farkle_solo_and_race_play_check_and_verify_from_the_command_line() {
+    let dir = temp_dir("play-farkle");
+    let agent = farkle_wat();
+    let agent = agent.to_str().unwrap();
+    // One agent: the solo benchmark, found from the agent's exports.
+    let solo = dir.join("solo.jsonl");
+    let out = run(&[
+        "play",
+        agent,
+        "--seed",
+        "5",
+        "--record",
+        solo.to_str().unwrap(),
+    ]);
+    let narration = text(&out);
+    assert!(out.status.success(), "{narration}");
+    assert!(narration.contains("Farkle, solo benchmark"), "{narration}");
+    assert!(narration.contains("turns taken: "), "{narration}");
+    assert!(narration.contains(" -> drafts "), "{narration}");
+    let out = run(&["verify", solo.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("farkle: "), "{}", text(&out));
+
+    // A race, printed as JSON lines, verifies the same.
+    let out = run(&[
+        "play", agent, agent, "--game", "farkle", "--seed", "6", "--json",
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let race = dir.join("race.jsonl");
+    std::fs::write(&race, &out.stdout).unwrap();
+    let out = run(&["verify", race.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out));
+    // A changed answer is caught.
+    let original = std::fs::read_to_string(&race).unwrap();
+    let tampered = original.replacen("\"action\":1", "\"action\":0", 1);
+    assert_ne!(tampered, original);
+    std::fs::write(&race, tampered).unwrap();
+    let out = run(&["verify", race.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+
+    // A Farkle agent cannot play Little Animal Farm; a farm agent and a Farkle agent share no game.
+    let out = run(&["play", agent, agent, "--game", "little-animal-farm"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("missing export `farm_trade`"),
+        "{}",
+        text(&out)
+    );
+    let out = run(&["play", agent, example_wasm("greedy").to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("no game in common"), "{}", text(&out));
+
+    let out = run(&["check", agent, "--games", "3"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("Farkle smoke games"), "{}", text(&out));
+    assert!(
+        text(&out).contains("game 3 (seed 3): reached 10000 in "),
+        "{}",
+        text(&out)
+    );
+}

@@ -327,10 +327,16 @@ fn every_language_plays_a_league_against_the_rust_examples_without_faults() {
 
 /// `arena new NAME --lang LANG` in a fresh folder, then the printed build and check commands.
 fn new_project_builds_and_passes_check(lang: &str) {
-    let dir = temp_dir(&format!("new-{lang}"));
+    new_game_project_builds_and_passes_check(lang, "little-animal-farm");
+}
+
+/// `arena new NAME --lang LANG --game GAME`, then the printed build and check commands; the check
+/// plays smoke games of that game.
+fn new_game_project_builds_and_passes_check(lang: &str, game: &str) {
+    let dir = temp_dir(&format!("new-{lang}-{game}"));
     let name = format!("my-{lang}-agent");
     let out = arena()
-        .args(["new", &name, "--lang", lang])
+        .args(["new", &name, "--lang", lang, "--game", game])
         .current_dir(&dir)
         .output()
         .unwrap();
@@ -352,7 +358,8 @@ fn new_project_builds_and_passes_check(lang: &str) {
         sh.arg("-c")
             .arg(&build)
             .current_dir(&dir)
-            // The printed check command expects the project's own target folder.
+            // The printed command builds into the project's own target/ folder, whatever
+            // target folder the outer `cargo test` uses.
             .env_remove("CARGO_TARGET_DIR")
             .env("npm_config_prefer_offline", "true")
             .env("ZIG_LOCAL_CACHE_DIR", out_dir().join("zig-cache"))
@@ -365,9 +372,24 @@ fn new_project_builds_and_passes_check(lang: &str) {
     let out = arena().args(&args[1..]).current_dir(&dir).output().unwrap();
     assert!(
         out.status.success(),
-        "`{check}` after `arena new --lang {lang}`:\n{}",
+        "`{check}` after `arena new --lang {lang} --game {game}`:\n{}",
         text(&out)
     );
+    let smoke = match game {
+        "farkle" => "Farkle smoke games",
+        _ => "Little Animal Farm smoke games",
+    };
+    assert!(text(&out).contains(smoke), "{}", text(&out));
+}
+
+#[test]
+fn arena_new_farkle_rust_builds_and_passes_check() {
+    new_game_project_builds_and_passes_check("rust", "farkle");
+}
+
+#[test]
+fn arena_new_farkle_wat_passes_check() {
+    new_game_project_builds_and_passes_check("wat", "farkle");
 }
 
 #[test]

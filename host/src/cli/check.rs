@@ -1,8 +1,10 @@
-//! `arena check AGENT`: loads an agent, describes it, plays a few smoke games against a built-in
-//! opponent and gives a verdict.
+//! `arena check AGENT`: loads an agent, describes it, plays a few smoke games of every game it
+//! plays (Little Animal Farm against a built-in opponent, Farkle alone: see `check_farkle`) and
+//! gives a verdict.
 //!
-//! Exit status: 0 when the agent is fine (illegal trades are only warnings), 1 when it cannot be
-//! built or loaded or faults in a smoke game, 2 on usage errors (no such file...).
+//! Exit status: 0 when the agent is fine (illegal trades and rejected drafts are only warnings),
+//! 1 when it cannot be built or loaded or faults in a smoke game, 2 on usage errors (no such
+//! file...).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -15,6 +17,7 @@ use crate::farm::{
     AcceptView, Event, FarmPlayer, Fault, FaultPolicy, GameRecord, Observation, Outcome,
     SeededDice, Setup,
 };
+use crate::game::GameKind;
 use crate::sandbox::{resolve_agent, run_with_big_stack, AgentModule, Sandbox};
 
 #[derive(clap::Args, Debug)]
@@ -60,12 +63,42 @@ pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
 
     let mut errors = Vec::new();
     let mut warnings = BTreeMap::<String, u32>::new();
-    println!("\nsmoke games against the built-in greedy opponent:");
+    for game in module.games() {
+        match game {
+            GameKind::Farm => farm_smoke_games(&module, &args, &mut errors, &mut warnings),
+            GameKind::Farkle => {
+                super::check_farkle::smoke_games(&module, &args, &mut errors, &mut warnings)
+            }
+        }
+    }
+    if !warnings.is_empty() {
+        println!("\nwarnings:");
+        for (w, n) in &warnings {
+            println!("  {w}: {n}");
+        }
+    }
+    if errors.is_empty() {
+        println!("\nOK: {} is a valid arena agent", module.name());
+        Ok(0)
+    } else {
+        Ok(fail(&errors))
+    }
+}
+
+/// Little Animal Farm smoke games against the built-in greedy opponent: faults are errors,
+/// illegal trade offers warnings.
+fn farm_smoke_games(
+    module: &AgentModule,
+    args: &CheckArgs,
+    errors: &mut Vec<String>,
+    warnings: &mut BTreeMap<String, u32>,
+) {
+    println!("\nLittle Animal Farm smoke games against the built-in greedy opponent:");
     for g in 0..args.games {
         let seed = args.seed.wrapping_add(g as u64);
         let seat = (g % 2) as usize;
         let t = Instant::now();
-        let (record, logs) = smoke_game(&module, seat, seed, args.round_cap);
+        let (record, logs) = smoke_game(module, seat, seed, args.round_cap);
         let took = t.elapsed();
         let result = match record.outcome {
             Outcome::Win { seat: w, .. } if w == seat => "won".to_string(),
@@ -124,21 +157,9 @@ pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
             }
         }
     }
-    if !warnings.is_empty() {
-        println!("\nwarnings:");
-        for (w, n) in &warnings {
-            println!("  {w}: {n}");
-        }
-    }
-    if errors.is_empty() {
-        println!("\nOK: {} is a valid arena agent", module.name());
-        Ok(0)
-    } else {
-        Ok(fail(&errors))
-    }
 }
 
-fn fail(errors: &[String]) -> i32 {
+pub(super) fn fail(errors: &[String]) -> i32 {
     println!("\nFAIL:");
     for e in errors {
         println!("  {e}");
@@ -146,7 +167,7 @@ fn fail(errors: &[String]) -> i32 {
     1
 }
 
-fn ms(d: Duration) -> String {
+pub(super) fn ms(d: Duration) -> String {
     format!("{:.1} ms", d.as_secs_f64() * 1000.0)
 }
 

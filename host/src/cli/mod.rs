@@ -4,9 +4,11 @@ use clap::{Parser, Subcommand};
 
 pub mod bench;
 pub mod check;
+pub mod check_farkle;
 pub mod league;
 pub mod new;
 pub mod play;
+pub mod play_farkle;
 pub mod report;
 pub mod verify;
 

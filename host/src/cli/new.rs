@@ -1,6 +1,7 @@
-//! `arena new NAME --lang LANG`: creates a ready-to-build agent in a new folder NAME from the
-//! templates in `new/templates/` (the bindings are copied from `agent-sdk/`), and prints the
-//! commands that build and check it.
+//! `arena new NAME --lang LANG [--game GAME]`: creates a ready-to-build agent in a new folder NAME
+//! from the templates in `new/templates/` (the bindings are copied from `agent-sdk/`), and prints
+//! the commands that build and check it. Little Animal Farm agents come in every language; Farkle
+//! agents in Rust and WAT.
 //!
 //! Exit status: 0 when the project was created; 2 when NAME exists or cannot be used.
 
@@ -8,6 +9,8 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
+
+use crate::game::GameKind;
 
 /// The languages `arena new` knows.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,6 +48,9 @@ pub struct NewArgs {
     /// Language of the agent
     #[arg(long, value_enum, default_value = "rust")]
     pub lang: Lang,
+    /// The game the agent plays: little-animal-farm or farkle (Farkle: Rust or WAT)
+    #[arg(long, value_name = "GAME", default_value = "little-animal-farm")]
+    pub game: GameKind,
     /// Rust only: the arena's agent-sdk folder the crate depends on (default: the one this arena
     /// was built from)
     #[arg(long, value_name = "DIR")]
@@ -61,7 +67,30 @@ const AS_BINDINGS: &str = include_str!("../../../agent-sdk/assemblyscript/arena.
 /// One file of a template: its path in the project and its text (with `{{...}}` placeholders).
 type TemplateFile = (&'static str, &'static str);
 
-fn files(lang: Lang) -> &'static [TemplateFile] {
+/// The template of a game in a language; `None` when there is none.
+fn files(lang: Lang, game: GameKind) -> Option<&'static [TemplateFile]> {
+    match game {
+        GameKind::Farm => Some(farm_files(lang)),
+        GameKind::Farkle => farkle_files(lang),
+    }
+}
+
+fn farkle_files(lang: Lang) -> Option<&'static [TemplateFile]> {
+    match lang {
+        Lang::Rust => Some(&[
+            ("Cargo.toml", include_str!("new/templates/rust/Cargo.toml")),
+            (
+                "src/lib.rs",
+                include_str!("new/templates/rust-farkle/src/lib.rs"),
+            ),
+            (".gitignore", "/target/\n"),
+        ]),
+        Lang::Wat => Some(&[("agent.wat", include_str!("new/templates/wat/farkle.wat"))]),
+        Lang::C | Lang::AssemblyScript | Lang::Zig => None,
+    }
+}
+
+fn farm_files(lang: Lang) -> &'static [TemplateFile] {
     match lang {
         Lang::Rust => &[
             ("Cargo.toml", include_str!("new/templates/rust/Cargo.toml")),
@@ -192,6 +221,26 @@ pub fn create(args: &NewArgs) -> anyhow::Result<(Option<String>, String)> {
     if args.sdk.is_some() && args.lang != Lang::Rust {
         bail!("--sdk is for Rust agents only");
     }
+    let Some(files) = files(args.lang, args.game) else {
+        let langs: Vec<String> = [
+            Lang::Rust,
+            Lang::C,
+            Lang::Wat,
+            Lang::AssemblyScript,
+            Lang::Zig,
+        ]
+        .into_iter()
+        .filter(|l| files(*l, args.game).is_some())
+        .map(|l| l.to_string())
+        .collect();
+        bail!(
+            "there is no {} template for {} (there is one for {}; docs/ABI.md describes the \
+             exports to write by hand)",
+            args.game.title(),
+            args.lang,
+            langs.join(" and ")
+        );
+    };
     let lib = name.replace('-', "_");
     let sdk = match args.lang {
         Lang::Rust => sdk_dir(args.sdk.as_deref())?
@@ -210,7 +259,7 @@ pub fn create(args: &NewArgs) -> anyhow::Result<(Option<String>, String)> {
         ("sdk", sdk.as_str()),
         ("assemblyscript", ASSEMBLYSCRIPT_VERSION),
     ];
-    for (path, text) in files(args.lang) {
+    for (path, text) in files {
         let target = dir.join(path);
         if let Some(parent) = target.parent() {
             std::fs::create_dir_all(parent)
@@ -234,8 +283,9 @@ pub fn run(args: NewArgs) -> anyhow::Result<i32> {
         }
     };
     println!(
-        "created {}: a Little Animal Farm agent in {}",
+        "created {}: a {} agent in {}",
         args.name.display(),
+        args.game.title(),
         args.lang
     );
     println!();
@@ -268,7 +318,8 @@ mod tests {
             Lang::AssemblyScript,
             Lang::Zig,
         ] {
-            for (path, text) in files(lang) {
+            let all = GameKind::ALL.into_iter().filter_map(|g| files(lang, g));
+            for (path, text) in all.flatten() {
                 let filled = fill(
                     text,
                     &[
@@ -283,6 +334,48 @@ mod tests {
                 assert!(!filled.contains("{{"), "{lang}: {path} keeps a placeholder");
             }
         }
+    }
+
+    fn new_args(name: PathBuf, lang: Lang, game: GameKind) -> NewArgs {
+        NewArgs {
+            name,
+            lang,
+            game,
+            sdk: None,
+        }
+    }
+
+    #[test]
+    fn farkle_agents_come_in_rust_and_wat() {
+        let dir = std::env::temp_dir().join(format!("arena-new-farkle-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let wat = dir.join("dice-bot");
+        let _ = std::fs::remove_dir_all(&wat);
+        let (build, check) = create(&new_args(wat.clone(), Lang::Wat, GameKind::Farkle)).unwrap();
+        assert_eq!(build, None);
+        assert!(check.ends_with("agent.wat"), "{check}");
+        let sb = crate::sandbox::Sandbox::new(crate::sandbox::Limits::default()).unwrap();
+        let m = sb.load(&wat.join("agent.wat")).unwrap();
+        assert_eq!(m.games(), &[GameKind::Farkle]);
+
+        let rust = dir.join("rusty-dice");
+        let _ = std::fs::remove_dir_all(&rust);
+        create(&new_args(rust.clone(), Lang::Rust, GameKind::Farkle)).unwrap();
+        let lib = std::fs::read_to_string(rust.join("src/lib.rs")).unwrap();
+        assert!(lib.contains("export_farkle_agent!(Agent);"), "{lib}");
+        assert!(lib.contains("rusty_dice.wasm"), "{lib}");
+        let manifest = std::fs::read_to_string(rust.join("Cargo.toml")).unwrap();
+        assert!(manifest.contains("name = \"rusty-dice\""), "{manifest}");
+
+        let c = dir.join("c-dice");
+        let err = create(&new_args(c.clone(), Lang::C, GameKind::Farkle)).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("no Farkle template for C (there is one for Rust and WAT"),
+            "{err}"
+        );
+        assert!(!c.exists());
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]

@@ -1,5 +1,6 @@
-//! `arena play A B [C ...]`: one game between sandboxed agents, narrated turn by turn (or printed
-//! as a game record with `--json`).
+//! `arena play A [B ...]`: one game between sandboxed agents, narrated turn by turn (or printed
+//! as a game record with `--json`). The game is `--game`, or the one game every agent plays (from
+//! its exports). Little Animal Farm is narrated here; Farkle in `play_farkle`.
 //!
 //! Exit status: 0 when the game was played, 1 when an agent cannot be built or loaded, 2 on usage
 //! errors.
@@ -10,12 +11,13 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use anyhow::Context;
-use farm_rules::{Herd, Offer, OfferKind, Position, ANIMALS, KINDS, MAX_PLAYERS, MIN_PLAYERS};
+use farm_rules::{Herd, Offer, OfferKind, Position, ANIMALS, KINDS, MAX_PLAYERS};
 
 use crate::farm::{
     play_game, AcceptView, Decision, Event, FarmPlayer, Fault, FaultPolicy, GameRecord,
     Observation, Outcome, Party, SeededDice, Setup,
 };
+use crate::game::GameKind;
 use crate::records::{write_record, RecordMeta};
 use crate::sandbox::{resolve_agent, run_with_big_stack, AgentModule, Limits, Sandbox, WasmPlayer};
 
@@ -82,13 +84,17 @@ impl From<PolicyArg> for FaultPolicy {
 
 #[derive(clap::Args, Debug)]
 pub struct PlayArgs {
-    /// Agents, seat 0 first: .wasm or .wat files, or agent crate directories (built for wasm)
-    #[arg(required = true, num_args = 2..=6, value_name = "AGENT")]
+    /// Agents, seat 0 first: .wasm or .wat files, or agent crate directories (built for wasm).
+    /// Little Animal Farm takes 2 to 6; Farkle 1 (the solo benchmark) to 6 (a race)
+    #[arg(required = true, num_args = 1..=6, value_name = "AGENT")]
     pub agents: Vec<PathBuf>,
+    /// The game: little-animal-farm or farkle [default: the one game all the agents play]
+    #[arg(long, value_name = "GAME")]
+    pub game: Option<GameKind>,
     /// Seed of the dice and of the agents' randomness [default: chosen at random and printed]
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Rounds before the game is a draw
+    /// Rounds before the game ends: a draw (Farkle solo: the target not reached)
     #[arg(long = "rounds", value_name = "CAP", default_value_t = 300)]
     pub round_cap: u32,
     /// Write the game record (JSON Lines) to this file
@@ -108,11 +114,9 @@ pub struct PlayArgs {
 }
 
 pub fn run(args: PlayArgs) -> anyhow::Result<i32> {
-    anyhow::ensure!(
-        (MIN_PLAYERS..=MAX_PLAYERS).contains(&args.agents.len()),
-        "a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, {} agents given",
-        args.agents.len()
-    );
+    if let Some(game) = args.game {
+        check_seats(game, args.agents.len())?;
+    }
     anyhow::ensure!(args.round_cap > 0, "--rounds must be at least 1");
     let limits = args.limits.limits();
     let sandbox = Sandbox::new(limits.clone())?;
@@ -126,8 +130,13 @@ pub fn run(args: PlayArgs) -> anyhow::Result<i32> {
             }
         }
     }
+    let game = choose_game(args.game, &modules)?;
+    check_seats(game, modules.len())?;
     let names = unique_names(modules.iter().map(|m| m.name().to_owned()).collect());
     let seed = args.seed.unwrap_or_else(random_seed);
+    if game == GameKind::Farkle {
+        return super::play_farkle::run(&args, &modules, &names, &limits, seed);
+    }
     let mut setup = Setup::standard(modules.len(), seed, args.round_cap);
     setup.policy = args.fault_policy.into();
 
@@ -166,6 +175,56 @@ pub fn run(args: PlayArgs) -> anyhow::Result<i32> {
         }
     }
     Ok(0)
+}
+
+/// Refuses a number of agents the game cannot seat.
+fn check_seats(game: GameKind, agents: usize) -> anyhow::Result<()> {
+    let seats = game.seats();
+    anyhow::ensure!(
+        seats.contains(&agents),
+        "{} has {} to {} players, {agents} agent{} given",
+        game.title(),
+        seats.start(),
+        seats.end(),
+        if agents == 1 { "" } else { "s" }
+    );
+    Ok(())
+}
+
+/// The game to play: `given` when every agent plays it, otherwise the one game all agents play
+/// (from their exports). No game in common, or more than one, is an error that says what to do.
+pub fn choose_game(given: Option<GameKind>, modules: &[AgentModule]) -> anyhow::Result<GameKind> {
+    if let Some(game) = given {
+        for m in modules {
+            m.check_plays(game)
+                .with_context(|| format!("agent {} cannot play --game {game}", m.name()))?;
+        }
+        return Ok(game);
+    }
+    let common: Vec<GameKind> = GameKind::ALL
+        .into_iter()
+        .filter(|g| modules.iter().all(|m| m.plays(*g)))
+        .collect();
+    match common.as_slice() {
+        [game] => Ok(*game),
+        [] => {
+            let plays: Vec<String> = modules
+                .iter()
+                .map(|m| {
+                    let games: Vec<&str> = m.games().iter().map(|g| g.name()).collect();
+                    format!("{} plays {}", m.name(), games.join(" and "))
+                })
+                .collect();
+            anyhow::bail!("the agents have no game in common ({})", plays.join("; "))
+        }
+        several => {
+            let names: Vec<&str> = several.iter().map(|g| g.name()).collect();
+            anyhow::bail!(
+                "the agents play several games ({}): choose one with --game",
+                names.join(", ")
+            )
+        }
+    }
 }
 
 /// Builds (for a crate directory) and loads one agent.
@@ -645,6 +704,7 @@ mod tests {
         let record = dir.join("game.jsonl");
         let args = PlayArgs {
             agents: vec![agent.clone(), agent.clone(), agent],
+            game: None,
             seed: Some(11),
             round_cap: 30,
             record: Some(record.clone()),

@@ -1,0 +1,579 @@
+//! `arena play --game farkle`: one Farkle game, narrated roll by roll. One agent plays the solo
+//! benchmark (turns to reach 10,000 alone); two to six race to 10,000.
+
+use std::fmt::Write as _;
+
+use anyhow::Context;
+use farkle_rules::{Action, Reject, DICE};
+
+use super::play::PlayArgs;
+use crate::farkle::record::write_record;
+use crate::farkle::{play_game, Answer, FarklePlayer, GameRecord, Observation, Setup, TurnEnd};
+use crate::game::{Fault, FaultPolicy, Outcome};
+use crate::records::RecordMeta;
+use crate::sandbox::{run_with_big_stack, AgentModule, Limits, WasmPlayer};
+
+/// A sandboxed seat that keeps the largest fuel one decision used.
+struct Metered {
+    inner: WasmPlayer,
+    max_decision_fuel: u64,
+}
+
+impl FarklePlayer for Metered {
+    fn start(&mut self, seat: usize, players: usize, seed: u64) -> Result<(), Fault> {
+        FarklePlayer::start(&mut self.inner, seat, players, seed)
+    }
+
+    fn draft(&mut self, obs: &Observation) -> Result<Answer, Fault> {
+        let before = self.inner.fuel_used();
+        let r = self.inner.draft(obs);
+        self.max_decision_fuel = self.max_decision_fuel.max(self.inner.fuel_used() - before);
+        r
+    }
+
+    fn take_log(&mut self) -> Option<String> {
+        FarklePlayer::take_log(&mut self.inner)
+    }
+}
+
+/// Plays one Farkle game between `modules` (seat 0 first) on a big-stack thread. Returns the
+/// record (which keeps the agents' logs) and each seat's fuel: total, largest single decision.
+pub fn play_metered(setup: &Setup, modules: &[AgentModule]) -> (GameRecord, Vec<(u64, u64)>) {
+    run_with_big_stack(|| {
+        let mut players: Vec<Metered> = modules
+            .iter()
+            .map(|m| Metered {
+                inner: m.player_with_round_cap(setup.round_cap),
+                max_decision_fuel: 0,
+            })
+            .collect();
+        let mut seats: Vec<&mut dyn FarklePlayer> = players
+            .iter_mut()
+            .map(|p| p as &mut dyn FarklePlayer)
+            .collect();
+        let record = play_game(setup, &mut seats);
+        drop(seats);
+        let fuel = players
+            .iter()
+            .map(|p| (p.inner.fuel_used(), p.max_decision_fuel))
+            .collect();
+        (record, fuel)
+    })
+}
+
+/// The `arena play` of a Farkle game: `modules` and `names` are seat by seat.
+pub fn run(
+    args: &PlayArgs,
+    modules: &[AgentModule],
+    names: &[String],
+    limits: &Limits,
+    seed: u64,
+) -> anyhow::Result<i32> {
+    let setup = Setup {
+        policy: args.fault_policy.into(),
+        ..Setup::new(modules.len(), seed, args.round_cap)
+    };
+    let (record, fuel) = play_metered(&setup, modules);
+    let meta = RecordMeta {
+        names: names.to_vec(),
+        agent_hashes: modules
+            .iter()
+            .map(|m| Some(m.sha256().to_owned()))
+            .collect(),
+        limits: serde_json::to_value(limits)?,
+    };
+    let bytes = write_record(&record, &meta)?;
+    if let Some(path) = &args.record {
+        std::fs::write(path, &bytes).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if args.json {
+        use std::io::Write;
+        std::io::stdout()
+            .lock()
+            .write_all(&bytes)
+            .context("cannot write to stdout")?;
+    } else {
+        print!("{}", narrate(names, &record, args.logs));
+        for (seat, name) in names.iter().enumerate() {
+            println!(
+                "{name}: {} fuel used, {} of it per decision at most",
+                fuel[seat].0, fuel[seat].1
+            );
+        }
+        if let Some(path) = &args.record {
+            println!("record written to {}", path.display());
+        }
+    }
+    Ok(0)
+}
+
+/// What a rejection means, for people.
+pub fn describe_reject(r: Reject) -> &'static str {
+    match r {
+        Reject::EmptyDraft => "no die drafted",
+        Reject::IndexOutOfRange => "an index is not a die of the roll",
+        Reject::RepeatedIndex => "a die is drafted twice",
+        Reject::NonScoring => "a drafted die scores nothing",
+        Reject::UnknownAction => "the action is neither 0 (roll) nor 1 (bank)",
+    }
+}
+
+fn policy_name(p: FaultPolicy) -> &'static str {
+    match p {
+        FaultPolicy::Forfeit => "forfeit",
+        FaultPolicy::LoseMove => "lose_move",
+    }
+}
+
+fn faces(dice: &[u8]) -> String {
+    let parts: Vec<String> = dice.iter().map(u8::to_string).collect();
+    parts.join(" ")
+}
+
+/// "1 5" for the drafted dice that exist, and `#i` for indices past the roll.
+fn drafted(dice: &[u8], answer: &Answer) -> String {
+    if answer.draft.is_empty() {
+        return "nothing".into();
+    }
+    let parts: Vec<String> = answer
+        .draft
+        .iter()
+        .map(|&i| match dice.get(i as usize) {
+            Some(f) => f.to_string(),
+            None => format!("#{i}"),
+        })
+        .collect();
+    parts.join(" ")
+}
+
+fn action_words(code: u32) -> String {
+    match Action::from_code(code) {
+        Some(Action::Roll) => "roll on".into(),
+        Some(Action::Bank) => "bank".into(),
+        None => format!("action {code}"),
+    }
+}
+
+/// The whole game as text; `logs` adds what the agents logged, under the turn they logged it in.
+pub fn narrate(names: &[String], record: &GameRecord, logs: bool) -> String {
+    let name = |seat: usize| {
+        names
+            .get(seat)
+            .cloned()
+            .unwrap_or_else(|| format!("seat {seat}"))
+    };
+    let setup = &record.setup;
+    let solo = setup.players == 1;
+    let mut out = String::new();
+    let seats: Vec<String> = (0..setup.players)
+        .map(|s| format!("seat {s}: {}", name(s)))
+        .collect();
+    let _ = writeln!(
+        out,
+        "Farkle, {} ({}), seed {}, target {}, round cap {}, fault policy {}\n",
+        if solo {
+            "solo benchmark".to_string()
+        } else {
+            format!("race of {} players", setup.players)
+        },
+        seats.join(", "),
+        setup.seed,
+        setup.target,
+        setup.round_cap,
+        policy_name(setup.policy)
+    );
+    let print_logs = |logs_of: &[crate::farm::AgentLog], out: &mut String| {
+        if logs {
+            for l in logs_of {
+                for line in l.text.lines() {
+                    let _ = writeln!(out, "  [{} log] {line}", name(l.seat));
+                }
+            }
+        }
+    };
+    if !record.load_faults.is_empty() || (logs && !record.start_logs.is_empty()) {
+        let _ = writeln!(out, "Before the first turn:");
+        print_logs(&record.start_logs, &mut out);
+        for f in &record.load_faults {
+            let _ = writeln!(
+                out,
+                "  FAULT: {} failed to load: {} ({})\n  {} is out of the game",
+                name(f.seat),
+                f.fault.detail,
+                f.fault.kind.name(),
+                name(f.seat)
+            );
+        }
+        out.push('\n');
+    }
+    for t in &record.turns {
+        let _ = writeln!(
+            out,
+            "Turn {} (round {}): {}, score {}",
+            t.turn,
+            t.round,
+            name(t.seat),
+            t.score - t.banked
+        );
+        print_logs(&t.logs, &mut out);
+        let mut left = DICE;
+        let mut at_risk = 0u32;
+        for (i, r) in t.rolls.iter().enumerate() {
+            let head = format!("  roll {}: {}", i + 1, faces(&r.dice));
+            let last = i + 1 == t.rolls.len();
+            let line = match (&r.answer, r.points) {
+                (Some(a), Some(points)) => {
+                    at_risk += points;
+                    left -= a.draft.len().min(left);
+                    let then = if a.action == Action::Bank.code() {
+                        "banks".to_string()
+                    } else if left == 0 {
+                        left = DICE;
+                        "rolls all six again (hot dice)".to_string()
+                    } else {
+                        format!("rolls {left} dice")
+                    };
+                    format!(
+                        "{head} -> drafts {} for {points} ({at_risk} this turn), {then}",
+                        drafted(&r.dice, a)
+                    )
+                }
+                (Some(a), None) => format!(
+                    "{head} -> drafts {} and asks to {}",
+                    drafted(&r.dice, a),
+                    action_words(a.action)
+                ),
+                (None, _) if last && t.end == TurnEnd::Farkle => format!("{head} -> FARKLE"),
+                (None, _) => head,
+            };
+            let _ = writeln!(out, "{line}");
+        }
+        let end = match &t.end {
+            TurnEnd::Banked => format!("banks {}: score {}", t.banked, t.score),
+            TurnEnd::Farkle if at_risk > 0 => {
+                format!("loses the {at_risk} points of the turn: score {}", t.score)
+            }
+            TurnEnd::Farkle => format!("scores nothing: score {}", t.score),
+            TurnEnd::Rejected(reason) => format!(
+                "REJECTED: {} ({}); the turn ends with no points: score {}",
+                describe_reject(*reason),
+                reason.name(),
+                t.score
+            ),
+            TurnEnd::Fault { fault, forfeit } => format!(
+                "FAULT: {} ({}); {}",
+                fault.detail,
+                fault.kind.name(),
+                if *forfeit {
+                    format!("{} is out of the game", name(t.seat))
+                } else {
+                    format!("the turn ends with no points: score {}", t.score)
+                }
+            ),
+        };
+        let _ = writeln!(out, "  {end}");
+    }
+    out.push('\n');
+    let turns = record.turns.len();
+    if solo {
+        let score = record.scores[0];
+        let line = if score >= setup.target {
+            format!(
+                "Result: {} reached {} in {turns} turns (score {score})",
+                name(0),
+                setup.target
+            )
+        } else if record.forfeits.contains(&0) {
+            format!(
+                "Result: {} forfeited after {turns} turns and did not reach {} (score {score})",
+                name(0),
+                setup.target
+            )
+        } else {
+            format!(
+                "Result: {} did not reach {} within the round cap of {} (score {score})",
+                name(0),
+                setup.target,
+                setup.round_cap
+            )
+        };
+        let _ = writeln!(out, "{line}");
+    } else {
+        let result = match record.outcome {
+            Outcome::Win {
+                seat,
+                last_standing,
+            } => format!(
+                "{} wins{}",
+                name(seat),
+                if last_standing {
+                    " (last player left)"
+                } else {
+                    ""
+                }
+            ),
+            Outcome::Draw { round_cap: true } => "draw (round cap)".into(),
+            Outcome::Draw { round_cap: false } => "draw".into(),
+            Outcome::Unfinished => "unfinished".into(),
+        };
+        let _ = writeln!(out, "Result after {} rounds: {result}", record.rounds());
+        for s in 0..setup.players {
+            let played = record.turns.iter().filter(|t| t.seat == s).count();
+            let out_mark = if record.forfeits.contains(&s) {
+                " (out)"
+            } else {
+                ""
+            };
+            let _ = writeln!(
+                out,
+                "  {}: {} in {played} turns{out_mark}",
+                name(s),
+                record.scores[s]
+            );
+        }
+    }
+    let _ = writeln!(out, "turns taken: {turns}");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::play::{choose_game, run as play, LimitArgs, PolicyArg};
+    use crate::farkle::{RollRecord, TurnRecord};
+    use crate::game::{FaultKind, GameKind};
+    use crate::sandbox::Sandbox;
+    use std::path::PathBuf;
+
+    /// The WAT Farkle agent of `arena new --game farkle --lang wat`.
+    const BANKER: &str = include_str!("new/templates/wat/farkle.wat");
+
+    fn args(agents: Vec<PathBuf>, record: Option<PathBuf>, game: Option<GameKind>) -> PlayArgs {
+        PlayArgs {
+            agents,
+            game,
+            seed: Some(21),
+            round_cap: 200,
+            record,
+            json: false,
+            fault_policy: PolicyArg::Forfeit,
+            logs: true,
+            limits: LimitArgs::default(),
+        }
+    }
+
+    fn temp(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("arena-play-farkle-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn solo_and_race_games_write_records_that_verify() {
+        let dir = temp("records");
+        let agent = dir.join("banker.wat");
+        std::fs::write(&agent, BANKER).unwrap();
+        for seats in [1, 3] {
+            let record = dir.join(format!("game-{seats}.jsonl"));
+            let agents = vec![agent.clone(); seats];
+            assert_eq!(play(args(agents, Some(record.clone()), None)).unwrap(), 0);
+            let bytes = std::fs::read(&record).unwrap();
+            let summary = crate::records::verify_record_bytes(&bytes).unwrap();
+            assert_eq!(summary.game, GameKind::Farkle);
+            assert_eq!(summary.players, seats);
+            assert!(
+                summary.describe().contains("seeded 21"),
+                "{}",
+                summary.describe()
+            );
+        }
+        // One agent for Little Animal Farm is refused before anything is loaded.
+        let err = play(args(vec![agent.clone()], None, Some(GameKind::Farm))).unwrap_err();
+        assert!(err.to_string().contains("2 to 6 players"), "{err}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn the_game_is_the_one_all_agents_play() {
+        let sb = Sandbox::new(Limits::default()).unwrap();
+        let farkle = sb.load_bytes("banker", BANKER.as_bytes()).unwrap();
+        let both_text = BANKER.replacen(
+            "(func (export \"farkle_draft\")",
+            "(func (export \"farm_trade\") (param i32) (result i32) (i32.const 0))\n  \
+             (func (export \"farm_accept\") (param i32) (result i32) (i32.const 0))\n  \
+             (func (export \"farkle_draft\")",
+            1,
+        );
+        let both = sb.load_bytes("both", both_text.as_bytes()).unwrap();
+        assert_eq!(both.games(), &[GameKind::Farm, GameKind::Farkle]);
+        let farm_only = both_text.replacen("(export \"farkle_draft\")", "", 1);
+        let farm = sb.load_bytes("farmer", farm_only.as_bytes()).unwrap();
+
+        let pick = |ms: &[&AgentModule], g| {
+            let ms: Vec<AgentModule> = ms.iter().map(|m| (*m).clone()).collect();
+            choose_game(g, &ms).map_err(|e| format!("{e:#}"))
+        };
+        assert_eq!(pick(&[&farkle], None), Ok(GameKind::Farkle));
+        assert_eq!(pick(&[&farkle, &both], None), Ok(GameKind::Farkle));
+        assert_eq!(pick(&[&farm, &both], None), Ok(GameKind::Farm));
+        assert_eq!(pick(&[&both], Some(GameKind::Farm)), Ok(GameKind::Farm));
+        let e = pick(&[&both, &both], None).unwrap_err();
+        assert!(
+            e.contains("several games (little-animal-farm, farkle): choose one with --game"),
+            "{e}"
+        );
+        let e = pick(&[&farm, &farkle], None).unwrap_err();
+        assert!(
+            e.contains("no game in common (farmer plays little-animal-farm; banker plays farkle)"),
+            "{e}"
+        );
+        let e = pick(&[&both, &farkle], Some(GameKind::Farm)).unwrap_err();
+        assert!(
+            e.contains("banker cannot play --game little-animal-farm"),
+            "{e}"
+        );
+        assert!(
+            e.contains("missing export `farm_trade`, `farm_accept`"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_played_race_is_narrated_with_its_result() {
+        let sb = Sandbox::new(Limits::default()).unwrap();
+        let m = sb.load_bytes("banker", BANKER.as_bytes()).unwrap();
+        let setup = Setup::new(2, 8, 100);
+        let (record, fuel) = play_metered(&setup, &[m.clone(), m]);
+        assert!(fuel.iter().all(|f| f.0 > 0 && f.1 > 0 && f.1 <= f.0));
+        let names = vec!["a".to_string(), "b".to_string()];
+        let text = narrate(&names, &record, false);
+        assert!(
+            text.contains("Farkle, race of 2 players (seat 0: a, seat 1: b), seed 8"),
+            "{text}"
+        );
+        assert!(text.contains("Turn 2 (round 1): b, score 0"), "{text}");
+        assert!(text.contains("Result after "), "{text}");
+        assert!(
+            text.contains(&format!("turns taken: {}", record.turns.len())),
+            "{text}"
+        );
+        assert!(
+            record.scores.iter().any(|&s| s >= 10_000),
+            "{:?}",
+            record.scores
+        );
+    }
+
+    fn turn(
+        turn: u32,
+        rolls: Vec<RollRecord>,
+        end: TurnEnd,
+        banked: u32,
+        score: u32,
+    ) -> TurnRecord {
+        TurnRecord {
+            turn,
+            round: turn,
+            seat: 0,
+            rolls,
+            end,
+            banked,
+            score,
+            logs: vec![crate::farm::AgentLog {
+                seat: 0,
+                text: format!("turn {turn}"),
+            }],
+        }
+    }
+
+    fn roll(dice: &[u8], draft: &[u32], action: u32, points: Option<u32>) -> RollRecord {
+        RollRecord {
+            dice: dice.to_vec(),
+            answer: Some(Answer {
+                action,
+                draft: draft.to_vec(),
+            }),
+            points,
+        }
+    }
+
+    #[test]
+    fn narration_tells_drafts_banks_farkles_rejections_and_faults() {
+        let farkle = RollRecord {
+            dice: vec![2, 3, 4],
+            answer: None,
+            points: None,
+        };
+        let record = GameRecord {
+            setup: Setup::new(1, 9, 5),
+            load_faults: vec![],
+            start_logs: vec![],
+            turns: vec![
+                turn(
+                    1,
+                    vec![
+                        roll(&[1, 5, 2, 3, 4, 6], &[0, 1], 0, Some(150)),
+                        roll(&[1, 1, 1, 5], &[0, 1, 2, 3], 0, Some(1050)),
+                        roll(&[5, 2, 2, 3, 4, 6], &[0], 1, Some(50)),
+                    ],
+                    TurnEnd::Banked,
+                    1250,
+                    1250,
+                ),
+                turn(
+                    2,
+                    vec![roll(&[1, 2, 3, 4, 6, 6], &[0], 0, Some(100)), farkle],
+                    TurnEnd::Farkle,
+                    0,
+                    1250,
+                ),
+                turn(
+                    3,
+                    vec![roll(&[1, 2, 3, 4, 6, 6], &[0, 9], 1, None)],
+                    TurnEnd::Rejected(Reject::IndexOutOfRange),
+                    0,
+                    1250,
+                ),
+                turn(
+                    4,
+                    vec![RollRecord {
+                        dice: vec![1, 2, 3, 4, 6, 6],
+                        answer: None,
+                        points: None,
+                    }],
+                    TurnEnd::Fault {
+                        fault: Fault::new(FaultKind::BadAnswer, "farkle_draft returned 3"),
+                        forfeit: false,
+                    },
+                    0,
+                    1250,
+                ),
+            ],
+            outcome: Outcome::Draw { round_cap: true },
+            scores: vec![1250],
+            forfeits: vec![],
+        };
+        let names = vec!["bot".to_string()];
+        let text = narrate(&names, &record, true);
+        for want in [
+            "Farkle, solo benchmark (seat 0: bot), seed 9, target 10000, round cap 5",
+            "Turn 1 (round 1): bot, score 0",
+            "[bot log] turn 1",
+            "roll 1: 1 5 2 3 4 6 -> drafts 1 5 for 150 (150 this turn), rolls 4 dice",
+            "roll 2: 1 1 1 5 -> drafts 1 1 1 5 for 1050 (1200 this turn), rolls all six again (hot dice)",
+            "-> drafts 5 for 50 (1250 this turn), banks",
+            "banks 1250: score 1250",
+            "roll 2: 2 3 4 -> FARKLE",
+            "loses the 100 points of the turn: score 1250",
+            "drafts 1 #9 and asks to bank",
+            "REJECTED: an index is not a die of the roll (index_out_of_range); the turn ends with no points",
+            "FAULT: farkle_draft returned 3 (bad_answer); the turn ends with no points",
+            "did not reach 10000 within the round cap of 5 (score 1250)",
+            "turns taken: 4",
+        ] {
+            assert!(text.contains(want), "{want:?} not in:\n{text}");
+        }
+        assert!(!narrate(&names, &record, false).contains("[bot log]"));
+    }
+}
