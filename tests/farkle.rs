@@ -14,9 +14,9 @@ use common::{example_wasm, run, temp_dir, text, workspace, FARKLE_EXAMPLES};
 
 fn native(name: &str) -> Box<dyn FarklePlayer> {
     match name {
-        "farkle-one-and-done" => Box::new(NativeFarklePlayer::<
-            farkle_one_and_done::OneAndDone,
-        >::with(Default::default, 300)),
+        "farkle-one-and-done" => Box::new(
+            NativeFarklePlayer::<farkle_one_and_done::OneAndDone>::with(Default::default, 300),
+        ),
         "farkle-banker" => Box::new(NativeFarklePlayer::<farkle_banker::Banker>::with(
             Default::default,
             300,
@@ -117,7 +117,10 @@ fn the_solo_benchmark_ranks_the_bots_and_the_planner_beats_the_seed_harness() {
             .entry(name.clone())
             .or_default()
             .push(r["turns"].as_u64().unwrap());
-        seeds.entry(name).or_default().push(r["seed"].as_u64().unwrap());
+        seeds
+            .entry(name)
+            .or_default()
+            .push(r["seed"].as_u64().unwrap());
     }
     let mean = |name: &str| {
         let t = &turns[name];
@@ -154,7 +157,11 @@ fn the_solo_benchmark_ranks_the_bots_and_the_planner_beats_the_seed_harness() {
     }
     for (&(ref name, seed), &t) in &by_seed {
         if name == "wat-banker" {
-            assert_eq!(by_seed[&("farkle-banker".to_owned(), seed)], t, "seed {seed}");
+            assert_eq!(
+                by_seed[&("farkle-banker".to_owned(), seed)],
+                t,
+                "seed {seed}"
+            );
         }
     }
     verify_all(&out);
