@@ -93,9 +93,10 @@ pub struct Report {
 }
 
 /// Keys of every figure [`run`] produces, in order.
-pub const KEYS: [&str; 17] = [
+pub const KEYS: [&str; 18] = [
     "decision_wasm_ns",
     "decision_native_ns",
+    "start_wasm_us",
     "game_native_us",
     "game_wasm_us",
     "games_wasm_vs_native",
@@ -152,6 +153,18 @@ pub fn run(opts: &BenchOptions, progress: &mut dyn FnMut(&str)) -> anyhow::Resul
                 .with_context(|| format!("cannot load {}", path.display()))
         })
         .collect::<anyhow::Result<_>>()?;
+
+    progress("per-game start of a wasm agent");
+    let starts = if q { 200 } else { 5_000 };
+    let greedy = wasm
+        .get(STRATEGIES.iter().position(|s| *s == "greedy").unwrap_or(0))
+        .expect("the example agents are loaded");
+    figures.push(Figure::new(
+        "start_wasm_us",
+        "per-game cost of one wasm agent: fresh store and instance, arena_init, then dropped (greedy)",
+        start_us(greedy, starts),
+        "µs",
+    ));
 
     progress("games without records: wasm vs native");
     let games = if q { 20 } else { 400 };
@@ -334,6 +347,22 @@ pub fn decision_ns(player: &mut dyn FarmPlayer, calls: u32) -> f64 {
             std::hint::black_box(offer);
         }
         best = best.min(t.elapsed().as_secs_f64() * 1e9 / calls as f64);
+    }
+    best
+}
+
+/// Best of three: mean time to start a fresh player of `module` for a game (a new store and
+/// instance, `arena_init`) and to drop it.
+pub fn start_us(module: &AgentModule, players: u32) -> f64 {
+    let mut best = f64::INFINITY;
+    for _ in 0..3 {
+        let t = Instant::now();
+        for i in 0..players {
+            let mut player = module.player();
+            player.start(crate::game::GameKind::Farm, 0, 2, i as u64).expect("the player starts");
+            std::hint::black_box(&mut player);
+        }
+        best = best.min(t.elapsed().as_secs_f64() * 1e6 / players as f64);
     }
     best
 }

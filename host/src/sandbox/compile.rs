@@ -269,7 +269,7 @@ fn child(args: &[String]) -> anyhow::Result<()> {
         bail!("the module is larger than the limit");
     }
     check_shape(&wasm, &req.compile.shape)?;
-    let engine = config::engine(&req.limits)?;
+    let engine = config::on_demand_engine(&req.limits)?;
     let artifact = engine
         .precompile_module(&wasm)
         .map_err(|e| anyhow!("cannot compile the module: {}", one_line(&e)))?;

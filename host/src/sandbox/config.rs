@@ -3,7 +3,9 @@
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
-use wasmtime::{Config, Engine, OptLevel, Strategy};
+use wasmtime::{
+    Config, Engine, InstanceAllocationStrategy, OptLevel, PoolingAllocationConfig, Strategy,
+};
 
 /// How often the epoch ticker bumps the engine's epoch; wall-clock deadlines are counted in ticks.
 pub const EPOCH_TICK: Duration = Duration::from_millis(1);
@@ -89,7 +91,54 @@ impl Limits {
 ///   configuration its fuzzing and security analysis cover).
 /// * Compilation runs in a child process with a deadline (`compile.rs`); this engine also
 ///   deserializes the child's artifacts, so it must be built by this same function there.
+/// * Instances are allocated from wasmtime's pooling allocator (see [`POOL_INSTANCES`]): a game
+///   starts two or more fresh instances, and reusing pre-reserved slots (with the module's
+///   copy-on-write memory image still mapped) is much cheaper than mapping and unmapping a
+///   4 GiB reservation per instance. The pool never refuses what the on-demand allocator would
+///   accept within [`Limits`] (memories up to 4 GiB, the limiter enforcing `memory_bytes`); where
+///   the pool cannot be reserved (an address-space rlimit), the engine falls back to the
+///   on-demand allocator, which compiles identical code.
 pub(crate) fn engine(limits: &Limits) -> anyhow::Result<Engine> {
+    let mut c = base_config(limits);
+    c.allocation_strategy(InstanceAllocationStrategy::Pooling(pool_config(limits)));
+    match Engine::new(&c) {
+        Ok(engine) => Ok(engine),
+        Err(_) => on_demand_engine(limits),
+    }
+}
+
+/// The same engine with the on-demand allocator (the compiler child, which runs under an
+/// address-space limit and never instantiates). Artifacts are interchangeable: the allocation
+/// strategy is not part of wasmtime's compatibility hash.
+pub(crate) fn on_demand_engine(limits: &Limits) -> anyhow::Result<Engine> {
+    Engine::new(&base_config(limits)).map_err(anyhow::Error::from)
+}
+
+/// Instances that can be alive at once in one engine (a league uses `threads × players`; one
+/// slot reserves 4 GiB of address space plus a guard, not memory). Past it, instantiation
+/// fails with a `load_failed` fault that says so.
+pub const POOL_INSTANCES: u32 = 1000;
+
+/// Tables per instance (the limiter also allows 4).
+const POOL_TABLES_PER_INSTANCE: u32 = 4;
+
+fn pool_config(limits: &Limits) -> PoolingAllocationConfig {
+    let mut p = PoolingAllocationConfig::new();
+    p.total_core_instances(POOL_INSTANCES)
+        .total_memories(POOL_INSTANCES)
+        .total_tables(POOL_INSTANCES * POOL_TABLES_PER_INSTANCE)
+        .max_memories_per_module(1)
+        .max_tables_per_module(POOL_TABLES_PER_INSTANCE)
+        // The limiter enforces `memory_bytes` (with its own fault); the pool only needs to hold
+        // any 32-bit memory, so that it never refuses a module the limiter would accept.
+        .max_memory_size(1 << 32)
+        // Tables above `table_elements` are refused before compiling (`module.rs`).
+        .table_elements(limits.table_elements as usize)
+        .max_core_instance_size(4 << 20);
+    p
+}
+
+fn base_config(limits: &Limits) -> Config {
     let mut c = Config::new();
     c.strategy(Strategy::Cranelift)
         .cranelift_opt_level(OptLevel::Speed)
@@ -112,5 +161,5 @@ pub(crate) fn engine(limits: &Limits) -> anyhow::Result<Engine> {
         .cranelift_debug_verifier(false)
         .signals_based_traps(true)
         .parallel_compilation(true);
-    Engine::new(&c).map_err(anyhow::Error::from)
+    c
 }

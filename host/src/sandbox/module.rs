@@ -13,7 +13,7 @@ use wasmtime::{Engine, ExternType, FuncType, InstancePre, Linker, Module, ValTyp
 
 use super::compile::Compiler;
 use super::config::{self, Limits, EPOCH_TICK};
-use super::faults::one_line;
+use super::faults::{classify, one_line, FuelScope, LimitExceeded};
 use super::player::{self, HostState, WasmPlayer};
 use super::wasi::{self, WASI_MODULE};
 use crate::game::GameKind;
@@ -143,6 +143,7 @@ impl Sandbox {
         let engine = &self.inner.engine;
         Module::validate(engine, &wasm)
             .map_err(|e| anyhow!("invalid WebAssembly module: {}", one_line(&e)))?;
+        check_table_sizes(&wasm, &self.inner.limits)?;
         let module = self
             .inner
             .compiler
@@ -191,6 +192,30 @@ impl Sandbox {
         };
         Ok(agent)
     }
+}
+
+/// Refuses a module whose tables start larger than `limits.table_elements`, with the message the
+/// limiter gives at instantiation. It must happen before compiling: the pooling allocator's
+/// slots hold `table_elements` elements, and it would refuse such a module when loading its
+/// artifact, with a message of its own.
+fn check_table_sizes(wasm: &[u8], limits: &Limits) -> anyhow::Result<()> {
+    for payload in wasmparser::Parser::new(0).parse_all(wasm) {
+        if let wasmparser::Payload::TableSection(tables) = payload? {
+            for table in tables {
+                let desired = table?.ty.initial;
+                if desired > limits.table_elements as u64 {
+                    let e = wasmtime::Error::new(LimitExceeded {
+                        what: "table",
+                        desired: usize::try_from(desired).unwrap_or(usize::MAX),
+                        limit: limits.table_elements as usize,
+                    });
+                    let f = classify(&e, "instantiation", FuelScope::Decision);
+                    bail!("cannot instantiate the module: {}", f.detail);
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// One bump of the engine's epoch every [`EPOCH_TICK`], for as long as the engine lives.

@@ -117,7 +117,6 @@ pub struct WasmPlayer {
     /// Set when the instance must not be called again (it exited, the game's fuel is gone, it
     /// failed to load): every later decision fails at once with this fault.
     dead: Option<Fault>,
-    scratch: Vec<u8>,
     /// This game's log (shared with the store; the cursor of `take_log` is here).
     log: AgentLog,
 }
@@ -134,7 +133,6 @@ impl WasmPlayer {
                 FaultKind::LoadFailed,
                 "the agent was asked to decide before the game started",
             )),
-            scratch: Vec::new(),
             log: AgentLog::new(0),
         }
     }
@@ -359,20 +357,22 @@ impl WasmPlayer {
         let ticks = self.limits().wall_ticks();
         let live = self.live.as_mut().expect("a live instance when not dead");
         let room = live.buf_size.min(MAX_WRITE);
-        if self.scratch.len() < room {
-            self.scratch.resize(room, 0);
-        }
-        let len = encode(&mut self.scratch[..room]);
-        if let Err(e) = live
+        // Encoded straight into the guest's memory (no copy through a host buffer): the exchange
+        // buffer was checked to be inside memory at load, and memory never shrinks.
+        let Some(buf) = live
             .memory
-            .write(&mut live.store, live.buf_ptr, &self.scratch[..len])
-        {
+            .data_mut(&mut live.store)
+            .get_mut(live.buf_ptr..live.buf_ptr + room)
+        else {
             return Err(Fault::new(
                 FaultKind::BadAnswer,
-                format!("the exchange buffer is no longer inside memory: {e}"),
+                "the exchange buffer is no longer inside memory",
             ));
-        }
-        let func = live.decisions[decision].clone();
+        };
+        let len = encode(buf);
+        // Borrowed, not cloned: cloning a `TypedFunc` clones its registered type (an atomic
+        // reference count) on every decision.
+        let func = &live.decisions[decision];
         let what = live.game.decision_exports()[decision];
         Self::arm(&mut live.store, allowance, ticks);
         let result = func.call(&mut live.store, len as i32);
