@@ -359,7 +359,9 @@ pub fn start_us(module: &AgentModule, players: u32) -> f64 {
         let t = Instant::now();
         for i in 0..players {
             let mut player = module.player();
-            player.start(crate::game::GameKind::Farm, 0, 2, i as u64).expect("the player starts");
+            player
+                .start(crate::game::GameKind::Farm, 0, 2, i as u64)
+                .expect("the player starts");
             std::hint::black_box(&mut player);
         }
         best = best.min(t.elapsed().as_secs_f64() * 1e6 / players as f64);
