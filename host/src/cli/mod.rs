@@ -19,7 +19,9 @@ pub mod verify;
     about = "Run programming contests between untrusted WebAssembly bots",
     long_about = "Run programming contests between untrusted WebAssembly bots.\n\n\
         Agents are core WebAssembly modules (see docs/ABI.md) run in a wasmtime sandbox with fuel, \
-        memory and stack budgets. Games are recorded as JSON Lines that `arena verify` re-checks."
+        memory and stack budgets. Games: Little Animal Farm (2 to 6 players) and Farkle (solo \
+        benchmark or a race of 2 to 6); an agent plays the games whose decision functions it \
+        exports. Games are recorded as JSON Lines that `arena verify` re-checks."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -28,15 +30,17 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Play one game between agents and narrate it turn by turn
+    /// Play one game (Little Animal Farm or Farkle) between agents and narrate it turn by turn
     Play(play::PlayArgs),
-    /// Load an agent, report its exports, imports, size and ABI version, and play a smoke game
+    /// Load an agent, report its exports, imports, size and ABI version, and play smoke games of
+    /// every game it plays
     Check(check::CheckArgs),
-    /// Replay game records and check every event against the rules
+    /// Replay game records (of any game) and check every event against the rules
     Verify(verify::VerifyArgs),
     /// Run a round-robin league from a league file (arena.toml by default)
     League(league::LeagueArgs),
-    /// Create a ready-to-build agent in a new folder (Rust, C, WAT, AssemblyScript or Zig)
+    /// Create a ready-to-build agent in a new folder (Rust, C, WAT, AssemblyScript or Zig; for
+    /// Farkle, Rust or WAT)
     New(new::NewArgs),
     /// Measure the performance figures of docs/PERFORMANCE.md (per-decision overhead, wasm vs
     /// native vs process-per-agent leagues, threads, start-up, memory)
