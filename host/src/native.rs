@@ -57,14 +57,7 @@ impl<A: FarmAgent> NativePlayer<A> {
 
     fn guarded<R>(&mut self, f: impl FnOnce(&mut A, &mut [u8]) -> R) -> Result<R, Fault> {
         let (agent, buf) = (&mut self.agent, &mut self.buf[..]);
-        catch_unwind(AssertUnwindSafe(|| f(agent, buf))).map_err(|e| {
-            let msg = e
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| e.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "panic".to_string());
-            Fault::new(FaultKind::Trap, format!("native agent panicked: {msg}"))
-        })
+        catch_panic(|| f(agent, buf))
     }
 }
 
@@ -87,4 +80,16 @@ impl<A: FarmAgent> FarmPlayer for NativePlayer<A> {
         let ret = self.guarded(|agent, buf| handle_accept(agent, buf, n as i32))?;
         decode_accept_answer(ret)
     }
+}
+
+/// Runs a native agent's code; a panic becomes a `trap` fault, as a wasm agent's would.
+pub(crate) fn catch_panic<R>(f: impl FnOnce() -> R) -> Result<R, Fault> {
+    catch_unwind(AssertUnwindSafe(f)).map_err(|e| {
+        let msg = e
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| e.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "panic".to_string());
+        Fault::new(FaultKind::Trap, format!("native agent panicked: {msg}"))
+    })
 }

@@ -1,14 +1,13 @@
 //! Farkle strategies written with `arena-agent-sdk`, played natively inside the host (tests,
 //! benchmarks, the native baseline). They see exactly the bytes a wasm agent sees.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
-
 use arena_agent_sdk::{handle_farkle_draft, handle_farkle_init, FarkleAgent, BUFFER_SIZE};
 
 use super::abi::{encode_observation, read_answer};
 use super::{Answer, FarklePlayer, Observation};
 use crate::game::abi::encode_init;
-use crate::game::{Fault, FaultKind, GameKind};
+use crate::game::{Fault, GameKind};
+use crate::native::catch_panic;
 
 /// A native Farkle agent in a seat: a fresh agent for every game (like a fresh wasm instance);
 /// a panic is a `trap` fault.
@@ -38,14 +37,7 @@ impl<A: FarkleAgent> NativeFarklePlayer<A> {
 
     fn guarded<R>(&mut self, f: impl FnOnce(&mut A, &mut [u8]) -> R) -> Result<R, Fault> {
         let (agent, buf) = (&mut self.agent, &mut self.buf[..]);
-        catch_unwind(AssertUnwindSafe(|| f(agent, buf))).map_err(|e| {
-            let msg = e
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| e.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "panic".to_string());
-            Fault::new(FaultKind::Trap, format!("native agent panicked: {msg}"))
-        })
+        catch_panic(|| f(agent, buf))
     }
 }
 

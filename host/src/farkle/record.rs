@@ -12,9 +12,9 @@ use super::game::{play_game, GameRecord, RollRecord, Setup, TurnEnd, TurnRecord}
 use super::player::{Answer, FarklePlayer, Observation};
 use crate::farm::AgentLog;
 use crate::game::{Fault, FaultKind, FaultPolicy, GameKind};
-use crate::records::diff::first_difference;
 use crate::records::format::{FORMAT_NAME, FORMAT_VERSION};
 use crate::records::read::split_lines;
+use crate::records::verify::compare_lines;
 use crate::records::{sha256_hex, DiceOrigin, RecordMeta, VerifyError, VerifySummary};
 
 /// Writes `record` as JSON Lines, the end line carrying the SHA-256 of every line before it.
@@ -403,37 +403,13 @@ pub fn verify_record(text: &str) -> Result<VerifySummary, VerifyError> {
     let rewritten = write_record(&again, &meta)
         .map_err(|e| fail(0, format!("cannot re-write the replayed game: {e}")))?;
     let rewritten = String::from_utf8_lossy(&rewritten).into_owned();
-    let expected: Vec<Value> = split_lines(&rewritten)
-        .iter()
-        .map(|l| serde_json::from_str(l.text))
-        .collect::<Result<_, _>>()
-        .map_err(|e| fail(0, format!("the replayed game wrote invalid JSON: {e}")))?;
-    let end_index = expected.len() - 1;
-    for i in 0..expected.len().max(values.len()) {
-        let number = i + 1;
-        let (e, f) = match (expected.get(i), values.get(i)) {
-            (Some(e), Some(f)) => (e, f),
-            (Some(e), None) => return Err(fail(number, format!("missing line: expected {e}"))),
-            (None, Some(_)) => return Err(fail(number, "extra line: the game ended before")),
-            (None, None) => break,
-        };
-        let (mut e, mut f) = (e.clone(), f.clone());
-        if i == end_index {
-            for v in [&mut e, &mut f] {
-                if let Value::Object(m) = v {
-                    m.remove("digest");
-                }
-            }
+    compare_lines(&rewritten, &values, |path| {
+        if path.contains("dice") {
+            format!(" (the dice of seed {})", setup.seed)
+        } else {
+            String::new()
         }
-        if let Some(d) = first_difference(&e, &f) {
-            let hint = if d.path.contains("dice") {
-                format!(" (the dice of seed {})", setup.seed)
-            } else {
-                String::new()
-            };
-            return Err(fail(number, format!("{d}{hint}")));
-        }
-    }
+    })?;
 
     let end_line = lines.last().expect("at least 3 lines");
     let end: EndJson = field(&values[values.len() - 1], end_line.number, "end")?;

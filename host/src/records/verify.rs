@@ -102,6 +102,45 @@ impl From<ReadError> for VerifyError {
     }
 }
 
+/// Compares a record's lines (`found`, parsed) with the record the replay wrote (`rewritten`),
+/// line by line as JSON values, the end line's digest aside (it is checked against the file's own
+/// bytes). The first difference is an error naming its line and field; `hint` adds to it, from
+/// the field's path.
+pub(crate) fn compare_lines(
+    rewritten: &str,
+    found: &[Value],
+    hint: impl Fn(&str) -> String,
+) -> Result<(), VerifyError> {
+    let expected: Vec<Value> = split_lines(rewritten)
+        .iter()
+        .map(|l| serde_json::from_str(l.text))
+        .collect::<Result<_, _>>()
+        .map_err(|e| fail(0, format!("the replayed game wrote invalid JSON: {e}")))?;
+    let end_index = expected.len().saturating_sub(1);
+    for i in 0..expected.len().max(found.len()) {
+        let number = i + 1;
+        let (e, f) = match (expected.get(i), found.get(i)) {
+            (Some(e), Some(f)) => (e, f),
+            (Some(e), None) => return Err(fail(number, format!("missing line: expected {e}"))),
+            (None, Some(_)) => return Err(fail(number, "extra line: the game ended before")),
+            (None, None) => break,
+        };
+        let (mut e, mut f) = (e.clone(), f.clone());
+        if i == end_index {
+            for v in [&mut e, &mut f] {
+                if let Value::Object(m) = v {
+                    m.remove("digest");
+                }
+            }
+        }
+        if let Some(d) = first_difference(&e, &f) {
+            let hint = hint(&d.path);
+            return Err(fail(number, format!("{d}{hint}")));
+        }
+    }
+    Ok(())
+}
+
 fn fail(line: usize, message: impl Into<String>) -> VerifyError {
     VerifyError {
         line,
@@ -137,40 +176,12 @@ fn verify_farm_record(text: &str) -> Result<VerifySummary, VerifyError> {
     let again = replay(record);
     let expected_text = record_to_string(&again, &parsed.parsed.meta)
         .map_err(|e| fail(0, format!("cannot re-write the replayed game: {e}")))?;
-    let expected: Vec<Value> = split_lines(&expected_text)
-        .iter()
-        .map(|l| serde_json::from_str(l.text))
-        .collect::<Result<_, _>>()
-        .map_err(|e| fail(0, format!("the replayed game wrote invalid JSON: {e}")))?;
-    let found = &parsed.values;
-    let end_index = expected.len() - 1;
-    for i in 0..expected.len().max(found.len()) {
-        let number = i + 1;
-        let (e, f) = match (expected.get(i), found.get(i)) {
-            (Some(e), Some(f)) => (e, f),
-            (Some(e), None) => return Err(fail(number, format!("missing line: expected {e}"))),
-            (None, Some(_)) => return Err(fail(number, "extra line: the game ended before")),
-            (None, None) => break,
-        };
-        let (mut e, mut f) = (e.clone(), f.clone());
-        if i == end_index {
-            // Digests are compared against the file's own bytes below, not the re-written ones.
-            for v in [&mut e, &mut f] {
-                if let Value::Object(m) = v {
-                    m.remove("digest");
-                }
-            }
+    compare_lines(&expected_text, &parsed.values, |path| match seeded {
+        Some(seed) if path.starts_with("roll") || path.contains(".roll") => {
+            format!(" (the dice of seed {seed})")
         }
-        if let Some(d) = first_difference(&e, &f) {
-            let hint = match seeded {
-                Some(seed) if d.path.starts_with("roll") || d.path.contains(".roll") => {
-                    format!(" (the dice of seed {seed})")
-                }
-                _ => String::new(),
-            };
-            return Err(fail(number, format!("{d}{hint}")));
-        }
-    }
+        _ => String::new(),
+    })?;
 
     check_ledger(record).map_err(|e| fail(e.line, e.message))?;
 
