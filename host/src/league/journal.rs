@@ -91,7 +91,11 @@ impl Journal {
                     }
                 }
                 (0, _) => bail!("{}: line 1 is not a league journal header", path.display()),
-                (_, Some(Line::Game(r))) => results.push(r),
+                (_, Some(Line::Game(r))) => {
+                    r.check_seats()
+                        .map_err(|e| anyhow::anyhow!("{}:{}: {e}", path.display(), i + 1))?;
+                    results.push(r)
+                }
                 (_, Some(Line::League { .. })) => {
                     bail!("{}:{}: a second header", path.display(), i + 1)
                 }
@@ -191,6 +195,41 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("--resume"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn resume_refuses_a_result_naming_seats_the_game_does_not_have() {
+        let dir = temp();
+        let mut j = Journal::create(&dir, "fp", "l", 3, false).unwrap();
+        j.append(&result(0)).unwrap();
+        let mut bad = result(1);
+        bad.forfeits = vec![7];
+        j.append(&bad).unwrap();
+        drop(j);
+        let e = Journal::resume(&dir, "fp").unwrap_err().to_string();
+        assert!(
+            e.contains(":3: forfeit of seat 7 in a game of 2 seats"),
+            "{e}"
+        );
+        for (scores, outcome) in [
+            (Some(vec![1]), None),
+            (
+                None,
+                Some(Outcome::Win {
+                    seat: 2,
+                    last_standing: false,
+                }),
+            ),
+        ] {
+            let mut r = result(1);
+            r.scores = scores;
+            if let Some(o) = outcome {
+                r.outcome = o;
+            }
+            assert!(r.check_seats().is_err());
+        }
+        assert!(result(1).check_seats().is_ok());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -50,6 +50,24 @@ impl GameResult {
         }
     }
 
+    /// Checks what `ranks` and the standings index by seat, for a result read back from a
+    /// journal: every seat named there is a seat of the game, and scores (if any) are one per seat.
+    pub fn check_seats(&self) -> Result<(), String> {
+        let n = self.seats.len();
+        if let Some(seat) = self.outcome.winner().filter(|&s| s >= n) {
+            return Err(format!("winner seat {seat} in a game of {n} seats"));
+        }
+        if let Some(&seat) = self.forfeits.iter().find(|&&s| s >= n) {
+            return Err(format!("forfeit of seat {seat} in a game of {n} seats"));
+        }
+        match &self.scores {
+            Some(scores) if scores.len() != n => {
+                Err(format!("{} scores for a game of {n} seats", scores.len()))
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// Finishing rank of each seat (0 = best; equal ranks are ties): the winner first, then the
     /// players still in the game (by score, for games that keep one), then those who forfeited,
     /// the latest forfeit ranking highest.

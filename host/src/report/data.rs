@@ -109,6 +109,8 @@ fn read_journal(path: &Path) -> anyhow::Result<Vec<GameResult>> {
         }
         let game: GameResult = serde_json::from_value(value)
             .with_context(|| format!("{}:{}: not a game result", path.display(), i + 1))?;
+        game.check_seats()
+            .map_err(|e| anyhow::anyhow!("{}:{}: {e}", path.display(), i + 1))?;
         games.push(game);
     }
     games.sort_by_key(|g| g.id);
