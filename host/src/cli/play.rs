@@ -164,17 +164,24 @@ pub fn run(args: PlayArgs) -> anyhow::Result<i32> {
     } else {
         let text = Narrator::new(&names, &setup).narrate(&record, args.logs.then_some(&logs));
         print!("{text}");
-        for (seat, name) in names.iter().enumerate() {
-            println!(
-                "{name}: {} fuel used, {} of it per decision at most",
-                fuel[seat].0, fuel[seat].1
-            );
-        }
-        if let Some(path) = &args.record {
-            println!("record written to {}", path.display());
-        }
+        print_fuel_and_record(&names, &fuel, args.record.as_deref());
     }
     Ok(0)
+}
+
+/// The end of a narration, whatever the game: each agent's fuel (total, largest decision) and
+/// where the record went.
+pub(crate) fn print_fuel_and_record(
+    names: &[String],
+    fuel: &[(u64, u64)],
+    record: Option<&std::path::Path>,
+) {
+    for (name, (total, max)) in names.iter().zip(fuel) {
+        println!("{name}: {total} fuel used, {max} of it per decision at most");
+    }
+    if let Some(path) = record {
+        println!("record written to {}", path.display());
+    }
 }
 
 /// Refuses a number of agents the game cannot seat.

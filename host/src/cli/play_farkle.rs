@@ -94,15 +94,7 @@ pub fn run(
             .context("cannot write to stdout")?;
     } else {
         print!("{}", narrate(names, &record, args.logs));
-        for (seat, name) in names.iter().enumerate() {
-            println!(
-                "{name}: {} fuel used, {} of it per decision at most",
-                fuel[seat].0, fuel[seat].1
-            );
-        }
-        if let Some(path) = &args.record {
-            println!("record written to {}", path.display());
-        }
+        super::play::print_fuel_and_record(names, &fuel, args.record.as_deref());
     }
     Ok(0)
 }
