@@ -14,7 +14,7 @@ use crate::farm::AgentLog;
 use crate::game::{Fault, FaultKind, FaultPolicy, GameKind};
 use crate::records::format::{FORMAT_NAME, FORMAT_VERSION};
 use crate::records::read::split_lines;
-use crate::records::verify::compare_lines;
+use crate::records::verify::{compare_lines, fail};
 use crate::records::{sha256_hex, DiceOrigin, RecordMeta, VerifyError, VerifySummary};
 
 /// Writes `record` as JSON Lines, the end line carrying the SHA-256 of every line before it.
@@ -240,13 +240,6 @@ impl FarklePlayer for Script {
 
     fn take_log(&mut self) -> Option<String> {
         self.pending_log.take()
-    }
-}
-
-fn fail(line: usize, message: impl Into<String>) -> VerifyError {
-    VerifyError {
-        line,
-        message: message.into(),
     }
 }
 

@@ -65,8 +65,8 @@ impl GameKind {
     pub const fn seats(self) -> RangeInclusive<usize> {
         match self {
             GameKind::Farm => 2..=farm_rules::MAX_PLAYERS,
-            // The Farkle observation has six score slots.
-            GameKind::Farkle => 1..=6,
+            // The Farkle observation has a score slot per seat.
+            GameKind::Farkle => 1..=arena_abi::farkle::MAX_SEATS,
         }
     }
 }

@@ -141,7 +141,7 @@ pub(crate) fn compare_lines(
     Ok(())
 }
 
-fn fail(line: usize, message: impl Into<String>) -> VerifyError {
+pub(crate) fn fail(line: usize, message: impl Into<String>) -> VerifyError {
     VerifyError {
         line,
         message: message.into(),
