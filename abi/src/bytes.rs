@@ -30,14 +30,28 @@ pub(crate) fn get_u64(buf: &[u8], at: usize) -> u64 {
     get_u32(buf, at) as u64 | (get_u32(buf, at + 4) as u64) << 32
 }
 
+/// The first `N` bytes of `buf` as an array (panics if `buf` is shorter): writes at constant
+/// offsets into it need no bounds check of their own.
+#[inline]
+pub(crate) fn fixed<const N: usize>(buf: &mut [u8]) -> &mut [u8; N] {
+    let len = buf.len();
+    match buf.get_mut(..N) {
+        Some(head) => head.try_into().expect("a slice of N bytes"),
+        None => panic!("buffer of {len} bytes, {N} needed"),
+    }
+}
+
+#[inline]
 pub(crate) fn put_u32(buf: &mut [u8], at: usize, v: u32) {
     buf[at..at + 4].copy_from_slice(&v.to_le_bytes());
 }
 
+#[inline]
 pub(crate) fn put_i32(buf: &mut [u8], at: usize, v: i32) {
     put_u32(buf, at, v as u32);
 }
 
+#[inline]
 pub(crate) fn put_u64(buf: &mut [u8], at: usize, v: u64) {
     buf[at..at + 8].copy_from_slice(&v.to_le_bytes());
 }

@@ -53,7 +53,10 @@ pub struct Envelope {
 }
 
 impl Envelope {
+    /// Panics if `buf` is shorter than [`ENVELOPE_SIZE`].
+    #[inline]
     pub fn encode(&self, buf: &mut [u8]) {
+        let buf: &mut [u8; ENVELOPE_SIZE] = crate::bytes::fixed(buf);
         put_u32(buf, 0, self.abi_version);
         put_u32(buf, 4, self.game);
         put_u32(buf, 8, self.decision as u32);

@@ -4,7 +4,7 @@
 
 use farkle_rules::{Action, DICE};
 
-use crate::bytes::{get_u32, need, put_u32, DecodeError};
+use crate::bytes::{fixed, get_u32, need, put_u32, DecodeError};
 
 /// Size of the observation payload (it starts at buffer offset 32).
 pub const OBSERVATION_SIZE: usize = 64;
@@ -86,7 +86,11 @@ impl Observation {
 
     /// Writes the 64-byte payload at the start of `buf`. Faces from `dice` on are written as 0
     /// and the reserved fields as 0, whatever the struct holds.
+    ///
+    /// Panics if `buf` is shorter than [`OBSERVATION_SIZE`].
     pub fn encode(&self, buf: &mut [u8]) {
+        // One length check; the writes below are then bounds-check free (see `bytes::fixed`).
+        let buf: &mut [u8; OBSERVATION_SIZE] = fixed(buf);
         put_u32(buf, offset::TARGET, self.target);
         put_u32(buf, offset::TURN_POINTS, self.turn_points);
         put_u32(buf, offset::ROLL_NUMBER, self.roll_number);

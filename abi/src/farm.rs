@@ -3,7 +3,7 @@
 
 use farm_rules::{Herd, Offer, Position, KINDS, MAX_PLAYERS};
 
-use crate::bytes::{get_i32, get_u32, need, put_i32, put_u32, DecodeError};
+use crate::bytes::{fixed, get_i32, get_u32, need, put_i32, put_u32, DecodeError};
 
 /// Size of the fixed part of an observation; events follow it.
 pub const OBSERVATION_FIXED_SIZE: usize = 280;
@@ -55,25 +55,19 @@ pub struct Observation {
 
 impl Observation {
     /// Writes the fixed part; the caller writes `event_count` events after it.
+    ///
+    /// Panics if `buf` is shorter than [`OBSERVATION_FIXED_SIZE`].
     pub fn encode(&self, buf: &mut [u8]) {
-        put_u32(buf, offset::TO_MOVE, self.to_move);
-        put_u32(buf, offset::OUT_MASK, self.out_mask);
-        put_herd(buf, offset::STOCK, &self.stock);
-        for (i, herd) in self.herds.iter().enumerate() {
-            put_herd(buf, offset::HERDS + i * KINDS * 4, herd);
+        ObservationFields {
+            to_move: self.to_move,
+            out_mask: self.out_mask,
+            stock: &self.stock,
+            herds: &self.herds,
+            event_count: self.event_count,
+            events_dropped: self.events_dropped,
+            offer: self.offer.as_ref().map(|(trader, offer)| (*trader, offer)),
         }
-        put_u32(buf, offset::EVENT_COUNT, self.event_count);
-        put_u32(buf, offset::EVENTS_DROPPED, self.events_dropped);
-        match &self.offer {
-            Some((trader, offer)) => {
-                put_u32(buf, offset::TRADER, *trader);
-                encode_offer(&mut buf[offset::OFFER..offset::OFFER + OFFER_SIZE], offer);
-            }
-            None => {
-                put_u32(buf, offset::TRADER, NO_TRADER);
-                buf[offset::OFFER..offset::OFFER + OFFER_SIZE].fill(0);
-            }
-        }
+        .encode(buf);
     }
 
     /// Reads the fixed part and checks that the announced events are present.
@@ -120,6 +114,56 @@ impl Observation {
             return None;
         }
         Event::decode(&payload[offset::EVENTS + i * EVENT_SIZE..]).ok()
+    }
+}
+
+/// The fields of an observation's fixed part, borrowed from wherever the writer keeps them: the
+/// one writer of the layout, used by [`Observation::encode`] and by the host for every decision
+/// (which so builds no [`Observation`] first).
+#[derive(Clone, Copy, Debug)]
+pub struct ObservationFields<'a> {
+    pub to_move: u32,
+    pub out_mask: u32,
+    pub stock: &'a Herd,
+    /// Herds of seats 0, 1, …; the seats after the last one given (up to [`MAX_PLAYERS`]) are
+    /// written as zero, and herds past [`MAX_PLAYERS`] are not written.
+    pub herds: &'a [Herd],
+    pub event_count: u32,
+    pub events_dropped: u32,
+    pub offer: Option<(u32, &'a Offer)>,
+}
+
+impl ObservationFields<'_> {
+    /// Writes the fixed part (see [`Observation`] for the layout).
+    ///
+    /// Panics if `buf` is shorter than [`OBSERVATION_FIXED_SIZE`].
+    pub fn encode(&self, buf: &mut [u8]) {
+        // One length check, then every write is at an offset the compiler can bound within an
+        // array of known size, so the per-field bounds checks fold away (the host runs this for
+        // every decision).
+        let buf: &mut [u8; OBSERVATION_FIXED_SIZE] = fixed(buf);
+        put_u32(buf, offset::TO_MOVE, self.to_move);
+        put_u32(buf, offset::OUT_MASK, self.out_mask);
+        put_herd(buf, offset::STOCK, self.stock);
+        for i in 0..MAX_PLAYERS {
+            let at = offset::HERDS + i * KINDS * 4;
+            match self.herds.get(i) {
+                Some(herd) => put_herd(buf, at, herd),
+                None => buf[at..at + KINDS * 4].fill(0),
+            }
+        }
+        put_u32(buf, offset::EVENT_COUNT, self.event_count);
+        put_u32(buf, offset::EVENTS_DROPPED, self.events_dropped);
+        match self.offer {
+            Some((trader, offer)) => {
+                put_u32(buf, offset::TRADER, trader);
+                encode_offer(&mut buf[offset::OFFER..offset::OFFER + OFFER_SIZE], offer);
+            }
+            None => {
+                put_u32(buf, offset::TRADER, NO_TRADER);
+                buf[offset::OFFER..offset::OFFER + OFFER_SIZE].fill(0);
+            }
+        }
     }
 }
 
@@ -173,7 +217,10 @@ pub struct Event {
 }
 
 impl Event {
+    /// Panics if `buf` is shorter than [`EVENT_SIZE`].
+    #[inline]
     pub fn encode(&self, buf: &mut [u8]) {
+        let buf: &mut [u8; EVENT_SIZE] = fixed(buf);
         buf[0] = self.kind;
         buf[1] = self.seat;
         buf[2] = self.other;
@@ -201,7 +248,9 @@ impl Event {
 /// | 4 | i32 | partner seat (kind 2) |
 /// | 8 | i32 × 7 | animals given |
 /// | 36 | i32 × 7 | animals asked for |
+#[inline]
 pub fn encode_offer(buf: &mut [u8], offer: &Offer) {
+    let buf: &mut [u8; OFFER_SIZE] = fixed(buf);
     put_u32(buf, 0, offer.kind);
     put_i32(buf, 4, offer.partner);
     for k in 0..KINDS {
@@ -226,6 +275,7 @@ pub fn decode_offer(buf: &[u8]) -> Result<Offer, DecodeError> {
     Ok(offer)
 }
 
+#[inline]
 fn put_herd(buf: &mut [u8], at: usize, herd: &Herd) {
     for (k, &n) in herd.0.iter().enumerate() {
         put_u32(buf, at + 4 * k, n);
@@ -291,6 +341,36 @@ mod tests {
                 prop_assert_eq!(back.event(&buf, i), Some(*e));
             }
             prop_assert_eq!(back.event(&buf, events.len()), None);
+        }
+
+        #[test]
+        fn fields_of_fewer_seats_overwrite_a_dirty_buffer(
+            players in 0usize..=MAX_PLAYERS, stock in herd(), herds in prop::array::uniform6(herd()),
+            dirt in any::<u8>(), with_offer in prop::option::of((0u32..6, offer())),
+        ) {
+            // The host encodes straight into the guest's buffer, which holds whatever the agent
+            // left there: every byte of the fixed part must be written, seats not in play as zero.
+            let mut buf = [dirt; OBSERVATION_FIXED_SIZE];
+            ObservationFields {
+                to_move: 1,
+                out_mask: 2,
+                stock: &stock,
+                herds: &herds[..players],
+                event_count: 0,
+                events_dropped: 3,
+                offer: with_offer.as_ref().map(|(t, o)| (*t, o)),
+            }
+            .encode(&mut buf);
+            let back = Observation::decode(&buf).unwrap();
+            let expected: [Herd; MAX_PLAYERS] =
+                core::array::from_fn(|i| if i < players { herds[i] } else { Herd::EMPTY });
+            prop_assert_eq!(back, Observation {
+                to_move: 1, out_mask: 2, stock, herds: expected, event_count: 0, events_dropped: 3,
+                offer: with_offer,
+            });
+            if with_offer.is_none() {
+                prop_assert!(buf[offset::OFFER..offset::OFFER + OFFER_SIZE].iter().all(|&b| b == 0));
+            }
         }
 
         #[test]

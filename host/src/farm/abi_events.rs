@@ -4,8 +4,8 @@
 //! functions, so that every agent sees exactly the same bytes whatever runs it.
 
 use arena_abi::farm::{
-    encode_offer, event_kind, max_events, Event as AbiEvent, Observation as AbiObservation,
-    EVENT_SIZE, OFFER_SIZE, STOCK,
+    encode_offer, event_kind, max_events, Event as AbiEvent, ObservationFields, EVENT_SIZE,
+    OFFER_SIZE, STOCK,
 };
 use arena_abi::{game, Decision as AbiDecision, Envelope, ABI_VERSION, ENVELOPE_SIZE};
 use farm_rules::{Herd, Offer, MAX_PLAYERS};
@@ -50,6 +50,7 @@ fn ev(kind: u8, seat: u8, other: u8, code: u8, animals: Herd) -> AbiEvent {
 }
 
 /// The ABI record of one host event (see `arena_abi::farm::event_kind` for the field meanings).
+#[inline]
 pub fn to_abi_event(e: &Event) -> AbiEvent {
     let none = Herd::EMPTY;
     match e {
@@ -135,21 +136,6 @@ pub fn encode_observation(obs: &Observation, accept: Option<&AcceptView>, buf: &
     let kept = total.min(room);
     let dropped = total - kept;
     let pos = obs.position;
-    let fixed = AbiObservation {
-        to_move: obs.to_move as u32,
-        out_mask: pos.out as u32,
-        stock: pos.stock,
-        herds: core::array::from_fn(|i| {
-            if i < pos.players {
-                pos.herds[i]
-            } else {
-                Herd::EMPTY
-            }
-        }),
-        event_count: kept as u32,
-        events_dropped: dropped.min(u32::MAX as usize) as u32,
-        offer: accept.map(|a| (a.trader as u32, a.offer)),
-    };
     let payload_len = arena_abi::farm::OBSERVATION_FIXED_SIZE + kept * EVENT_SIZE;
     let envelope = Envelope {
         abi_version: ABI_VERSION,
@@ -167,10 +153,19 @@ pub fn encode_observation(obs: &Observation, accept: Option<&AcceptView>, buf: &
     };
     envelope.encode(buf);
     let payload = &mut buf[ENVELOPE_SIZE..ENVELOPE_SIZE + payload_len];
-    fixed.encode(payload);
-    for (i, e) in obs.events[dropped..].iter().enumerate() {
-        let at = arena_abi::farm::offset::EVENTS + i * EVENT_SIZE;
-        to_abi_event(e).encode(&mut payload[at..at + EVENT_SIZE]);
+    ObservationFields {
+        to_move: obs.to_move as u32,
+        out_mask: pos.out as u32,
+        stock: &pos.stock,
+        herds: &pos.herds[..pos.players.min(MAX_PLAYERS)],
+        event_count: kept as u32,
+        events_dropped: dropped.min(u32::MAX as usize) as u32,
+        offer: accept.map(|a| (a.trader as u32, &a.offer)),
+    }
+    .encode(payload);
+    let slots = payload[arena_abi::farm::offset::EVENTS..].chunks_exact_mut(EVENT_SIZE);
+    for (slot, e) in slots.zip(&obs.events[dropped..]) {
+        to_abi_event(e).encode(slot);
     }
     ENVELOPE_SIZE + payload_len
 }
@@ -285,7 +280,7 @@ mod tests {
         let n = encode_observation(&obs, None, &mut buf);
         assert_eq!(n, MIN_OBSERVATION_BYTES + 3 * EVENT_SIZE);
         let env = Envelope::decode(&buf).unwrap();
-        let o = AbiObservation::decode(env.payload(&buf)).unwrap();
+        let o = arena_abi::farm::Observation::decode(env.payload(&buf)).unwrap();
         assert_eq!((o.event_count, o.events_dropped), (3, 8));
         assert_eq!(
             o.event(env.payload(&buf), 2).unwrap().kind,
