@@ -6,11 +6,14 @@ use crate::trade::{Partner, Trade};
 /// Calls `f` with every sub-herd of `available` worth exactly `worth` rabbits that contains no
 /// animal of kind `except` (pass `None` to allow every kind). Nothing is allocated; the number of
 /// results is bounded by the herd (a few thousand at most for a horse's worth).
-pub fn for_each_payment(
+///
+/// `f` is a type parameter rather than a `&mut dyn FnMut` so that it can be inlined into the
+/// walk: in a wasm agent an indirect call per payment costs time and fuel.
+pub fn for_each_payment<F: FnMut(&Herd) + ?Sized>(
     available: &Herd,
     worth: u32,
     except: Option<Animal>,
-    f: &mut dyn FnMut(&Herd),
+    f: &mut F,
 ) {
     let mut allowed = *available;
     if let Some(a) = except {
@@ -30,13 +33,13 @@ pub fn for_each_payment(
     walk(&allowed, &order, 0, worth, &mut current, f);
 }
 
-fn walk(
+fn walk<F: FnMut(&Herd) + ?Sized>(
     allowed: &Herd,
     order: &[Animal; KINDS],
     depth: usize,
     left: u32,
     current: &mut Herd,
-    f: &mut dyn FnMut(&Herd),
+    f: &mut F,
 ) {
     if left == 0 {
         f(current);
@@ -58,7 +61,7 @@ fn walk(
 /// Calls `f` with every legal trade with the stock that `seat` can afford in `pos`:
 /// one animal bought for any payment of equal worth from the herd (including one-for-one swaps),
 /// and one animal sold for two or more animals of equal worth that the stock holds.
-pub fn for_each_stock_trade(pos: &Position, seat: usize, f: &mut dyn FnMut(&Trade)) {
+pub fn for_each_stock_trade<F: FnMut(&Trade) + ?Sized>(pos: &Position, seat: usize, f: &mut F) {
     let herd = pos.herds[seat];
     for target in ANIMALS {
         if pos.stock.get(target) == 0 {
