@@ -26,6 +26,7 @@ mod faults;
 mod log;
 mod module;
 mod player;
+mod random;
 mod resolve;
 mod shape;
 mod wasi;

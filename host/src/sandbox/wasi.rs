@@ -9,7 +9,9 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 use wasmtime::{Caller, Linker};
 use wasmtime_wasi::p1::{self, WasiP1Ctx};
-use wasmtime_wasi::{Deterministic, HostMonotonicClock, HostWallClock, WasiCtxBuilder};
+use wasmtime_wasi::{HostMonotonicClock, HostWallClock, WasiCtxBuilder};
+
+use super::random::LazyCycle;
 
 use super::log::AgentLog;
 use super::player::HostState;
@@ -66,19 +68,28 @@ impl HostWallClock for FakeWall {
     }
 }
 
+/// The ChaCha8 stream behind an agent's randomness in a game: its first [`RANDOM_CYCLE`] bytes
+/// are the secure random cycle, the next ones the insecure cycle, then the hash seed.
+fn random_stream(seed: u64) -> ChaCha8Rng {
+    ChaCha8Rng::seed_from_u64(seed ^ 0x5741_5349_5F52_4E47)
+}
+
 /// The WASI context of one agent for one game.
 pub fn context(seed: u64, log: &AgentLog) -> WasiP1Ctx {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5741_5349_5F52_4E47);
-    let mut secure = vec![0u8; RANDOM_CYCLE];
-    rng.fill_bytes(&mut secure);
-    let mut insecure = vec![0u8; RANDOM_CYCLE];
-    rng.fill_bytes(&mut insecure);
-    let hash_seed = (rng.next_u64() as u128) << 64 | rng.next_u64() as u128;
+    // The random cycles are generated as the agent reads them: most agents read a few bytes or
+    // none, and filling 128 KiB up front cost about 100 µs per agent per game.
+    let cycle_words = (RANDOM_CYCLE / 4) as u128;
+    let secure = LazyCycle::new(random_stream(seed), RANDOM_CYCLE);
+    let mut insecure = random_stream(seed);
+    insecure.set_word_pos(cycle_words);
+    let mut rest = random_stream(seed);
+    rest.set_word_pos(2 * cycle_words);
+    let hash_seed = (rest.next_u64() as u128) << 64 | rest.next_u64() as u128;
     WasiCtxBuilder::new()
         .stdout(log.pipe())
         .stderr(log.pipe())
-        .secure_random(Deterministic::new(secure))
-        .insecure_random(Deterministic::new(insecure))
+        .secure_random(secure)
+        .insecure_random(LazyCycle::new(insecure, RANDOM_CYCLE))
         .insecure_random_seed(hash_seed)
         .max_random_size(MAX_RANDOM_BYTES)
         .wall_clock(FakeWall::default())

@@ -1,0 +1,144 @@
+//! The byte cycle behind a WASI agent's `random_get`, generated as it is read.
+
+use std::convert::Infallible;
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::RngCore;
+use wasi_rand_core::TryRng;
+
+/// Bytes generated at a time (a multiple of 4: ChaCha hands out whole 32-bit words, so chunks of
+/// whole words concatenate to exactly the bytes of one big fill).
+const CHUNK: usize = 4096;
+
+/// The first `len` bytes of a ChaCha8 stream, repeated forever: the same bytes, in the same
+/// order, as `wasmtime_wasi::Deterministic` over a buffer filled up front (a test checks it),
+/// but only the part an agent reads is ever generated.
+pub(crate) struct LazyCycle {
+    rng: ChaCha8Rng,
+    len: usize,
+    /// The bytes generated so far: a prefix of the cycle.
+    bytes: Vec<u8>,
+    /// Where the next byte is read in the cycle.
+    at: usize,
+}
+
+impl LazyCycle {
+    /// `len` must be a positive multiple of [`CHUNK`].
+    pub(crate) fn new(rng: ChaCha8Rng, len: usize) -> LazyCycle {
+        debug_assert!(len > 0 && len.is_multiple_of(CHUNK), "cycle of {len} bytes");
+        LazyCycle {
+            rng,
+            len,
+            bytes: Vec::new(),
+            at: 0,
+        }
+    }
+
+    fn next_byte(&mut self) -> u8 {
+        if self.at == self.bytes.len() {
+            let old = self.bytes.len();
+            self.bytes.resize(old + CHUNK.min(self.len - old), 0);
+            self.rng.fill_bytes(&mut self.bytes[old..]);
+        }
+        let b = self.bytes[self.at];
+        self.at = (self.at + 1) % self.len;
+        b
+    }
+}
+
+impl TryRng for LazyCycle {
+    type Error = Infallible;
+
+    // Words are read big-endian, as `Deterministic` reads them.
+    fn try_next_u32(&mut self) -> Result<u32, Infallible> {
+        let b = [(); 4].map(|_| self.next_byte());
+        Ok(u32::from_be_bytes(b))
+    }
+
+    fn try_next_u64(&mut self) -> Result<u64, Infallible> {
+        let hi = self.try_next_u32()? as u64;
+        let lo = self.try_next_u32()? as u64;
+        Ok(hi << 32 | lo)
+    }
+
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Infallible> {
+        for b in dst {
+            *b = self.next_byte();
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{LazyCycle, CHUNK};
+    use proptest::prelude::{any, prop, prop_assert_eq, prop_oneof, proptest, Just, Strategy};
+    use rand_chacha::ChaCha8Rng;
+    use rand_core::{RngCore, SeedableRng};
+    use wasi_rand_core::TryRng;
+    use wasmtime_wasi::Deterministic;
+
+    const LEN: usize = 3 * CHUNK;
+
+    #[derive(Clone, Debug)]
+    enum Read {
+        U32,
+        U64,
+        Bytes(usize),
+    }
+
+    fn reads() -> impl Strategy<Value = Vec<Read>> {
+        prop::collection::vec(
+            prop_oneof![
+                Just(Read::U32),
+                Just(Read::U64),
+                (0usize..2 * LEN).prop_map(Read::Bytes),
+            ],
+            0..12,
+        )
+    }
+
+    proptest! {
+        #[test]
+        fn lazy_cycle_reads_the_bytes_of_a_filled_buffer(seed in any::<u64>(), word in 0u128..5000, reads in reads()) {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            rng.set_word_pos(word);
+            let mut filled = vec![0u8; LEN];
+            rng.clone().fill_bytes(&mut filled);
+            let mut eager = Deterministic::new(filled);
+            let mut lazy = LazyCycle::new(rng, LEN);
+            for r in reads {
+                match r {
+                    Read::U32 => prop_assert_eq!(lazy.try_next_u32(), eager.try_next_u32()),
+                    Read::U64 => prop_assert_eq!(lazy.try_next_u64(), eager.try_next_u64()),
+                    Read::Bytes(n) => {
+                        let (mut a, mut b) = (vec![0u8; n], vec![0u8; n]);
+                        lazy.try_fill_bytes(&mut a).unwrap();
+                        eager.try_fill_bytes(&mut b).unwrap();
+                        prop_assert_eq!(a, b);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn positioned_streams_continue_one_filled_stream() {
+        // The WASI context starts the insecure cycle and the hash seed at word offsets of one
+        // stream instead of filling everything before them.
+        let mut one = ChaCha8Rng::seed_from_u64(7);
+        let mut first = vec![0u8; LEN];
+        one.fill_bytes(&mut first);
+        let mut second = vec![0u8; LEN];
+        one.fill_bytes(&mut second);
+        let after = one.next_u64();
+        let mut at = ChaCha8Rng::seed_from_u64(7);
+        at.set_word_pos((LEN / 4) as u128);
+        let mut second_at = vec![0u8; LEN];
+        at.fill_bytes(&mut second_at);
+        assert_eq!(second_at, second);
+        let mut end = ChaCha8Rng::seed_from_u64(7);
+        end.set_word_pos((2 * LEN / 4) as u128);
+        assert_eq!(end.next_u64(), after);
+    }
+}
