@@ -38,7 +38,7 @@ fn decisions(c: &mut Criterion) {
     g.bench_function("native_passer", |b| b.iter(|| native.trade(&obs).unwrap()));
     g.finish();
     // Keep the helper used by `arena bench` exercised too.
-    let _ = decision_ns(&mut passer.player(), 10);
+    decision_ns(&mut passer.player(), 10).unwrap();
 }
 
 fn games(c: &mut Criterion) {

@@ -93,9 +93,11 @@ pub struct Report {
 }
 
 /// Keys of every figure [`run`] produces, in order.
-pub const KEYS: [&str; 18] = [
+pub const KEYS: [&str; 20] = [
     "decision_wasm_ns",
     "decision_native_ns",
+    "decision_stdio_ns",
+    "decision_stdio_vs_wasm",
     "start_wasm_us",
     "game_native_us",
     "game_wasm_us",
@@ -126,8 +128,8 @@ pub fn run(opts: &BenchOptions, progress: &mut dyn FnMut(&str)) -> anyhow::Resul
     progress("per-decision overhead");
     let passer = sandbox.load_bytes("passer.wat", PASSER_WAT.as_bytes())?;
     let calls = if q { 20_000 } else { 2_000_000 };
-    let wasm_ns = decision_ns(&mut passer.player(), calls);
-    let native_ns = decision_ns(&mut *strategies::native_player("passer", 0).unwrap(), calls);
+    let wasm_ns = decision_ns(&mut passer.player(), calls)?;
+    let native_ns = decision_ns(&mut *strategies::native_player("passer", 0).unwrap(), calls)?;
     figures.push(
         Figure::new(
             "decision_wasm_ns",
@@ -142,6 +144,27 @@ pub fn run(opts: &BenchOptions, progress: &mut dyn FnMut(&str)) -> anyhow::Resul
         "same decision, the SDK passer native in-process (same ABI bytes)",
         native_ns,
         "ns",
+    ));
+
+    let stdio_calls = if q { 2_000 } else { 50_000 };
+    let mut stdio_passer = stdio::StdioPlayer::new(&opts.stdio_agent, &["passer".to_string()], 0);
+    let stdio_ns = decision_ns(&mut stdio_passer, stdio_calls).with_context(|| {
+        format!(
+            "the stdio baseline agent {} did not play",
+            opts.stdio_agent.display()
+        )
+    })?;
+    figures.push(Figure::new(
+        "decision_stdio_ns",
+        "same decision to the SDK passer in a separate process (one JSON line each way)",
+        stdio_ns,
+        "ns",
+    ));
+    figures.push(Figure::new(
+        "decision_stdio_vs_wasm",
+        "per decision: stdio process time / wasm time",
+        stdio_ns / wasm_ns,
+        "x",
     ));
 
     let wasm: Vec<AgentModule> = STRATEGIES
@@ -362,7 +385,7 @@ fn best_interleaved<const N: usize>(
 }
 
 /// Best of three: mean time of one trade decision of `player` on a small fixed observation.
-pub fn decision_ns(player: &mut dyn FarmPlayer, calls: u32) -> f64 {
+pub fn decision_ns(player: &mut dyn FarmPlayer, calls: u32) -> anyhow::Result<f64> {
     let pos = Position::new(2);
     let events = sample_events();
     let obs = Observation {
@@ -375,15 +398,19 @@ pub fn decision_ns(player: &mut dyn FarmPlayer, calls: u32) -> f64 {
     };
     let mut best = f64::INFINITY;
     for _ in 0..3 {
-        player.start(0, 2, 7).expect("the player starts");
+        player
+            .start(0, 2, 7)
+            .map_err(|f| anyhow::anyhow!("the player did not start: {}", f.detail))?;
         let t = Instant::now();
         for _ in 0..calls {
-            let offer = player.trade(std::hint::black_box(&obs)).expect("an answer");
+            let offer = player
+                .trade(std::hint::black_box(&obs))
+                .map_err(|f| anyhow::anyhow!("the player did not answer: {}", f.detail))?;
             std::hint::black_box(offer);
         }
         best = best.min(t.elapsed().as_secs_f64() * 1e9 / calls as f64);
     }
-    best
+    Ok(best)
 }
 
 /// Best of three: mean time to start a fresh player of `module` for a game (a new store and
