@@ -3,6 +3,7 @@
 
 pub mod diff;
 pub mod format;
+pub(crate) mod jsonl;
 pub mod ledger;
 pub mod read;
 pub mod replay;
@@ -11,7 +12,7 @@ pub mod write;
 
 pub use read::{load_record_bytes, read_record, ParsedRecord, ReadError};
 pub use verify::{verify_record, verify_record_bytes, DiceOrigin, VerifyError, VerifySummary};
-pub use write::{record_to_string, write_record};
+pub use write::{record_bytes, record_to_string, write_record};
 
 /// What a record says about a game that the game loop does not know: who played and under which
 /// limits.
