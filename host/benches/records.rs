@@ -25,7 +25,7 @@ fn meta(names: &[&str]) -> RecordMeta {
             .iter()
             .map(|n| Some(arena::records::sha256_hex(n.as_bytes())))
             .collect(),
-        limits: serde_json::to_value(Limits::default()).unwrap(),
+        limits: std::sync::Arc::new(serde_json::to_value(Limits::default()).unwrap()),
     }
 }
 

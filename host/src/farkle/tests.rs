@@ -255,7 +255,10 @@ fn records_are_the_bytes_the_value_writer_wrote() {
     let meta = RecordMeta {
         names: vec!["greedy".into(), "no \"load\"".into(), "crasher\t".into()],
         agent_hashes: vec![Some("ab".repeat(32)), None, Some("0f".repeat(32))],
-        limits: serde_json::json!({"memory_bytes": 33554432, "fuel_per_decision": 10_000_000}),
+        limits: std::sync::Arc::new(serde_json::json!({
+            "memory_bytes": 33554432,
+            "fuel_per_decision": 10_000_000
+        })),
     };
     let bytes = write_record(&record, &meta).unwrap();
     assert_same_bytes_as_the_value_writer(&record, &meta, &bytes);

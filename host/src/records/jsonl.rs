@@ -41,7 +41,7 @@ pub(crate) struct LimitsJson<'a>(Option<&'a Map<String, Value>>);
 
 impl<'a> LimitsJson<'a> {
     pub(crate) fn of(meta: &'a RecordMeta) -> Result<LimitsJson<'a>, String> {
-        match &meta.limits {
+        match &*meta.limits {
             Value::Null => Ok(LimitsJson(None)),
             Value::Object(m) => Ok(LimitsJson(Some(m))),
             other => Err(format!("limits must be a JSON object, not {other}")),

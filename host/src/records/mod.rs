@@ -1,6 +1,8 @@
 //! Game records: JSON Lines writing, reading and verification. The format is specified in
 //! docs/RECORDS.md so that records can be checked without this code.
 
+use std::sync::Arc;
+
 pub mod diff;
 pub mod format;
 pub(crate) mod jsonl;
@@ -23,8 +25,8 @@ pub struct RecordMeta {
     /// One SHA-256 (lower-case hex) of the agent's module per seat; `None` for a native player.
     pub agent_hashes: Vec<Option<String>>,
     /// Free-form settings worth keeping with the game (fuel budgets, memory limits...): a JSON
-    /// object, or `null` for none.
-    pub limits: serde_json::Value,
+    /// object, or `null` for none. Shared: a league records the same limits with every game.
+    pub limits: Arc<serde_json::Value>,
 }
 
 impl RecordMeta {
@@ -33,7 +35,7 @@ impl RecordMeta {
         RecordMeta {
             names: (0..players).map(|s| format!("seat {s}")).collect(),
             agent_hashes: vec![None; players],
-            limits: serde_json::Value::Null,
+            limits: Arc::new(serde_json::Value::Null),
         }
     }
 }

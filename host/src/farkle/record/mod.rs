@@ -279,7 +279,7 @@ pub fn verify_record(text: &str) -> Result<VerifySummary, VerifyError> {
     let meta = RecordMeta {
         names: setup.players.iter().map(|p| p.name.clone()).collect(),
         agent_hashes: setup.players.iter().map(|p| p.agent.clone()).collect(),
-        limits: Value::Object(setup.limits.clone()),
+        limits: std::sync::Arc::new(Value::Object(setup.limits)),
     };
     let rewritten = write_record(&again, &meta)
         .map_err(|e| fail(0, format!("cannot re-write the replayed game: {e}")))?;

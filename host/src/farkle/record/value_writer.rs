@@ -20,7 +20,7 @@ pub fn write_record(record: &GameRecord, meta: &RecordMeta) -> anyhow::Result<Ve
         meta.names.len(),
         meta.agent_hashes.len()
     );
-    let limits = match &meta.limits {
+    let limits = match &*meta.limits {
         Value::Null => Value::Object(Map::new()),
         Value::Object(m) => Value::Object(m.clone()),
         other => anyhow::bail!("limits must be a JSON object, not {other}"),

@@ -99,7 +99,9 @@ fn metadata_round_trips() {
     let meta = RecordMeta {
         names: vec!["naive".into(), "greedy \"quoted\"".into()],
         agent_hashes: vec![Some("ab".repeat(32)), None],
-        limits: serde_json::json!({"decision_fuel": 1000000, "memory": "64 MiB"}),
+        limits: std::sync::Arc::new(
+            serde_json::json!({"decision_fuel": 1000000, "memory": "64 MiB"}),
+        ),
     };
     let text = record_to_string(&record, &meta).unwrap();
     assert_eq!(through_format_types(&text), text);
