@@ -148,7 +148,7 @@ pub fn run(args: PlayArgs) -> anyhow::Result<i32> {
             .iter()
             .map(|m| Some(m.sha256().to_owned()))
             .collect(),
-        limits: serde_json::to_value(&limits)?,
+        limits: std::sync::Arc::new(serde_json::to_value(&limits)?),
     };
     if let Some(path) = &args.record {
         let file = std::fs::File::create(path)

@@ -80,7 +80,7 @@ pub fn run(
             .iter()
             .map(|m| Some(m.sha256().to_owned()))
             .collect(),
-        limits: serde_json::to_value(limits)?,
+        limits: std::sync::Arc::new(serde_json::to_value(limits)?),
     };
     let bytes = write_record(&record, &meta)?;
     if let Some(path) = &args.record {

@@ -3,7 +3,7 @@ use proptest::prelude::*;
 
 use super::game::{play_game, GameRecord, Setup, TurnEnd};
 use super::player::{Answer, FarklePlayer, Observation};
-use super::record::{verify_record, write_record};
+use super::record::{value_writer, verify_record, write_record};
 use crate::game::{Fault, FaultKind, FaultPolicy, Outcome};
 use crate::records::RecordMeta;
 
@@ -52,8 +52,18 @@ impl FarklePlayer for Crasher {
 
 fn play(setup: &Setup, players: &mut [&mut dyn FarklePlayer]) -> (GameRecord, String) {
     let record = play_game(setup, players);
-    let bytes = write_record(&record, &RecordMeta::anonymous(setup.players)).unwrap();
+    let meta = RecordMeta::anonymous(setup.players);
+    let bytes = write_record(&record, &meta).unwrap();
+    assert_same_bytes_as_the_value_writer(&record, &meta, &bytes);
     (record, String::from_utf8(bytes).unwrap())
+}
+
+fn assert_same_bytes_as_the_value_writer(record: &GameRecord, meta: &RecordMeta, bytes: &[u8]) {
+    let expected = value_writer::write_record(record, meta).unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(bytes),
+        String::from_utf8_lossy(&expected)
+    );
 }
 
 #[test]
@@ -215,6 +225,44 @@ fn faults_forfeit_or_lose_the_turn_by_policy() {
     assert!(record.turns.iter().any(|t| t.seat == 0 && t.round > 1));
     assert_eq!(record.outcome.winner(), Some(1));
     verify_record(&text).unwrap();
+}
+
+/// What the games above do not reach: a load fault and a log while loading, names that need
+/// escaping, agent hashes and limits.
+#[test]
+fn records_are_the_bytes_the_value_writer_wrote() {
+    struct NoLoad;
+    impl FarklePlayer for NoLoad {
+        fn start(&mut self, _seat: usize, _players: usize, _seed: u64) -> Result<(), Fault> {
+            Err(Fault::new(
+                FaultKind::LoadFailed,
+                "no \"arena_init\" export",
+            ))
+        }
+        fn draft(&mut self, _obs: &Observation) -> Result<Answer, Fault> {
+            unreachable!("never loaded")
+        }
+        fn take_log(&mut self) -> Option<String> {
+            Some("loading…\n".into())
+        }
+    }
+    let setup = Setup::new(3, 8, 50);
+    let record = play_game(
+        &setup,
+        &mut [&mut Greedy { risk: 300 }, &mut NoLoad, &mut Crasher],
+    );
+    assert_eq!(record.load_faults.len(), 1);
+    let meta = RecordMeta {
+        names: vec!["greedy".into(), "no \"load\"".into(), "crasher\t".into()],
+        agent_hashes: vec![Some("ab".repeat(32)), None, Some("0f".repeat(32))],
+        limits: std::sync::Arc::new(serde_json::json!({
+            "memory_bytes": 33554432,
+            "fuel_per_decision": 10_000_000
+        })),
+    };
+    let bytes = write_record(&record, &meta).unwrap();
+    assert_same_bytes_as_the_value_writer(&record, &meta, &bytes);
+    verify_record(std::str::from_utf8(&bytes).unwrap()).unwrap();
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! Little Animal Farm as a [`Game`] of the league runner.
 
 use crate::game::{FaultNote, Game, GameKind, Played, Summary, Table};
-use crate::records::write_record;
+use crate::records::record_bytes;
 
 use super::{play_game, Event, FarmPlayer, GameRecord, SeededDice, Setup};
 
@@ -26,10 +26,8 @@ impl Game for FarmGame {
         let mut seats: Vec<&mut dyn FarmPlayer> =
             players.iter_mut().map(|p| &mut **p as _).collect();
         let record = play_game(&setup, &mut seats, &mut SeededDice::new(table.seed));
-        let mut bytes = Vec::new();
-        write_record(&record, &table.meta, &mut bytes)?;
         Ok(Played {
-            record: bytes,
+            record: record_bytes(&record, &table.meta)?,
             summary: summary(&record),
         })
     }

@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{mpsc, Arc};
 
 use anyhow::{anyhow, Context};
 
@@ -90,7 +90,7 @@ pub fn play_league<G: Game>(
         cfg,
         modules,
         names: &names,
-        limits: limits_json,
+        limits: Arc::new(limits_json.clone()),
         records: &records,
     };
     let next = AtomicUsize::new(0);
@@ -177,7 +177,8 @@ struct GameContext<'a, G: Game> {
     cfg: &'a LeagueConfig,
     modules: &'a [&'a dyn Contestant<G>],
     names: &'a [String],
-    limits: &'a serde_json::Value,
+    /// Shared by the records of every game, not copied into each.
+    limits: Arc<serde_json::Value>,
     records: &'a Path,
 }
 
@@ -195,7 +196,7 @@ impl<G: Game> GameContext<'_, G> {
                     .iter()
                     .map(|&a| self.modules[a].code_hash())
                     .collect(),
-                limits: self.limits.clone(),
+                limits: Arc::clone(&self.limits),
             },
         };
         let mut players: Vec<_> = spec

@@ -1,8 +1,11 @@
 //! Game records: JSON Lines writing, reading and verification. The format is specified in
 //! docs/RECORDS.md so that records can be checked without this code.
 
+use std::sync::Arc;
+
 pub mod diff;
 pub mod format;
+pub(crate) mod jsonl;
 pub mod ledger;
 pub mod read;
 pub mod replay;
@@ -11,7 +14,7 @@ pub mod write;
 
 pub use read::{load_record_bytes, read_record, ParsedRecord, ReadError};
 pub use verify::{verify_record, verify_record_bytes, DiceOrigin, VerifyError, VerifySummary};
-pub use write::{record_to_string, write_record};
+pub use write::{record_bytes, record_to_string, write_record};
 
 /// What a record says about a game that the game loop does not know: who played and under which
 /// limits.
@@ -22,8 +25,8 @@ pub struct RecordMeta {
     /// One SHA-256 (lower-case hex) of the agent's module per seat; `None` for a native player.
     pub agent_hashes: Vec<Option<String>>,
     /// Free-form settings worth keeping with the game (fuel budgets, memory limits...): a JSON
-    /// object, or `null` for none.
-    pub limits: serde_json::Value,
+    /// object, or `null` for none. Shared: a league records the same limits with every game.
+    pub limits: Arc<serde_json::Value>,
 }
 
 impl RecordMeta {
@@ -32,7 +35,7 @@ impl RecordMeta {
         RecordMeta {
             names: (0..players).map(|s| format!("seat {s}")).collect(),
             agent_hashes: vec![None; players],
-            limits: serde_json::Value::Null,
+            limits: Arc::new(serde_json::Value::Null),
         }
     }
 }

@@ -342,7 +342,7 @@ fn read_setup(s: SetupLine) -> Result<(Setup, RecordMeta), String> {
     let meta = RecordMeta {
         names: s.players.iter().map(|p| p.name.clone()).collect(),
         agent_hashes: s.players.iter().map(|p| p.agent.clone()).collect(),
-        limits: Value::Object(s.limits),
+        limits: std::sync::Arc::new(Value::Object(s.limits)),
     };
     Ok((setup, meta))
 }

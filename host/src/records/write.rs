@@ -1,121 +1,192 @@
 use std::io::{self, Write};
 
-use farm_rules::RULES_VERSION;
-use sha2::{Digest, Sha256};
+use farm_rules::{Herd, RULES_VERSION};
+use serde::Serialize;
 
 use super::format::{
-    DiceKind, EndLine, EventJson, FinalJson, HerdJson, Line, LogJson, PlayerJson, SetupLine,
-    StartJson, StartLine, TurnLine, FORMAT_NAME, FORMAT_VERSION, GAME_NAME,
+    DiceKind, EventJson, HerdJson, OfferJson, RollJson, StartJson, FORMAT_NAME, FORMAT_VERSION,
+    GAME_NAME,
 };
-use super::{hex, RecordMeta};
-use crate::farm::GameRecord;
+use super::jsonl::{capacity, check_seats, push_line, LimitsJson, LogsJson};
+use super::{sha256_hex, RecordMeta};
+use crate::farm::{Event, FaultPolicy, GameRecord, Outcome, TurnRecord};
 
 /// Writes `record` as JSON Lines: setup, start, one line per turn, end (with the digest of every
-/// line before it).
+/// line before it). The record is built in memory and written with one `write_all`.
 pub fn write_record(record: &GameRecord, meta: &RecordMeta, mut out: impl Write) -> io::Result<()> {
-    let mut hasher = Sha256::new();
-    for line in body_lines(record, meta)? {
-        let mut bytes = serde_json::to_vec(&line).map_err(io::Error::other)?;
-        bytes.push(b'\n');
-        hasher.update(&bytes);
-        out.write_all(&bytes)?;
-    }
-    let end = Line::End(end_line(record, hex(&hasher.finalize())));
-    let mut bytes = serde_json::to_vec(&end).map_err(io::Error::other)?;
-    bytes.push(b'\n');
-    out.write_all(&bytes)
+    out.write_all(&record_bytes(record, meta)?)
 }
 
 /// The record as a string (see [`write_record`]).
 pub fn record_to_string(record: &GameRecord, meta: &RecordMeta) -> io::Result<String> {
-    let mut buf = Vec::new();
-    write_record(record, meta, &mut buf)?;
-    String::from_utf8(buf).map_err(io::Error::other)
+    String::from_utf8(record_bytes(record, meta)?).map_err(io::Error::other)
+}
+
+/// The bytes of the record (see [`write_record`]).
+pub fn record_bytes(record: &GameRecord, meta: &RecordMeta) -> io::Result<Vec<u8>> {
+    let setup = &record.setup;
+    check_seats(meta, setup.players).map_err(invalid)?;
+    let limits = LimitsJson::of(meta).map_err(invalid)?;
+    // A turn line is 200 to 500 bytes.
+    let mut buf = Vec::with_capacity(capacity(record.turns.len(), 512));
+    let setup_line = SetupLine {
+        kind: "setup",
+        format: FORMAT_NAME,
+        format_version: FORMAT_VERSION,
+        game: GAME_NAME,
+        rules_version: RULES_VERSION,
+        players: (0..setup.players)
+            .map(|seat| Player {
+                seat,
+                name: &meta.names[seat],
+                agent: meta.agent_hashes[seat].as_deref(),
+            })
+            .collect(),
+        seed: setup.seed,
+        dice: if setup.seed.is_some() {
+            DiceKind::Seeded
+        } else {
+            DiceKind::Explicit
+        },
+        round_cap: setup.round_cap,
+        fault_policy: setup.policy,
+        limits,
+        start: setup.start.as_ref().map(|s| StartJson {
+            herds: s.herds.iter().map(|&h| HerdJson(h)).collect(),
+            stock: HerdJson(s.stock),
+            to_move: s.to_move,
+        }),
+    };
+    push_line(&mut buf, &setup_line)?;
+    let start_line = StartLine {
+        kind: "start",
+        events: Events(&record.start_events),
+        logs: LogsJson(&record.start_logs),
+    };
+    push_line(&mut buf, &start_line)?;
+    for t in &record.turns {
+        push_line(&mut buf, &TurnLine::of(t))?;
+    }
+    let digest = sha256_hex(&buf);
+    let pos = &record.final_position;
+    let end_line = EndLine {
+        kind: "end",
+        outcome: record.outcome,
+        rounds: record.rounds(),
+        forfeits: &record.forfeits,
+        final_position: Final {
+            herds: Herds(pos.seated()),
+            stock: HerdJson(pos.stock),
+        },
+        digest: &digest,
+    };
+    push_line(&mut buf, &end_line)?;
+    Ok(buf)
 }
 
 fn invalid(msg: String) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidInput, msg)
 }
 
-fn body_lines(record: &GameRecord, meta: &RecordMeta) -> io::Result<Vec<Line>> {
-    let setup = &record.setup;
-    let n = setup.players;
-    if meta.names.len() != n || meta.agent_hashes.len() != n {
-        return Err(invalid(format!(
-            "record metadata has {} names and {} agent hashes for {n} players",
-            meta.names.len(),
-            meta.agent_hashes.len()
-        )));
-    }
-    let limits = match &meta.limits {
-        serde_json::Value::Null => serde_json::Map::new(),
-        serde_json::Value::Object(m) => m.clone(),
-        other => {
-            return Err(invalid(format!(
-                "limits must be a JSON object, not {other}"
-            )))
-        }
-    };
-    let players = (0..n)
-        .map(|seat| PlayerJson {
-            seat,
-            name: meta.names[seat].clone(),
-            agent: meta.agent_hashes[seat].clone(),
-        })
-        .collect();
-    let start = setup.start.as_ref().map(|s| StartJson {
-        herds: s.herds.iter().map(|&h| HerdJson(h)).collect(),
-        stock: HerdJson(s.stock),
-        to_move: s.to_move,
-    });
-    let mut lines = vec![
-        Line::Setup(SetupLine {
-            format: FORMAT_NAME.into(),
-            format_version: FORMAT_VERSION,
-            game: GAME_NAME.into(),
-            rules_version: RULES_VERSION,
-            players,
-            seed: setup.seed,
-            dice: if setup.seed.is_some() {
-                DiceKind::Seeded
-            } else {
-                DiceKind::Explicit
-            },
-            round_cap: setup.round_cap,
-            fault_policy: setup.policy,
-            limits,
-            start,
-        }),
-        Line::Start(StartLine {
-            events: record.start_events.iter().map(EventJson::from).collect(),
-            logs: record.start_logs.iter().map(LogJson::from).collect(),
-        }),
-    ];
-    lines.extend(record.turns.iter().map(|t| {
-        Line::Turn(TurnLine {
+// The lines as the writer sees them: `format.rs`'s line types, field for field and in the same
+// order (so the same bytes), but borrowing from the game instead of owning copies of it. `kind`
+// is the `type` tag that `format::Line` adds in front of every line.
+
+#[derive(Serialize)]
+struct SetupLine<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    format: &'static str,
+    format_version: u32,
+    game: &'static str,
+    rules_version: u32,
+    players: Vec<Player<'a>>,
+    seed: Option<u64>,
+    dice: DiceKind,
+    round_cap: u32,
+    fault_policy: FaultPolicy,
+    limits: LimitsJson<'a>,
+    start: Option<StartJson>,
+}
+
+#[derive(Serialize)]
+struct Player<'a> {
+    seat: usize,
+    name: &'a str,
+    agent: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct StartLine<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    events: Events<'a>,
+    #[serde(skip_serializing_if = "LogsJson::is_empty")]
+    logs: LogsJson<'a>,
+}
+
+#[derive(Serialize)]
+struct TurnLine<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    turn: u32,
+    round: u32,
+    seat: usize,
+    offer: Option<OfferJson>,
+    answer: Option<bool>,
+    roll: Option<RollJson>,
+    events: Events<'a>,
+    #[serde(skip_serializing_if = "LogsJson::is_empty")]
+    logs: LogsJson<'a>,
+}
+
+impl<'a> TurnLine<'a> {
+    fn of(t: &'a TurnRecord) -> TurnLine<'a> {
+        TurnLine {
+            kind: "turn",
             turn: t.turn,
             round: t.round,
             seat: t.seat,
             offer: t.offer.map(Into::into),
             answer: t.answer,
             roll: t.roll.map(Into::into),
-            events: t.events.iter().map(EventJson::from).collect(),
-            logs: t.logs.iter().map(LogJson::from).collect(),
-        })
-    }));
-    Ok(lines)
+            events: Events(&t.events),
+            logs: LogsJson(&t.logs),
+        }
+    }
 }
 
-fn end_line(record: &GameRecord, digest: String) -> EndLine {
-    let pos = &record.final_position;
-    EndLine {
-        outcome: record.outcome,
-        rounds: record.rounds(),
-        forfeits: record.forfeits.clone(),
-        final_position: FinalJson {
-            herds: pos.seated().iter().map(|&h| HerdJson(h)).collect(),
-            stock: HerdJson(pos.stock),
-        },
-        digest,
+#[derive(Serialize)]
+struct EndLine<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    outcome: Outcome,
+    rounds: u32,
+    forfeits: &'a [usize],
+    #[serde(rename = "final")]
+    final_position: Final<'a>,
+    digest: &'a str,
+}
+
+#[derive(Serialize)]
+struct Final<'a> {
+    herds: Herds<'a>,
+    stock: HerdJson,
+}
+
+/// Events written one by one as [`EventJson`], without collecting them first.
+struct Events<'a>(&'a [Event]);
+
+impl Serialize for Events<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(EventJson::from))
+    }
+}
+
+struct Herds<'a>(&'a [Herd]);
+
+impl Serialize for Herds<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(|&h| HerdJson(h)))
     }
 }

@@ -4,6 +4,7 @@ use farm_rules::START_STOCK;
 use proptest::prelude::*;
 
 use super::strategy::{random_game, Style};
+use super::through_format_types;
 use crate::farm::{FaultPolicy, Outcome};
 use crate::records::ledger::check_ledger;
 use crate::records::{read_record, record_to_string, verify_record, DiceOrigin, RecordMeta};
@@ -45,6 +46,7 @@ proptest! {
 
         let meta = RecordMeta::anonymous(players);
         let text = record_to_string(&record, &meta).unwrap();
+        prop_assert_eq!(through_format_types(&text), text.as_str());
         let back = read_record(&text).unwrap();
         prop_assert_eq!(&back.record, &record);
         prop_assert_eq!(&back.meta.names, &meta.names);
@@ -97,9 +99,12 @@ fn metadata_round_trips() {
     let meta = RecordMeta {
         names: vec!["naive".into(), "greedy \"quoted\"".into()],
         agent_hashes: vec![Some("ab".repeat(32)), None],
-        limits: serde_json::json!({"decision_fuel": 1000000, "memory": "64 MiB"}),
+        limits: std::sync::Arc::new(
+            serde_json::json!({"decision_fuel": 1000000, "memory": "64 MiB"}),
+        ),
     };
     let text = record_to_string(&record, &meta).unwrap();
+    assert_eq!(through_format_types(&text), text);
     let back = read_record(&text).unwrap();
     assert_eq!(back.meta, meta);
     assert!(verify_record(&text).is_ok());

@@ -6,133 +6,21 @@
 use std::collections::VecDeque;
 
 use serde::Deserialize;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
-use super::game::{play_game, GameRecord, RollRecord, Setup, TurnEnd, TurnRecord};
+use super::game::{play_game, Setup};
 use super::player::{Answer, FarklePlayer, Observation};
-use crate::farm::AgentLog;
 use crate::game::{Fault, FaultKind, FaultPolicy, GameKind};
 use crate::records::format::{FORMAT_NAME, FORMAT_VERSION};
 use crate::records::read::split_lines;
 use crate::records::verify::{compare_lines, fail};
 use crate::records::{sha256_hex, DiceOrigin, RecordMeta, VerifyError, VerifySummary};
 
-/// Writes `record` as JSON Lines, the end line carrying the SHA-256 of every line before it.
-pub fn write_record(record: &GameRecord, meta: &RecordMeta) -> anyhow::Result<Vec<u8>> {
-    let n = record.setup.players;
-    anyhow::ensure!(
-        meta.names.len() == n && meta.agent_hashes.len() == n,
-        "record metadata has {} names and {} agent hashes for {n} players",
-        meta.names.len(),
-        meta.agent_hashes.len()
-    );
-    let limits = match &meta.limits {
-        Value::Null => Value::Object(Map::new()),
-        Value::Object(m) => Value::Object(m.clone()),
-        other => anyhow::bail!("limits must be a JSON object, not {other}"),
-    };
-    let setup = &record.setup;
-    let mut lines = vec![
-        json!({
-            "type": "setup",
-            "format": FORMAT_NAME,
-            "format_version": FORMAT_VERSION,
-            "game": GameKind::Farkle.name(),
-            "rules_version": farkle_rules::RULES_VERSION,
-            "players": (0..n).map(|seat| json!({
-                "seat": seat,
-                "name": meta.names[seat],
-                "agent": meta.agent_hashes[seat],
-            })).collect::<Vec<_>>(),
-            "seed": setup.seed,
-            "dice": "seeded",
-            "round_cap": setup.round_cap,
-            "target": setup.target,
-            "fault_policy": setup.policy,
-            "limits": limits,
-        }),
-        with_logs(
-            json!({
-                "type": "start",
-                "faults": record.load_faults.iter().map(|f| json!({
-                    "seat": f.seat,
-                    "fault": f.fault,
-                })).collect::<Vec<_>>(),
-            }),
-            &record.start_logs,
-        ),
-    ];
-    lines.extend(record.turns.iter().map(turn_line));
-    let mut out = Vec::new();
-    for line in &lines {
-        serde_json::to_writer(&mut out, line)?;
-        out.push(b'\n');
-    }
-    let digest = sha256_hex(&out);
-    let end = json!({
-        "type": "end",
-        "outcome": record.outcome,
-        "scores": record.scores,
-        "forfeits": record.forfeits,
-        "rounds": record.rounds(),
-        "turns": record.turns.len(),
-        "digest": digest,
-    });
-    serde_json::to_writer(&mut out, &end)?;
-    out.push(b'\n');
-    Ok(out)
-}
+#[cfg(test)]
+pub(crate) mod value_writer;
+mod write;
 
-fn with_logs(mut line: Value, logs: &[AgentLog]) -> Value {
-    if !logs.is_empty() {
-        line["logs"] = logs
-            .iter()
-            .map(|l| json!({"seat": l.seat, "text": l.text}))
-            .collect();
-    }
-    line
-}
-
-fn turn_line(t: &TurnRecord) -> Value {
-    let rolls: Vec<Value> = t.rolls.iter().map(roll_json).collect();
-    let mut line = json!({
-        "type": "turn",
-        "turn": t.turn,
-        "round": t.round,
-        "seat": t.seat,
-        "rolls": rolls,
-    });
-    match &t.end {
-        TurnEnd::Banked => line["end"] = json!("banked"),
-        TurnEnd::Farkle => line["end"] = json!("farkle"),
-        TurnEnd::Rejected(reason) => {
-            line["end"] = json!("rejected");
-            line["reason"] = json!(reason.name());
-        }
-        TurnEnd::Fault { fault, forfeit } => {
-            line["end"] = json!("fault");
-            line["fault"] = json!(fault);
-            line["forfeit"] = json!(forfeit);
-        }
-    }
-    line["banked"] = json!(t.banked);
-    line["score"] = json!(t.score);
-    with_logs(line, &t.logs)
-}
-
-fn roll_json(r: &RollRecord) -> Value {
-    let mut roll = json!({ "dice": r.dice });
-    if let Some(a) = &r.answer {
-        roll["draft"] = json!(a.draft);
-        roll["action"] = json!(a.action);
-    }
-    if let Some(p) = r.points {
-        roll["points"] = json!(p);
-    }
-    roll
-}
-
-// --- reading, for verification -------------------------------------------------------------
+pub use write::write_record;
 
 #[derive(Deserialize)]
 struct SetupJson {
@@ -391,7 +279,7 @@ pub fn verify_record(text: &str) -> Result<VerifySummary, VerifyError> {
     let meta = RecordMeta {
         names: setup.players.iter().map(|p| p.name.clone()).collect(),
         agent_hashes: setup.players.iter().map(|p| p.agent.clone()).collect(),
-        limits: Value::Object(setup.limits.clone()),
+        limits: std::sync::Arc::new(Value::Object(setup.limits)),
     };
     let rewritten = write_record(&again, &meta)
         .map_err(|e| fail(0, format!("cannot re-write the replayed game: {e}")))?;
