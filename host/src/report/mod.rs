@@ -9,12 +9,16 @@
 //! (`assets/`), so that the HTML, CSS and JS can be read and changed without touching Rust.
 
 mod data;
+mod json;
+mod replay;
+mod script;
 
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
 pub use data::{game_data, load_league, report_data, GameRow, LeagueFiles};
+use script::script;
 
 /// Folder of the report inside a league output folder.
 pub const REPORT_DIR: &str = "report";
@@ -50,35 +54,22 @@ pub fn write_report(output_dir: &Path) -> anyhow::Result<PathBuf> {
 
     let mut rows = Vec::with_capacity(league.games.len());
     for g in &league.games {
-        let (row, game) = game_data(output_dir, g);
-        if let Some(game) = game {
-            write(
-                &games_dir.join(data::game_script_name(g.id)),
-                &script("ARENA_GAME", &game),
-            )?;
+        let (row, script) = game_data(output_dir, g);
+        if let Some(script) = script {
+            write(&games_dir.join(data::game_script_name(g.id)), &script)?;
         }
         rows.push(row);
     }
     let summary = report_data(&league, &rows);
     write(&dir.join("data.js"), &script("ARENA_REPORT", &summary))?;
     for (name, text) in ASSETS {
-        write(&dir.join(name), text)?;
+        write(&dir.join(name), text.as_bytes())?;
     }
     Ok(dir.join("index.html"))
 }
 
-fn write(path: &Path, text: &str) -> anyhow::Result<()> {
-    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
-}
-
-/// `window.NAME = <json>;`. JSON is valid JavaScript since ES2019 (which made U+2028/U+2029
-/// legal in strings); escaping them anyway keeps older viewers working.
-fn script(global: &str, value: &serde_json::Value) -> String {
-    let json = serde_json::to_string(value)
-        .unwrap_or_else(|_| "null".into())
-        .replace('\u{2028}', "\\u2028")
-        .replace('\u{2029}', "\\u2029");
-    format!("window.{global} = {json};\n")
+fn write(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    std::fs::write(path, bytes).with_context(|| format!("cannot write {}", path.display()))
 }
 
 #[cfg(test)]

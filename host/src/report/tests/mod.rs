@@ -7,13 +7,16 @@ use arena_agent_sdk::FarmAgent;
 use farm_rules::Offer;
 use serde_json::{json, Value};
 
-use super::data::{read_record_lines, replay_data};
+mod reference;
+mod same_bytes;
+
 use super::*;
 use crate::farkle::{Answer, FarkleGame, FarklePlayer, Observation as FarkleObservation};
 use crate::farm::FarmGame;
 use crate::farm::{AcceptView, FarmPlayer, Fault, FaultKind, Observation};
 use crate::league::{play_league, Contestant, LeagueConfig, RunOptions};
 use crate::native::NativePlayer;
+use reference::read_record_lines;
 
 struct Native<A>(PhantomData<fn() -> A>);
 
@@ -172,7 +175,7 @@ fn report_holds_standings_games_faults_and_replays() {
 
 #[test]
 fn turn_fields_such_as_logs_reach_the_viewer() {
-    let lines: Vec<Value> = [
+    let lines = [
         json!({"type":"setup","players":[{"seat":0,"name":"a"},{"seat":1,"name":"b"}],"seed":1,"round_cap":5}),
         json!({"type":"start","events":[]}),
         json!({"type":"turn","turn":1,"round":1,"seat":0,"offer":null,"answer":null,
@@ -182,9 +185,17 @@ fn turn_fields_such_as_logs_reach_the_viewer() {
                "logs":[{"seat":0,"text":"hello </script>\u{2028}"}]}),
         json!({"type":"end","outcome":{"result":"draw","round_cap":true},"rounds":1,"forfeits":[],
                "final":{"herds":[{"rabbit":1},{}],"stock":{"rabbit":59,"sheep":24,"pig":20,"cow":12,"horse":6,"small_dog":4,"big_dog":2}}}),
-    ]
-    .into();
-    let game = replay_data(3, &lines).unwrap();
+    ];
+    let dir = temp("logs");
+    let path = dir.join("game.jsonl");
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(&path, text).unwrap();
+    let (name, js) = replay::game_script(&path, 3, "../game.jsonl").unwrap();
+    assert_eq!(name, "little-animal-farm");
+    let js = String::from_utf8(js).unwrap();
+    assert!(js.contains("\\u2028") && !js.contains('\u{2028}'));
+    std::fs::write(dir.join("game.js"), &js).unwrap();
+    let game = script_value(&dir.join("game.js"), "ARENA_GAME");
     let turn = &game["turns"][0];
     assert_eq!(turn["logs"][0]["text"], "hello </script>\u{2028}");
     assert_eq!(
@@ -193,8 +204,8 @@ fn turn_fields_such_as_logs_reach_the_viewer() {
     );
     assert_eq!(turn["stock"][0], 59);
     assert_eq!(game["tally_matches_final"], true);
-    let js = script("ARENA_GAME", &game);
-    assert!(js.contains("\\u2028") && !js.contains('\u{2028}'));
+    assert_eq!(game["record"], "../game.jsonl");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
