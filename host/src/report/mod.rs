@@ -9,6 +9,7 @@
 //! (`assets/`), so that the HTML, CSS and JS can be read and changed without touching Rust.
 
 mod data;
+mod game_scripts;
 mod json;
 mod replay;
 mod script;
@@ -18,6 +19,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 
 pub use data::{game_data, load_league, report_data, GameRow, LeagueFiles};
+use game_scripts::write_game_scripts;
 use script::script;
 
 /// Folder of the report inside a league output folder.
@@ -52,14 +54,7 @@ pub fn write_report(output_dir: &Path) -> anyhow::Result<PathBuf> {
     std::fs::create_dir_all(&games_dir)
         .with_context(|| format!("cannot create {}", games_dir.display()))?;
 
-    let mut rows = Vec::with_capacity(league.games.len());
-    for g in &league.games {
-        let (row, script) = game_data(output_dir, g);
-        if let Some(script) = script {
-            write(&games_dir.join(data::game_script_name(g.id)), &script)?;
-        }
-        rows.push(row);
-    }
+    let rows = write_game_scripts(output_dir, &games_dir, &league.games)?;
     let summary = report_data(&league, &rows);
     write(&dir.join("data.js"), &script("ARENA_REPORT", &summary))?;
     for (name, text) in ASSETS {

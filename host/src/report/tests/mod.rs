@@ -174,6 +174,31 @@ fn report_holds_standings_games_faults_and_replays() {
 }
 
 #[test]
+fn game_scripts_come_back_in_order_and_the_first_failure_is_the_error() {
+    let dir = temp("order");
+    let out = league(&dir);
+    let league_files = load_league(&out).unwrap();
+    let games = dir.join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    let rows = game_scripts::write_game_scripts(&out, &games, &league_files.games).unwrap();
+    let ids: Vec<usize> = rows.iter().map(|r| r.id).collect();
+    let expected: Vec<usize> = league_files.games.iter().map(|g| g.id).collect();
+    assert_eq!(ids, expected);
+
+    // Folders where the scripts of two games go: their files cannot be written.
+    let (first, later) = (&league_files.games[3], &league_files.games[7]);
+    for g in [later, first] {
+        let path = games.join(data::game_script_name(g.id));
+        std::fs::remove_file(&path).unwrap();
+        std::fs::create_dir(&path).unwrap();
+    }
+    let err = game_scripts::write_game_scripts(&out, &games, &league_files.games).unwrap_err();
+    let path = games.join(data::game_script_name(first.id));
+    assert_eq!(err.to_string(), format!("cannot write {}", path.display()));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn turn_fields_such_as_logs_reach_the_viewer() {
     let lines = [
         json!({"type":"setup","players":[{"seat":0,"name":"a"},{"seat":1,"name":"b"}],"seed":1,"round_cap":5}),
