@@ -6,8 +6,10 @@
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use anyhow::Context;
+
 use super::data::{game_data, game_script_name, GameRow};
-use super::write;
+use super::games_folder;
 use crate::league::result::GameResult;
 
 /// Writes `games_dir/game-NNNNNN.js` for every game whose record can be read, and returns the
@@ -67,7 +69,9 @@ fn write_game_script(
 ) -> anyhow::Result<GameRow> {
     let (row, script) = game_data(output_dir, g);
     if let Some(script) = script {
-        write(&games_dir.join(game_script_name(g.id)), &script)?;
+        let path = games_dir.join(game_script_name(g.id));
+        games_folder::rewrite(&path, &script)
+            .with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(row)
 }

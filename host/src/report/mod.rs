@@ -10,14 +10,17 @@
 
 mod data;
 mod game_scripts;
+mod games_folder;
 mod json;
 mod replay;
 mod script;
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
+use data::game_script_name;
 pub use data::{game_data, load_league, report_data, GameRow, LeagueFiles};
 use game_scripts::write_game_scripts;
 use script::script;
@@ -46,15 +49,20 @@ pub fn write_report(output_dir: &Path) -> anyhow::Result<PathBuf> {
     let league = load_league(output_dir)?;
     let dir = output_dir.join(REPORT_DIR);
     let games_dir = dir.join(GAMES_DIR);
-    // Game ids of an earlier, different league would otherwise linger next to the new ones.
-    if games_dir.exists() {
-        std::fs::remove_dir_all(&games_dir)
-            .with_context(|| format!("cannot clear {}", games_dir.display()))?;
-    }
-    std::fs::create_dir_all(&games_dir)
-        .with_context(|| format!("cannot create {}", games_dir.display()))?;
-
+    // Game ids of an earlier, different league must not linger next to the new ones.
+    let names: HashSet<String> = league
+        .games
+        .iter()
+        .map(|g| game_script_name(g.id))
+        .collect();
+    games_folder::prepare(&games_dir, &names)?;
     let rows = write_game_scripts(output_dir, &games_dir, &league.games)?;
+    let unwritten: Vec<String> = rows
+        .iter()
+        .filter(|r| r.data.is_none())
+        .map(|r| game_script_name(r.id))
+        .collect();
+    games_folder::remove_unwritten(&games_dir, &unwritten)?;
     let summary = report_data(&league, &rows);
     write(&dir.join("data.js"), &script("ARENA_REPORT", &summary))?;
     for (name, text) in ASSETS {

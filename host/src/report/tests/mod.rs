@@ -198,6 +198,74 @@ fn game_scripts_come_back_in_order_and_the_first_failure_is_the_error() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Every file under `dir`, by path relative to it (a folder is listed with its files).
+fn files(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
+    let mut found = std::collections::BTreeMap::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = PathBuf::from(path.file_name().unwrap());
+        let meta = std::fs::symlink_metadata(&path).unwrap();
+        if meta.is_dir() {
+            for (inner, bytes) in files(&path) {
+                found.insert(name.join(inner), bytes);
+            }
+        } else {
+            assert!(meta.is_file(), "{} is a regular file", path.display());
+            found.insert(name, std::fs::read(&path).unwrap());
+        }
+    }
+    found
+}
+
+#[test]
+fn a_report_written_again_is_the_one_a_fresh_folder_gets() {
+    let dir = temp("again");
+    let out = league(&dir);
+    write_report(&out).unwrap();
+    let fresh = files(&out.join(REPORT_DIR));
+    let games = out.join(REPORT_DIR).join(GAMES_DIR);
+    let game = |id: usize| games.join(data::game_script_name(id));
+
+    // A longer file, a folder, a hard link and a symbolic link where scripts go, and entries of
+    // no game.
+    std::fs::write(game(0), vec![b'x'; 1 << 20]).unwrap();
+    std::fs::remove_file(game(1)).unwrap();
+    std::fs::create_dir_all(game(1).join("inner")).unwrap();
+    std::fs::write(game(1).join("inner/file"), "x").unwrap();
+    let linked = dir.join("linked.js");
+    std::fs::write(&linked, "kept").unwrap();
+    std::fs::remove_file(game(2)).unwrap();
+    std::fs::hard_link(&linked, game(2)).unwrap();
+    #[cfg(unix)]
+    {
+        let target = dir.join("target.js");
+        std::fs::write(&target, "kept").unwrap();
+        std::fs::remove_file(game(3)).unwrap();
+        std::os::unix::fs::symlink(&target, game(3)).unwrap();
+    }
+    std::fs::write(game(999_999), "stale").unwrap();
+    std::fs::create_dir_all(games.join("stale-folder")).unwrap();
+    write_report(&out).unwrap();
+    assert!(files(&out.join(REPORT_DIR)) == fresh, "the same files");
+    assert!(
+        std::fs::read(&linked).unwrap() == b"kept",
+        "a hard link is left alone"
+    );
+    #[cfg(unix)]
+    assert!(
+        std::fs::read(dir.join("target.js")).unwrap() == b"kept",
+        "a link's target is left alone"
+    );
+
+    // A game whose record can no longer be read loses its script.
+    let league_files = load_league(&out).unwrap();
+    std::fs::write(out.join(&league_files.games[4].record), "damaged").unwrap();
+    write_report(&out).unwrap();
+    assert!(!game(league_files.games[4].id).exists());
+    assert!(game(league_files.games[5].id).is_file());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn turn_fields_such_as_logs_reach_the_viewer() {
     let lines = [
