@@ -9,12 +9,21 @@
 //! (`assets/`), so that the HTML, CSS and JS can be read and changed without touching Rust.
 
 mod data;
+mod game_scripts;
+mod games_folder;
+mod json;
+mod replay;
+mod script;
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
+use data::game_script_name;
 pub use data::{game_data, load_league, report_data, GameRow, LeagueFiles};
+use game_scripts::write_game_scripts;
+use script::script;
 
 /// Folder of the report inside a league output folder.
 pub const REPORT_DIR: &str = "report";
@@ -40,45 +49,30 @@ pub fn write_report(output_dir: &Path) -> anyhow::Result<PathBuf> {
     let league = load_league(output_dir)?;
     let dir = output_dir.join(REPORT_DIR);
     let games_dir = dir.join(GAMES_DIR);
-    // Game ids of an earlier, different league would otherwise linger next to the new ones.
-    if games_dir.exists() {
-        std::fs::remove_dir_all(&games_dir)
-            .with_context(|| format!("cannot clear {}", games_dir.display()))?;
-    }
-    std::fs::create_dir_all(&games_dir)
-        .with_context(|| format!("cannot create {}", games_dir.display()))?;
-
-    let mut rows = Vec::with_capacity(league.games.len());
-    for g in &league.games {
-        let (row, game) = game_data(output_dir, g);
-        if let Some(game) = game {
-            write(
-                &games_dir.join(data::game_script_name(g.id)),
-                &script("ARENA_GAME", &game),
-            )?;
-        }
-        rows.push(row);
-    }
+    // Game ids of an earlier, different league must not linger next to the new ones.
+    let names: HashSet<String> = league
+        .games
+        .iter()
+        .map(|g| game_script_name(g.id))
+        .collect();
+    games_folder::prepare(&games_dir, &names)?;
+    let rows = write_game_scripts(output_dir, &games_dir, &league.games)?;
+    let unwritten: Vec<String> = rows
+        .iter()
+        .filter(|r| r.data.is_none())
+        .map(|r| game_script_name(r.id))
+        .collect();
+    games_folder::remove_unwritten(&games_dir, &unwritten)?;
     let summary = report_data(&league, &rows);
     write(&dir.join("data.js"), &script("ARENA_REPORT", &summary))?;
     for (name, text) in ASSETS {
-        write(&dir.join(name), text)?;
+        write(&dir.join(name), text.as_bytes())?;
     }
     Ok(dir.join("index.html"))
 }
 
-fn write(path: &Path, text: &str) -> anyhow::Result<()> {
-    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
-}
-
-/// `window.NAME = <json>;`. JSON is valid JavaScript since ES2019 (which made U+2028/U+2029
-/// legal in strings); escaping them anyway keeps older viewers working.
-fn script(global: &str, value: &serde_json::Value) -> String {
-    let json = serde_json::to_string(value)
-        .unwrap_or_else(|_| "null".into())
-        .replace('\u{2028}', "\\u2028")
-        .replace('\u{2029}', "\\u2029");
-    format!("window.{global} = {json};\n")
+fn write(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    std::fs::write(path, bytes).with_context(|| format!("cannot write {}", path.display()))
 }
 
 #[cfg(test)]

@@ -7,13 +7,16 @@ use arena_agent_sdk::FarmAgent;
 use farm_rules::Offer;
 use serde_json::{json, Value};
 
-use super::data::{read_record_lines, replay_data};
+mod reference;
+mod same_bytes;
+
 use super::*;
 use crate::farkle::{Answer, FarkleGame, FarklePlayer, Observation as FarkleObservation};
 use crate::farm::FarmGame;
 use crate::farm::{AcceptView, FarmPlayer, Fault, FaultKind, Observation};
 use crate::league::{play_league, Contestant, LeagueConfig, RunOptions};
 use crate::native::NativePlayer;
+use reference::read_record_lines;
 
 struct Native<A>(PhantomData<fn() -> A>);
 
@@ -171,8 +174,101 @@ fn report_holds_standings_games_faults_and_replays() {
 }
 
 #[test]
+fn game_scripts_come_back_in_order_and_the_first_failure_is_the_error() {
+    let dir = temp("order");
+    let out = league(&dir);
+    let league_files = load_league(&out).unwrap();
+    let games = dir.join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    let rows = game_scripts::write_game_scripts(&out, &games, &league_files.games).unwrap();
+    let ids: Vec<usize> = rows.iter().map(|r| r.id).collect();
+    let expected: Vec<usize> = league_files.games.iter().map(|g| g.id).collect();
+    assert_eq!(ids, expected);
+
+    // Folders where the scripts of two games go: their files cannot be written.
+    let (first, later) = (&league_files.games[3], &league_files.games[7]);
+    for g in [later, first] {
+        let path = games.join(data::game_script_name(g.id));
+        std::fs::remove_file(&path).unwrap();
+        std::fs::create_dir(&path).unwrap();
+    }
+    let err = game_scripts::write_game_scripts(&out, &games, &league_files.games).unwrap_err();
+    let path = games.join(data::game_script_name(first.id));
+    assert_eq!(err.to_string(), format!("cannot write {}", path.display()));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Every file under `dir`, by path relative to it (a folder is listed with its files).
+fn files(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
+    let mut found = std::collections::BTreeMap::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = PathBuf::from(path.file_name().unwrap());
+        let meta = std::fs::symlink_metadata(&path).unwrap();
+        if meta.is_dir() {
+            for (inner, bytes) in files(&path) {
+                found.insert(name.join(inner), bytes);
+            }
+        } else {
+            assert!(meta.is_file(), "{} is a regular file", path.display());
+            found.insert(name, std::fs::read(&path).unwrap());
+        }
+    }
+    found
+}
+
+#[test]
+fn a_report_written_again_is_the_one_a_fresh_folder_gets() {
+    let dir = temp("again");
+    let out = league(&dir);
+    write_report(&out).unwrap();
+    let fresh = files(&out.join(REPORT_DIR));
+    let games = out.join(REPORT_DIR).join(GAMES_DIR);
+    let game = |id: usize| games.join(data::game_script_name(id));
+
+    // A longer file, a folder, a hard link and a symbolic link where scripts go, and entries of
+    // no game.
+    std::fs::write(game(0), vec![b'x'; 1 << 20]).unwrap();
+    std::fs::remove_file(game(1)).unwrap();
+    std::fs::create_dir_all(game(1).join("inner")).unwrap();
+    std::fs::write(game(1).join("inner/file"), "x").unwrap();
+    let linked = dir.join("linked.js");
+    std::fs::write(&linked, "kept").unwrap();
+    std::fs::remove_file(game(2)).unwrap();
+    std::fs::hard_link(&linked, game(2)).unwrap();
+    #[cfg(unix)]
+    {
+        let target = dir.join("target.js");
+        std::fs::write(&target, "kept").unwrap();
+        std::fs::remove_file(game(3)).unwrap();
+        std::os::unix::fs::symlink(&target, game(3)).unwrap();
+    }
+    std::fs::write(game(999_999), "stale").unwrap();
+    std::fs::create_dir_all(games.join("stale-folder")).unwrap();
+    write_report(&out).unwrap();
+    assert!(files(&out.join(REPORT_DIR)) == fresh, "the same files");
+    assert!(
+        std::fs::read(&linked).unwrap() == b"kept",
+        "a hard link is left alone"
+    );
+    #[cfg(unix)]
+    assert!(
+        std::fs::read(dir.join("target.js")).unwrap() == b"kept",
+        "a link's target is left alone"
+    );
+
+    // A game whose record can no longer be read loses its script.
+    let league_files = load_league(&out).unwrap();
+    std::fs::write(out.join(&league_files.games[4].record), "damaged").unwrap();
+    write_report(&out).unwrap();
+    assert!(!game(league_files.games[4].id).exists());
+    assert!(game(league_files.games[5].id).is_file());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn turn_fields_such_as_logs_reach_the_viewer() {
-    let lines: Vec<Value> = [
+    let lines = [
         json!({"type":"setup","players":[{"seat":0,"name":"a"},{"seat":1,"name":"b"}],"seed":1,"round_cap":5}),
         json!({"type":"start","events":[]}),
         json!({"type":"turn","turn":1,"round":1,"seat":0,"offer":null,"answer":null,
@@ -182,9 +278,17 @@ fn turn_fields_such_as_logs_reach_the_viewer() {
                "logs":[{"seat":0,"text":"hello </script>\u{2028}"}]}),
         json!({"type":"end","outcome":{"result":"draw","round_cap":true},"rounds":1,"forfeits":[],
                "final":{"herds":[{"rabbit":1},{}],"stock":{"rabbit":59,"sheep":24,"pig":20,"cow":12,"horse":6,"small_dog":4,"big_dog":2}}}),
-    ]
-    .into();
-    let game = replay_data(3, &lines).unwrap();
+    ];
+    let dir = temp("logs");
+    let path = dir.join("game.jsonl");
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(&path, text).unwrap();
+    let (name, js) = replay::game_script(&path, 3, "../game.jsonl").unwrap();
+    assert_eq!(name, "little-animal-farm");
+    let js = String::from_utf8(js).unwrap();
+    assert!(js.contains("\\u2028") && !js.contains('\u{2028}'));
+    std::fs::write(dir.join("game.js"), &js).unwrap();
+    let game = script_value(&dir.join("game.js"), "ARENA_GAME");
     let turn = &game["turns"][0];
     assert_eq!(turn["logs"][0]["text"], "hello </script>\u{2028}");
     assert_eq!(
@@ -193,8 +297,8 @@ fn turn_fields_such_as_logs_reach_the_viewer() {
     );
     assert_eq!(turn["stock"][0], 59);
     assert_eq!(game["tally_matches_final"], true);
-    let js = script("ARENA_GAME", &game);
-    assert!(js.contains("\\u2028") && !js.contains('\u{2028}'));
+    assert_eq!(game["record"], "../game.jsonl");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -1,0 +1,119 @@
+//! The replay viewers' data for one game, from its record's lines.
+//!
+//! The structs here serialize to the JSON the report has always written: their fields are declared
+//! in key order (byte order, as a `serde_json::Value` object serializes), record values are passed
+//! through as they were parsed (see [`Json`]), and the messages of records that cannot be shown
+//! are the ones the report has always given.
+
+mod farkle;
+mod farm;
+
+use std::io::Read;
+use std::path::Path;
+
+use anyhow::{bail, Context};
+use serde::Serialize;
+
+use super::json::{Json, Object};
+use super::script::script;
+use crate::game::GameKind;
+
+/// A record value that is missing, as the report shows it (`Value::Null`).
+static NULL: Json<'static> = Json::Null;
+
+/// The data one replay page animates.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Replay<'r> {
+    Farm(farm::FarmReplay<'r>),
+    Farkle(farkle::FarkleReplay<'r>),
+}
+
+impl Replay<'_> {
+    /// The game's name; the report picks the replay page by it.
+    fn game(&self) -> &'static str {
+        match self {
+            Replay::Farm(_) => GameKind::Farm.name(),
+            Replay::Farkle(_) => GameKind::Farkle.name(),
+        }
+    }
+}
+
+/// The data script of game `id` (`window.ARENA_GAME = ...;`) from its record file, whose path
+/// from the report folder is `record`; and the game's name.
+pub fn game_script(
+    path: &Path,
+    id: usize,
+    record: &str,
+) -> anyhow::Result<(&'static str, Vec<u8>)> {
+    let text = read_record_text(path)?;
+    let lines = parse_record_lines(path, &text)?;
+    let replay = replay_data(id, record, &lines)?;
+    Ok((replay.game(), script("ARENA_GAME", &replay)))
+}
+
+/// The text of a record file (`.jsonl`, or gzip-compressed `.jsonl.gz`).
+fn read_record_text(path: &Path) -> anyhow::Result<String> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    if bytes.starts_with(&[0x1f, 0x8b]) {
+        let mut s = String::new();
+        flate2::read::GzDecoder::new(&bytes[..])
+            .read_to_string(&mut s)
+            .with_context(|| format!("cannot decompress {}", path.display()))?;
+        Ok(s)
+    } else {
+        String::from_utf8(bytes).with_context(|| format!("{} is not UTF-8", path.display()))
+    }
+}
+
+/// The non-blank lines of a record's text, parsed; an error names the file and the line.
+fn parse_record_lines<'t>(path: &Path, text: &'t str) -> anyhow::Result<Vec<Json<'t>>> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| {
+            serde_json::from_str(l).with_context(|| format!("{}:{}", path.display(), i + 1))
+        })
+        .collect()
+}
+
+/// The replay data of game `id`, whose record file is at `record` (relative to the report
+/// folder), by the game its setup line names (a record without `game` is Little Animal Farm's,
+/// as records were before there were other games).
+fn replay_data<'r>(
+    id: usize,
+    record: &'r str,
+    lines: &'r [Json<'r>],
+) -> anyhow::Result<Replay<'r>> {
+    let setup = of_type(lines, "setup")
+        .next()
+        .context("the record has no setup line")?;
+    let game = setup
+        .get("game")
+        .and_then(Json::as_str)
+        .unwrap_or(GameKind::Farm.name());
+    match game.parse::<GameKind>() {
+        Ok(GameKind::Farm) => farm::replay(id, record, setup, lines).map(Replay::Farm),
+        Ok(GameKind::Farkle) => farkle::replay(id, record, setup, lines).map(Replay::Farkle),
+        Err(e) => bail!("{e}"),
+    }
+}
+
+/// The lines of type `t` (lines with a `type` are objects).
+fn of_type<'r, 'l>(lines: &'l [Json<'r>], t: &'l str) -> impl Iterator<Item = &'l Object<'r>> + 'l {
+    lines
+        .iter()
+        .filter_map(Json::as_object)
+        .filter(move |l| l.get("type").and_then(Json::as_str) == Some(t))
+}
+
+/// The names of the players of a setup line, by seat.
+fn player_names<'r>(setup: &'r Object<'r>) -> anyhow::Result<Vec<&'r str>> {
+    Ok(setup
+        .get("players")
+        .and_then(Json::as_array)
+        .context("the setup line has no players")?
+        .iter()
+        .map(|p| p.get("name").and_then(Json::as_str).unwrap_or("?"))
+        .collect())
+}
