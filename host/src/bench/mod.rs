@@ -93,7 +93,7 @@ pub struct Report {
 }
 
 /// Keys of every figure [`run`] produces, in order.
-pub const KEYS: [&str; 20] = [
+pub const KEYS: [&str; 21] = [
     "decision_wasm_ns",
     "decision_native_ns",
     "decision_stdio_ns",
@@ -109,6 +109,7 @@ pub const KEYS: [&str; 20] = [
     "stdio_vs_wasm",
     "league_wasm_2_threads_s",
     "speedup_2_threads",
+    "machine_speedup_2_threads",
     "startup_50_cold_s",
     "startup_50_warm_s",
     "memory_100_agents_mib",
@@ -257,15 +258,25 @@ pub fn run(opts: &BenchOptions, progress: &mut dyn FnMut(&str)) -> anyhow::Resul
             round_cap: cfg.round_cap,
         })
         .collect();
-    let [t_native, t_wasm, t_stdio, t_wasm2] = best_interleaved(
+    // Every league plays into a folder of its own, deleted only after the last one: on a file
+    // system without a journal (ext4 as this VM mounts it), creating files soon after deleting
+    // many costs about a millisecond each, which would be timed as part of the next league.
+    let leagues = LeagueFolders::new(&opts.scratch.join("leagues"));
+    // The same pure computation on 1 and 2 threads, in the same minutes as the leagues: on a
+    // shared VM two threads do not always get two cores' worth of time.
+    let spin_iters = if q { 2_000_000 } else { 50_000_000 };
+    let [t_native, t_wasm, t_stdio, t_wasm2, t_spin1, t_spin2] = best_interleaved(
         rounds,
         [
-            &mut || time_league(&cfg, &as_dyn(&native_c), 1),
-            &mut || time_league(&cfg, &as_dyn(&wasm_c), 1),
-            &mut || time_league(&cfg, &as_dyn(&stdio_c), 1),
-            &mut || time_league(&cfg, &as_dyn(&wasm_c), 2),
+            &mut || time_league(&leagues.next(&cfg), &as_dyn(&native_c), 1),
+            &mut || time_league(&leagues.next(&cfg), &as_dyn(&wasm_c), 1),
+            &mut || time_league(&leagues.next(&cfg), &as_dyn(&stdio_c), 1),
+            &mut || time_league(&leagues.next(&cfg), &as_dyn(&wasm_c), 2),
+            &mut || Ok(spin(spin_iters, 1)),
+            &mut || Ok(spin(spin_iters, 2)),
         ],
     )?;
+    leagues.remove();
     let what = |who: &str, threads: usize| {
         format!("league of the 5 strategies, {league_games} games with records, {who}, {threads} thread(s), best of {rounds}")
     };
@@ -315,6 +326,12 @@ pub fn run(opts: &BenchOptions, progress: &mut dyn FnMut(&str)) -> anyhow::Resul
         )
         .target(Target::AtLeast(1.8)),
     );
+    figures.push(Figure::new(
+        "machine_speedup_2_threads",
+        "control: the same pure computation on 1 thread / on 2 threads, timed with the leagues",
+        t_spin1 / t_spin2,
+        "x",
+    ));
 
     progress("league start-up with 50 agents (child process)");
     let (cold, warm) = startup(opts, 50)?;
@@ -517,13 +534,65 @@ fn league_config(scratch: &Path, name: &str, per_group: u32) -> LeagueConfig {
     }
 }
 
-/// Seconds to play the league `cfg` from scratch.
+/// Output folders for the timed leagues, one per league, under one parent.
+struct LeagueFolders {
+    parent: PathBuf,
+    count: std::cell::Cell<usize>,
+}
+
+impl LeagueFolders {
+    fn new(parent: &Path) -> LeagueFolders {
+        let _ = std::fs::remove_dir_all(parent);
+        LeagueFolders {
+            parent: parent.to_path_buf(),
+            count: std::cell::Cell::new(0),
+        }
+    }
+
+    /// `cfg` with a new, empty output folder.
+    fn next(&self, cfg: &LeagueConfig) -> LeagueConfig {
+        let n = self.count.get();
+        self.count.set(n + 1);
+        LeagueConfig {
+            output: self.parent.join(format!("{}-{n}", cfg.name)),
+            ..cfg.clone()
+        }
+    }
+
+    fn remove(self) {
+        let _ = std::fs::remove_dir_all(&self.parent);
+    }
+}
+
+/// Seconds for `threads` threads to share `iters` steps of an integer hash that stays in
+/// registers: what the machine gives to that many threads, with no memory or locks involved.
+fn spin(iters: u64, threads: u64) -> f64 {
+    let per_thread = iters / threads;
+    let t = Instant::now();
+    std::thread::scope(|s| {
+        for seed in 0..threads {
+            s.spawn(move || {
+                let mut x = std::hint::black_box(seed);
+                for _ in 0..per_thread {
+                    // splitmix64's finalizer: a dependent chain the compiler cannot shorten.
+                    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+                    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+                    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+                    x ^= x >> 31;
+                }
+                std::hint::black_box(x);
+            });
+        }
+    });
+    t.elapsed().as_secs_f64()
+}
+
+/// Seconds to play the league `cfg` into its (new) output folder.
 fn time_league(
     cfg: &LeagueConfig,
     contestants: &[&dyn Contestant<FarmGame>],
     threads: usize,
 ) -> anyhow::Result<f64> {
-    let _ = std::fs::remove_dir_all(&cfg.output);
     let opts = RunOptions {
         fresh: true,
         threads: Some(threads),
@@ -714,8 +783,14 @@ pub fn table(report: &Report) -> String {
             ""
         }
     );
+    let key_width = report
+        .figures
+        .iter()
+        .map(|f| f.key.len())
+        .max()
+        .unwrap_or(0);
     out.push_str(&format!(
-        "{:<24} {:>12} {:<6} {:<9} {:<5} {}\n",
+        "{:<key_width$} {:>12} {:<6} {:<9} {:<5} {}\n",
         "figure", "value", "unit", "target", "met", "what"
     ));
     for f in &report.figures {
@@ -735,7 +810,7 @@ pub fn table(report: &Report) -> String {
             format!("{:.3}", f.value)
         };
         out.push_str(&format!(
-            "{:<24} {:>12} {:<6} {:<9} {:<5} {}\n",
+            "{:<key_width$} {:>12} {:<6} {:<9} {:<5} {}\n",
             f.key, value, f.unit, target, met, f.what
         ));
     }
