@@ -38,7 +38,7 @@ fn decisions(c: &mut Criterion) {
     g.bench_function("native_passer", |b| b.iter(|| native.trade(&obs).unwrap()));
     g.finish();
     // Keep the helper used by `arena bench` exercised too.
-    decision_ns(&mut passer.player(), 10).unwrap();
+    decision_ns(&mut passer.player(), 1, 10).unwrap();
 }
 
 fn games(c: &mut Criterion) {

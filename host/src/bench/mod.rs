@@ -128,9 +128,15 @@ pub fn run(opts: &BenchOptions, progress: &mut dyn FnMut(&str)) -> anyhow::Resul
 
     progress("per-decision overhead");
     let passer = sandbox.load_bytes("passer.wat", PASSER_WAT.as_bytes())?;
-    let calls = if q { 20_000 } else { 2_000_000 };
-    let wasm_ns = decision_ns(&mut passer.player(), calls)?;
-    let native_ns = decision_ns(&mut *strategies::native_player("passer", 0).unwrap(), calls)?;
+    // Many short timings rather than a few long ones: the best of them is the least disturbed
+    // by the other tenants of a shared VM.
+    let (reps, calls) = if q { (3, 20_000) } else { (15, 200_000) };
+    let wasm_ns = decision_ns(&mut passer.player(), reps, calls)?;
+    let native_ns = decision_ns(
+        &mut *strategies::native_player("passer", 0).unwrap(),
+        reps,
+        calls,
+    )?;
     figures.push(
         Figure::new(
             "decision_wasm_ns",
@@ -147,9 +153,9 @@ pub fn run(opts: &BenchOptions, progress: &mut dyn FnMut(&str)) -> anyhow::Resul
         "ns",
     ));
 
-    let stdio_calls = if q { 2_000 } else { 50_000 };
+    let (stdio_reps, stdio_calls) = if q { (3, 2_000) } else { (5, 10_000) };
     let mut stdio_passer = stdio::StdioPlayer::new(&opts.stdio_agent, &["passer".to_string()], 0);
-    let stdio_ns = decision_ns(&mut stdio_passer, stdio_calls).with_context(|| {
+    let stdio_ns = decision_ns(&mut stdio_passer, stdio_reps, stdio_calls).with_context(|| {
         format!(
             "the stdio baseline agent {} did not play",
             opts.stdio_agent.display()
@@ -179,20 +185,20 @@ pub fn run(opts: &BenchOptions, progress: &mut dyn FnMut(&str)) -> anyhow::Resul
         .collect::<anyhow::Result<_>>()?;
 
     progress("per-game start of a wasm agent");
-    let starts = if q { 200 } else { 5_000 };
+    let (start_reps, starts) = if q { (3, 200) } else { (10, 1_000) };
     let greedy = wasm
         .get(STRATEGIES.iter().position(|s| *s == "greedy").unwrap_or(0))
         .expect("the example agents are loaded");
     figures.push(Figure::new(
         "start_wasm_us",
         "per-game cost of one wasm agent: fresh store and instance, arena_init, then dropped (greedy)",
-        start_us(greedy, starts),
+        start_us(greedy, start_reps, starts)?,
         "µs",
     ));
 
     // The machine's speed drifts from minute to minute (a shared VM): the two sides of each ratio
     // are timed in turn, round after round, and the best time of each side is kept.
-    let rounds = if q { 1 } else { 5 };
+    let rounds = if q { 1 } else { 15 };
 
     progress("games without records: wasm vs native");
     let games = if q { 20 } else { 400 };
@@ -262,22 +268,33 @@ pub fn run(opts: &BenchOptions, progress: &mut dyn FnMut(&str)) -> anyhow::Resul
     // system without a journal (ext4 as this VM mounts it), creating files soon after deleting
     // many costs about a millisecond each, which would be timed as part of the next league.
     let leagues = LeagueFolders::new(&opts.scratch.join("leagues"));
-    // The same pure computation on 1 and 2 threads, in the same minutes as the leagues: on a
-    // shared VM two threads do not always get two cores' worth of time.
-    let spin_iters = if q { 2_000_000 } else { 50_000_000 };
-    let [t_native, t_wasm, t_stdio, t_wasm2, t_spin1, t_spin2] = best_interleaved(
+    // Native games without records on 1 and 2 threads, in the same minutes as the leagues: what
+    // the machine itself gives to a second thread running this kind of code (a shared VM, shared
+    // caches), against which the league's speed-up can be read.
+    let control_games = if q { 20 } else { 400 };
+    let [t_native, t_wasm, t_wasm2, t_control1, t_control2] = best_interleaved(
         rounds,
         [
             &mut || time_league(&leagues.next(&cfg), &as_dyn(&native_c), 1),
             &mut || time_league(&leagues.next(&cfg), &as_dyn(&wasm_c), 1),
-            &mut || time_league(&leagues.next(&cfg), &as_dyn(&stdio_c), 1),
             &mut || time_league(&leagues.next(&cfg), &as_dyn(&wasm_c), 2),
-            &mut || Ok(spin(spin_iters, 1)),
-            &mut || Ok(spin(spin_iters, 2)),
+            &mut || native_games_split(control_games, 1),
+            &mut || native_games_split(control_games, 2),
         ],
+    )?;
+    // Five times slower than the wasm league: fewer rounds are enough for its ratio.
+    let stdio_rounds = if q { 1 } else { 3 };
+    let [t_stdio] = best_interleaved(
+        stdio_rounds,
+        [&mut || time_league(&leagues.next(&cfg), &as_dyn(&stdio_c), 1)],
     )?;
     leagues.remove();
     let what = |who: &str, threads: usize| {
+        let rounds = if who == STDIO_LEAGUE {
+            stdio_rounds
+        } else {
+            rounds
+        };
         format!("league of the 5 strategies, {league_games} games with records, {who}, {threads} thread(s), best of {rounds}")
     };
     figures.push(Figure::new(
@@ -298,7 +315,7 @@ pub fn run(opts: &BenchOptions, progress: &mut dyn FnMut(&str)) -> anyhow::Resul
     );
     figures.push(Figure::new(
         "league_stdio_s",
-        what("a JSON-lines process per agent per game", 1),
+        what(STDIO_LEAGUE, 1),
         t_stdio,
         "s",
     ));
@@ -328,8 +345,8 @@ pub fn run(opts: &BenchOptions, progress: &mut dyn FnMut(&str)) -> anyhow::Resul
     );
     figures.push(Figure::new(
         "machine_speedup_2_threads",
-        "control: the same pure computation on 1 thread / on 2 threads, timed with the leagues",
-        t_spin1 / t_spin2,
+        "control: native games without records on 1 thread / split over 2 threads, timed with the leagues",
+        t_control1 / t_control2,
         "x",
     ));
 
@@ -401,8 +418,9 @@ fn best_interleaved<const N: usize>(
     Ok(best)
 }
 
-/// Best of three: mean time of one trade decision of `player` on a small fixed observation.
-pub fn decision_ns(player: &mut dyn FarmPlayer, calls: u32) -> anyhow::Result<f64> {
+/// Best of `reps` timings of `calls` decisions: mean time of one trade decision of `player` on a
+/// small fixed observation.
+pub fn decision_ns(player: &mut dyn FarmPlayer, reps: u32, calls: u32) -> anyhow::Result<f64> {
     let pos = Position::new(2);
     let events = sample_events();
     let obs = Observation {
@@ -414,7 +432,7 @@ pub fn decision_ns(player: &mut dyn FarmPlayer, calls: u32) -> anyhow::Result<f6
         events: &events,
     };
     let mut best = f64::INFINITY;
-    for _ in 0..3 {
+    for _ in 0..reps.max(1) {
         player
             .start(0, 2, 7)
             .map_err(|f| anyhow::anyhow!("the player did not start: {}", f.detail))?;
@@ -430,22 +448,22 @@ pub fn decision_ns(player: &mut dyn FarmPlayer, calls: u32) -> anyhow::Result<f6
     Ok(best)
 }
 
-/// Best of three: mean time to start a fresh player of `module` for a game (a new store and
-/// instance, `arena_init`) and to drop it.
-pub fn start_us(module: &AgentModule, players: u32) -> f64 {
+/// Best of `reps` timings of `players` starts: mean time to start a fresh player of `module` for
+/// a game (a new store and instance, `arena_init`) and to drop it.
+pub fn start_us(module: &AgentModule, reps: u32, players: u32) -> anyhow::Result<f64> {
     let mut best = f64::INFINITY;
-    for _ in 0..3 {
+    for _ in 0..reps.max(1) {
         let t = Instant::now();
         for i in 0..players {
             let mut player = module.player();
             player
                 .start(crate::game::GameKind::Farm, 0, 2, i as u64)
-                .expect("the player starts");
+                .map_err(|f| anyhow::anyhow!("{} did not start: {}", module.name(), f.detail))?;
             std::hint::black_box(&mut player);
         }
         best = best.min(t.elapsed().as_secs_f64() * 1e6 / players as f64);
     }
-    best
+    Ok(best)
 }
 
 /// A few events, as a decision typically carries.
@@ -534,6 +552,8 @@ fn league_config(scratch: &Path, name: &str, per_group: u32) -> LeagueConfig {
     }
 }
 
+const STDIO_LEAGUE: &str = "a JSON-lines process per agent per game";
+
 /// Output folders for the timed leagues, one per league, under one parent.
 struct LeagueFolders {
     parent: PathBuf,
@@ -564,27 +584,31 @@ impl LeagueFolders {
     }
 }
 
-/// Seconds for `threads` threads to share `iters` steps of an integer hash that stays in
-/// registers: what the machine gives to that many threads, with no memory or locks involved.
-fn spin(iters: u64, threads: u64) -> f64 {
-    let per_thread = iters / threads;
+/// Seconds for `threads` threads to play `games` native games without records between them:
+/// how well this machine runs the strategies' kind of code on that many cores, with no league,
+/// records, sandbox or locks involved.
+fn native_games_split(games: usize, threads: usize) -> anyhow::Result<f64> {
     let t = Instant::now();
-    std::thread::scope(|s| {
-        for seed in 0..threads {
-            s.spawn(move || {
-                let mut x = std::hint::black_box(seed);
-                for _ in 0..per_thread {
-                    // splitmix64's finalizer: a dependent chain the compiler cannot shorten.
-                    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-                    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-                    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-                    x ^= x >> 31;
-                }
-                std::hint::black_box(x);
-            });
+    std::thread::scope(|s| -> anyhow::Result<()> {
+        let workers = (0..threads)
+            .map(|_| {
+                std::thread::Builder::new()
+                    .stack_size(crate::sandbox::WORKER_STACK_BYTES)
+                    .spawn_scoped(s, move || {
+                        games_only(games / threads, &|i| {
+                            strategies::native_player(STRATEGIES[i], DEFAULT_ROUND_CAP).unwrap()
+                        })
+                    })
+                    .context("cannot start a bench thread")
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        for w in workers {
+            w.join()
+                .map_err(|_| anyhow::anyhow!("a bench thread panicked"))?;
         }
-    });
-    t.elapsed().as_secs_f64()
+        Ok(())
+    })?;
+    Ok(t.elapsed().as_secs_f64())
 }
 
 /// Seconds to play the league `cfg` into its (new) output folder.
