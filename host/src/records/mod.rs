@@ -42,8 +42,7 @@ impl RecordMeta {
 
 /// Lower-case hex SHA-256 of `bytes`.
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    use sha2::{Digest, Sha256};
-    hex(&Sha256::digest(bytes))
+    hex(ring::digest::digest(&ring::digest::SHA256, bytes).as_ref())
 }
 
 fn hex(bytes: &[u8]) -> String {

@@ -1,6 +1,7 @@
 //! Tests of records: random games through the real game loop, written, read back, verified, and
 //! mutated to check that verification notices.
 
+mod digest;
 mod garbage;
 mod mutations;
 mod positions;
