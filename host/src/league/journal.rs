@@ -1,5 +1,6 @@
 //! The league journal: an append-only JSON Lines file in the output folder, one line per finished
-//! game, written and flushed as each game ends. A league killed at any moment (Ctrl-C, kill -9,
+//! game, written and synced as games end (the games that end while earlier lines are being synced
+//! are written together). A league killed at any moment (Ctrl-C, kill -9,
 //! power loss) resumes from it without losing or repeating a game: a torn last line is the only
 //! possible damage and is dropped on resume.
 
@@ -126,12 +127,30 @@ impl Journal {
 
     /// Appends one finished game and makes it durable before returning.
     pub fn append(&mut self, result: &GameResult) -> anyhow::Result<()> {
-        let line = serde_json::to_string(&Line::Game(result.clone()))?;
+        self.append_all(std::slice::from_ref(result))
+    }
+
+    /// Appends finished games and makes them durable before returning, with one write and one
+    /// sync for all of them: games that end while the previous lines are being synced cost no
+    /// sync of their own.
+    pub fn append_all(&mut self, results: &[GameResult]) -> anyhow::Result<()> {
+        let mut lines = Vec::with_capacity(results.len() * 256);
+        for r in results {
+            serde_json::to_writer(&mut lines, &GameLine::Game(r))?;
+            lines.push(b'\n');
+        }
         self.file
-            .write_all(format!("{line}\n").as_bytes())
+            .write_all(&lines)
             .and_then(|_| self.file.sync_data())
             .with_context(|| format!("cannot write {}", self.path.display()))
     }
+}
+
+/// A game's line as [`Line::Game`] writes it, from a borrowed result.
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum GameLine<'a> {
+    Game(&'a GameResult),
 }
 
 #[cfg(test)]
@@ -195,6 +214,27 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("--resume"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn games_appended_together_are_the_lines_of_games_appended_one_by_one() {
+        let dir = temp();
+        let mut j = Journal::create(&dir, "fp", "l", 5, false).unwrap();
+        j.append(&result(0)).unwrap();
+        j.append_all(&[result(1), result(2), result(3)]).unwrap();
+        drop(j);
+        let text = std::fs::read_to_string(dir.join(JOURNAL_FILE)).unwrap();
+        let lines: Vec<&str> = text.lines().skip(1).collect();
+        let expected: Vec<String> = (0..4)
+            .map(|i| serde_json::to_string(&Line::Game(result(i))).unwrap())
+            .collect();
+        assert_eq!(lines, expected);
+        // A kill in the middle of a batch's write tears its last line only.
+        let torn = &text[..text.len() - 10];
+        std::fs::write(dir.join(JOURNAL_FILE), torn).unwrap();
+        let (_, done) = Journal::resume(&dir, "fp").unwrap();
+        assert_eq!(done, vec![result(0), result(1), result(2)]);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

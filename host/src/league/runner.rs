@@ -127,22 +127,33 @@ pub fn play_league<G: Game>(
                 .context("cannot start a worker thread")?;
         }
         drop(tx);
-        for msg in rx {
-            match msg {
-                Ok(r) => {
-                    if let Err(e) = journal.append(&r) {
+        // Whatever has arrived by the time the journal is free is journaled together: one sync
+        // and one wake-up of this thread for many games when games end faster than the disk
+        // syncs.
+        let mut finished = Vec::new();
+        while let Ok(first) = rx.recv() {
+            for msg in std::iter::once(first).chain(rx.try_iter()) {
+                match msg {
+                    Ok(r) => finished.push(r),
+                    Err(e) => {
                         stop.store(true, Ordering::Relaxed);
                         first_error.get_or_insert(e);
-                        continue;
                     }
-                    results.push(r);
-                    played += 1;
-                    progress.game_done();
                 }
-                Err(e) => {
-                    stop.store(true, Ordering::Relaxed);
-                    first_error.get_or_insert(e);
-                }
+            }
+            if finished.is_empty() {
+                continue;
+            }
+            if let Err(e) = journal.append_all(&finished) {
+                stop.store(true, Ordering::Relaxed);
+                first_error.get_or_insert(e);
+                finished.clear();
+                continue;
+            }
+            for r in finished.drain(..) {
+                results.push(r);
+                played += 1;
+                progress.game_done();
             }
         }
         Ok(())
