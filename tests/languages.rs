@@ -133,7 +133,7 @@ fn example(lang: &str) -> PathBuf {
                         "-target",
                         "wasm32-freestanding",
                         "-O",
-                        "ReleaseSmall",
+                        "ReleaseFast",
                         "-fno-entry",
                         "-rdynamic",
                         "--dep",

@@ -153,7 +153,7 @@ pub fn build_command(lang: Lang, lib: &str) -> (Option<String>, String) {
         Lang::Zig => (
             Some(
                 "python3 -m ziglang build-exe agent.zig -target wasm32-freestanding \
-                 -O ReleaseSmall -fno-entry -rdynamic"
+                 -O ReleaseFast -fno-entry -rdynamic"
                     .into(),
             ),
             "agent.wasm".into(),

@@ -5,7 +5,7 @@
 //! dogs), largest first, for exactly the worth of what it buys, so its offers are legal.
 //! arena.zig (the ABI v1 bindings) defines the exports; edit `trade` and `accept`.
 //!
-//! Build: python3 -m ziglang build-exe agent.zig -target wasm32-freestanding -O ReleaseSmall -fno-entry -rdynamic
+//! Build: python3 -m ziglang build-exe agent.zig -target wasm32-freestanding -O ReleaseFast -fno-entry -rdynamic
 //! Check: arena check agent.wasm
 const arena = @import("arena.zig");
 
