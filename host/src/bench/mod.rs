@@ -288,22 +288,22 @@ pub fn run(opts: &BenchOptions, progress: &mut dyn FnMut(&str)) -> anyhow::Resul
         stdio_rounds,
         [&mut || time_league(&leagues.next(&cfg), &as_dyn(&stdio_c), 1)],
     )?;
-    leagues.remove();
-    let what = |who: &str, threads: usize| {
-        let rounds = if who == STDIO_LEAGUE {
-            stdio_rounds
-        } else {
-            rounds
-        };
+    drop(leagues);
+    let what = |who: &str, threads: usize, rounds: usize| {
         format!("league of the 5 strategies, {league_games} games with records, {who}, {threads} thread(s), best of {rounds}")
     };
     figures.push(Figure::new(
         "league_native_s",
-        what("native", 1),
+        what("native", 1, rounds),
         t_native,
         "s",
     ));
-    figures.push(Figure::new("league_wasm_s", what("wasm", 1), t_wasm, "s"));
+    figures.push(Figure::new(
+        "league_wasm_s",
+        what("wasm", 1, rounds),
+        t_wasm,
+        "s",
+    ));
     figures.push(
         Figure::new(
             "league_wasm_vs_native",
@@ -315,7 +315,7 @@ pub fn run(opts: &BenchOptions, progress: &mut dyn FnMut(&str)) -> anyhow::Resul
     );
     figures.push(Figure::new(
         "league_stdio_s",
-        what(STDIO_LEAGUE, 1),
+        what("a JSON-lines process per agent per game", 1, stdio_rounds),
         t_stdio,
         "s",
     ));
@@ -330,7 +330,7 @@ pub fn run(opts: &BenchOptions, progress: &mut dyn FnMut(&str)) -> anyhow::Resul
     );
     figures.push(Figure::new(
         "league_wasm_2_threads_s",
-        what("wasm", 2),
+        what("wasm", 2, rounds),
         t_wasm2,
         "s",
     ));
@@ -552,9 +552,8 @@ fn league_config(scratch: &Path, name: &str, per_group: u32) -> LeagueConfig {
     }
 }
 
-const STDIO_LEAGUE: &str = "a JSON-lines process per agent per game";
-
-/// Output folders for the timed leagues, one per league, under one parent.
+/// Output folders for the timed leagues, one per league, under one parent that is deleted when
+/// this is dropped (also when a league fails).
 struct LeagueFolders {
     parent: PathBuf,
     count: std::cell::Cell<usize>,
@@ -578,8 +577,10 @@ impl LeagueFolders {
             ..cfg.clone()
         }
     }
+}
 
-    fn remove(self) {
+impl Drop for LeagueFolders {
+    fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.parent);
     }
 }
