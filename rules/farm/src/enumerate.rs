@@ -1,4 +1,4 @@
-use crate::animal::{Animal, ANIMALS, KINDS, WORTH};
+use crate::animal::{Animal, ANIMALS, KINDS};
 use crate::herd::Herd;
 use crate::position::Position;
 use crate::trade::{Partner, Trade};
@@ -19,41 +19,71 @@ pub fn for_each_payment<F: FnMut(&Herd) + ?Sized>(
     if let Some(a) = except {
         allowed.set(a, 0);
     }
-    // Kinds from the most to the least valuable, so that rabbits (worth 1) close every branch.
-    let order = [
-        Animal::Horse,
-        Animal::Cow,
-        Animal::BigDog,
-        Animal::Pig,
-        Animal::Sheep,
-        Animal::SmallDog,
-        Animal::Rabbit,
-    ];
+    if worth == 0 {
+        f(&Herd::EMPTY);
+        return;
+    }
+    // What the kinds from each depth on are worth together: a branch whose remainder is worth
+    // more than that finds no payment, and neither does any branch after it at the same depth
+    // (each one leaves a larger remainder).
+    let mut reach = [0u64; KINDS + 1];
+    for depth in (0..KINDS).rev() {
+        let kind = PAYMENT_ORDER[depth];
+        reach[depth] = reach[depth + 1] + allowed.get(kind) as u64 * kind.worth() as u64;
+    }
     let mut current = Herd::EMPTY;
-    walk(&allowed, &order, 0, worth, &mut current, f);
+    walk(&allowed, &reach, 0, worth, &mut current, f);
 }
 
+/// Kinds from the most to the least valuable, so that rabbits (worth 1) close every branch. The
+/// order in which payments are found, and so which of two equally good ones a strategy keeps.
+const PAYMENT_ORDER: [Animal; KINDS] = [
+    Animal::Horse,
+    Animal::Cow,
+    Animal::BigDog,
+    Animal::Pig,
+    Animal::Sheep,
+    Animal::SmallDog,
+    Animal::Rabbit,
+];
+
+/// Payments of `left` (> 0) from the kinds at `depth` and after, in the order of
+/// [`PAYMENT_ORDER`], each count from the largest down.
+///
+/// Only branches that can end in a payment are walked: this runs for every trade a strategy
+/// considers, and in a wasm agent every call and loop costs fuel.
 fn walk<F: FnMut(&Herd) + ?Sized>(
     allowed: &Herd,
-    order: &[Animal; KINDS],
+    reach: &[u64; KINDS + 1],
     depth: usize,
     left: u32,
     current: &mut Herd,
     f: &mut F,
 ) {
-    if left == 0 {
+    if left as u64 > reach[depth] {
+        return;
+    }
+    let kind = PAYMENT_ORDER[depth];
+    if depth == KINDS - 1 {
+        // Rabbits, worth 1: exactly `left` of them, which `reach` says the herd has.
+        current.set(kind, left);
         f(current);
+        current.set(kind, 0);
         return;
     }
-    if depth == KINDS {
-        return;
-    }
-    let kind = order[depth];
-    let w = WORTH[kind.index()];
+    let w = kind.worth();
     let most = allowed.get(kind).min(left / w);
     for n in (0..=most).rev() {
+        let rest = left - n * w;
+        if rest as u64 > reach[depth + 1] {
+            break;
+        }
         current.set(kind, n);
-        walk(allowed, order, depth + 1, left - n * w, current, f);
+        if rest == 0 {
+            f(current);
+        } else {
+            walk(allowed, reach, depth + 1, rest, current, f);
+        }
     }
     current.set(kind, 0);
 }
