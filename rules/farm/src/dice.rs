@@ -113,6 +113,7 @@ impl Roll {
     }
 
     /// How many of the two dice show `animal`.
+    #[inline]
     pub fn shows(&self, animal: Animal) -> u32 {
         let fox = matches!(self.fox, FoxFace::Animal(a) if a == animal) as u32;
         let wolf = matches!(self.wolf, WolfFace::Animal(a) if a == animal) as u32;
