@@ -33,7 +33,7 @@ mod wasi;
 
 pub use cache::{Lookup, ModuleCache, CACHE_DIR_ENV};
 pub use compile::{child_main as compile_child_main, CompileLimits, Compiler, COMPILE_SUBCOMMAND};
-pub use config::{Limits, EPOCH_TICK};
+pub use config::{Allocation, Limits, EPOCH_TICK, KEEP_RESIDENT_MEMORY_BYTES};
 pub use faults::LimitExceeded;
 pub use log::AgentLog;
 pub use module::{AgentModule, Entry, Sandbox, DEFAULT_ROUND_CAP};

@@ -12,7 +12,7 @@ use arena_abi::names;
 use wasmtime::{Engine, ExternType, FuncType, InstancePre, Linker, Module, ValType};
 
 use super::compile::Compiler;
-use super::config::{self, Limits, EPOCH_TICK};
+use super::config::{self, Allocation, Limits, EPOCH_TICK};
 use super::faults::{classify, one_line, FuelScope, LimitExceeded};
 use super::player::{self, HostState, WasmPlayer};
 use super::wasi::{self, WASI_MODULE};
@@ -30,6 +30,7 @@ pub struct Sandbox {
 
 pub(crate) struct SandboxInner {
     pub(crate) engine: Engine,
+    allocation: Allocation,
     pub(crate) limits: Limits,
     compiler: Compiler,
     /// `arena.log` only.
@@ -56,7 +57,8 @@ impl Sandbox {
     /// A sandbox whose modules are compiled by `compiler`.
     pub fn with_compiler(limits: Limits, compiler: Compiler) -> anyhow::Result<Sandbox> {
         limits.validate().context("invalid sandbox limits")?;
-        let engine = config::engine(&limits).context("cannot create the wasmtime engine")?;
+        let (engine, allocation) =
+            config::engine(&limits).context("cannot create the wasmtime engine")?;
         let mut plain = Linker::new(&engine);
         player::add_host_functions(&mut plain)?;
         let mut with_wasi = Linker::new(&engine);
@@ -66,6 +68,7 @@ impl Sandbox {
         Ok(Sandbox {
             inner: Arc::new(SandboxInner {
                 engine,
+                allocation,
                 limits,
                 compiler,
                 plain,
@@ -80,6 +83,11 @@ impl Sandbox {
 
     pub fn engine(&self) -> &Engine {
         &self.inner.engine
+    }
+
+    /// How instances are allocated on this machine.
+    pub fn allocation(&self) -> Allocation {
+        self.inner.allocation
     }
 
     /// How this sandbox compiles modules.

@@ -543,6 +543,89 @@ fn every_game_gets_a_fresh_instance() {
     assert_eq!(logs, ["1", "2", "1", "2", "1", "2", "1"]);
 }
 
+/// Checks at `arena_init` that it sees the module as instantiated, not as any earlier game left
+/// it: 2 pages of memory, its data segment, zeros elsewhere (also in pages it grows), an empty
+/// table slot. Then it writes over all of that: its data segment, a word in every 4 KiB of 3 MiB of
+/// grown memory (more than the pool keeps resident, so both ways of resetting a slot are used),
+/// and the table slot. `arena_init` returns the number of the first check that failed;
+/// `farm_trade` logs "dirty" when it sees its own writes, so the test knows they happened.
+const SCRIBBLER: &str = r#"(module
+  (import "arena" "log" (func $log (param i32 i32)))
+  (memory (export "memory") 2)
+  (table $t 4 funcref)
+  (elem (i32.const 0) $noop)
+  (data (i32.const 1024) "pristine")
+  (data (i32.const 2048) "dirty")
+  (func $noop)
+  (func (export "arena_abi_version") (result i32) i32.const 1)
+  (func (export "arena_buffer") (result i32) i32.const 4096)
+  (func (export "arena_buffer_size") (result i32) i32.const 16384)
+  (func (export "arena_init") (param $len i32) (result i32)
+    (local $p i32)
+    (if (i32.ne (memory.size) (i32.const 2)) (then (return (i32.const 1))))
+    (if (i64.ne (i64.load (i32.const 1024)) (i64.const 0x656e697473697270))
+      (then (return (i32.const 2))))
+    (if (i32.ne (i32.load (i32.const 65544)) (i32.const 0)) (then (return (i32.const 3))))
+    (if (i32.eqz (ref.is_null (table.get $t (i32.const 1)))) (then (return (i32.const 4))))
+    (if (i32.eq (memory.grow (i32.const 48)) (i32.const -1)) (then (return (i32.const 5))))
+    (i64.store (i32.const 1024) (i64.const -1))
+    (local.set $p (i32.const 65536))
+    (loop $l
+      (if (i32.ne (i32.load offset=8 (local.get $p)) (i32.const 0)) (then (return (i32.const 6))))
+      (i32.store offset=8 (local.get $p) (i32.const 0xdeadbeef))
+      (local.set $p (i32.add (local.get $p) (i32.const 4096)))
+      (br_if $l (i32.lt_u (local.get $p) (i32.const 3276800))))
+    (table.set $t (i32.const 1) (ref.func $noop))
+    i32.const 0)
+  (func (export "farm_trade") (param $len i32) (result i32)
+    (if (i32.and
+          (i64.eq (i64.load (i32.const 1024)) (i64.const -1))
+          (i32.eq (i32.load (i32.const 3272712)) (i32.const 0xdeadbeef)))
+      (then (call $log (i32.const 2048) (i32.const 5))))
+    i32.const 0)
+  (func (export "farm_accept") (param $len i32) (result i32) i32.const 0)
+)"#;
+
+#[test]
+fn a_game_never_sees_what_an_earlier_game_wrote() {
+    // Instances come from the pool's slots, which are reset and reused: the same player over
+    // many games, new players, and two threads at once (each slot used by both in turn).
+    let sb = sandbox();
+    let m = load(&sb, "scribbler", SCRIBBLER);
+    let games = |m: &AgentModule| {
+        let mut logs = Vec::new();
+        let mut p = m.player();
+        for game in 0..40 {
+            if game % 4 == 0 {
+                p = m.player();
+            }
+            p.start(GameKind::Farm, 0, 2, game)
+                .unwrap_or_else(|f| panic!("game {game}: {}", f.detail));
+            with_obs(|o| p.trade(o).unwrap());
+            logs.push(p.take_log().unwrap_or_default());
+        }
+        logs
+    };
+    let per_thread = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..2)
+            .map(|_| {
+                let m = m.clone();
+                std::thread::Builder::new()
+                    .stack_size(WORKER_STACK_BYTES)
+                    .spawn_scoped(s, move || games(&m))
+                    .unwrap()
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().unwrap())
+            .collect::<Vec<_>>()
+    });
+    for logs in per_thread {
+        assert_eq!(logs, vec!["dirty"; 40]);
+    }
+}
+
 #[test]
 fn the_log_is_bounded_and_out_of_bounds_logs_are_ignored() {
     let sb = Sandbox::new(Limits {
