@@ -31,6 +31,7 @@ fn quick_bench_produces_every_figure() {
         assert!(v.is_finite() && v > 0.0, "figure {f} has no positive value");
     }
     assert!(report["machine"].as_str().unwrap().contains("CPU"));
+    assert!(report["allocation"].as_str().unwrap().contains("allocator"));
     // Each timed league plays into a folder of its own; none is left behind.
     assert!(
         !scratch.join("leagues").exists(),

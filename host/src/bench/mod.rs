@@ -89,11 +89,13 @@ impl Figure {
 pub struct Report {
     pub quick: bool,
     pub machine: String,
+    /// How the sandbox allocates instances on this machine (the figures depend on it).
+    pub allocation: String,
     pub figures: Vec<Figure>,
 }
 
 /// Keys of every figure [`run`] produces, in order.
-pub const KEYS: [&str; 21] = [
+pub const KEYS: [&str; 22] = [
     "decision_wasm_ns",
     "decision_native_ns",
     "decision_stdio_ns",
@@ -107,6 +109,7 @@ pub const KEYS: [&str; 21] = [
     "league_wasm_vs_native",
     "league_stdio_s",
     "stdio_vs_wasm",
+    "stdio_vs_native",
     "league_wasm_2_threads_s",
     "speedup_2_threads",
     "machine_speedup_2_threads",
@@ -329,6 +332,12 @@ pub fn run(opts: &BenchOptions, progress: &mut dyn FnMut(&str)) -> anyhow::Resul
         .target(Target::AtLeast(100.0)),
     );
     figures.push(Figure::new(
+        "stdio_vs_native",
+        "league: stdio processes time / native time (the most any in-process design could reach with these strategies)",
+        t_stdio / t_native,
+        "x",
+    ));
+    figures.push(Figure::new(
         "league_wasm_2_threads_s",
         what("wasm", 2, rounds),
         t_wasm2,
@@ -399,6 +408,7 @@ pub fn run(opts: &BenchOptions, progress: &mut dyn FnMut(&str)) -> anyhow::Resul
     Ok(Report {
         quick: q,
         machine: machine(),
+        allocation: sandbox.allocation().to_string(),
         figures,
     })
 }
@@ -800,13 +810,14 @@ pub fn machine() -> String {
 /// The report as a plain-text table.
 pub fn table(report: &Report) -> String {
     let mut out = format!(
-        "machine: {}{}\n\n",
+        "machine: {}{}\ninstances: {}\n\n",
         report.machine,
         if report.quick {
             " (quick mode: small sizes, indicative only)"
         } else {
             ""
-        }
+        },
+        report.allocation
     );
     let key_width = report
         .figures
