@@ -91,6 +91,8 @@ pub struct Report {
     pub machine: String,
     /// How the sandbox allocates instances on this machine (the figures depend on it).
     pub allocation: String,
+    /// Where the timed leagues wrote their records.
+    pub scratch: PathBuf,
     pub figures: Vec<Figure>,
 }
 
@@ -409,6 +411,7 @@ pub fn run(opts: &BenchOptions, progress: &mut dyn FnMut(&str)) -> anyhow::Resul
         quick: q,
         machine: machine(),
         allocation: sandbox.allocation().to_string(),
+        scratch: opts.scratch.clone(),
         figures,
     })
 }
@@ -814,14 +817,15 @@ pub fn machine() -> String {
 /// The report as a plain-text table.
 pub fn table(report: &Report) -> String {
     let mut out = format!(
-        "machine: {}{}\ninstances: {}\n\n",
+        "machine: {}{}\ninstances: {}\nleagues written in: {}\n\n",
         report.machine,
         if report.quick {
             " (quick mode: small sizes, indicative only)"
         } else {
             ""
         },
-        report.allocation
+        report.allocation,
+        report.scratch.display()
     );
     let key_width = report
         .figures
