@@ -105,15 +105,23 @@ impl Limits {
 ///   kernel ([`Allocation::PoolKeepingWrittenPages`]); without it, the pool hands them back.
 pub(crate) fn engine(limits: &Limits) -> anyhow::Result<(Engine, Allocation)> {
     for allocation in [Allocation::PoolKeepingWrittenPages, Allocation::Pool] {
-        let mut c = base_config(limits);
-        c.allocation_strategy(InstanceAllocationStrategy::Pooling(pool_config(
-            limits, allocation,
-        )));
-        if let Ok(engine) = Engine::new(&c) {
+        if let Ok(engine) = engine_allocating(limits, allocation) {
             return Ok((engine, allocation));
         }
     }
     Ok((on_demand_engine(limits)?, Allocation::OnDemand))
+}
+
+/// The engine with the given allocation; an error when the machine does not allow it.
+pub(crate) fn engine_allocating(limits: &Limits, allocation: Allocation) -> anyhow::Result<Engine> {
+    if allocation == Allocation::OnDemand {
+        return on_demand_engine(limits);
+    }
+    let mut c = base_config(limits);
+    c.allocation_strategy(InstanceAllocationStrategy::Pooling(pool_config(
+        limits, allocation,
+    )));
+    Engine::new(&c).map_err(anyhow::Error::from)
 }
 
 /// How an engine allocates instances: what the machine allowed (see [`engine`]).

@@ -59,6 +59,23 @@ impl Sandbox {
         limits.validate().context("invalid sandbox limits")?;
         let (engine, allocation) =
             config::engine(&limits).context("cannot create the wasmtime engine")?;
+        Sandbox::with_engine(limits, compiler, engine, allocation)
+    }
+
+    /// A sandbox that allocates instances as `allocation` says, whatever the machine would pick
+    /// (tests of each way of allocating).
+    #[cfg(test)]
+    pub(crate) fn allocating(limits: Limits, allocation: Allocation) -> anyhow::Result<Sandbox> {
+        let engine = config::engine_allocating(&limits, allocation)?;
+        Sandbox::with_engine(limits, Compiler::process_default(), engine, allocation)
+    }
+
+    fn with_engine(
+        limits: Limits,
+        compiler: Compiler,
+        engine: Engine,
+        allocation: Allocation,
+    ) -> anyhow::Result<Sandbox> {
         let mut plain = Linker::new(&engine);
         player::add_host_functions(&mut plain)?;
         let mut with_wasi = Linker::new(&engine);

@@ -588,10 +588,17 @@ const SCRIBBLER: &str = r#"(module
 
 #[test]
 fn a_game_never_sees_what_an_earlier_game_wrote() {
-    // Instances come from the pool's slots, which are reset and reused: the same player over
-    // many games, new players, and two threads at once (each slot used by both in turn).
-    let sb = sandbox();
-    let m = load(&sb, "scribbler", SCRIBBLER);
+    // The allocation this machine gives, and the two every machine has.
+    scribble_games(&sandbox());
+    for allocation in [Allocation::Pool, Allocation::OnDemand] {
+        scribble_games(&Sandbox::allocating(small_limits(), allocation).unwrap());
+    }
+}
+
+/// Pool slots are reset and reused: the scribbler plays with the same player over many games,
+/// with new players, and on two threads at once (each slot used by both in turn).
+fn scribble_games(sb: &Sandbox) {
+    let m = load(sb, "scribbler", SCRIBBLER);
     let games = |m: &AgentModule| {
         let mut logs = Vec::new();
         let mut p = m.player();
@@ -622,7 +629,7 @@ fn a_game_never_sees_what_an_earlier_game_wrote() {
             .collect::<Vec<_>>()
     });
     for logs in per_thread {
-        assert_eq!(logs, vec!["dirty"; 40]);
+        assert_eq!(logs, vec!["dirty"; 40], "{}", sb.allocation());
     }
 }
 
