@@ -31,6 +31,9 @@ pub fn for_each_payment<F: FnMut(&Herd) + ?Sized>(
         let kind = PAYMENT_ORDER[depth];
         reach[depth] = reach[depth + 1] + allowed.get(kind) as u64 * kind.worth() as u64;
     }
+    if worth as u64 > reach[0] {
+        return;
+    }
     let mut current = Herd::EMPTY;
     walk(&allowed, &reach, 0, worth, &mut current, f);
 }
@@ -47,8 +50,8 @@ const PAYMENT_ORDER: [Animal; KINDS] = [
     Animal::Rabbit,
 ];
 
-/// Payments of `left` (> 0) from the kinds at `depth` and after, in the order of
-/// [`PAYMENT_ORDER`], each count from the largest down.
+/// Payments of `left` from the kinds at `depth` and after, in the order of [`PAYMENT_ORDER`],
+/// each count from the largest down; `0 < left <= reach[depth]`.
 ///
 /// Only branches that can end in a payment are walked: this runs for every trade a strategy
 /// considers, and in a wasm agent every call and loop costs fuel.
@@ -60,12 +63,9 @@ fn walk<F: FnMut(&Herd) + ?Sized>(
     current: &mut Herd,
     f: &mut F,
 ) {
-    if left as u64 > reach[depth] {
-        return;
-    }
     let kind = PAYMENT_ORDER[depth];
     if depth == KINDS - 1 {
-        // Rabbits, worth 1: exactly `left` of them, which `reach` says the herd has.
+        // Rabbits, worth 1: exactly `left` of them, which the herd has (`left <= reach`).
         current.set(kind, left);
         f(current);
         current.set(kind, 0);
