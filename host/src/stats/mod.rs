@@ -38,13 +38,18 @@
 //! score reaches 0 or 1 (that end is unbounded); the score interval is always given.
 
 pub mod elo;
+pub mod gsprt;
 pub mod normal;
 pub mod pentanomial;
+pub mod settings;
+pub mod sprt;
 pub mod student_t;
 
 
 pub use elo::{elo_to_score, score_to_elo, EloEstimate, Outcome, Wdl};
 pub use pentanomial::{NormalizedElo, Pentanomial};
+pub use settings::SettingsError;
+pub use sprt::{bounds, Decision, EloModel, SprtSettings, SprtStatus};
 
 /// Asserts that `got` is within `tolerance` of `expected`, naming `what` when not.
 #[cfg(test)]
