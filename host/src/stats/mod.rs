@@ -40,13 +40,17 @@
 pub mod elo;
 pub mod gsprt;
 pub mod normal;
+pub mod paired;
 pub mod pentanomial;
 pub mod settings;
 pub mod sprt;
 pub mod student_t;
 
+#[cfg(test)]
+mod simulation;
 
 pub use elo::{elo_to_score, score_to_elo, EloEstimate, Outcome, Wdl};
+pub use paired::{DifferenceSummary, TurnDifferences, TurnsSprtSettings};
 pub use pentanomial::{NormalizedElo, Pentanomial};
 pub use settings::SettingsError;
 pub use sprt::{bounds, Decision, EloModel, SprtSettings, SprtStatus};

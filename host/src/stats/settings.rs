@@ -138,6 +138,12 @@ pub(crate) const NORMALIZED_LIMIT: Limit = Limit {
     text: "between -100 and 100 in normalized Elo",
 };
 
+/// Turns saved a game: more than a game lasts means nothing.
+pub(crate) const TURNS_LIMIT: Limit = Limit {
+    size: 1000.0,
+    text: "between -1000 and 1000",
+};
+
 /// Checks that the bound `value` of `key` lies within ±`limit`.
 pub(crate) fn bound(key: &'static str, value: f64, limit: Limit) -> Result<f64, SettingsError> {
     if value.abs() <= limit.size {
