@@ -47,6 +47,8 @@ pub mod sprt;
 pub mod student_t;
 
 #[cfg(test)]
+mod properties;
+#[cfg(test)]
 mod simulation;
 
 pub use elo::{elo_to_score, score_to_elo, EloEstimate, Outcome, Wdl};
