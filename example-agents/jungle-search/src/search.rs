@@ -20,8 +20,9 @@ const QUIESCENCE_DEPTH: u32 = 8;
 /// Nodes between two looks at the fuel left.
 pub const CHECK_EVERY: u64 = 64;
 /// What one node is charged natively, standing in for its fuel on wasm32 (see `fuel::spend`):
-/// about what a node costs in the sandbox (measured; docs in the README).
-pub const NODE_FUEL: i64 = 2_000;
+/// about what a node costs in the sandbox (2,337 on average over a self-play game of the
+/// `wasm-agent` build under wasmtime 48's fuel metering; see the README).
+pub const NODE_FUEL: i64 = 2_400;
 
 /// The search's state across one decision (and its tables across decisions).
 pub struct Search {

@@ -40,7 +40,6 @@ enum End {
 #[derive(Default, Debug)]
 struct Stats {
     plies: u64,
-    decisions: u64,
     most_fuel: u64,
     least_clock: u64,
 }
@@ -122,7 +121,6 @@ fn play(names: [&str; 2], seed: u64, stats: &mut Stats) -> End {
             pos
         );
         clocks[seat] -= used;
-        stats.decisions += 1;
         stats.most_fuel = stats.most_fuel.max(used);
         if names[seat] == "search" {
             stats.least_clock = stats.least_clock.min(clocks[seat]);
@@ -156,12 +154,16 @@ fn pairing(a: &str, b: &str, stats: &mut Stats) -> (u32, u32, u32) {
 
 fn report(a: &str, b: &str, (wins, draws, losses): (u32, u32, u32), stats: &Stats) {
     let games = wins + draws + losses;
+    let clock = if stats.least_clock == u64::MAX {
+        String::new()
+    } else {
+        format!(", lowest clock of the search agent {}", stats.least_clock)
+    };
     println!(
-        "{a} vs {b}: {wins} wins, {draws} draws, {losses} losses in {games} games ({:.1} % won); {:.1} plies a game, most fuel in one decision {}, lowest clock of the search agent {}",
+        "{a} vs {b}: {wins} wins, {draws} draws, {losses} losses in {games} games ({:.1} % won); {:.1} plies a game, most fuel in one decision {}{clock}",
         100.0 * wins as f64 / games as f64,
         stats.plies as f64 / games as f64,
         stats.most_fuel,
-        stats.least_clock,
     );
 }
 
