@@ -190,6 +190,9 @@ fn the_elephant_never_takes_the_rat_outside_its_trap() {
     // Nor a rat standing in the elephant's enemy's trap (the rat's own trap).
     let p = pos(&[("d7", 'E'), ("d8", 'r'), FAR], 'w');
     assert_eq!(p.check_move(mv("d7d8")), Err(Illegal::ElephantTakesRat));
+    // Nor a rat in the water (no elephant enters it).
+    let p = pos(&[("a4", 'E'), ("b4", 'r'), FAR], 'w');
+    assert_eq!(p.check_move(mv("a4b4")), Err(Illegal::Water));
     // But a rat in the elephant's own trap has rank 0.
     let p = pos(&[("d3", 'E'), ("d2", 'r'), FAR], 'w');
     assert_eq!(p.check_move(mv("d3d2")), Ok(()));
