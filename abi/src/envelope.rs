@@ -14,6 +14,8 @@ pub enum Decision {
     FarmAccept = 2,
     /// `farkle_draft`: draft scoring dice, then bank or roll on (Farkle).
     FarkleDraft = 3,
+    /// `jungle_move`: move a piece (Jungle).
+    JungleMove = 4,
 }
 
 impl Decision {
@@ -23,6 +25,7 @@ impl Decision {
             1 => Some(Decision::FarmTrade),
             2 => Some(Decision::FarmAccept),
             3 => Some(Decision::FarkleDraft),
+            4 => Some(Decision::JungleMove),
             _ => None,
         }
     }
@@ -33,8 +36,8 @@ impl Decision {
 /// | offset | type | field |
 /// |---|---|---|
 /// | 0 | u32 | ABI version (1) |
-/// | 4 | u32 | game (1 = Little Animal Farm, 2 = Farkle) |
-/// | 8 | u32 | decision (0 init, 1 trade, 2 accept, 3 Farkle draft) |
+/// | 4 | u32 | game (1 = Little Animal Farm, 2 = Farkle, 3 = Jungle) |
+/// | 8 | u32 | decision (0 init, 1 trade, 2 accept, 3 Farkle draft, 4 Jungle move) |
 /// | 12 | u32 | the agent's seat |
 /// | 16 | u32 | number of players |
 /// | 20 | u32 | turn (from 1; 0 at init) |

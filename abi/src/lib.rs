@@ -12,6 +12,7 @@ mod bytes;
 mod envelope;
 pub mod farkle;
 pub mod farm;
+pub mod jungle;
 
 pub use bytes::DecodeError;
 pub use envelope::{Decision, Envelope, InitPayload, ENVELOPE_SIZE, INIT_PAYLOAD_SIZE};
@@ -33,14 +34,19 @@ pub mod names {
     pub const FARM_ACCEPT: &str = "farm_accept";
     /// Farkle: `farkle_draft(len: i32) -> i32`, the draft answer's length.
     pub const FARKLE_DRAFT: &str = "farkle_draft";
+    /// Jungle: `jungle_move(len: i32) -> i32`, the answer's length (2).
+    pub const JUNGLE_MOVE: &str = "jungle_move";
     /// Module name of the host's own imports.
     pub const HOST_MODULE: &str = "arena";
     /// `arena.log(ptr: i32, len: i32)`: append bytes to the agent's debug log.
     pub const LOG: &str = "log";
+    /// `arena.fuel_left() -> i64`: fuel left for the current decision (Jungle's clock).
+    pub const FUEL_LEFT: &str = "fuel_left";
 }
 
 /// Game identifiers carried in the envelope.
 pub mod game {
     pub const LITTLE_ANIMAL_FARM: u32 = 1;
     pub const FARKLE: u32 = 2;
+    pub const JUNGLE: u32 = 3;
 }

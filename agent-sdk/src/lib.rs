@@ -1,4 +1,4 @@
-//! Write Little Animal Farm and Farkle agents for the arena in Rust.
+//! Write Little Animal Farm, Farkle and Jungle agents for the arena in Rust.
 //!
 //! Implement [`FarmAgent`] for a type and call [`export_farm_agent!`] once: on `wasm32` the macro
 //! generates every export of ABI v1 (see `docs/ABI.md`), keeps the agent in a static (no
@@ -22,6 +22,11 @@
 //! A Farkle agent implements [`FarkleAgent`] (one decision: [`FarkleAgent::draft`], answered
 //! with a [`FarkleAnswer`]) and calls [`export_farkle_agent!`]; the rules are re-exported as
 //! [`farkle`] (scoring, `legal_drafts`, `best_draft`, `check_answer`).
+//!
+//! A Jungle agent implements [`JungleAgent`] (one decision: [`JungleAgent::choose_move`], given
+//! a [`JungleView`] with the rules' `Position`, the legal moves and the fuel clock) and calls
+//! [`export_jungle_agent!`]; the rules are re-exported as [`jungle`], and [`fuel::fuel_left`]
+//! tells a searching agent how much fuel its decision has left.
 #![no_std]
 
 // Native builds (tests, the host's native adapter, a native cdylib) link std for its panic
@@ -34,10 +39,15 @@ pub use arena_abi;
 pub use farkle_rules as farkle;
 pub use farm_rules as rules;
 pub use farm_rules::{Animal, FailReason, Herd, Offer, Position, Trade, ANIMALS, KINDS, WORTH};
+/// The rules of Jungle (`jungle-rules`): positions, move generation, make/unmake, outcome.
+pub use jungle_rules as jungle;
 
 mod agent;
 mod farkle_agent;
+pub mod fuel;
+mod jungle_agent;
 mod log;
+mod rng;
 pub mod tactics;
 
 pub use agent::{
@@ -47,7 +57,12 @@ pub use farkle_agent::{
     handle_farkle_draft, handle_farkle_init, read_farkle_answer, FarkleAgent, FarkleAnswer,
     FarkleView,
 };
+pub use jungle_agent::{
+    handle_jungle_init, handle_jungle_move, read_jungle_answer, JungleAgent, JungleClock,
+    JungleView, Played,
+};
 pub use log::{log, LogBuffer};
+pub use rng::Rng;
 
 /// Size of the exchange buffer the exported agent owns (at least `arena_abi::MIN_BUFFER_SIZE`).
 pub const BUFFER_SIZE: usize = 16 * 1024;
@@ -218,6 +233,51 @@ macro_rules! export_farkle_agent {
             #[unsafe(no_mangle)]
             pub extern "C" fn farkle_draft(len: i32) -> i32 {
                 $crate::handle_farkle_draft(agent(), buffer(), len)
+            }
+        };
+    };
+}
+
+/// Generates the ABI v1 exports of a Jungle agent (on `wasm32` only; elsewhere it expands to
+/// nothing), like [`export_farm_agent!`]: `export_jungle_agent!(MyAgent)` builds the agent with
+/// `Default::default()`, `export_jungle_agent!(MyAgent, MyAgent::new(3))` with the expression.
+///
+/// Exports: `arena_abi_version`, `arena_buffer`, `arena_buffer_size`, `arena_init`,
+/// `jungle_move` (and `memory`, which the Rust toolchain exports by itself). The module imports
+/// `arena.fuel_left` only if the agent calls [`fuel::fuel_left`].
+///
+/// ```
+/// use arena_agent_sdk::jungle::Move;
+/// use arena_agent_sdk::{export_jungle_agent, JungleAgent, JungleView};
+///
+/// #[derive(Default)]
+/// pub struct FirstMove;
+/// impl JungleAgent for FirstMove {
+///     fn choose_move(&mut self, view: &JungleView) -> Move {
+///         // The host asks only while the side to move has a legal move.
+///         view.position.legal_moves()[0]
+///     }
+/// }
+/// export_jungle_agent!(FirstMove);
+/// ```
+#[macro_export]
+macro_rules! export_jungle_agent {
+    ($ty:ty) => {
+        $crate::export_jungle_agent!($ty, <$ty as ::core::default::Default>::default());
+    };
+    ($ty:ty, $make:expr) => {
+        #[cfg(target_arch = "wasm32")]
+        const _: () = {
+            $crate::__export_common!($ty, $make);
+
+            #[unsafe(no_mangle)]
+            pub extern "C" fn arena_init(len: i32) -> i32 {
+                $crate::handle_jungle_init(agent(), buffer(), len)
+            }
+
+            #[unsafe(no_mangle)]
+            pub extern "C" fn jungle_move(len: i32) -> i32 {
+                $crate::handle_jungle_move(agent(), buffer(), len)
             }
         };
     };
