@@ -226,3 +226,24 @@ fn a_fresh_start_killed_at_any_instant_leaves_one_whole_league() {
         assert!(!beside.exists(), "{when}: leftovers are cleared");
     }
 }
+
+#[test]
+fn a_fresh_start_works_in_a_folder_named_relative_to_the_current_one() {
+    let dir = temp_dir("relative");
+    league_file(
+        &dir,
+        &["greedy", "passer"],
+        "games_per_group = 4\nseed = 3\noutput = \"results\"",
+    );
+    // `results` beside the league file, run from its folder: a path with no parent part.
+    for _ in 0..2 {
+        let o = arena()
+            .current_dir(&dir)
+            .args(["league", "--config", "league.toml", "--fresh", "--quiet"])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", text(&o));
+    }
+    assert_eq!(journal_lines(&dir.join("results")), 5);
+    assert!(!dir.join(".results.arena-swap").exists());
+}

@@ -21,7 +21,7 @@ pub fn write(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
         f.write_all(bytes)?;
         f.sync_all()?;
         fs::rename(&tmp, path)?;
-        sync_dir(path.parent().unwrap_or(Path::new(".")))
+        sync_dir(parent_dir(path))
     })();
     if written.is_err() {
         let _ = fs::remove_file(&tmp);
@@ -40,6 +40,14 @@ pub fn temp_path(path: &Path) -> PathBuf {
 /// True for the name of a temporary file of [`write`].
 pub fn is_temp_name(name: &str) -> bool {
     name.starts_with('.') && name.ends_with(TEMP_SUFFIX)
+}
+
+/// The folder holding `path` (`.` for a bare name, whose `parent()` is empty).
+pub fn parent_dir(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
 }
 
 /// Makes a rename or a new entry in `dir` durable.
@@ -76,6 +84,8 @@ mod tests {
         assert!(is_temp_name(
             &temp_path(&path).file_name().unwrap().to_string_lossy()
         ));
+        assert_eq!(parent_dir(Path::new("results")), Path::new("."));
+        assert_eq!(parent_dir(Path::new("a/results")), Path::new("a"));
         // A folder that cannot be written: an error naming the file, the old content kept.
         let e = write(&dir.join("missing").join("x.csv"), b"1").unwrap_err();
         assert!(format!("{e:#}").contains("x.csv"), "{e:#}");

@@ -182,7 +182,7 @@ fn swap_in(
     }
     new_lock.moved_to(out);
     old_lock.moved_to(beside);
-    atomic::sync_dir(out.parent().unwrap_or(Path::new(".")))
+    atomic::sync_dir(atomic::parent_dir(out))
         .with_context(|| format!("cannot sync the folder holding {}", out.display()))?;
     checkpoint()?;
     // The old league, now at `beside`, is deleted while its lock is still held.
