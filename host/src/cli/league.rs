@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use crate::league::result::GameResult;
 use crate::league::{output, run_league, LeagueConfig, RunOptions};
 
 #[derive(clap::Args, Debug)]
@@ -9,13 +10,15 @@ use crate::league::{output, run_league, LeagueConfig, RunOptions};
     after_help = "Every key of the league file is documented in README.md (section \"The league file\").\n\
 Results go to the league's output folder: journal.jsonl (one line per finished game), records/ (one\n\
 verifiable record per game), standings.json, standings.csv, crosstable.csv, games.csv, and report/\n\
-(an HTML report with a replay viewer; `arena report DIR` rewrites it)."
+(an HTML report with a replay viewer; `arena report DIR` rewrites it). One run at a time works in an\n\
+output folder: a second one is refused, naming the first."
 )]
 pub struct LeagueArgs {
     /// League file
     #[arg(long, short, default_value = "arena.toml")]
     pub config: PathBuf,
-    /// Continue an interrupted league from the journal in its output folder
+    /// Continue an interrupted league from the journal in its output folder (a league that never
+    /// began starts from the beginning)
     #[arg(long, conflicts_with = "fresh")]
     pub resume: bool,
     /// Discard an earlier league in the output folder and start over
@@ -71,5 +74,87 @@ pub fn run(args: LeagueArgs) -> anyhow::Result<i32> {
         Ok(index) => println!("report: {}", index.display()),
         Err(e) => eprintln!("warning: the HTML report could not be written: {e:#}"),
     }
+    if let Some(warning) = machine_dependent_warning(&run.results) {
+        eprintln!("{warning}");
+    }
     Ok(0)
+}
+
+/// The warning for games with a `timeout` fault, last thing on the terminal: the wall-clock
+/// backstop fired, so those games went as they did because of this machine's speed and load.
+fn machine_dependent_warning(results: &[GameResult]) -> Option<String> {
+    let ids: Vec<String> = results
+        .iter()
+        .filter(|r| r.machine_dependent())
+        .map(|r| r.id.to_string())
+        .collect();
+    if ids.is_empty() {
+        return None;
+    }
+    let shown = if ids.len() > 20 {
+        format!("{}, …", ids[..20].join(", "))
+    } else {
+        ids.join(", ")
+    };
+    Some(format!(
+        "\nWARNING: {} game(s) had a `timeout` fault (the wall-clock backstop, games {shown}): how they \
+         went depends on this machine's speed and load, so these results may not be reproduced on \
+         another machine or another run. standings.json counts them in `machine_dependent_games`. \
+         Fuel, not the clock, is meant to be the limit: look at what those agents did, and at the \
+         machine's load.",
+        ids.len()
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{FaultNote, Outcome};
+
+    fn game(id: usize, fault: Option<&str>) -> GameResult {
+        GameResult {
+            id,
+            key: format!("a,b#{id}"),
+            seed: 1,
+            seats: vec!["a".into(), "b".into()],
+            outcome: Outcome::Draw { round_cap: true },
+            rounds: 300,
+            turns: 600,
+            forfeits: vec![],
+            faults: fault
+                .map(|kind| FaultNote {
+                    seat: 0,
+                    decision: "trade".into(),
+                    kind: kind.into(),
+                    detail: String::new(),
+                })
+                .into_iter()
+                .collect(),
+            scores: None,
+            record: String::new(),
+        }
+    }
+
+    #[test]
+    fn the_end_of_a_league_warns_of_the_games_the_clock_decided() {
+        assert_eq!(
+            machine_dependent_warning(&[game(0, None), game(1, Some("trap"))]),
+            None
+        );
+        let w = machine_dependent_warning(&[
+            game(0, None),
+            game(4, Some("timeout")),
+            game(7, Some("timeout")),
+        ])
+        .unwrap();
+        assert!(
+            w.contains("WARNING: 2 game(s) had a `timeout` fault")
+                && w.contains("games 4, 7)")
+                && w.contains("may not be reproduced"),
+            "{w}"
+        );
+        let many: Vec<GameResult> = (0..25).map(|i| game(i, Some("timeout"))).collect();
+        let w = machine_dependent_warning(&many).unwrap();
+        assert!(w.contains("25 game(s)") && w.contains("18, 19, …"), "{w}");
+    }
 }

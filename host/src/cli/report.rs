@@ -1,9 +1,11 @@
 //! `arena report RESULTS_DIR`: (re)writes the HTML report of a league output folder.
 //!
-//! Exit status: 0 when the report is written; 2 when the folder is not a league output folder or
-//! a file cannot be read or written (the message names it).
+//! Exit status: 0 when the report is written; 2 when the folder is not a league output folder, is
+//! in use by a running league, or a file cannot be read or written (the message names it).
 
 use std::path::PathBuf;
+
+use crate::league::lock::FolderLock;
 
 #[derive(clap::Args, Debug)]
 #[command(
@@ -18,6 +20,19 @@ pub struct ReportArgs {
 }
 
 pub fn run(args: ReportArgs) -> anyhow::Result<i32> {
+    // No league may write the folder while its report is written from it (and the other way
+    // round); a folder that is not there gets write_report's message.
+    let _lock = if args.dir.is_dir() {
+        match FolderLock::acquire(&args.dir) {
+            Ok(lock) => Some(lock),
+            Err(e) => {
+                eprintln!("error: {e:#}");
+                return Ok(2);
+            }
+        }
+    } else {
+        None
+    };
     match crate::report::write_report(&args.dir) {
         Ok(index) => {
             println!("report: {}", index.display());

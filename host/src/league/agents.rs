@@ -3,7 +3,9 @@
 use anyhow::Context;
 
 use super::config::{Budgets, LeagueConfig};
-use super::runner::{play_league, LeagueRun, RunOptions};
+use super::folder;
+use super::lock::FolderLock;
+use super::runner::{play_league_locked, LeagueRun, RunOptions};
 use crate::farkle::{FarkleGame, FarklePlayer};
 use crate::farm::{FarmGame, FarmPlayer};
 use crate::game::{Contestant, Game, GameKind};
@@ -68,8 +70,10 @@ impl Contestant<FarkleGame> for Entrant {
     }
 }
 
-/// Loads the league's agents into a sandbox and plays the league.
+/// Loads the league's agents into a sandbox and plays the league. The output folder is locked
+/// first: a second run on it is turned away before it spends time loading agents.
 pub fn run_league(cfg: &LeagueConfig, opts: &RunOptions) -> anyhow::Result<LeagueRun> {
+    let lock = folder::lock(&cfg.output)?;
     let limits = limits(&cfg.budgets);
     let sandbox = Sandbox::new(limits.clone())?;
     let entrants: Vec<Entrant> = load_agents(cfg, &sandbox)?
@@ -81,8 +85,8 @@ pub fn run_league(cfg: &LeagueConfig, opts: &RunOptions) -> anyhow::Result<Leagu
         .collect();
     let limits = serde_json::to_value(&limits)?;
     match cfg.game {
-        GameKind::Farm => play(&FarmGame, cfg, &entrants, &limits, opts),
-        GameKind::Farkle => play(&FarkleGame, cfg, &entrants, &limits, opts),
+        GameKind::Farm => play(&FarmGame, cfg, &entrants, &limits, opts, lock),
+        GameKind::Farkle => play(&FarkleGame, cfg, &entrants, &limits, opts, lock),
     }
 }
 
@@ -92,11 +96,12 @@ fn play<G: Game>(
     entrants: &[Entrant],
     limits: &serde_json::Value,
     opts: &RunOptions,
+    lock: FolderLock,
 ) -> anyhow::Result<LeagueRun>
 where
     Entrant: Contestant<G>,
 {
     let contestants: Vec<&dyn Contestant<G>> =
         entrants.iter().map(|e| e as &dyn Contestant<G>).collect();
-    play_league(game, cfg, &contestants, limits, opts)
+    play_league_locked(game, cfg, &contestants, limits, opts, lock)
 }

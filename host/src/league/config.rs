@@ -175,6 +175,7 @@ impl LeagueConfig {
                 agents.len()
             );
         }
+        super::schedule::check_size(agents.len(), players_per_game, games_per_group)?;
         Ok(LeagueConfig {
             name: raw.name.unwrap_or_else(|| "league".into()),
             game,
@@ -323,5 +324,7 @@ fuel_per_decision = 1000
             .contains("budgets.fuel_per_game"));
         assert!(err("include=['*.wasm']\n[budgets]\nfuel = 1", &d).contains("fuel"));
         assert!(err("game = 'chess'\ninclude=['*.wasm']", &d).contains("game"));
+        assert!(err("games_per_group = 4294967294\ninclude=['*.wasm']", &d)
+            .contains("would schedule 4294967294 games"));
     }
 }

@@ -51,15 +51,33 @@ impl Journal {
         }
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create output folder {}", dir.display()))?;
-        let mut file =
-            File::create(&path).with_context(|| format!("cannot create {}", path.display()))?;
+        Journal::write_header(dir, fingerprint, name, games)?;
+        Journal::open(dir)
+    }
+
+    /// Writes a journal holding only its header in `dir`, in place of any journal there, at once:
+    /// at every instant the folder holds the old journal or the new one whole.
+    pub fn write_header(
+        dir: &Path,
+        fingerprint: &str,
+        name: &str,
+        games: usize,
+    ) -> anyhow::Result<()> {
         let header = serde_json::to_string(&Line::League {
             fingerprint: fingerprint.into(),
             name: name.into(),
             games,
         })?;
-        file.write_all(format!("{header}\n").as_bytes())?;
-        file.sync_data()?;
+        super::atomic::write(&dir.join(JOURNAL_FILE), format!("{header}\n").as_bytes())
+    }
+
+    /// Opens the journal in `dir` to append games to it.
+    pub fn open(dir: &Path) -> anyhow::Result<Journal> {
+        let path = dir.join(JOURNAL_FILE);
+        let file = OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .with_context(|| format!("cannot open {}", path.display()))?;
         Ok(Journal { file, path })
     }
 

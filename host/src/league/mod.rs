@@ -2,9 +2,12 @@
 //! crash-safe journal, and standings.
 
 pub mod agents;
+pub mod atomic;
 pub mod benchmark;
 pub mod config;
+pub mod folder;
 pub mod journal;
+pub mod lock;
 pub mod output;
 pub mod progress;
 pub mod result;

@@ -3,9 +3,9 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use anyhow::Context;
 use serde::Serialize;
 
+use super::atomic;
 use super::benchmark::Benchmark;
 use super::result::GameResult;
 use super::standings::Standings;
@@ -29,12 +29,10 @@ pub struct Summary<'a> {
 
 /// Writes standings.json, standings.csv, crosstable.csv and games.csv, and for a solo league
 /// benchmark.csv and benchmark_turns.csv. Their content depends only on the results, never on
-/// timing or thread count.
+/// timing or thread count. Each file is replaced whole (see [`atomic::write`]): a kill while they
+/// are written leaves every file either as it was or complete.
 pub fn write_files(dir: &Path, summary: &Summary, results: &[GameResult]) -> anyhow::Result<()> {
-    let write = |name: &str, text: String| {
-        let path = dir.join(name);
-        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))
-    };
+    let write = |name: &str, text: String| atomic::write(&dir.join(name), text.as_bytes());
     write(
         STANDINGS_JSON,
         serde_json::to_string_pretty(summary)? + "\n",
@@ -102,11 +100,22 @@ fn benchmark_turns_csv(b: &Benchmark) -> String {
     out
 }
 
+/// A text cell of a CSV file (RFC 4180): quoted when it holds a comma, a quote or a line break,
+/// quotes doubled. Text that starts with `=`, `+`, `-` or `@` would be taken for a formula by a
+/// spreadsheet (an agent named `=HYPERLINK(...)`), so it gets a leading apostrophe, which
+/// spreadsheets show as "this is text"; so does text that starts with an apostrophe, so that a
+/// reader can always drop one leading apostrophe to get the text back. Numbers the arena writes
+/// (ratings can be negative) are not text and are written as they are.
 fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
+    let s = if s.starts_with(['=', '+', '-', '@', '\'']) {
+        format!("'{s}")
     } else {
         s.to_owned()
+    };
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s
     }
 }
 
@@ -158,42 +167,67 @@ fn crosstable_csv(s: &Standings) -> String {
     out
 }
 
+/// One line per game. Seats get a column each (`seat0`, `seat1`, …: every game of a league has
+/// the same number), so names need no separator; `forfeits` lists seat numbers.
 fn games_csv(results: &[GameResult]) -> String {
     let mut sorted: Vec<&GameResult> = results.iter().collect();
     sorted.sort_by_key(|r| r.id);
-    let mut out = String::from("id,seed,seats,winner,result,rounds,forfeits,record\n");
+    let seats = sorted.iter().map(|r| r.seats.len()).max().unwrap_or(0);
+    let mut out = String::from("id,seed,");
+    for s in 0..seats {
+        let _ = write!(out, "seat{s},");
+    }
+    out.push_str("winner,result,rounds,forfeits,record\n");
     for r in sorted {
         let winner = r
             .outcome
             .winner()
             .map(|s| r.seats[s].clone())
             .unwrap_or_default();
-        let result = match r.outcome {
-            crate::farm::Outcome::Win {
-                last_standing: true,
-                ..
-            } => "win_last_standing",
-            crate::farm::Outcome::Win { .. } => "win",
-            crate::farm::Outcome::Draw { round_cap: true } => "draw_round_cap",
-            crate::farm::Outcome::Draw { .. } => "draw_all_forfeited",
-            crate::farm::Outcome::Unfinished => "unfinished",
+        let result = if r.nobody_played() {
+            NOT_PLAYED
+        } else {
+            result_name(&r.outcome)
         };
-        let forfeits: Vec<&str> = r.forfeits.iter().map(|&s| r.seats[s].as_str()).collect();
+        let _ = write!(out, "{},{},", r.id, r.seed);
+        for s in 0..seats {
+            let _ = write!(
+                out,
+                "{},",
+                csv_field(r.seats.get(s).map_or("", |n| n.as_str()))
+            );
+        }
+        let forfeits: Vec<String> = r.forfeits.iter().map(|s| s.to_string()).collect();
         let _ = writeln!(
             out,
-            "{},{},{},{},{},{},{},{}",
-            r.id,
-            r.seed,
-            csv_field(&r.seats.join(" ")),
+            "{},{},{},{},{}",
             csv_field(&winner),
             result,
             r.rounds,
-            csv_field(&forfeits.join(" ")),
+            forfeits.join(" "),
             csv_field(&r.record)
         );
     }
     out
 }
+
+/// How a game ended, as games.csv and the report say it.
+pub fn result_name(outcome: &crate::game::Outcome) -> &'static str {
+    use crate::game::Outcome;
+    match outcome {
+        Outcome::Win {
+            last_standing: true,
+            ..
+        } => "win_last_standing",
+        Outcome::Win { .. } => "win",
+        Outcome::Draw { round_cap: true } => "draw_round_cap",
+        Outcome::Draw { .. } => "draw_all_forfeited",
+        Outcome::Unfinished => "unfinished",
+    }
+}
+
+/// The result of a game nobody could play (every agent failed to load): it counts for nobody.
+pub const NOT_PLAYED: &str = "not_played";
 
 /// The standings as a terminal table; for a solo league, the benchmark table instead (ratings
 /// and the cross-table mean nothing when nobody meets anybody).

@@ -3,7 +3,10 @@
 use serde::{Deserialize, Serialize};
 
 pub use crate::game::FaultNote;
-use crate::game::{Outcome, Summary};
+use crate::game::{FaultKind, Outcome, Summary};
+
+/// The decision name of faults while loading an agent for a game, in every game's records.
+pub const INIT_DECISION: &str = "init";
 
 /// What the standings need from a game, small enough to journal a line per game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -66,6 +69,31 @@ impl GameResult {
             }
             _ => Ok(()),
         }
+    }
+
+    /// Seats that could not play at all: a fault while loading (`init`) put them out of the game
+    /// before their first decision.
+    pub fn unloaded(&self, seat: usize) -> bool {
+        self.forfeits.contains(&seat)
+            && self
+                .faults
+                .iter()
+                .any(|f| f.seat == seat && f.decision == INIT_DECISION)
+    }
+
+    /// A game of two or more seats in which no seat could play: journaled and recorded, but a
+    /// result for nobody (two agents that both fail to load have not drawn against each other).
+    /// A solo game whose agent fails to load is that agent's game that did not reach the target.
+    pub fn nobody_played(&self) -> bool {
+        self.seats.len() > 1 && (0..self.seats.len()).all(|s| self.unloaded(s))
+    }
+
+    /// True when a seat had a fault of the wall-clock backstop (`timeout`): how the game went then
+    /// depends on the speed and load of the machine, so it may not be reproduced elsewhere.
+    pub fn machine_dependent(&self) -> bool {
+        self.faults
+            .iter()
+            .any(|f| f.kind == FaultKind::Timeout.name())
     }
 
     /// Finishing rank of each seat (0 = best; equal ranks are ties): the winner first, then the

@@ -1,26 +1,39 @@
 //! Plays a league: loads every agent up front, plays the pending games on worker threads, journals
 //! each result as it arrives, and computes the standings.
+//!
+//! A game is a fact about its agents only when the host could play it properly. When the host
+//! itself fails (`Game::play` returns an error: an instance pool exhausted, memory that cannot be
+//! reserved, a compile child that died, a record that cannot be written; or a worker panics), the
+//! game is not a result: it is tried again [`HOST_RETRIES`] times, [`RETRY_PAUSE`] apart, and if
+//! it still fails the league stops with the error, keeping every game finished so far for
+//! `--resume`.
 
-use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
+use std::time::Duration;
 
-use anyhow::{anyhow, Context};
+use anyhow::{anyhow, bail, Context};
 
 use super::config::LeagueConfig;
-use super::journal::Journal;
+use super::folder::{self, Header, Start};
+use super::lock::FolderLock;
 use super::output::{self, Summary};
 use super::progress::Progress;
 use super::result::GameResult;
-use super::schedule::{schedule, GameSpec};
+use super::schedule::{GameSpec, Schedule};
 use super::standings::{self, Standings};
 use crate::game::{Contestant, Game, Table};
 use crate::records::RecordMeta;
 use crate::sandbox::WORKER_STACK_BYTES;
 
 pub const RECORDS_DIR: &str = "records";
+
+/// Times a game the host failed to play is tried again before the league stops.
+pub const HOST_RETRIES: u32 = 2;
+/// Pause before each new try: time for whatever the host lacked (instances, memory) to be freed.
+pub const RETRY_PAUSE: Duration = Duration::from_millis(250);
 
 #[derive(Clone, Debug, Default)]
 pub struct RunOptions {
@@ -40,6 +53,9 @@ pub struct LeagueRun {
     pub output: PathBuf,
     /// Games played by this run (the rest came from the journal).
     pub played: usize,
+    /// The output folder's lock: no other process writes the folder while this is held (e.g.
+    /// while the caller writes the report).
+    pub lock: FolderLock,
 }
 
 /// Plays (or resumes) the league `cfg` of `game` with `contestants[i]` for `cfg.agents[i]`.
@@ -51,38 +67,53 @@ pub fn play_league<G: Game>(
     limits_json: &serde_json::Value,
     opts: &RunOptions,
 ) -> anyhow::Result<LeagueRun> {
+    let lock = folder::lock(&cfg.output)?;
+    play_league_locked(game, cfg, contestants, limits_json, opts, lock)
+}
+
+/// [`play_league`] in an output folder this process has locked already (see [`folder::lock`]):
+/// a league of sandboxed agents takes the lock before loading them, so that a second run is
+/// turned away at once.
+pub fn play_league_locked<G: Game>(
+    game: &G,
+    cfg: &LeagueConfig,
+    contestants: &[&dyn Contestant<G>],
+    limits_json: &serde_json::Value,
+    opts: &RunOptions,
+    lock: FolderLock,
+) -> anyhow::Result<LeagueRun> {
     let modules = contestants;
     let names: Vec<String> = cfg.agents.iter().map(|a| a.name.clone()).collect();
     assert_eq!(game.kind(), cfg.game, "the league's game");
-    let games = schedule(&names, cfg.players_per_game, cfg.games_per_group, cfg.seed);
+    let schedule = Schedule::new(&names, cfg.players_per_game, cfg.games_per_group, cfg.seed)?;
     let fingerprint = fingerprint(cfg, &hashes(modules), limits_json);
 
     let out = cfg.output.clone();
-    let (mut journal, mut results) = if opts.resume {
-        Journal::resume(&out, &fingerprint)?
-    } else {
-        if opts.fresh {
-            let _ = std::fs::remove_dir_all(out.join(RECORDS_DIR));
-        }
-        (
-            Journal::create(&out, &fingerprint, &cfg.name, games.len(), opts.fresh)?,
-            Vec::new(),
-        )
+    let start = match (opts.resume, opts.fresh) {
+        (true, _) => Start::Resume,
+        (false, true) => Start::Fresh,
+        (false, false) => Start::New,
     };
+    let header = Header {
+        fingerprint: &fingerprint,
+        name: &cfg.name,
+        games: schedule.len(),
+    };
+    let opened = folder::open(&out, lock, start, &header)?;
+    if opened.resumed_nothing {
+        eprintln!(
+            "note: {} holds no league journal (the league was stopped before it began): nothing to resume, so the league starts from the beginning",
+            out.display()
+        );
+    }
+    let (lock, mut journal, mut results) = (opened.lock, opened.journal, opened.results);
     let records = out.join(RECORDS_DIR);
     std::fs::create_dir_all(&records)
         .with_context(|| format!("cannot create {}", records.display()))?;
 
-    let done: HashSet<&str> = results.iter().map(|r| r.key.as_str()).collect();
-    let pending: Vec<&GameSpec> = games
-        .iter()
-        .filter(|g| !done.contains(g.key.as_str()))
-        .collect();
-    let mut progress = Progress::new(
-        games.len() as u64,
-        (games.len() - pending.len()) as u64,
-        opts.quiet,
-    );
+    let done = done_games(&schedule, &results)?;
+    let pending = schedule.len() - results.len();
+    let mut progress = Progress::new(schedule.len() as u64, results.len() as u64, opts.quiet);
     let threads = opts.threads.unwrap_or_else(|| cfg.worker_threads()).max(1);
 
     let ctx = GameContext {
@@ -99,26 +130,23 @@ pub fn play_league<G: Game>(
     let mut first_error = None;
     let mut played = 0;
     std::thread::scope(|scope| -> anyhow::Result<()> {
-        for w in 0..threads.min(pending.len()) {
+        for w in 0..threads.min(pending) {
             let tx = tx.clone();
-            let (ctx, next, stop, pending) = (&ctx, &next, &stop, &pending);
+            let (ctx, next, stop, done, schedule) = (&ctx, &next, &stop, &done, &schedule);
             std::thread::Builder::new()
                 .name(format!("league-worker-{w}"))
                 .stack_size(WORKER_STACK_BYTES)
                 .spawn_scoped(scope, move || {
+                    // Games are taken in schedule order, each computed from its id when taken.
                     while !stop.load(Ordering::Relaxed) {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(spec) = pending.get(i) else { break };
-                        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                            ctx.play(spec)
-                        }))
-                        .unwrap_or_else(|p| {
-                            Err(anyhow!(
-                                "internal error in game {}: {}",
-                                spec.key,
-                                panic_text(&p)
-                            ))
-                        });
+                        let id = next.fetch_add(1, Ordering::Relaxed);
+                        if id >= schedule.len() {
+                            break;
+                        }
+                        if done[id] {
+                            continue;
+                        }
+                        let result = ctx.play_with_retries(&schedule.game(id), stop);
                         if tx.send(result).is_err() {
                             break;
                         }
@@ -180,7 +208,27 @@ pub fn play_league<G: Game>(
         results,
         output: out,
         played,
+        lock,
     })
+}
+
+/// Which games of `schedule` the journaled `results` already played, by id (one bit's worth of
+/// memory per game, whatever the league's size). A result must be the scheduled game of its id.
+fn done_games(schedule: &Schedule, results: &[GameResult]) -> anyhow::Result<Vec<bool>> {
+    let mut done = vec![false; schedule.len()];
+    for r in results {
+        if r.id >= schedule.len() || schedule.key(r.id) != r.key {
+            bail!(
+                "the journal holds game {} ({}), which is not that game of this league's schedule",
+                r.id,
+                r.key
+            );
+        }
+        if std::mem::replace(&mut done[r.id], true) {
+            bail!("the journal holds game {} ({}) twice", r.id, r.key);
+        }
+    }
+    Ok(done)
 }
 
 struct GameContext<'a, G: Game> {
@@ -194,6 +242,32 @@ struct GameContext<'a, G: Game> {
 }
 
 impl<G: Game> GameContext<'_, G> {
+    /// Plays `spec`, trying again after a failure of the host (an error or a panic) up to
+    /// [`HOST_RETRIES`] times unless the league is stopping; the error says how often it failed,
+    /// and stops the league.
+    fn play_with_retries(&self, spec: &GameSpec, stop: &AtomicBool) -> anyhow::Result<GameResult> {
+        let mut tries = 0;
+        loop {
+            tries += 1;
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.play(spec)))
+                .unwrap_or_else(|p| Err(anyhow!("a worker panicked: {}", panic_text(&p))));
+            match result {
+                Ok(r) => return Ok(r),
+                Err(_) if tries <= HOST_RETRIES && !stop.load(Ordering::Relaxed) => {
+                    std::thread::sleep(RETRY_PAUSE);
+                }
+                Err(e) => {
+                    // No worker starts another game once one has failed for good.
+                    stop.store(true, Ordering::Relaxed);
+                    return Err(e.context(format!(
+                        "the host could not play game {} ({}) in {tries} tries; this is a failure of the machine or of the arena, not of an agent, and no result was recorded for it",
+                        spec.id, spec.key
+                    )));
+                }
+            }
+        }
+    }
+
     fn play(&self, spec: &GameSpec) -> anyhow::Result<GameResult> {
         let names: Vec<String> = spec.seats.iter().map(|&a| self.names[a].clone()).collect();
         let table = Table {
@@ -271,7 +345,7 @@ fn settings_json(
 
 /// Identifies everything that decides a league's results, so a resume with other settings or
 /// other agent code is refused.
-fn fingerprint(
+pub(super) fn fingerprint(
     cfg: &LeagueConfig,
     hashes: &[Option<String>],
     limits: &serde_json::Value,

@@ -11,7 +11,14 @@
 //! every agent's n-th game has the same seed: strategies are compared on the same dice as far as
 //! their choices let the dice line up.
 
+use anyhow::bail;
 use sha2::{Digest, Sha256};
+
+/// The most games a league may schedule. Each game leaves a record file and a journal line, and
+/// the runner keeps every result for the standings (a few hundred bytes each), so a schedule
+/// much beyond this is a mistake (a `games_per_group` typed with too many digits) rather than a
+/// league anyone can run.
+pub const MAX_GAMES: u64 = 100_000_000;
 
 /// One game to play.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,53 +32,155 @@ pub struct GameSpec {
     pub key: String,
 }
 
-/// Builds the whole schedule for `names` (the league's agents, in order).
-pub fn schedule(
-    names: &[String],
+/// A league's schedule, computed game by game: game `id`'s group, cycle, seats and seed follow
+/// from `id` alone, so nothing grows with the number of games and playing starts at once.
+///
+/// Games are ordered by group (the `players`-subsets of the agent indices in lexicographic
+/// order), then cycle, then rotation.
+#[derive(Clone, Debug)]
+pub struct Schedule {
+    names: Vec<String>,
     players: usize,
-    games_per_group: u32,
+    cycles: usize,
     league_seed: u64,
-) -> Vec<GameSpec> {
-    let cycles = games_per_group as usize / players;
-    let mut games = Vec::new();
-    for group in combinations(names.len(), players) {
-        // The group's identity ignores listing order, so adding or reordering agents keeps seeds.
-        let mut sorted: Vec<&str> = group.iter().map(|&i| names[i].as_str()).collect();
-        sorted.sort_unstable();
-        for cycle in 0..cycles {
-            let seed = if players == 1 {
-                game_seed(league_seed, &[], cycle)
-            } else {
-                game_seed(league_seed, &sorted, cycle)
-            };
-            for rotation in 0..players {
-                let seats: Vec<usize> = (0..players)
-                    .map(|s| group[(s + rotation) % players])
-                    .collect();
-                let seated: Vec<&str> = seats.iter().map(|&i| names[i].as_str()).collect();
-                games.push(GameSpec {
-                    id: games.len(),
-                    seats,
-                    seed,
-                    key: format!("{}#{cycle}", seated.join(",")),
-                });
-            }
+    len: usize,
+}
+
+impl Schedule {
+    /// The schedule of `names` (the league's agents, in order); refuses one of more than
+    /// [`MAX_GAMES`] games.
+    pub fn new(
+        names: &[String],
+        players: usize,
+        games_per_group: u32,
+        league_seed: u64,
+    ) -> anyhow::Result<Schedule> {
+        check_size(names.len(), players, games_per_group)?;
+        let len = game_count(names.len(), players, games_per_group) as usize;
+        Ok(Schedule {
+            names: names.to_vec(),
+            players,
+            cycles: games_per_group as usize / players,
+            league_seed,
+            len,
+        })
+    }
+
+    /// Number of games.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Game `id` (`id < len()`).
+    pub fn game(&self, id: usize) -> GameSpec {
+        let (group, cycle, seats) = self.place(id);
+        let seed = if self.players == 1 {
+            game_seed(self.league_seed, &[], cycle)
+        } else {
+            // The group's identity ignores listing order, so adding or reordering agents keeps
+            // seeds.
+            let mut sorted: Vec<&str> = group.iter().map(|&i| self.names[i].as_str()).collect();
+            sorted.sort_unstable();
+            game_seed(self.league_seed, &sorted, cycle)
+        };
+        GameSpec {
+            id,
+            key: self.key_of(&seats, cycle),
+            seats,
+            seed,
         }
     }
-    games
+
+    /// The key of game `id` (`id < len()`), without computing its seed.
+    pub fn key(&self, id: usize) -> String {
+        let (_, cycle, seats) = self.place(id);
+        self.key_of(&seats, cycle)
+    }
+
+    /// Game `id`'s group, cycle and seats.
+    fn place(&self, id: usize) -> (Vec<usize>, usize, Vec<usize>) {
+        assert!(id < self.len, "game {id} of a schedule of {}", self.len);
+        let per_group = self.cycles * self.players;
+        let group = unrank_combination(self.names.len(), self.players, (id / per_group) as u128);
+        let within = id % per_group;
+        let (cycle, rotation) = (within / self.players, within % self.players);
+        let seats = (0..self.players)
+            .map(|s| group[(s + rotation) % self.players])
+            .collect();
+        (group, cycle, seats)
+    }
+
+    fn key_of(&self, seats: &[usize], cycle: usize) -> String {
+        let seated: Vec<&str> = seats.iter().map(|&i| self.names[i].as_str()).collect();
+        format!("{}#{cycle}", seated.join(","))
+    }
 }
 
-/// Number of games `schedule` produces, without building it.
+/// Refuses a schedule of more than [`MAX_GAMES`] games, saying how many it would have.
+pub fn check_size(agents: usize, players: usize, games_per_group: u32) -> anyhow::Result<()> {
+    let games = game_count(agents, players, games_per_group);
+    if games > u128::from(MAX_GAMES) {
+        bail!(
+            "the league would schedule {games} games ({} groups of {players} among {agents} agents, {} games each); \
+             at most {MAX_GAMES} are allowed: lower `games_per_group` or split the agents into several leagues",
+            binomial(agents as u128, players as u128),
+            games_per_group / players as u32 * players as u32,
+        );
+    }
+    Ok(())
+}
+
+/// Number of games of the schedule, without building it (saturating at `u128::MAX`).
 pub fn game_count(agents: usize, players: usize, games_per_group: u32) -> u128 {
-    binomial(agents as u128, players as u128)
-        * u128::from(games_per_group / players as u32 * players as u32)
+    binomial(agents as u128, players as u128).saturating_mul(u128::from(
+        games_per_group / players as u32 * players as u32,
+    ))
 }
 
+/// `n` choose `k`, saturating at `u128::MAX`.
 fn binomial(n: u128, k: u128) -> u128 {
     if k > n {
         return 0;
     }
-    (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
+    let k = k.min(n - k);
+    // Exact at every step: a product of i + 1 consecutive integers is divisible by (i + 1)!.
+    (0..k)
+        .try_fold(1u128, |acc, i| Some(acc.checked_mul(n - i)? / (i + 1)))
+        .unwrap_or(u128::MAX)
+}
+
+/// The `rank`-th (from 0) `k`-subset of `0..n` in lexicographic order.
+///
+/// Element by element: the subsets whose next element is `c` number `C(n-1-c, m)` (m elements
+/// still to choose after it), so those with next element in `a..c` number
+/// `C(n-a, m+1) - C(n-c, m+1)`; the next element is the largest `c` for which that does not
+/// exceed what is left of `rank`, found by bisection since `C(n-c, m+1)` falls as `c` grows.
+fn unrank_combination(n: usize, k: usize, mut rank: u128) -> Vec<usize> {
+    let mut out = Vec::with_capacity(k);
+    let mut a = 0usize;
+    for j in 0..k {
+        let m = (k - 1 - j) as u128;
+        let total = binomial((n - a) as u128, m + 1);
+        let skipped = |c: usize| total - binomial((n - c) as u128, m + 1);
+        // The largest c in a..=n-1-m with skipped(c) <= rank.
+        let (mut lo, mut hi) = (a, n - 1 - m as usize);
+        while lo < hi {
+            let mid = lo + (hi - lo).div_ceil(2);
+            if skipped(mid) <= rank {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        rank -= skipped(lo);
+        out.push(lo);
+        a = lo + 1;
+    }
+    out
 }
 
 fn game_seed(league_seed: u64, group: &[&str], cycle: usize) -> u64 {
@@ -87,25 +196,6 @@ fn game_seed(league_seed: u64, group: &[&str], cycle: usize) -> u64 {
     u64::from_le_bytes(digest[..8].try_into().expect("8 bytes"))
 }
 
-/// All `k`-subsets of `0..n`, in lexicographic order.
-fn combinations(n: usize, k: usize) -> Vec<Vec<usize>> {
-    let mut out = Vec::new();
-    if k > n {
-        return out;
-    }
-    let mut idx: Vec<usize> = (0..k).collect();
-    loop {
-        out.push(idx.clone());
-        let Some(i) = (0..k).rev().find(|&i| idx[i] != i + n - k) else {
-            return out;
-        };
-        idx[i] += 1;
-        for j in i + 1..k {
-            idx[j] = idx[j - 1] + 1;
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -114,6 +204,72 @@ mod tests {
 
     fn names(n: usize) -> Vec<String> {
         (0..n).map(|i| format!("agent{i}")).collect()
+    }
+
+    /// The whole schedule, game by game.
+    fn schedule(
+        names: &[String],
+        players: usize,
+        games_per_group: u32,
+        league_seed: u64,
+    ) -> Vec<GameSpec> {
+        let s = Schedule::new(names, players, games_per_group, league_seed).unwrap();
+        (0..s.len()).map(|i| s.game(i)).collect()
+    }
+
+    /// The schedule as the arena built it before it was computed game by game (every group
+    /// listed, then every game pushed): the reference every game id, key and seed must match.
+    fn materialised(
+        names: &[String],
+        players: usize,
+        games_per_group: u32,
+        league_seed: u64,
+    ) -> Vec<GameSpec> {
+        let cycles = games_per_group as usize / players;
+        let mut games = Vec::new();
+        for group in combinations(names.len(), players) {
+            let mut sorted: Vec<&str> = group.iter().map(|&i| names[i].as_str()).collect();
+            sorted.sort_unstable();
+            for cycle in 0..cycles {
+                let seed = if players == 1 {
+                    game_seed(league_seed, &[], cycle)
+                } else {
+                    game_seed(league_seed, &sorted, cycle)
+                };
+                for rotation in 0..players {
+                    let seats: Vec<usize> = (0..players)
+                        .map(|s| group[(s + rotation) % players])
+                        .collect();
+                    let seated: Vec<&str> = seats.iter().map(|&i| names[i].as_str()).collect();
+                    games.push(GameSpec {
+                        id: games.len(),
+                        seats,
+                        seed,
+                        key: format!("{}#{cycle}", seated.join(",")),
+                    });
+                }
+            }
+        }
+        games
+    }
+
+    /// All `k`-subsets of `0..n`, in lexicographic order.
+    fn combinations(n: usize, k: usize) -> Vec<Vec<usize>> {
+        let mut out = Vec::new();
+        if k > n {
+            return out;
+        }
+        let mut idx: Vec<usize> = (0..k).collect();
+        loop {
+            out.push(idx.clone());
+            let Some(i) = (0..k).rev().find(|&i| idx[i] != i + n - k) else {
+                return out;
+            };
+            idx[i] += 1;
+            for j in i + 1..k {
+                idx[j] = idx[j - 1] + 1;
+            }
+        }
     }
 
     #[test]
@@ -160,6 +316,40 @@ mod tests {
         assert_eq!(seed_of(&a, &names(4)), seed_of(&b, &reversed));
     }
 
+    #[test]
+    fn a_schedule_too_large_to_play_is_refused_before_anything_is_built() {
+        // 2 agents, 4294967294 games per pairing: this once aborted after eating all memory.
+        let e = Schedule::new(&names(2), 2, 4_294_967_294, 1)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("4294967294 games") && e.contains(&format!("at most {MAX_GAMES}")),
+            "{e}"
+        );
+        // Just within the limit is fine, and costs nothing until games are asked for.
+        let s = Schedule::new(&names(2), 2, MAX_GAMES as u32, 1).unwrap();
+        assert_eq!(s.len() as u64, MAX_GAMES);
+        assert_eq!(s.game(s.len() - 1).key, "agent1,agent0#49999999");
+        assert!(Schedule::new(&names(2), 2, MAX_GAMES as u32 + 2, 1).is_err());
+        // More groups than u128 can count saturate rather than wrap.
+        assert_eq!(game_count(1_000_000_000, 6, 12), u128::MAX);
+        assert!(check_size(1_000_000_000, 6, 12).is_err());
+    }
+
+    #[test]
+    fn a_large_league_computes_any_game_without_listing_the_others() {
+        // 3,000 agents: 17,994,000 games, the last group being the last two agents.
+        let s = Schedule::new(&names(3000), 2, 4, 3).unwrap();
+        assert_eq!(s.len(), 4_498_500 * 4);
+        let last = s.game(s.len() - 1);
+        assert_eq!(last.seats, [2999, 2998]);
+        assert_eq!(last.key, "agent2999,agent2998#1");
+        // Groups 0 to 2998 pair agent 0 with each other agent; group 2999 is (1, 2).
+        assert_eq!(s.game(2998 * 4).seats, [0, 2999]);
+        assert_eq!(s.key(2998 * 4 + 3), "agent2999,agent0#1");
+        assert_eq!(s.game(2999 * 4).seats, [1, 2]);
+    }
+
     proptest! {
         #[test]
         fn every_pair_meets_equally_and_every_seat_is_rotated(agents in 2usize..8, players in 2usize..7, cycles in 1u32..3, seed in any::<u64>()) {
@@ -188,6 +378,39 @@ mod tests {
             prop_assert_eq!(seat.len(), agents * players);
             let keys: std::collections::HashSet<&str> = g.iter().map(|s| s.key.as_str()).collect();
             prop_assert_eq!(keys.len(), g.len(), "keys are unique");
+        }
+
+        #[test]
+        fn every_game_is_the_one_the_materialised_schedule_had(
+            agents in 1usize..13,
+            players in 1usize..7,
+            cycles in 1u32..4,
+            seed in any::<u64>(),
+            // Names in any order, so that sorting inside a group matters.
+            salt in proptest::collection::vec(any::<u16>(), 12),
+        ) {
+            prop_assume!(players <= agents);
+            let ns: Vec<String> = (0..agents).map(|i| format!("{}-{i}", salt[i])).collect();
+            let gpg = cycles * players as u32;
+            let lazy = schedule(&ns, players, gpg, seed);
+            prop_assert_eq!(&lazy, &materialised(&ns, players, gpg, seed));
+            let s = Schedule::new(&ns, players, gpg, seed).unwrap();
+            for g in &lazy {
+                prop_assert_eq!(&s.key(g.id), &g.key);
+            }
+        }
+    }
+
+    #[test]
+    fn every_subset_is_unranked_in_lexicographic_order() {
+        for n in 0..12 {
+            for k in 0..=n.min(7) {
+                let all = combinations(n, k);
+                assert_eq!(all.len() as u128, binomial(n as u128, k as u128));
+                for (rank, c) in all.iter().enumerate() {
+                    assert_eq!(&unrank_combination(n, k, rank as u128), c, "n {n} k {k}");
+                }
+            }
         }
     }
 }

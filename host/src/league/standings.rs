@@ -6,6 +6,10 @@
 //! Ratings are the Bradley–Terry maximum-likelihood fit over all those results (as OpenSpiel
 //! does), on the Elo scale, with a weak prior of one win and one loss against a 0-rated anchor so
 //! that an agent that never wins or never loses still gets a finite rating.
+//!
+//! Agents that could not play a game (a fault while loading) have no result against each other in
+//! it; a game nobody could play counts for nobody (see [`GameResult::nobody_played`]), though
+//! its faults are counted.
 
 use std::collections::BTreeMap;
 
@@ -50,12 +54,25 @@ pub struct Standings {
     pub agents: Vec<AgentStanding>,
     /// `cross[i][j]`: row `agents[i]` against column `agents[j]` (same order as `agents`).
     pub cross: Vec<Vec<CrossCell>>,
+    /// Games played, including those nobody could play.
     pub games: usize,
+    /// Mean length of the games that count.
     pub mean_rounds: f64,
+    /// Games in which no agent could play: no result for anyone. Absent when none.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub unplayed_games: usize,
+    /// Games with a `timeout` fault (the wall-clock backstop): their course depends on the
+    /// machine, so the league may not reproduce elsewhere. Absent when none.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub machine_dependent_games: usize,
     /// Turns to the target of a solo league (every game has one seat), where ratings and the
     /// cross-table say nothing; absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub benchmark: Option<Benchmark>,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// Computes standings for `names` from `results` (any order: the result does not depend on it).
@@ -77,6 +94,9 @@ pub fn compute(names: &[String], results: &[GameResult]) -> Standings {
     let mut points = vec![vec![0f64; n]; n];
     let mut meetings = vec![vec![0u32; n]; n];
     let mut total_rounds = 0u64;
+    let mut counted = 0usize;
+    let mut unplayed = 0usize;
+    let mut machine_dependent = 0usize;
 
     for r in &sorted {
         let seats: Vec<usize> = r
@@ -87,6 +107,17 @@ pub fn compute(names: &[String], results: &[GameResult]) -> Standings {
         if seats.len() != r.seats.len() {
             continue;
         }
+        machine_dependent += usize::from(r.machine_dependent());
+        for f in &r.faults {
+            if let Some(&a) = seats.get(f.seat) {
+                *faults[a].entry(f.kind.clone()).or_default() += 1;
+            }
+        }
+        if r.nobody_played() {
+            unplayed += 1;
+            continue;
+        }
+        counted += 1;
         let ranks = r.ranks();
         total_rounds += u64::from(r.rounds);
         let winner = r.outcome.winner();
@@ -99,7 +130,7 @@ pub fn compute(names: &[String], results: &[GameResult]) -> Standings {
                 _ => {}
             }
             for (other_seat, &b) in seats.iter().enumerate() {
-                if other_seat == seat {
+                if other_seat == seat || (r.unloaded(seat) && r.unloaded(other_seat)) {
                     continue;
                 }
                 meetings[a][b] += 1;
@@ -108,11 +139,6 @@ pub fn compute(names: &[String], results: &[GameResult]) -> Standings {
                     std::cmp::Ordering::Equal => 0.5,
                     std::cmp::Ordering::Greater => 0.0,
                 };
-            }
-        }
-        for f in &r.faults {
-            if let Some(&a) = seats.get(f.seat) {
-                *faults[a].entry(f.kind.clone()).or_default() += 1;
             }
         }
     }
@@ -172,11 +198,13 @@ pub fn compute(names: &[String], results: &[GameResult]) -> Standings {
         agents: ranked,
         cross,
         games: sorted.len(),
-        mean_rounds: if sorted.is_empty() {
+        mean_rounds: if counted == 0 {
             0.0
         } else {
-            total_rounds as f64 / sorted.len() as f64
+            total_rounds as f64 / counted as f64
         },
+        unplayed_games: unplayed,
+        machine_dependent_games: machine_dependent,
         benchmark: benchmark::is_solo(results).then(|| benchmark::compute(names, results)),
     }
 }

@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 
 use super::replay::game_script;
 use crate::league::journal::JOURNAL_FILE;
-use crate::league::output::STANDINGS_JSON;
+use crate::league::output::{result_name, NOT_PLAYED, STANDINGS_JSON};
 use crate::league::result::GameResult;
 
 /// The league-level files of an output folder.
@@ -36,7 +36,8 @@ pub struct GameRow {
     pub scores: Option<Vec<i64>>,
     /// The winner's name; `None` for a draw.
     pub winner: Option<String>,
-    /// `win`, `win_last_standing`, `draw_round_cap`, `draw_all_forfeited` or `unfinished`.
+    /// `win`, `win_last_standing`, `draw_round_cap`, `draw_all_forfeited`, `unfinished`, or
+    /// `not_played` (no agent could load: a result for nobody).
     pub result: &'static str,
     pub rounds: u32,
     pub turns: u32,
@@ -121,20 +122,6 @@ pub fn game_script_name(id: usize) -> String {
     format!("game-{id:06}.js")
 }
 
-fn result_name(outcome: &crate::farm::Outcome) -> &'static str {
-    use crate::farm::Outcome;
-    match outcome {
-        Outcome::Win {
-            last_standing: true,
-            ..
-        } => "win_last_standing",
-        Outcome::Win { .. } => "win",
-        Outcome::Draw { round_cap: true } => "draw_round_cap",
-        Outcome::Draw { .. } => "draw_all_forfeited",
-        Outcome::Unfinished => "unfinished",
-    }
-}
-
 /// The list row of a game and, when its record can be read, the data script the replay viewer
 /// animates (`window.ARENA_GAME = ...;`).
 pub fn game_data(dir: &Path, g: &GameResult) -> (GameRow, Option<Vec<u8>>) {
@@ -150,7 +137,11 @@ pub fn game_data(dir: &Path, g: &GameResult) -> (GameRow, Option<Vec<u8>>) {
         seats: g.seats.clone(),
         scores: g.scores.clone(),
         winner: g.outcome.winner().map(name),
-        result: result_name(&g.outcome),
+        result: if g.nobody_played() {
+            NOT_PLAYED
+        } else {
+            result_name(&g.outcome)
+        },
         rounds: g.rounds,
         turns: g.turns,
         forfeits: g.forfeits.iter().map(|&s| name(s)).collect(),
@@ -265,7 +256,7 @@ pub fn report_data(league: &LeagueFiles, rows: &[GameRow]) -> Value {
         .flatten()
         .filter_map(|a| a.get("name").and_then(Value::as_str).map(str::to_owned))
         .collect();
-    json!({
+    let mut data = json!({
         "league": s.get("league").cloned().unwrap_or(json!("league")),
         "settings": s.get("settings").cloned().unwrap_or(json!({})),
         "agents": s["agents"],
@@ -277,5 +268,13 @@ pub fn report_data(league: &LeagueFiles, rows: &[GameRow]) -> Value {
         "games": rows,
         "faults": faults_by_agent(&agents, rows),
         "lengths": length_histogram(rows),
-    })
+    });
+    // Present only when not zero, as in standings.json: games nobody could play, and games with
+    // a `timeout` fault (their results depend on the machine).
+    for key in ["unplayed_games", "machine_dependent_games"] {
+        if let Some(n) = s.get(key) {
+            data[key] = n.clone();
+        }
+    }
+    data
 }

@@ -39,7 +39,8 @@ var Arena = (function () {
   var DECISIONS = { init: "loading", trade: "trade decision", accept: "accept decision", draft: "draft decision" };
   var RESULTS = {
     win: "win", win_last_standing: "win (last left)", draw_round_cap: "draw (round cap)",
-    draw_all_forfeited: "draw (all forfeited)", unfinished: "unfinished"
+    draw_all_forfeited: "draw (all forfeited)", unfinished: "unfinished",
+    not_played: "not played (no agent could load; counts for nobody)"
   };
 
   function esc(s) {

@@ -37,6 +37,22 @@
       (s.players_per_game ? " of " + s.players_per_game + " players" : "") +
       (R.mean_rounds != null ? ", mean length " + Number(R.mean_rounds).toFixed(1) + " rounds" : "") + ".";
 
+  // Games decided by the wall-clock backstop: the league may not reproduce on another machine.
+  if (R.machine_dependent_games) {
+    var timed = (R.games || []).filter(function (g) {
+      return (g.faults || []).some(function (f) { return f.kind === "timeout"; });
+    }).map(function (g) { return g.id; });
+    var warn = document.getElementById("machine-dependent");
+    warn.hidden = false;
+    warn.textContent = R.machine_dependent_games + (R.machine_dependent_games === 1 ? " game" : " games") +
+      " had a wall-clock timeout (" + (timed.length > 20 ? "games " + timed.slice(0, 20).join(", ") + ", …" : "games " + timed.join(", ")) +
+      "): how they went depends on this machine's speed and load, so these results may not be reproduced elsewhere.";
+  }
+  if (R.unplayed_games) {
+    document.getElementById("summary").textContent += " " + R.unplayed_games +
+      (R.unplayed_games === 1 ? " game" : " games") + " could not be played by any agent and count for nobody.";
+  }
+
   // Farkle games open in their own viewer; everything else in the farm replay viewer.
   function viewer(id) {
     var g = gameById[id];

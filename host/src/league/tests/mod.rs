@@ -1,5 +1,10 @@
 //! League runs with native contestants: determinism across thread counts, and resuming.
 
+mod csv;
+mod fresh;
+mod host_failures;
+mod unplayed;
+
 use std::path::{Path, PathBuf};
 
 use farm_rules::{for_each_stock_trade, Offer, Trade};
@@ -13,11 +18,28 @@ use crate::farm::{AcceptView, FarmPlayer, Fault, FaultKind, Observation};
 use crate::game::Contestant;
 
 /// Buys the `pick`-th affordable stock trade each turn (a different habit per contestant), and
-/// faults on its `fault_at`-th decision if set.
+/// faults on its `fault_at`-th decision if set (0: fails to load, every game).
 #[derive(Clone)]
 struct Habit {
     pick: usize,
     fault_at: Option<u32>,
+}
+
+impl Habit {
+    fn picking(pick: usize) -> Habit {
+        Habit {
+            pick,
+            fault_at: None,
+        }
+    }
+
+    /// An agent that never loads.
+    fn unloadable() -> Habit {
+        Habit {
+            pick: 0,
+            fault_at: Some(0),
+        }
+    }
 }
 
 struct HabitPlayer {
@@ -26,6 +48,13 @@ struct HabitPlayer {
 }
 
 impl FarmPlayer for HabitPlayer {
+    fn start(&mut self, _seat: usize, _players: usize, _seed: u64) -> Result<(), Fault> {
+        if self.habit.fault_at == Some(0) {
+            return Err(Fault::new(FaultKind::LoadFailed, "test load failure"));
+        }
+        Ok(())
+    }
+
     fn trade(&mut self, obs: &Observation) -> Result<Offer, Fault> {
         self.decisions += 1;
         if Some(self.decisions) == self.habit.fault_at {
@@ -108,11 +137,35 @@ fn habits() -> Vec<Habit> {
 }
 
 fn run(cfg: &LeagueConfig, out: &Path, threads: usize, resume: bool) -> super::runner::LeagueRun {
+    try_run(cfg, out, &habits(), threads, resume).unwrap()
+}
+
+/// Plays `cfg` with `habits` into `out` (fresh, or resuming).
+fn try_run(
+    cfg: &LeagueConfig,
+    out: &Path,
+    habits: &[Habit],
+    threads: usize,
+    resume: bool,
+) -> anyhow::Result<super::runner::LeagueRun> {
+    let contestants: Vec<&dyn Contestant<FarmGame>> = habits
+        .iter()
+        .map(|c| c as &dyn Contestant<FarmGame>)
+        .collect();
+    play_with(&FarmGame, cfg, out, &contestants, threads, resume)
+}
+
+/// Plays `cfg` of `game` with `contestants` into `out` (fresh, or resuming).
+fn play_with<G: crate::game::Game>(
+    game: &G,
+    cfg: &LeagueConfig,
+    out: &Path,
+    contestants: &[&dyn Contestant<G>],
+    threads: usize,
+    resume: bool,
+) -> anyhow::Result<super::runner::LeagueRun> {
     let mut cfg = cfg.clone();
     cfg.output = out.to_path_buf();
-    let h = habits();
-    let contestants: Vec<&dyn Contestant<FarmGame>> =
-        h.iter().map(|c| c as &dyn Contestant<FarmGame>).collect();
     let opts = RunOptions {
         resume,
         fresh: !resume,
@@ -120,13 +173,12 @@ fn run(cfg: &LeagueConfig, out: &Path, threads: usize, resume: bool) -> super::r
         quiet: true,
     };
     play_league(
-        &FarmGame,
+        game,
         &cfg,
-        &contestants,
+        contestants,
         &serde_json::json!({"test": true}),
         &opts,
     )
-    .unwrap()
 }
 
 fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
