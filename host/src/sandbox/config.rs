@@ -5,9 +5,11 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use wasmtime::{
-    Config, Enabled, Engine, InstanceAllocationStrategy, OptLevel, PoolingAllocationConfig,
-    Strategy,
+    Config, Enabled, Engine, InstanceAllocationStrategy, OperatorCost, OptLevel,
+    PoolingAllocationConfig, Strategy,
 };
+
+use super::host_fuel::GROW_FUEL;
 
 /// How often the epoch ticker bumps the engine's epoch; wall-clock deadlines are counted in ticks.
 pub const EPOCH_TICK: Duration = Duration::from_millis(1);
@@ -197,8 +199,19 @@ fn pool_config(limits: &Limits, allocation: Allocation) -> PoolingAllocationConf
     p
 }
 
+/// wasmtime's fuel price of each operator, except `memory.grow` and `table.grow`: they call into
+/// the host and the resource limiter, and since growth past the limits answers -1 an agent
+/// can repeat them at will, so they cost [`GROW_FUEL`] (wasmtime's default price is 1).
+fn operator_cost() -> OperatorCost {
+    let mut cost = OperatorCost::new();
+    cost.MemoryGrow = GROW_FUEL;
+    cost.TableGrow = GROW_FUEL;
+    cost
+}
+
 fn base_config(limits: &Limits) -> Config {
     let mut c = Config::new();
+    c.operator_cost(operator_cost());
     c.strategy(Strategy::Cranelift)
         .cranelift_opt_level(OptLevel::Speed)
         .consume_fuel(true)

@@ -346,26 +346,105 @@ fn the_game_budget_ends_with_game_fuel_and_no_more_calls() {
     assert!(used >= 2_500_000, "{used}");
 }
 
+/// `farm_trade` grows the memory 16 pages at a time until `memory.grow` answers -1, then runs
+/// `after` and passes.
+fn grow_until_refused(after: &str) -> String {
+    agent_wat(
+        "",
+        &format!(
+            "(loop $l (br_if $l (i32.ne (memory.grow (i32.const 16)) (i32.const -1)))) {after} i32.const 0"
+        ),
+        "i32.const 0",
+        "",
+    )
+}
+
 #[test]
-fn a_memory_grow_bomb_is_a_memory_limit_fault() {
+fn memory_grow_past_the_limit_answers_minus_one_and_is_logged() {
     let sb = sandbox();
+    let m = load(&sb, "grower", &grow_until_refused(""));
+    let (answer, log, size) = with_player(&m, 1, |p| {
+        let answer = with_obs(|o| p.trade(o));
+        (answer, p.take_log(), p.memory_bytes())
+    });
+    assert_eq!(answer, Ok(Offer::PASS), "{log:?}");
+    assert_eq!(size, 497 << 16, "the memory kept what it could grow");
+    assert_eq!(
+        log.as_deref(),
+        Some(
+            "arena: memory.grow refused: linear memory of 33619968 bytes requested, \
+             the limit is 33554432 bytes\n"
+        )
+    );
+}
+
+#[test]
+fn a_trap_after_a_refused_grow_in_the_same_decision_is_a_memory_limit_fault() {
+    let sb = sandbox();
+    // After the refusal, a load one byte past the end of the memory it has.
     let bomb = load(
         &sb,
         "bomb",
+        &grow_until_refused("(drop (i32.load8_u (i32.mul (memory.size) (i32.const 65536))))"),
+    );
+    let fault = with_player(&bomb, 1, |p| with_obs(|o| p.trade(o).unwrap_err()));
+    assert_eq!(fault.kind, FaultKind::MemoryLimit, "{fault:?}");
+    assert_eq!(
+        fault.detail,
+        "farm_trade trapped (out of bounds memory access) after memory.grow was refused: \
+         linear memory of 33619968 bytes requested, the limit is 33554432 bytes"
+    );
+
+    // A refusal in an earlier decision does not change what a later trap is.
+    let late = load(
+        &sb,
+        "late",
         &agent_wat(
             "",
-            "(loop $l (br_if $l (i32.ne (memory.grow (i32.const 16)) (i32.const -1)))) i32.const 0",
+            "(if (global.get $calls) (then unreachable))
+             (global.set $calls (i32.const 1))
+             (drop (memory.grow (i32.const 1000)))
+             i32.const 0",
             "i32.const 0",
             "",
         ),
     );
-    let fault = with_player(&bomb, 1, |p| with_obs(|o| p.trade(o).unwrap_err()));
-    assert_eq!(fault.kind, FaultKind::MemoryLimit, "{fault:?}");
-    assert!(
-        fault.detail.contains("limit is 33554432 bytes"),
-        "{fault:?}"
+    let (first, second) = with_player(&late, 1, |p| {
+        (
+            with_obs(|o| p.trade(o)),
+            with_obs(|o| p.trade(o).unwrap_err()),
+        )
+    });
+    assert_eq!(first, Ok(Offer::PASS));
+    assert_eq!(second.kind, FaultKind::Trap, "{second:?}");
+}
+
+#[test]
+fn table_grow_past_the_limit_answers_minus_one_and_is_logged() {
+    let sb = sandbox();
+    let m = load(
+        &sb,
+        "tables",
+        &agent_wat(
+            "",
+            "(if (i32.ne (table.grow $t (ref.null func) (i32.const 20000)) (i32.const -1))
+               (then unreachable))
+             i32.const 0",
+            "i32.const 0",
+            "(table $t 1 funcref)",
+        ),
     );
-    // A module whose initial memory is already too big fails to load for the game.
+    let (answer, log) = with_player(&m, 1, |p| (with_obs(|o| p.trade(o)), p.take_log()));
+    assert_eq!(answer, Ok(Offer::PASS));
+    assert_eq!(
+        log.as_deref(),
+        Some("arena: table.grow refused: table of 20001 elements requested, the limit is 10000 elements\n")
+    );
+}
+
+#[test]
+fn a_module_whose_initial_memory_is_past_the_limit_is_refused_at_load() {
+    let sb = sandbox();
     let big = load_err(
         &sb,
         passer()
@@ -375,7 +454,10 @@ fn a_memory_grow_bomb_is_a_memory_limit_fault() {
             )
             .as_bytes(),
     );
-    assert!(big.contains("33554432"), "{big}");
+    assert!(
+        big.contains("linear memory of 65536000 bytes requested, the limit is 33554432 bytes"),
+        "{big}"
+    );
 }
 
 #[test]
