@@ -139,7 +139,10 @@ pub fn classify(err: &wasmtime::Error, what: &str, fuel: FuelScope) -> Fault {
             },
             Trap::Interrupt => Fault::new(
                 FaultKind::Timeout,
-                format!("{what} ran past the wall-clock deadline"),
+                format!(
+                    "{what} ran past the wall-clock backstop before its fuel ran out; a timeout \
+                     depends on the machine and its load, so this result may not reproduce"
+                ),
             ),
             Trap::StackOverflow => Fault::new(
                 FaultKind::StackOverflow,

@@ -318,6 +318,30 @@ fn an_infinite_loop_is_a_decision_fuel_fault_and_the_game_goes_on() {
 }
 
 #[test]
+fn the_wall_clock_backstop_is_a_timeout_that_says_it_depends_on_the_machine() {
+    // More fuel than the backstop lets it burn.
+    let sb = Sandbox::new(Limits {
+        fuel_per_decision: u64::MAX / 4,
+        fuel_per_game: u64::MAX / 2,
+        decision_wall_ms: 20,
+        ..Limits::default()
+    })
+    .unwrap();
+    let looper = load(
+        &sb,
+        "looper",
+        &agent_wat("", "(loop $l (br $l)) i32.const 0", "i32.const 0", ""),
+    );
+    let fault = with_player(&looper, 1, |p| with_obs(|o| p.trade(o).unwrap_err()));
+    assert_eq!(fault.kind, FaultKind::Timeout);
+    assert_eq!(
+        fault.detail,
+        "farm_trade ran past the wall-clock backstop before its fuel ran out; a timeout depends \
+         on the machine and its load, so this result may not reproduce"
+    );
+}
+
+#[test]
 fn the_game_budget_ends_with_game_fuel_and_no_more_calls() {
     let sb = Sandbox::new(Limits {
         fuel_per_decision: 1_000_000,
