@@ -106,7 +106,7 @@ impl ResourceLimiter for Limiter {
     }
 
     fn tables(&self) -> usize {
-        4
+        super::config::TABLES_PER_INSTANCE as usize
     }
 
     fn memories(&self) -> usize {

@@ -20,9 +20,11 @@
 //! docs/SECURITY.md.
 
 mod cache;
+mod capacity;
 mod compile;
 mod config;
 mod faults;
+mod host_failure;
 mod host_fuel;
 mod log;
 mod module;
@@ -35,8 +37,9 @@ mod wasi_calls;
 
 pub use cache::{Lookup, ModuleCache, CACHE_DIR_ENV};
 pub use compile::{child_main as compile_child_main, CompileLimits, Compiler, COMPILE_SUBCOMMAND};
-pub use config::{Allocation, Limits, EPOCH_TICK, KEEP_RESIDENT_MEMORY_BYTES};
+pub use config::{Allocation, Limits, DEFAULT_INSTANCES, EPOCH_TICK, KEEP_RESIDENT_MEMORY_BYTES};
 pub use faults::LimitExceeded;
+pub use host_failure::HostFailure;
 pub use host_fuel::{BYTE_FUEL, CALL_FUEL, GROW_FUEL};
 pub use log::AgentLog;
 pub use module::{AgentModule, Entry, Sandbox, DEFAULT_ROUND_CAP};
@@ -67,6 +70,8 @@ pub fn run_with_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
 
 #[cfg(test)]
 mod hardening_tests;
+#[cfg(test)]
+mod host_failure_tests;
 #[cfg(test)]
 mod host_fuel_tests;
 #[cfg(test)]

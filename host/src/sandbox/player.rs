@@ -9,6 +9,7 @@ use wasmtime_wasi::p1::WasiP1Ctx;
 use wasmtime_wasi::I32Exit;
 
 use super::faults::{classify, classify_after_refusal, one_line, FuelScope, Limiter};
+use super::host_failure::{is_agents_doing, HostFailure};
 use super::host_fuel::charge;
 use super::log::AgentLog;
 use super::module::{AgentModule, ModuleInner};
@@ -115,8 +116,12 @@ fn instantiate(
     instance
 }
 
-/// Instantiates `module` in a fresh store (the start function runs here, on the given budget) and
-/// calls `arena_abi_version`. Used once at load time.
+/// Instantiates `module` in a fresh store (the start function runs here), runs `_initialize` if
+/// it has one and calls `arena_abi_version`, on the budget of one decision. Used once at load
+/// time: a module whose start function or `_initialize` fails here is refused, since it would
+/// fail the same way in every game (they get the same inputs, except WASI randomness and
+/// clocks, which follow the game's seed). An instantiation that fails through the host is a
+/// [`HostFailure`], not a refusal.
 pub(crate) fn probe_abi_version(module: &ModuleInner) -> anyhow::Result<u32> {
     super::run_with_big_stack(|| {
         let limits = module.limits();
@@ -124,9 +129,24 @@ pub(crate) fn probe_abi_version(module: &ModuleInner) -> anyhow::Result<u32> {
         store.set_fuel(limits.fuel_per_decision)?;
         store.set_epoch_deadline(limits.wall_ticks());
         let instance = instantiate(&module.pre, &mut store).map_err(|e| {
+            if !is_agents_doing(&e) {
+                return anyhow::Error::new(HostFailure(format!(
+                    "cannot instantiate the module: {}",
+                    one_line(&e)
+                )));
+            }
             let f = classify(&e, "instantiation", FuelScope::Decision);
             anyhow::anyhow!("cannot instantiate the module: {}", f.detail)
         })?;
+        if module.has_initialize {
+            instance
+                .get_typed_func::<(), ()>(&mut store, "_initialize")?
+                .call(&mut store, ())
+                .map_err(|e| {
+                    let f = classify(&e, "_initialize", FuelScope::Decision);
+                    anyhow::anyhow!("{}", f.detail)
+                })?;
+        }
         let version = instance
             .get_typed_func::<(), i32>(&mut store, names::ABI_VERSION)?
             .call(&mut store, ())
@@ -164,6 +184,8 @@ pub struct WasmPlayer {
     dead: Option<Fault>,
     /// This game's log (shared with the store; the cursor of `take_log` is here).
     log: AgentLog,
+    /// Set when the host could not set the agent up for this game (see [`HostFailure`]).
+    host_failure: Option<HostFailure>,
 }
 
 impl WasmPlayer {
@@ -179,7 +201,14 @@ impl WasmPlayer {
                 "the agent was asked to decide before the game started",
             )),
             log: AgentLog::new(0),
+            host_failure: None,
         }
+    }
+
+    /// The host's own failure in the current game, if it had one: the agent's fault in the game
+    /// (a `load_failed`) is then not the agent's doing, and the game must not be scored.
+    pub fn host_failure(&self) -> Option<&HostFailure> {
+        self.host_failure.as_ref()
     }
 
     pub fn module(&self) -> &AgentModule {
@@ -285,6 +314,16 @@ impl WasmPlayer {
                 buf_size,
                 decisions,
             }),
+            Err(InitError::Wasm("instantiation", e)) if !is_agents_doing(&e) => {
+                let failure = HostFailure(format!(
+                    "cannot instantiate agent {}: {}",
+                    self.module.name(),
+                    one_line(&e)
+                ));
+                let fault = Fault::new(FaultKind::LoadFailed, failure.to_string());
+                self.host_failure = Some(failure);
+                Err(fault)
+            }
             Err(InitError::Wasm(what, e)) => {
                 let refused = store.data_mut().limiter.refused.take();
                 let mut fault = classify_after_refusal(&e, what, scope, refused);
@@ -369,6 +408,7 @@ impl WasmPlayer {
         self.fuel_used = 0;
         self.calls = 0;
         self.dead = None;
+        self.host_failure = None;
         match self.load(game, seat, players, seed) {
             Ok(live) => {
                 self.live = Some(live);
@@ -402,16 +442,22 @@ impl WasmPlayer {
         let live = self.live.as_mut().expect("a live instance when not dead");
         let room = live.buf_size.min(MAX_WRITE);
         // Encoded straight into the guest's memory (no copy through a host buffer): the exchange
-        // buffer was checked to be inside memory at load, and memory never shrinks.
+        // buffer was checked to be inside memory at load, and memory never shrinks, so this
+        // cannot fail; if it did, it would be the host's bug, not the agent's doing.
         let Some(buf) = live
             .memory
             .data_mut(&mut live.store)
             .get_mut(live.buf_ptr..live.buf_ptr + room)
         else {
-            return Err(Fault::new(
-                FaultKind::BadAnswer,
-                "the exchange buffer is no longer inside memory",
+            let failure = HostFailure(format!(
+                "the exchange buffer of agent {} ({room} bytes at {}) is outside its memory",
+                self.module.name(),
+                live.buf_ptr
             ));
+            let fault = Fault::new(FaultKind::LoadFailed, failure.to_string());
+            self.host_failure = Some(failure);
+            self.dead = Some(fault.clone());
+            return Err(fault);
         };
         let len = encode(buf);
         // Borrowed, not cloned: cloning a `TypedFunc` clones its registered type (an atomic

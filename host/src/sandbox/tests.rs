@@ -6,8 +6,8 @@ use farm_rules::{Herd, Offer, Partner, Position, Trade};
 
 use super::*;
 use crate::farm::{
-    play_game, AcceptView, Event, FarmPlayer, FaultKind, FaultPolicy, GameRecord, Observation,
-    SeededDice, Setup,
+    play_game, AcceptView, Event, FarmPlayer, Fault, FaultKind, FaultPolicy, GameRecord,
+    Observation, SeededDice, Setup,
 };
 use crate::game::GameKind;
 
@@ -614,6 +614,76 @@ fn a_start_function_loop_fails_the_load_not_the_host() {
         .as_bytes(),
     );
     assert!(looping.contains("fuel"), "{looping}");
+}
+
+#[test]
+fn a_failing_initialize_refuses_the_module_at_load() {
+    let sb = sandbox();
+    let e = load_err(
+        &sb,
+        agent_wat(
+            "",
+            "i32.const 0",
+            "i32.const 0",
+            r#"(func (export "_initialize") unreachable)"#,
+        )
+        .as_bytes(),
+    );
+    assert!(e.contains("_initialize"), "{e}");
+    assert!(e.contains("unreachable"), "{e}");
+}
+
+#[test]
+fn a_start_function_that_fails_in_one_game_is_a_load_fault_of_that_game() {
+    // The start function traps when the first random byte of the game is odd (or even): the
+    // variant that passes the load probe (seed 0) fails in some games and not in others.
+    let variant = |test: &str| {
+        agent_wat(
+            r#"(import "wasi_snapshot_preview1" "random_get" (func $random_get (param i32 i32) (result i32)))"#,
+            "i32.const 0",
+            "i32.const 0",
+            &format!(
+                "(func $start
+                   (drop (call $random_get (i32.const 0) (i32.const 1)))
+                   (if ({test} (i32.and (i32.load8_u (i32.const 0)) (i32.const 1)))
+                     (then unreachable)))
+                 (start $start)"
+            ),
+        )
+    };
+    let sb = sandbox();
+    let m = [variant(""), variant("i32.eqz")]
+        .iter()
+        .find_map(|wat| sb.load_bytes("start", wat.as_bytes()).ok())
+        .expect("one variant passes the load probe");
+    let outcomes: Vec<Result<(), Fault>> = run_with_big_stack(move || {
+        (1..=20)
+            .map(|seed| m.player().start(GameKind::Farm, 0, 2, seed))
+            .collect()
+    });
+    assert!(outcomes.iter().any(|o| o.is_ok()), "{outcomes:?}");
+    let failed: Vec<&Fault> = outcomes.iter().filter_map(|o| o.as_ref().err()).collect();
+    assert!(!failed.is_empty(), "no seed made the start function fail");
+    for f in failed {
+        assert_eq!(f.kind, FaultKind::Trap, "{f:?}");
+        assert!(f.detail.starts_with("instantiation"), "{f:?}");
+    }
+}
+
+#[test]
+fn more_than_four_tables_are_refused_at_load() {
+    let sb = sandbox();
+    let e = load_err(
+        &sb,
+        agent_wat(
+            "",
+            "i32.const 0",
+            "i32.const 0",
+            &"(table 1 funcref)".repeat(5),
+        )
+        .as_bytes(),
+    );
+    assert!(e.contains("defines 5 tables; the arena allows 4"), "{e}");
 }
 
 #[test]
