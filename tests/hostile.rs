@@ -556,6 +556,91 @@ fn a_wasi_agent_reading_the_clock_plays_identically_twice() {
     assert_eq!(results[0], results[1]);
 }
 
+/// The hammers of the zoo: each spends every decision on one kind of host call, at its cheapest
+/// price per call (tests/hostile/hammer_*.wat).
+const HAMMERS: &[&str] = &[
+    "hammer_log",
+    "hammer_random_get",
+    "hammer_fd_write",
+    "hammer_fd_write_iovecs",
+    "hammer_fd_read",
+    "hammer_poll_oneoff",
+    "hammer_path_open",
+    "hammer_clock",
+    "hammer_fdstat",
+    "hammer_memory_grow",
+    "hammer_table_grow",
+];
+
+#[test]
+fn host_call_hammers_run_out_of_fuel_not_into_the_backstop_and_replay_identically() {
+    let dir = temp_dir("hostile-hammers");
+    // The default budgets: 10,000,000 fuel per decision, the 2 s backstop.
+    let mut toml = String::from(
+        "name = \"hammers\"\nplayers_per_game = 2\ngames_per_group = 2\nseed = 23\n\
+         round_cap = 60\ncompress_records_over = 100000000\n",
+    );
+    let mut agents = HAMMERS.to_vec();
+    agents.push("greedy");
+    for a in &agents {
+        toml.push_str(&format!(
+            "[[agent]]\nname = \"{a}\"\npath = \"{}\"\n",
+            agent_path(a).display()
+        ));
+    }
+    let file = dir.join("league.toml");
+    std::fs::write(&file, toml).unwrap();
+    let mut results = Vec::new();
+    for out in ["one", "two"] {
+        let out = dir.join(out);
+        let run = run_measured(
+            &[
+                "league",
+                "--config",
+                file.to_str().unwrap(),
+                "--output",
+                out.to_str().unwrap(),
+                "--threads",
+                "2",
+                "--quiet",
+            ],
+            &cache_dir(),
+        );
+        assert_eq!(run.code, Some(0), "{}", run.output);
+        eprintln!("hammer league: {:.1} s", run.elapsed.as_secs_f64());
+        results.push(result_files(&out));
+    }
+    assert_eq!(results[0], results[1], "two runs gave different results");
+
+    let records = records(&dir.join("one"));
+    assert_eq!(records.len(), agents.len() * (agents.len() - 1));
+    for (names, record) in &records {
+        assert!(!record.contains("\"timeout\""), "{names:?}: {record}");
+        for e in events(record).iter().filter(|e| e["type"] == "fault") {
+            let who = names[e["seat"].as_u64().unwrap() as usize].as_str();
+            assert!(HAMMERS.contains(&who), "{who} faulted: {e}");
+            assert_eq!(e["kind"], "decision_fuel", "{who}: {e}");
+            assert_eq!(
+                e["detail"], "farm_trade used up the fuel of one decision",
+                "{who}: {e}"
+            );
+        }
+        // Every hammer that played a turn faulted on it.
+        for (seat, name) in names.iter().enumerate() {
+            let played = record.lines().any(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).unwrap();
+                v["type"] == "turn" && v["seat"] == seat
+            });
+            let faulted = events(record)
+                .iter()
+                .any(|e| e["type"] == "fault" && e["seat"] == seat);
+            if HAMMERS.contains(&name.as_str()) && played {
+                assert!(faulted, "{name} played without a fault");
+            }
+        }
+    }
+}
+
 /// A league with `greedy` and one agent that must be refused at load: exit 2 before any game,
 /// with a message naming the agent's file and containing `why`.
 fn refused(dir: &Path, agent: &Path, why: &str) -> Run {

@@ -7,6 +7,19 @@ pub enum DecodeError {
     BadValue { offset: usize },
 }
 
+impl core::fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match *self {
+            DecodeError::TooShort { needed, got } => {
+                write!(f, "{got} bytes where {needed} are needed")
+            }
+            DecodeError::BadValue { offset } => {
+                write!(f, "a value the layout does not allow at offset {offset}")
+            }
+        }
+    }
+}
+
 pub(crate) fn need(buf: &[u8], len: usize) -> Result<(), DecodeError> {
     if buf.len() < len {
         Err(DecodeError::TooShort {

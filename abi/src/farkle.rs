@@ -238,42 +238,79 @@ pub fn encode_answer(buf: &mut [u8], answer: &Answer) -> usize {
     answer.size()
 }
 
+/// Why a `farkle_draft` answer cannot be read (a `bad_answer` fault). Its `Display` is a
+/// sentence for people, to follow "farkle_draft returned N: ".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AnswerError {
+    /// The export returned less than 8 (negative included).
+    Short { ret: i32 },
+    /// The export returned more than the buffer size.
+    PastBuffer { ret: usize, buffer: usize },
+    /// The count k is more than 6.
+    TooManyDice { count: u32 },
+    /// 8 + 4k is more than what the export returned.
+    Truncated {
+        count: u32,
+        needed: usize,
+        ret: usize,
+    },
+}
+
+impl core::fmt::Display for AnswerError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match *self {
+            AnswerError::Short { .. } => write!(
+                f,
+                "an answer has at least {ANSWER_HEADER_SIZE} bytes (the action and the count)"
+            ),
+            AnswerError::PastBuffer { buffer, .. } => {
+                write!(f, "more bytes than the exchange buffer has ({buffer})")
+            }
+            AnswerError::TooManyDice { count } => write!(
+                f,
+                "the answer drafts {count} dice (the count at offset 4), at most {MAX_INDICES}"
+            ),
+            AnswerError::Truncated { count, needed, ret } => write!(
+                f,
+                "drafting {count} dice takes {needed} bytes (8 + 4 × {count}), and the answer \
+                 has {ret}"
+            ),
+        }
+    }
+}
+
 /// Reads the answer of `farkle_draft`: `ret` is what the export returned, `buf` the whole
 /// exchange buffer (its length is the buffer size). An error is a `bad_answer` fault; these are
 /// exactly the unreadable answers:
 ///
-/// - `ret` < 8 (negative included): `TooShort { needed: 8, got: max(ret, 0) }`;
-/// - `ret` > the buffer size: `TooShort { needed: ret, got: buf.len() }`;
-/// - k > 6: `BadValue { offset: 4 }`;
-/// - 8 + 4k > `ret`: `TooShort { needed: 8 + 4k, got: ret }`.
+/// - `ret` < 8 (negative included): [`AnswerError::Short`];
+/// - `ret` > the buffer size: [`AnswerError::PastBuffer`];
+/// - k > 6: [`AnswerError::TooManyDice`];
+/// - 8 + 4k > `ret`: [`AnswerError::Truncated`].
 ///
 /// Bytes past 8 + 4k (up to `ret`) are ignored. Everything else is readable, and judged by the
 /// rules.
-pub fn decode_answer(ret: i32, buf: &[u8]) -> Result<Answer, DecodeError> {
+pub fn decode_answer(ret: i32, buf: &[u8]) -> Result<Answer, AnswerError> {
     if ret < ANSWER_HEADER_SIZE as i32 {
-        return Err(DecodeError::TooShort {
-            needed: ANSWER_HEADER_SIZE,
-            got: ret.max(0) as usize,
-        });
+        return Err(AnswerError::Short { ret });
     }
     let ret = ret as usize;
     if ret > buf.len() {
-        return Err(DecodeError::TooShort {
-            needed: ret,
-            got: buf.len(),
+        return Err(AnswerError::PastBuffer {
+            ret,
+            buffer: buf.len(),
         });
     }
     let count = get_u32(buf, answer_offset::COUNT);
     if count as usize > MAX_INDICES {
-        return Err(DecodeError::BadValue {
-            offset: answer_offset::COUNT,
-        });
+        return Err(AnswerError::TooManyDice { count });
     }
     let size = ANSWER_HEADER_SIZE + 4 * count as usize;
     if size > ret {
-        return Err(DecodeError::TooShort {
+        return Err(AnswerError::Truncated {
+            count,
             needed: size,
-            got: ret,
+            ret,
         });
     }
     let mut indices = [0u32; MAX_INDICES];
@@ -399,32 +436,27 @@ mod tests {
             &[1, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0]
         );
         assert_eq!(decode_answer(16, &buf), Ok(a));
-        assert_eq!(
-            decode_answer(-1, &buf),
-            Err(DecodeError::TooShort { needed: 8, got: 0 })
-        );
-        assert_eq!(
-            decode_answer(7, &buf),
-            Err(DecodeError::TooShort { needed: 8, got: 7 })
-        );
+        assert_eq!(decode_answer(-1, &buf), Err(AnswerError::Short { ret: -1 }));
+        assert_eq!(decode_answer(7, &buf), Err(AnswerError::Short { ret: 7 }));
         assert_eq!(
             decode_answer(65, &buf),
-            Err(DecodeError::TooShort {
-                needed: 65,
-                got: 64
+            Err(AnswerError::PastBuffer {
+                ret: 65,
+                buffer: 64
             })
         );
         assert_eq!(
             decode_answer(12, &buf),
-            Err(DecodeError::TooShort {
+            Err(AnswerError::Truncated {
+                count: 2,
                 needed: 16,
-                got: 12
+                ret: 12
             })
         );
         put_u32(&mut buf, 4, 7);
         assert_eq!(
             decode_answer(64, &buf),
-            Err(DecodeError::BadValue { offset: 4 })
+            Err(AnswerError::TooManyDice { count: 7 })
         );
         // k = 0 is readable (the rules reject it as empty_draft).
         put_u32(&mut buf, 4, 0);

@@ -1,11 +1,13 @@
 //! The performance figures of `arena bench` (docs/PERFORMANCE.md): the host's per-decision
 //! overhead, wasm leagues against the same strategies run natively and against the conventional
 //! process-per-agent JSON-lines design, parallel speed-up, league start-up with many agents, and
-//! the resident memory of a long league.
+//! the resident memory of a long league, and the wall time of decisions that spend all their fuel
+//! on host calls ([`host_calls`]).
 //!
 //! Every speed target is a ratio measured in one run on one machine; no test checks a speed
 //! (tests only check that every figure is produced, in `quick` mode).
 
+pub mod host_calls;
 pub mod stdio;
 pub mod strategies;
 
@@ -97,7 +99,7 @@ pub struct Report {
 }
 
 /// Keys of every figure [`run`] produces, in order.
-pub const KEYS: [&str; 22] = [
+pub const KEYS: [&str; 24] = [
     "decision_wasm_ns",
     "decision_native_ns",
     "decision_stdio_ns",
@@ -120,6 +122,8 @@ pub const KEYS: [&str; 22] = [
     "memory_100_agents_mib",
     "memory_league_games",
     "memory_league_s",
+    "host_call_decision_ms",
+    "wasm_loop_decision_ms",
 ];
 
 /// Runs every measurement. Guest code runs on this thread: call it on a thread with
@@ -405,6 +409,40 @@ pub fn run(opts: &BenchOptions, progress: &mut dyn FnMut(&str)) -> anyhow::Resul
         "wall time of that league (2 threads, compiling included)",
         secs,
         "s",
+    ));
+
+    progress("decisions that spend their fuel on host calls");
+    let timings = host_calls::time_all(&sandbox, if q { 1 } else { 5 })?;
+    let (loop_timings, calls): (Vec<_>, Vec<_>) = timings
+        .into_iter()
+        .partition(|t| t.name == host_calls::WASM_LOOP_NAME);
+    let worst = calls
+        .iter()
+        .max_by(|a, b| a.ms.total_cmp(&b.ms))
+        .context("no host-call timing")?;
+    let wall_ms = sandbox.limits().decision_wall_ms as f64;
+    figures.push(
+        Figure::new(
+            "host_call_decision_ms",
+            format!(
+                "slowest decision spending {} fuel on one host call ({}; best of {}); `arena bench --host-calls` lists all",
+                sandbox.limits().fuel_per_decision,
+                worst.name,
+                if q { 1 } else { 5 }
+            ),
+            worst.ms,
+            "ms",
+        )
+        .target(Target::AtMost(wall_ms / 10.0)),
+    );
+    figures.push(Figure::new(
+        "wasm_loop_decision_ms",
+        format!(
+            "same decision spent on a plain WebAssembly loop ({} fuel)",
+            sandbox.limits().fuel_per_decision
+        ),
+        loop_timings.first().context("no loop timing")?.ms,
+        "ms",
     ));
 
     Ok(Report {

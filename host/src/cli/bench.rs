@@ -6,7 +6,7 @@ use anyhow::Context;
 use clap::Args;
 
 use crate::bench::{run, table, BenchOptions};
-use crate::sandbox::{resolve_agent, run_with_big_stack};
+use crate::sandbox::{resolve_agent, run_with_big_stack, Limits, Sandbox};
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
@@ -25,9 +25,16 @@ pub struct BenchArgs {
     /// temporary folder)
     #[arg(long)]
     pub scratch: Option<PathBuf>,
+    /// Only time decisions that spend all their fuel on one host call, each kind of call in turn
+    /// (the calibration of host-call fuel, docs/SECURITY.md), and list them all
+    #[arg(long)]
+    pub host_calls: bool,
 }
 
 pub fn run_cmd(args: BenchArgs) -> anyhow::Result<i32> {
+    if args.host_calls {
+        return host_calls(&args);
+    }
     let exe = std::env::current_exe().context("cannot find the arena binary")?;
     let dir = exe.parent().map(PathBuf::from).unwrap_or_default();
     let agents = match args.agents {
@@ -83,4 +90,23 @@ fn default_scratch() -> PathBuf {
     } else {
         std::env::temp_dir().join(name)
     }
+}
+
+/// `arena bench --host-calls`: every hammer's decision, slowest first.
+fn host_calls(args: &BenchArgs) -> anyhow::Result<i32> {
+    let sandbox = Sandbox::new(Limits::default())?;
+    let reps = if args.quick { 1 } else { 5 };
+    let timings = run_with_big_stack(|| crate::bench::host_calls::time_all(&sandbox, reps))?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&timings)?);
+    } else {
+        println!(
+            "machine: {}\n{} fuel per decision, wall-clock backstop {} ms; each the best of {reps} decisions\n",
+            crate::bench::machine(),
+            sandbox.limits().fuel_per_decision,
+            sandbox.limits().decision_wall_ms
+        );
+        print!("{}", crate::bench::host_calls::table(&timings));
+    }
+    Ok(0)
 }

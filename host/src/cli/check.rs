@@ -4,7 +4,7 @@
 //!
 //! Exit status: 0 when the agent is fine (illegal trades and rejected drafts are only warnings),
 //! 1 when it cannot be built or loaded or faults in a smoke game, 2 on usage errors (no such
-//! file...).
+//! file...) and when the host itself fails (it cannot set the agent up: not the agent's fault).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -18,7 +18,7 @@ use crate::farm::{
     SeededDice, Setup,
 };
 use crate::game::GameKind;
-use crate::sandbox::{resolve_agent, run_with_big_stack, AgentModule, Sandbox};
+use crate::sandbox::{resolve_agent, run_with_big_stack, AgentModule, HostFailure, Sandbox};
 
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {
@@ -56,6 +56,8 @@ pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
     let started = Instant::now();
     let module = match sandbox.load(&wasm) {
         Ok(m) => m,
+        // The host's own failure is no verdict on the agent: an error, exit status 2.
+        Err(e) if HostFailure::find(&e).is_some() => return Err(e),
         Err(e) => return Ok(fail(&[format!("cannot load the agent: {e:#}")])),
     };
     let compile = started.elapsed();
@@ -65,9 +67,9 @@ pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
     let mut warnings = BTreeMap::<String, u32>::new();
     for game in module.games() {
         match game {
-            GameKind::Farm => farm_smoke_games(&module, &args, &mut errors, &mut warnings),
+            GameKind::Farm => farm_smoke_games(&module, &args, &mut errors, &mut warnings)?,
             GameKind::Farkle => {
-                super::check_farkle::smoke_games(&module, &args, &mut errors, &mut warnings)
+                super::check_farkle::smoke_games(&module, &args, &mut errors, &mut warnings)?
             }
         }
     }
@@ -92,13 +94,13 @@ fn farm_smoke_games(
     args: &CheckArgs,
     errors: &mut Vec<String>,
     warnings: &mut BTreeMap<String, u32>,
-) {
+) -> anyhow::Result<()> {
     println!("\nLittle Animal Farm smoke games against the built-in greedy opponent:");
     for g in 0..args.games {
         let seed = args.seed.wrapping_add(g as u64);
         let seat = (g % 2) as usize;
         let t = Instant::now();
-        let (record, logs) = smoke_game(module, seat, seed, args.round_cap);
+        let (record, logs) = smoke_game(module, seat, seed, args.round_cap)?;
         let took = t.elapsed();
         let result = match record.outcome {
             Outcome::Win { seat: w, .. } if w == seat => "won".to_string(),
@@ -157,6 +159,7 @@ fn farm_smoke_games(
             }
         }
     }
+    Ok(())
 }
 
 pub(super) fn fail(errors: &[String]) -> i32 {
@@ -215,18 +218,18 @@ fn smoke_game(
     seat: usize,
     seed: u64,
     round_cap: u32,
-) -> (GameRecord, (Vec<(u32, String)>, u64)) {
+) -> anyhow::Result<(GameRecord, (AgentLogs, u64))> {
     let mut setup = Setup::standard(2, seed, round_cap);
     setup.policy = FaultPolicy::LoseMove;
-    let (record, logs, fuel) = play_with_opponent(&setup, module, seat);
-    (record, (logs, fuel))
+    let (record, logs, fuel) = play_with_opponent(&setup, module, seat)?;
+    Ok((record, (logs, fuel)))
 }
 
 fn play_with_opponent(
     setup: &Setup,
     module: &AgentModule,
     seat: usize,
-) -> (GameRecord, Vec<(u32, String)>, u64) {
+) -> anyhow::Result<(GameRecord, AgentLogs, u64)> {
     run_with_big_stack(|| {
         let mut agent = module.player_with_round_cap(setup.round_cap);
         let mut logs = Vec::new();
@@ -247,10 +250,16 @@ fn play_with_opponent(
                 &mut SeededDice::new(setup.seed.unwrap_or(0)),
             )
         };
+        if let Some(failure) = agent.host_failure() {
+            return Err(anyhow::Error::new(failure.clone()));
+        }
         let fuel = agent.fuel_used();
-        (record, logs, fuel)
+        Ok((record, logs, fuel))
     })
 }
+
+/// What an agent logged in a game: (turn, text) in order.
+type AgentLogs = Vec<(u32, String)>;
 
 /// Keeps the agent's log after every decision.
 struct LogTaker<'a> {

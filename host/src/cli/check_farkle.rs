@@ -62,7 +62,7 @@ pub fn smoke_games(
     args: &CheckArgs,
     errors: &mut Vec<String>,
     warnings: &mut BTreeMap<String, u32>,
-) {
+) -> anyhow::Result<()> {
     println!(
         "\nFarkle smoke games (solo, turns to reach {}):",
         farkle_rules::TARGET
@@ -75,7 +75,7 @@ pub fn smoke_games(
             ..Setup::new(1, seed, args.round_cap)
         };
         let t = Instant::now();
-        let (record, fuel) = play_metered(&setup, std::slice::from_ref(module));
+        let (record, fuel) = play_metered(&setup, std::slice::from_ref(module))?;
         let took = t.elapsed();
         let report = solo_report(&record);
         let result = match report.turns_to_target {
@@ -139,6 +139,7 @@ pub fn smoke_games(
             args.games
         );
     }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -200,7 +201,7 @@ mod tests {
             policy: FaultPolicy::LoseMove,
             ..Setup::new(1, 3, 10)
         };
-        let (record, _) = play_metered(&setup, &[m]);
+        let (record, _) = play_metered(&setup, &[m]).unwrap();
         let r = solo_report(&record);
         assert_eq!(r.turns, 10);
         assert_eq!(r.turns_to_target, None);

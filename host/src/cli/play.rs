@@ -3,7 +3,7 @@
 //! its exports). Little Animal Farm is narrated here; Farkle in `play_farkle`.
 //!
 //! Exit status: 0 when the game was played, 1 when an agent cannot be built or loaded, 2 on usage
-//! errors.
+//! errors and when the host itself fails (it cannot set an agent up: not the agent's fault).
 
 use std::cell::RefCell;
 use std::fmt::Write as _;
@@ -19,7 +19,9 @@ use crate::farm::{
 };
 use crate::game::GameKind;
 use crate::records::{write_record, RecordMeta};
-use crate::sandbox::{resolve_agent, run_with_big_stack, AgentModule, Limits, Sandbox, WasmPlayer};
+use crate::sandbox::{
+    resolve_agent, run_with_big_stack, AgentModule, HostFailure, Limits, Sandbox, WasmPlayer,
+};
 
 /// Budgets shared by `play` and `check` (defaults: `Limits::default()`).
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -124,6 +126,8 @@ pub fn run(args: PlayArgs) -> anyhow::Result<i32> {
     for path in &args.agents {
         match load_agent(&sandbox, path) {
             Ok(m) => modules.push(m),
+            // The host's own failure is no verdict on the agent: exit status 2.
+            Err(e) if HostFailure::find(&e).is_some() => return Err(e),
             Err(e) => {
                 eprintln!("error: {e:#}");
                 return Ok(1);
@@ -132,6 +136,7 @@ pub fn run(args: PlayArgs) -> anyhow::Result<i32> {
     }
     let game = choose_game(args.game, &modules)?;
     check_seats(game, modules.len())?;
+    sandbox.games_at_once(modules.len(), 1)?;
     let names = unique_names(modules.iter().map(|m| m.name().to_owned()).collect());
     let seed = args.seed.unwrap_or_else(random_seed);
     if game == GameKind::Farkle {
@@ -140,7 +145,7 @@ pub fn run(args: PlayArgs) -> anyhow::Result<i32> {
     let mut setup = Setup::standard(modules.len(), seed, args.round_cap);
     setup.policy = args.fault_policy.into();
 
-    let (record, logs, fuel) = play_logged(&setup, &modules);
+    let (record, logs, fuel) = play_logged(&setup, &modules)?;
 
     let meta = RecordMeta {
         names: names.clone(),
@@ -318,9 +323,16 @@ impl FarmPlayer for Logged<WasmPlayer> {
     }
 }
 
+/// Fuel each seat used in a game: total, largest single decision.
+pub type SeatFuel = Vec<(u64, u64)>;
+
 /// Plays a game between `modules`, on a big-stack thread, keeping the agents' logs and fuel
-/// (total, largest single decision) per seat.
-pub fn play_logged(setup: &Setup, modules: &[AgentModule]) -> (GameRecord, Logs, Vec<(u64, u64)>) {
+/// (total, largest single decision) per seat. Fails with the [`crate::sandbox::HostFailure`] of
+/// a seat the host could not set up (exit status 2: not the agent's fault).
+pub fn play_logged(
+    setup: &Setup,
+    modules: &[AgentModule],
+) -> anyhow::Result<(GameRecord, Logs, SeatFuel)> {
     run_with_big_stack(|| {
         let logs = Rc::new(RefCell::new(Vec::new()));
         let mut players: Vec<Logged<WasmPlayer>> = modules
@@ -341,6 +353,9 @@ pub fn play_logged(setup: &Setup, modules: &[AgentModule]) -> (GameRecord, Logs,
         let seed = setup.seed.unwrap_or(0);
         let record = play_game(setup, &mut seats, &mut SeededDice::new(seed));
         drop(seats);
+        if let Some(failure) = players.iter().find_map(|p| p.inner.host_failure()) {
+            return Err(anyhow::Error::new(failure.clone()));
+        }
         let fuel = players
             .iter()
             .map(|p| (p.inner.fuel_used(), p.max_decision_fuel))
@@ -349,7 +364,7 @@ pub fn play_logged(setup: &Setup, modules: &[AgentModule]) -> (GameRecord, Logs,
         let logs = Rc::try_unwrap(logs)
             .map(RefCell::into_inner)
             .unwrap_or_default();
-        (record, logs, fuel)
+        Ok((record, logs, fuel))
     })
 }
 
@@ -738,7 +753,7 @@ mod tests {
         let sb = Sandbox::new(Limits::default()).unwrap();
         let m = sb.load_bytes("quiet", PASSER.as_bytes()).unwrap();
         let setup = Setup::standard(2, 5, 20);
-        let (record, logs, fuel) = play_logged(&setup, &[m.clone(), m]);
+        let (record, logs, fuel) = play_logged(&setup, &[m.clone(), m]).unwrap();
         assert!(fuel.iter().all(|f| f.0 > 0 && f.1 > 0));
         let names = vec!["a".to_string(), "b".to_string()];
         let text = Narrator::new(&names, &setup).narrate(&record, Some(&logs));

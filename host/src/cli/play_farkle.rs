@@ -38,7 +38,11 @@ impl FarklePlayer for Metered {
 
 /// Plays one Farkle game between `modules` (seat 0 first) on a big-stack thread. Returns the
 /// record (which keeps the agents' logs) and each seat's fuel: total, largest single decision.
-pub fn play_metered(setup: &Setup, modules: &[AgentModule]) -> (GameRecord, Vec<(u64, u64)>) {
+/// Fails with the [`crate::sandbox::HostFailure`] of a seat the host could not set up.
+pub fn play_metered(
+    setup: &Setup,
+    modules: &[AgentModule],
+) -> anyhow::Result<(GameRecord, Vec<(u64, u64)>)> {
     run_with_big_stack(|| {
         let mut players: Vec<Metered> = modules
             .iter()
@@ -53,11 +57,14 @@ pub fn play_metered(setup: &Setup, modules: &[AgentModule]) -> (GameRecord, Vec<
             .collect();
         let record = play_game(setup, &mut seats);
         drop(seats);
+        if let Some(failure) = players.iter().find_map(|p| p.inner.host_failure()) {
+            return Err(anyhow::Error::new(failure.clone()));
+        }
         let fuel = players
             .iter()
             .map(|p| (p.inner.fuel_used(), p.max_decision_fuel))
             .collect();
-        (record, fuel)
+        Ok((record, fuel))
     })
 }
 
@@ -73,7 +80,7 @@ pub fn run(
         policy: args.fault_policy.into(),
         ..Setup::new(modules.len(), seed, args.round_cap)
     };
-    let (record, fuel) = play_metered(&setup, modules);
+    let (record, fuel) = play_metered(&setup, modules)?;
     let meta = RecordMeta {
         names: names.to_vec(),
         agent_hashes: modules
@@ -436,7 +443,7 @@ mod tests {
         let sb = Sandbox::new(Limits::default()).unwrap();
         let m = sb.load_bytes("banker", BANKER.as_bytes()).unwrap();
         let setup = Setup::new(2, 8, 100);
-        let (record, fuel) = play_metered(&setup, &[m.clone(), m]);
+        let (record, fuel) = play_metered(&setup, &[m.clone(), m]).unwrap();
         assert!(fuel.iter().all(|f| f.0 > 0 && f.1 > 0 && f.1 <= f.0));
         let names = vec!["a".to_string(), "b".to_string()];
         let text = narrate(&names, &record, false);

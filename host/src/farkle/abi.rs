@@ -49,11 +49,52 @@ pub fn read_answer(ret: i32, buf: &[u8]) -> Result<Answer, Fault> {
     let a = decode_answer(ret, buf).map_err(|e| {
         Fault::new(
             FaultKind::BadAnswer,
-            format!("farkle_draft returned {ret}: unreadable answer ({e:?})"),
+            format!("farkle_draft returned {ret}: {e}"),
         )
     })?;
     Ok(Answer {
         action: a.action,
         draft: a.indices().to_vec(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::read_answer;
+    use crate::game::FaultKind;
+
+    /// The fault detail of `farkle_draft` returning `ret` with `count` at offset 4 of a buffer of
+    /// 8192 bytes.
+    fn detail(ret: i32, count: u32) -> String {
+        let mut buf = vec![0u8; 8192];
+        buf[4..8].copy_from_slice(&count.to_le_bytes());
+        let fault = read_answer(ret, &buf).unwrap_err();
+        assert_eq!(fault.kind, FaultKind::BadAnswer);
+        fault.detail
+    }
+
+    #[test]
+    fn unreadable_answers_are_explained_in_sentences() {
+        assert_eq!(
+            detail(-1, 0),
+            "farkle_draft returned -1: an answer has at least 8 bytes (the action and the count)"
+        );
+        assert_eq!(
+            detail(2147483647, 0),
+            "farkle_draft returned 2147483647: more bytes than the exchange buffer has (8192)"
+        );
+        assert_eq!(
+            detail(64, 9),
+            "farkle_draft returned 64: the answer drafts 9 dice (the count at offset 4), at most 6"
+        );
+        assert_eq!(
+            detail(12, 2),
+            "farkle_draft returned 12: drafting 2 dice takes 16 bytes (8 + 4 × 2), and the \
+             answer has 12"
+        );
+        for (ret, count) in [(-1, 0), (2147483647, 0), (64, 9), (12, 2)] {
+            let d = detail(ret, count);
+            assert!(!d.contains("TooShort") && !d.contains('{'), "{d}");
+        }
+    }
 }

@@ -1,6 +1,6 @@
 //! Farkle as a [`Game`] of the league runner.
 
-use crate::game::{FaultNote, Game, GameKind, Played, Summary, Table};
+use crate::game::{check_host_failures, FaultNote, Game, GameKind, Played, Summary, Table};
 
 use super::game::{play_game, GameRecord, Setup, TurnEnd};
 use super::record::write_record;
@@ -24,6 +24,8 @@ impl Game for FarkleGame {
         let mut seats: Vec<&mut dyn FarklePlayer> =
             players.iter_mut().map(|p| &mut **p as _).collect();
         let record = play_game(&setup, &mut seats);
+        drop(seats);
+        check_host_failures(table, players.iter().map(|p| p.host_failure()))?;
         Ok(Played {
             record: write_record(&record, &table.meta)?,
             summary: summary(&record),

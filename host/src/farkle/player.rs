@@ -1,4 +1,5 @@
 use crate::game::Fault;
+use crate::sandbox::HostFailure;
 
 /// What a player sees when asked to draft. A copy owned by the game.
 #[derive(Clone, Copy, Debug)]
@@ -47,6 +48,12 @@ pub trait FarklePlayer {
 
     /// Text the player logged while deciding since the last call.
     fn take_log(&mut self) -> Option<String> {
+        None
+    }
+
+    /// The host's own failure in this game, if it had one (a sandboxed agent the host could not
+    /// set up): the game is then not a fact about the players and must not be scored.
+    fn host_failure(&self) -> Option<HostFailure> {
         None
     }
 }

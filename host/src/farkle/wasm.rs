@@ -3,7 +3,7 @@
 use super::abi::{encode_observation, read_answer};
 use super::{Answer, FarklePlayer, Observation};
 use crate::game::{Fault, GameKind};
-use crate::sandbox::WasmPlayer;
+use crate::sandbox::{HostFailure, WasmPlayer};
 
 /// Index of `farkle_draft` in `GameKind::Farkle.decision_exports()`.
 const DRAFT: usize = 0;
@@ -20,5 +20,9 @@ impl FarklePlayer for WasmPlayer {
 
     fn take_log(&mut self) -> Option<String> {
         WasmPlayer::take_log(self)
+    }
+
+    fn host_failure(&self) -> Option<HostFailure> {
+        WasmPlayer::host_failure(self).cloned()
     }
 }

@@ -205,7 +205,7 @@ pub fn decode_trade_answer(len: i32, buf: &[u8]) -> Result<Offer, Fault> {
         ));
     }
     arena_abi::farm::decode_offer(&buf[..OFFER_SIZE])
-        .map_err(|e| Fault::new(FaultKind::BadAnswer, format!("unreadable offer: {e:?}")))
+        .map_err(|e| Fault::new(FaultKind::BadAnswer, format!("unreadable offer: {e}")))
 }
 
 /// Reads the answer of `farm_accept`: 1 accepts, 0 denies, anything else is a `bad_answer` fault.

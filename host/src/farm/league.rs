@@ -1,6 +1,6 @@
 //! Little Animal Farm as a [`Game`] of the league runner.
 
-use crate::game::{FaultNote, Game, GameKind, Played, Summary, Table};
+use crate::game::{check_host_failures, FaultNote, Game, GameKind, Played, Summary, Table};
 use crate::records::record_bytes;
 
 use super::{play_game, Event, FarmPlayer, GameRecord, SeededDice, Setup};
@@ -26,6 +26,8 @@ impl Game for FarmGame {
         let mut seats: Vec<&mut dyn FarmPlayer> =
             players.iter_mut().map(|p| &mut **p as _).collect();
         let record = play_game(&setup, &mut seats, &mut SeededDice::new(table.seed));
+        drop(seats);
+        check_host_failures(table, players.iter().map(|p| p.host_failure()))?;
         Ok(Played {
             record: record_bytes(&record, &table.meta)?,
             summary: summary(&record),

@@ -2,6 +2,7 @@ use farm_rules::{Offer, Position, Trade};
 
 use super::event::Event;
 use super::fault::Fault;
+use crate::sandbox::HostFailure;
 
 /// What a player sees when asked for a decision. Everything is a copy owned by the game: a player
 /// cannot change the game through it.
@@ -46,6 +47,12 @@ pub trait FarmPlayer {
 
     /// Text the player logged while deciding since the last call (debug output of an agent).
     fn take_log(&mut self) -> Option<String> {
+        None
+    }
+
+    /// The host's own failure in this game, if it had one (a sandboxed agent the host could not
+    /// set up): the game is then not a fact about the players and must not be scored.
+    fn host_failure(&self) -> Option<HostFailure> {
         None
     }
 }

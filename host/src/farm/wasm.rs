@@ -6,7 +6,7 @@ use farm_rules::Offer;
 use super::abi_events::{decode_accept_answer, decode_trade_answer, encode_observation};
 use super::{AcceptView, FarmPlayer, Fault, Observation};
 use crate::game::GameKind;
-use crate::sandbox::WasmPlayer;
+use crate::sandbox::{HostFailure, WasmPlayer};
 
 /// Index of each decision export in `GameKind::Farm.decision_exports()`.
 const TRADE: usize = 0;
@@ -29,5 +29,9 @@ impl FarmPlayer for WasmPlayer {
 
     fn take_log(&mut self) -> Option<String> {
         WasmPlayer::take_log(self)
+    }
+
+    fn host_failure(&self) -> Option<HostFailure> {
+        WasmPlayer::host_failure(self).cloned()
     }
 }

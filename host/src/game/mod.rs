@@ -15,6 +15,8 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use crate::sandbox::HostFailure;
+
 pub use fault::{Fault, FaultKind, FaultPolicy};
 
 /// The games the arena hosts. The name is what league files and records say.
@@ -159,8 +161,27 @@ pub trait Game: Sync {
     fn kind(&self) -> GameKind;
 
     /// Plays one game with `players[s]` in seat `s` and writes its record. Never fails because of
-    /// what a player does (that is a fault in the record); an error is the host's own failure.
+    /// what a player does (that is a fault in the record); an error is the host's own failure
+    /// (a [`HostFailure`] when the host could not set a seat up: see [`check_host_failures`]).
     fn play(&self, table: &Table, players: &mut [Box<Self::Player>]) -> anyhow::Result<Played>;
+}
+
+/// Fails with the first seat's [`HostFailure`], if the host failed any seat: such a game is not
+/// recorded (every game does this check).
+pub fn check_host_failures(
+    table: &Table,
+    failures: impl Iterator<Item = Option<HostFailure>>,
+) -> anyhow::Result<()> {
+    for (seat, failure) in failures.enumerate() {
+        if let Some(HostFailure(why)) = failure {
+            let name = table.meta.names.get(seat).map_or("?", String::as_str);
+            return Err(anyhow::Error::new(HostFailure(format!(
+                "game with seed {} not recorded: seat {seat} ({name}): {why}",
+                table.seed
+            ))));
+        }
+    }
+    Ok(())
 }
 
 /// A league entrant for game `G`: anything that can take a seat in a fresh game. Sandboxed agents

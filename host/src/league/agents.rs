@@ -71,11 +71,29 @@ impl Contestant<FarkleGame> for Entrant {
 }
 
 /// Loads the league's agents into a sandbox and plays the league. The output folder is locked
-/// first: a second run on it is turned away before it spends time loading agents.
+/// first: a second run on it is turned away before it spends time loading agents. The sandbox
+/// holds an instance for every seat of every game played at once; where the address space cannot
+/// hold that many, fewer games are played at once (the results do not depend on it), or none fits
+/// and the league is refused with what to change.
 pub fn run_league(cfg: &LeagueConfig, opts: &RunOptions) -> anyhow::Result<LeagueRun> {
     let lock = folder::lock(&cfg.output)?;
     let limits = limits(&cfg.budgets);
-    let sandbox = Sandbox::new(limits.clone())?;
+    let players = cfg.players_per_game;
+    let wanted = opts.threads.unwrap_or_else(|| cfg.worker_threads()).max(1);
+    let instances = u32::try_from(wanted.saturating_mul(players)).unwrap_or(u32::MAX);
+    let sandbox = Sandbox::for_instances(limits.clone(), instances)?;
+    let threads = sandbox.games_at_once(players, wanted)?;
+    if threads < wanted {
+        eprintln!(
+            "note: {threads} worker thread(s) instead of {wanted}: the address space holds {} \
+             agent instances (results do not depend on the thread count)",
+            sandbox.instances()
+        );
+    }
+    let opts = &RunOptions {
+        threads: Some(threads),
+        ..opts.clone()
+    };
     let entrants: Vec<Entrant> = load_agents(cfg, &sandbox)?
         .into_iter()
         .map(|module| Entrant {

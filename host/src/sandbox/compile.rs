@@ -25,6 +25,7 @@ use wasmtime::{Engine, Module};
 use super::cache::{Lookup, ModuleCache};
 use super::config::{self, Limits};
 use super::faults::one_line;
+use super::host_failure::HostFailure;
 use super::shape::{check_shape, ShapeLimits};
 
 /// The hidden subcommand that makes `arena` a compiler child: `arena __compile JSON` reads a
@@ -161,7 +162,12 @@ impl Compiler {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
-            .with_context(|| format!("cannot start the compiler process {}", exe.display()))?;
+            .map_err(|e| {
+                HostFailure(format!(
+                    "cannot start the compiler process {}: {e}",
+                    exe.display()
+                ))
+            })?;
         let mut stdin = child.stdin.take().expect("piped stdin");
         let mut stdout = child.stdout.take().expect("piped stdout");
         let mut stderr = child.stderr.take().expect("piped stderr");
@@ -215,6 +221,19 @@ impl Compiler {
         if !status.success() {
             #[cfg(unix)]
             if let Some(signal) = std::os::unix::process::ExitStatusExt::signal(&status) {
+                // The arena kills the child only at the deadline (above), and its own limits
+                // end it with other signals (SIGXCPU, SIGABRT, SIGSEGV): SIGKILL came from
+                // outside, most likely the out-of-memory killer. Not the module's doing.
+                if signal == libc::SIGKILL {
+                    return Err(HostFailure(format!(
+                        "the compiler process was killed (signal {signal}) from outside the \
+                         arena, most likely by the out-of-memory killer; give the arena more \
+                         memory and try again{}{}",
+                        if errors.is_empty() { "" } else { ": " },
+                        errors
+                    ))
+                    .into());
+                }
                 bail!(
                     "the compiler process was stopped by signal {signal} (limits: {} MiB of \
                      address space, {} s){}{}",

@@ -5,9 +5,11 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use wasmtime::{
-    Config, Enabled, Engine, InstanceAllocationStrategy, OptLevel, PoolingAllocationConfig,
-    Strategy,
+    Config, Enabled, Engine, InstanceAllocationStrategy, OperatorCost, OptLevel,
+    PoolingAllocationConfig, Strategy,
 };
+
+use super::host_fuel::GROW_FUEL;
 
 /// How often the epoch ticker bumps the engine's epoch; wall-clock deadlines are counted in ticks.
 pub const EPOCH_TICK: Duration = Duration::from_millis(1);
@@ -93,7 +95,8 @@ impl Limits {
 ///   configuration its fuzzing and security analysis cover).
 /// * Compilation runs in a child process with a deadline (`compile.rs`); this engine also
 ///   deserializes the child's artifacts, so it must be built by this same function there.
-/// * Instances are allocated from wasmtime's pooling allocator (see [`POOL_INSTANCES`]): a game
+/// * Instances are allocated from wasmtime's pooling allocator (sized by the caller, see
+///   `capacity.rs`): a game
 ///   starts two or more fresh instances, and reusing pre-reserved slots (with the module's
 ///   copy-on-write memory image still mapped) is much cheaper than mapping and unmapping a
 ///   4 GiB reservation per instance. The pool never refuses what the on-demand allocator would
@@ -103,23 +106,28 @@ impl Limits {
 /// * A slot given back to the pool is reset to the module's initial contents page by page, where
 ///   Linux's `PAGEMAP_SCAN` lists the pages the agent wrote, instead of being handed back to the
 ///   kernel ([`Allocation::PoolKeepingWrittenPages`]); without it, the pool hands them back.
-pub(crate) fn engine(limits: &Limits) -> anyhow::Result<(Engine, Allocation)> {
+pub(crate) fn engine(limits: &Limits, instances: u32) -> anyhow::Result<(Engine, Allocation)> {
     for allocation in [Allocation::PoolKeepingWrittenPages, Allocation::Pool] {
-        if let Ok(engine) = engine_allocating(limits, allocation) {
+        if let Ok(engine) = engine_allocating(limits, allocation, instances) {
             return Ok((engine, allocation));
         }
     }
     Ok((on_demand_engine(limits)?, Allocation::OnDemand))
 }
 
-/// The engine with the given allocation; an error when the machine does not allow it.
-pub(crate) fn engine_allocating(limits: &Limits, allocation: Allocation) -> anyhow::Result<Engine> {
+/// The engine with the given allocation and, for the pool, `instances` slots; an error when the
+/// machine does not allow it.
+pub(crate) fn engine_allocating(
+    limits: &Limits,
+    allocation: Allocation,
+    instances: u32,
+) -> anyhow::Result<Engine> {
     if allocation == Allocation::OnDemand {
         return on_demand_engine(limits);
     }
     let mut c = base_config(limits);
     c.allocation_strategy(InstanceAllocationStrategy::Pooling(pool_config(
-        limits, allocation,
+        limits, allocation, instances,
     )));
     Engine::new(&c).map_err(anyhow::Error::from)
 }
@@ -161,13 +169,13 @@ pub(crate) fn on_demand_engine(limits: &Limits) -> anyhow::Result<Engine> {
     Engine::new(&base_config(limits)).map_err(anyhow::Error::from)
 }
 
-/// Instances that can be alive at once in one engine (a league uses `threads × players`; one
-/// slot reserves 4 GiB of address space plus a guard, not memory). Past it, instantiation
-/// fails with a `load_failed` fault that says so.
-pub const POOL_INSTANCES: u32 = 1000;
+/// Instances a sandbox holds at once unless its maker asks for more
+/// ([`super::Sandbox::for_instances`]): a game of 6 plus room for 2 threads of 2-player games and
+/// more. One slot reserves 4 GiB of address space plus a guard, not memory.
+pub const DEFAULT_INSTANCES: u32 = 16;
 
-/// Tables per instance (the limiter also allows 4).
-const POOL_TABLES_PER_INSTANCE: u32 = 4;
+/// Tables per instance: more is refused at load (`module.rs`), and the limiter allows no more.
+pub(crate) const TABLES_PER_INSTANCE: u32 = 4;
 
 /// Largest part of an agent's linear memory reset by copying rather than handed back to the
 /// kernel. The example agents write less than 32 KiB in a game: with a 32 KiB cap, as with this
@@ -175,7 +183,7 @@ const POOL_TABLES_PER_INSTANCE: u32 = 4;
 /// more than this pays for the rest as before.
 pub const KEEP_RESIDENT_MEMORY_BYTES: usize = 1 << 20;
 
-fn pool_config(limits: &Limits, allocation: Allocation) -> PoolingAllocationConfig {
+fn pool_config(limits: &Limits, allocation: Allocation, instances: u32) -> PoolingAllocationConfig {
     let mut p = PoolingAllocationConfig::new();
     if allocation == Allocation::PoolKeepingWrittenPages {
         let memory = usize::try_from(limits.memory_bytes).unwrap_or(usize::MAX);
@@ -183,11 +191,11 @@ fn pool_config(limits: &Limits, allocation: Allocation) -> PoolingAllocationConf
             .linear_memory_keep_resident(memory.min(KEEP_RESIDENT_MEMORY_BYTES))
             .table_keep_resident(limits.table_elements as usize * std::mem::size_of::<usize>());
     }
-    p.total_core_instances(POOL_INSTANCES)
-        .total_memories(POOL_INSTANCES)
-        .total_tables(POOL_INSTANCES * POOL_TABLES_PER_INSTANCE)
+    p.total_core_instances(instances)
+        .total_memories(instances)
+        .total_tables(instances * TABLES_PER_INSTANCE)
         .max_memories_per_module(1)
-        .max_tables_per_module(POOL_TABLES_PER_INSTANCE)
+        .max_tables_per_module(TABLES_PER_INSTANCE)
         // The limiter enforces `memory_bytes` (with its own fault); the pool only needs to hold
         // any 32-bit memory, so that it never refuses a module the limiter would accept.
         .max_memory_size(1 << 32)
@@ -197,8 +205,19 @@ fn pool_config(limits: &Limits, allocation: Allocation) -> PoolingAllocationConf
     p
 }
 
+/// wasmtime's fuel price of each operator, except `memory.grow` and `table.grow`: they call into
+/// the host and the resource limiter, and since growth past the limits answers -1 an agent
+/// can repeat them at will, so they cost [`GROW_FUEL`] (wasmtime's default price is 1).
+fn operator_cost() -> OperatorCost {
+    let mut cost = OperatorCost::new();
+    cost.MemoryGrow = GROW_FUEL;
+    cost.TableGrow = GROW_FUEL;
+    cost
+}
+
 fn base_config(limits: &Limits) -> Config {
     let mut c = Config::new();
+    c.operator_cost(operator_cost());
     c.strategy(Strategy::Cranelift)
         .cranelift_opt_level(OptLevel::Speed)
         .consume_fuel(true)

@@ -1,14 +1,17 @@
-//! From wasmtime's errors to the game's faults, and the resource limiter whose refusals become
-//! `memory_limit` faults.
+//! From wasmtime's errors to the game's faults, and the resource limiter that refuses growth past
+//! the limits.
 
 use std::fmt;
 
 use wasmtime::{ResourceLimiter, Trap};
 use wasmtime_wasi::I32Exit;
 
+use super::log::AgentLog;
 use crate::farm::{Fault, FaultKind};
 
-/// The error the limiter raises (as a trap) when a memory or table would outgrow its limit.
+/// A memory or table size past the limits: the error of an instantiation the limiter refuses (a
+/// module whose own initial sizes are too big), and what a refused `memory.grow` or `table.grow`
+/// notes for the fault of a trap that follows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LimitExceeded {
     pub what: &'static str,
@@ -35,12 +38,46 @@ impl fmt::Display for LimitExceeded {
 
 impl std::error::Error for LimitExceeded {}
 
-/// Per-store limits: one instance, one memory, a few tables, and sizes from `Limits`. Growing
-/// past a limit traps (instead of `memory.grow` returning -1) so that the fault is clear.
+/// Per-store limits: one instance, one memory, a few tables, and sizes from `Limits`.
+///
+/// While the instance is created, initial sizes past the limits fail the instantiation (the
+/// module is refused at load). Afterwards `memory.grow` and `table.grow` past a limit return -1,
+/// as the WebAssembly spec allows, so that an allocator can fall back; the refusal is written to
+/// the agent's log and kept until the end of the call, where a trap that follows it becomes a
+/// `memory_limit` fault (see [`classify_after_refusal`]).
 #[derive(Debug, Clone)]
 pub struct Limiter {
     pub memory_bytes: usize,
     pub table_elements: usize,
+    /// True while the instance is being created.
+    pub instantiating: bool,
+    /// The last growth refused since the current call began.
+    pub refused: Option<LimitExceeded>,
+    /// The agent's log, where refusals are written.
+    pub log: AgentLog,
+}
+
+impl Limiter {
+    fn grow(&mut self, what: &'static str, desired: usize, limit: usize) -> wasmtime::Result<bool> {
+        if desired <= limit {
+            return Ok(true);
+        }
+        let refused = LimitExceeded {
+            what,
+            desired,
+            limit,
+        };
+        if self.instantiating {
+            return Err(wasmtime::Error::new(refused));
+        }
+        // Formatting is most of the cost of a refusal: none once the log is full.
+        if self.log.room() > 0 {
+            self.log
+                .append(format!("arena: {what}.grow refused: {refused}\n").as_bytes());
+        }
+        self.refused = Some(refused);
+        Ok(false)
+    }
 }
 
 impl ResourceLimiter for Limiter {
@@ -50,14 +87,8 @@ impl ResourceLimiter for Limiter {
         desired: usize,
         _maximum: Option<usize>,
     ) -> wasmtime::Result<bool> {
-        if desired > self.memory_bytes {
-            return Err(wasmtime::Error::new(LimitExceeded {
-                what: "memory",
-                desired,
-                limit: self.memory_bytes,
-            }));
-        }
-        Ok(true)
+        let limit = self.memory_bytes;
+        self.grow("memory", desired, limit)
     }
 
     fn table_growing(
@@ -66,14 +97,8 @@ impl ResourceLimiter for Limiter {
         desired: usize,
         _maximum: Option<usize>,
     ) -> wasmtime::Result<bool> {
-        if desired > self.table_elements {
-            return Err(wasmtime::Error::new(LimitExceeded {
-                what: "table",
-                desired,
-                limit: self.table_elements,
-            }));
-        }
-        Ok(true)
+        let limit = self.table_elements;
+        self.grow("table", desired, limit)
     }
 
     fn instances(&self) -> usize {
@@ -81,7 +106,7 @@ impl ResourceLimiter for Limiter {
     }
 
     fn tables(&self) -> usize {
-        4
+        super::config::TABLES_PER_INSTANCE as usize
     }
 
     fn memories(&self) -> usize {
@@ -114,7 +139,10 @@ pub fn classify(err: &wasmtime::Error, what: &str, fuel: FuelScope) -> Fault {
             },
             Trap::Interrupt => Fault::new(
                 FaultKind::Timeout,
-                format!("{what} ran past the wall-clock deadline"),
+                format!(
+                    "{what} ran past the wall-clock backstop before its fuel ran out; a timeout \
+                     depends on the machine and its load, so this result may not reproduce"
+                ),
             ),
             Trap::StackOverflow => Fault::new(
                 FaultKind::StackOverflow,
@@ -133,6 +161,37 @@ pub fn classify(err: &wasmtime::Error, what: &str, fuel: FuelScope) -> Fault {
         );
     }
     Fault::new(FaultKind::Trap, format!("{what}: {}", one_line(err)))
+}
+
+/// The fault of a failed call during which a `memory.grow` or `table.grow` was refused
+/// (`refused`): a trap then is the agent touching what it could not get, a `memory_limit` fault
+/// that says so; running out of fuel or stack, or the backstop, keep their own kinds.
+pub fn classify_after_refusal(
+    err: &wasmtime::Error,
+    what: &str,
+    fuel: FuelScope,
+    refused: Option<LimitExceeded>,
+) -> Fault {
+    let fault = classify(err, what, fuel);
+    match refused {
+        Some(limit) if fault.kind == FaultKind::Trap => {
+            let trap = err
+                .downcast_ref::<Trap>()
+                .map(|t| {
+                    let text = t.to_string();
+                    text.strip_prefix("wasm trap: ").unwrap_or(&text).to_owned()
+                })
+                .unwrap_or_else(|| one_line(err));
+            Fault::new(
+                FaultKind::MemoryLimit,
+                format!(
+                    "{what} trapped ({trap}) after {}.grow was refused: {limit}",
+                    limit.what
+                ),
+            )
+        }
+        _ => fault,
+    }
 }
 
 /// An error and its causes on one line.

@@ -20,9 +20,12 @@
 //! docs/SECURITY.md.
 
 mod cache;
+mod capacity;
 mod compile;
 mod config;
 mod faults;
+mod host_failure;
+mod host_fuel;
 mod log;
 mod module;
 mod player;
@@ -30,17 +33,21 @@ mod random;
 mod resolve;
 mod shape;
 mod wasi;
+mod wasi_calls;
 
 pub use cache::{Lookup, ModuleCache, CACHE_DIR_ENV};
 pub use compile::{child_main as compile_child_main, CompileLimits, Compiler, COMPILE_SUBCOMMAND};
-pub use config::{Allocation, Limits, EPOCH_TICK, KEEP_RESIDENT_MEMORY_BYTES};
+pub use config::{Allocation, Limits, DEFAULT_INSTANCES, EPOCH_TICK, KEEP_RESIDENT_MEMORY_BYTES};
 pub use faults::LimitExceeded;
+pub use host_failure::HostFailure;
+pub use host_fuel::{BYTE_FUEL, CALL_FUEL, GROW_FUEL};
 pub use log::AgentLog;
 pub use module::{AgentModule, Entry, Sandbox, DEFAULT_ROUND_CAP};
 pub use player::{HostState, WasmPlayer};
 pub use resolve::{build_crate, resolve_agent, AGENT_TARGET};
 pub use shape::{check_shape, Shape, ShapeLimits};
 pub use wasi::{MAX_RANDOM_BYTES, WASI_MODULE};
+pub use wasi_calls::{WasiFunction, WASI_FUNCTIONS};
 
 /// Native stack for threads that run guest code.
 pub const WORKER_STACK_BYTES: usize = 16 << 20;
@@ -63,5 +70,9 @@ pub fn run_with_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
 
 #[cfg(test)]
 mod hardening_tests;
+#[cfg(test)]
+mod host_failure_tests;
+#[cfg(test)]
+mod host_fuel_tests;
 #[cfg(test)]
 mod tests;

@@ -11,8 +11,9 @@ use anyhow::{anyhow, bail, Context};
 use arena_abi::names;
 use wasmtime::{Engine, ExternType, FuncType, InstancePre, Linker, Module, ValType};
 
+use super::capacity;
 use super::compile::Compiler;
-use super::config::{self, Allocation, Limits, EPOCH_TICK};
+use super::config::{self, Allocation, Limits, DEFAULT_INSTANCES, EPOCH_TICK};
 use super::faults::{classify, one_line, FuelScope, LimitExceeded};
 use super::player::{self, HostState, WasmPlayer};
 use super::wasi::{self, WASI_MODULE};
@@ -31,6 +32,8 @@ pub struct Sandbox {
 pub(crate) struct SandboxInner {
     pub(crate) engine: Engine,
     allocation: Allocation,
+    /// Agent instances the sandbox can hold at once.
+    instances: u32,
     pub(crate) limits: Limits,
     compiler: Compiler,
     /// `arena.log` only.
@@ -49,25 +52,57 @@ impl fmt::Debug for Sandbox {
 
 impl Sandbox {
     /// A sandbox whose modules are compiled by [`Compiler::process_default`] (for the `arena`
-    /// command: in a limited child process, with the module cache).
+    /// command: in a limited child process, with the module cache), holding up to
+    /// [`DEFAULT_INSTANCES`] agent instances at once.
     pub fn new(limits: Limits) -> anyhow::Result<Sandbox> {
-        Sandbox::with_compiler(limits, Compiler::process_default())
+        Sandbox::for_instances(limits, DEFAULT_INSTANCES)
+    }
+
+    /// A sandbox that holds `instances` agent instances at once (a league: threads × players per
+    /// game), or as many as the address space allows ([`Sandbox::instances`]); fails when not
+    /// one fits.
+    pub fn for_instances(limits: Limits, instances: u32) -> anyhow::Result<Sandbox> {
+        Sandbox::build(limits, Compiler::process_default(), instances)
     }
 
     /// A sandbox whose modules are compiled by `compiler`.
     pub fn with_compiler(limits: Limits, compiler: Compiler) -> anyhow::Result<Sandbox> {
+        Sandbox::build(limits, compiler, DEFAULT_INSTANCES)
+    }
+
+    fn build(limits: Limits, compiler: Compiler, wanted: u32) -> anyhow::Result<Sandbox> {
         limits.validate().context("invalid sandbox limits")?;
+        let instances = capacity::instances_that_fit(wanted.max(1));
+        if instances == 0 {
+            capacity::too_few(0, 1)?;
+        }
         let (engine, allocation) =
-            config::engine(&limits).context("cannot create the wasmtime engine")?;
-        Sandbox::with_engine(limits, compiler, engine, allocation)
+            config::engine(&limits, instances).context("cannot create the wasmtime engine")?;
+        Sandbox::with_engine(limits, compiler, engine, allocation, instances)
     }
 
     /// A sandbox that allocates instances as `allocation` says, whatever the machine would pick
     /// (tests of each way of allocating).
     #[cfg(test)]
     pub(crate) fn allocating(limits: Limits, allocation: Allocation) -> anyhow::Result<Sandbox> {
-        let engine = config::engine_allocating(&limits, allocation)?;
-        Sandbox::with_engine(limits, Compiler::process_default(), engine, allocation)
+        Sandbox::allocating_instances(limits, allocation, DEFAULT_INSTANCES)
+    }
+
+    /// The same with a pool of `instances` slots.
+    #[cfg(test)]
+    pub(crate) fn allocating_instances(
+        limits: Limits,
+        allocation: Allocation,
+        instances: u32,
+    ) -> anyhow::Result<Sandbox> {
+        let engine = config::engine_allocating(&limits, allocation, instances)?;
+        Sandbox::with_engine(
+            limits,
+            Compiler::process_default(),
+            engine,
+            allocation,
+            instances,
+        )
     }
 
     fn with_engine(
@@ -75,6 +110,7 @@ impl Sandbox {
         compiler: Compiler,
         engine: Engine,
         allocation: Allocation,
+        instances: u32,
     ) -> anyhow::Result<Sandbox> {
         let mut plain = Linker::new(&engine);
         player::add_host_functions(&mut plain)?;
@@ -86,6 +122,7 @@ impl Sandbox {
             inner: Arc::new(SandboxInner {
                 engine,
                 allocation,
+                instances,
                 limits,
                 compiler,
                 plain,
@@ -105,6 +142,22 @@ impl Sandbox {
     /// How instances are allocated on this machine.
     pub fn allocation(&self) -> Allocation {
         self.inner.allocation
+    }
+
+    /// Agent instances the sandbox holds at once: what its maker asked for, or fewer when the
+    /// address space is limited.
+    pub fn instances(&self) -> u32 {
+        self.inner.instances
+    }
+
+    /// Games of `players` agents the sandbox can play at once (at most `wanted`); fails, saying
+    /// what to change, when not even one fits.
+    pub fn games_at_once(&self, players: usize, wanted: usize) -> anyhow::Result<usize> {
+        let games = self.inner.instances as usize / players.max(1);
+        if games == 0 {
+            capacity::too_few(self.inner.instances, players)?;
+        }
+        Ok(games.min(wanted))
     }
 
     /// How this sandbox compiles modules.
@@ -223,9 +276,20 @@ impl Sandbox {
 /// limiter gives at instantiation. It must happen before compiling: the pooling allocator's
 /// slots hold `table_elements` elements, and it would refuse such a module when loading its
 /// artifact, with a message of its own.
+///
+/// A module with more tables than [`config::TABLES_PER_INSTANCE`] is refused here too: the pool
+/// would refuse it with its own message, and without the pool instantiation would fail in every
+/// game, which must not look like the host's failure.
 fn check_table_sizes(wasm: &[u8], limits: &Limits) -> anyhow::Result<()> {
     for payload in wasmparser::Parser::new(0).parse_all(wasm) {
         if let wasmparser::Payload::TableSection(tables) = payload? {
+            if tables.count() > config::TABLES_PER_INSTANCE {
+                bail!(
+                    "the module defines {} tables; the arena allows {}",
+                    tables.count(),
+                    config::TABLES_PER_INSTANCE
+                );
+            }
             for table in tables {
                 let desired = table?.ty.initial;
                 if desired > limits.table_elements as u64 {

@@ -8,9 +8,12 @@ use wasmtime::{Caller, Extern, Instance, Linker, Memory, Store, TypedFunc};
 use wasmtime_wasi::p1::WasiP1Ctx;
 use wasmtime_wasi::I32Exit;
 
-use super::faults::{classify, one_line, FuelScope, Limiter};
+use super::faults::{classify, classify_after_refusal, one_line, FuelScope, Limiter};
+use super::host_failure::{is_agents_doing, HostFailure};
+use super::host_fuel::charge;
 use super::log::AgentLog;
 use super::module::{AgentModule, ModuleInner};
+use super::random::RandomBytes;
 use super::wasi;
 use crate::game::{Fault, FaultKind, GameKind};
 
@@ -22,6 +25,8 @@ const MAX_WRITE: usize = 1 << 20;
 pub struct HostState {
     limiter: Limiter,
     pub(crate) wasi: Option<WasiP1Ctx>,
+    /// What `random_get` serves (WASI agents only).
+    pub(crate) random: Option<RandomBytes>,
     log: AgentLog,
 }
 
@@ -33,55 +38,115 @@ pub(crate) fn guest_memory(caller: &mut Caller<'_, HostState>) -> Option<Memory>
 }
 
 /// `arena.log(ptr, len)`: appends guest bytes to the log; out-of-bounds ranges are ignored and
-/// what does not fit is dropped, so it never traps.
+/// what does not fit is dropped, so it only traps when the agent cannot pay for it (the call,
+/// and every byte of a range inside memory: see `host_fuel`).
 pub(crate) fn add_host_functions(linker: &mut Linker<HostState>) -> anyhow::Result<()> {
     linker.func_wrap(
         names::HOST_MODULE,
         names::LOG,
-        |mut caller: Caller<'_, HostState>, ptr: i32, len: i32| {
+        |mut caller: Caller<'_, HostState>, ptr: i32, len: i32| -> wasmtime::Result<()> {
             let Some(memory) = guest_memory(&mut caller) else {
-                return;
+                return charge(&mut caller, 0);
             };
-            let (data, state) = memory.data_and_store_mut(&mut caller);
             let start = ptr as u32 as usize;
             let len = len as u32 as usize;
-            if let Some(bytes) = start.checked_add(len).and_then(|end| data.get(start..end)) {
-                state.log.append(bytes);
+            let inside = start
+                .checked_add(len)
+                .is_some_and(|end| end <= memory.data_size(&caller));
+            charge(&mut caller, if inside { len as u64 } else { 0 })?;
+            if inside {
+                let (data, state) = memory.data_and_store_mut(&mut caller);
+                state.log.append(&data[start..start + len]);
             }
+            Ok(())
         },
     )?;
     Ok(())
 }
 
+impl HostState {
+    /// The state of one agent in one game: its limits, its log, and for a WASI agent its WASI
+    /// context and randomness, derived from `seed`.
+    pub(crate) fn new(
+        limits: &super::Limits,
+        uses_wasi: bool,
+        seed: u64,
+        log: AgentLog,
+    ) -> HostState {
+        let (wasi, random) = match uses_wasi {
+            true => {
+                let (ctx, random) = wasi::context(seed, &log);
+                (Some(ctx), Some(random))
+            }
+            false => (None, None),
+        };
+        HostState {
+            limiter: Limiter {
+                memory_bytes: usize::try_from(limits.memory_bytes).unwrap_or(usize::MAX),
+                table_elements: limits.table_elements as usize,
+                instantiating: false,
+                refused: None,
+                log: log.clone(),
+            },
+            wasi,
+            random,
+            log,
+        }
+    }
+}
+
 /// A fresh store for one game of `module`.
 fn new_store(module: &ModuleInner, seed: u64, log: AgentLog) -> Store<HostState> {
-    let limits = module.limits();
-    let state = HostState {
-        limiter: Limiter {
-            memory_bytes: usize::try_from(limits.memory_bytes).unwrap_or(usize::MAX),
-            table_elements: limits.table_elements as usize,
-        },
-        wasi: module.uses_wasi.then(|| wasi::context(seed, &log)),
-        log,
-    };
+    let state = HostState::new(module.limits(), module.uses_wasi, seed, log);
     let mut store = Store::new(module.engine(), state);
     store.limiter(|s| &mut s.limiter);
     store.epoch_deadline_trap();
     store
 }
 
-/// Instantiates `module` in a fresh store (the start function runs here, on the given budget) and
-/// calls `arena_abi_version`. Used once at load time.
+/// Instantiates the module in `store` (its start function runs here), with the limiter refusing
+/// initial sizes past the limits rather than answering -1.
+fn instantiate(
+    pre: &wasmtime::InstancePre<HostState>,
+    store: &mut Store<HostState>,
+) -> wasmtime::Result<Instance> {
+    store.data_mut().limiter.instantiating = true;
+    let instance = pre.instantiate(&mut *store);
+    store.data_mut().limiter.instantiating = false;
+    instance
+}
+
+/// Instantiates `module` in a fresh store (the start function runs here), runs `_initialize` if
+/// it has one and calls `arena_abi_version`, on the budget of one decision. Used once at load
+/// time: a module whose start function or `_initialize` fails here is refused, since it would
+/// fail the same way in every game (they get the same inputs, except WASI randomness and
+/// clocks, which follow the game's seed). An instantiation that fails through the host is a
+/// [`HostFailure`], not a refusal.
 pub(crate) fn probe_abi_version(module: &ModuleInner) -> anyhow::Result<u32> {
     super::run_with_big_stack(|| {
         let limits = module.limits();
         let mut store = new_store(module, 0, AgentLog::new(limits.log_bytes));
         store.set_fuel(limits.fuel_per_decision)?;
         store.set_epoch_deadline(limits.wall_ticks());
-        let instance = module.pre.instantiate(&mut store).map_err(|e| {
+        let instance = instantiate(&module.pre, &mut store).map_err(|e| {
+            if !is_agents_doing(&e) {
+                return anyhow::Error::new(HostFailure(format!(
+                    "cannot instantiate the module: {}",
+                    one_line(&e)
+                )));
+            }
             let f = classify(&e, "instantiation", FuelScope::Decision);
             anyhow::anyhow!("cannot instantiate the module: {}", f.detail)
         })?;
+        if module.has_initialize {
+            instance
+                .get_typed_func::<(), ()>(&mut store, "_initialize")?
+                .call(&mut store, ())
+                .map_err(|e| {
+                    let f = classify(&e, "_initialize", FuelScope::Decision);
+                    anyhow::anyhow!("{}", f.detail)
+                })?;
+        }
         let version = instance
             .get_typed_func::<(), i32>(&mut store, names::ABI_VERSION)?
             .call(&mut store, ())
@@ -119,6 +184,8 @@ pub struct WasmPlayer {
     dead: Option<Fault>,
     /// This game's log (shared with the store; the cursor of `take_log` is here).
     log: AgentLog,
+    /// Set when the host could not set the agent up for this game (see [`HostFailure`]).
+    host_failure: Option<HostFailure>,
 }
 
 impl WasmPlayer {
@@ -134,7 +201,14 @@ impl WasmPlayer {
                 "the agent was asked to decide before the game started",
             )),
             log: AgentLog::new(0),
+            host_failure: None,
         }
+    }
+
+    /// The host's own failure in the current game, if it had one: the agent's fault in the game
+    /// (a `load_failed`) is then not the agent's doing, and the game must not be scored.
+    pub fn host_failure(&self) -> Option<&HostFailure> {
+        self.host_failure.as_ref()
     }
 
     pub fn module(&self) -> &AgentModule {
@@ -197,6 +271,7 @@ impl WasmPlayer {
         // Cannot fail: fuel consumption is always on in the sandbox's engine.
         let _ = store.set_fuel(fuel);
         store.set_epoch_deadline(ticks);
+        store.data_mut().limiter.refused = None;
     }
 
     /// Fuel consumed since `arm(allowance)`.
@@ -239,8 +314,19 @@ impl WasmPlayer {
                 buf_size,
                 decisions,
             }),
+            Err(InitError::Wasm("instantiation", e)) if !is_agents_doing(&e) => {
+                let failure = HostFailure(format!(
+                    "cannot instantiate agent {}: {}",
+                    self.module.name(),
+                    one_line(&e)
+                ));
+                let fault = Fault::new(FaultKind::LoadFailed, failure.to_string());
+                self.host_failure = Some(failure);
+                Err(fault)
+            }
             Err(InitError::Wasm(what, e)) => {
-                let mut fault = classify(&e, what, scope);
+                let refused = store.data_mut().limiter.refused.take();
+                let mut fault = classify_after_refusal(&e, what, scope, refused);
                 let is_trap = e.downcast_ref::<wasmtime::Trap>().is_some()
                     || e.downcast_ref::<super::faults::LimitExceeded>().is_some()
                     || e.downcast_ref::<I32Exit>().is_some();
@@ -260,10 +346,7 @@ impl WasmPlayer {
         init: &Init,
     ) -> Result<(Memory, usize, usize, Vec<TypedFunc<i32, i32>>), InitError> {
         let wasm = |what: &'static str| move |e: wasmtime::Error| InitError::Wasm(what, e);
-        let instance = inner
-            .pre
-            .instantiate(&mut *store)
-            .map_err(wasm("instantiation"))?;
+        let instance = instantiate(&inner.pre, store).map_err(wasm("instantiation"))?;
         let memory = instance
             .get_memory(&mut *store, names::MEMORY)
             .ok_or_else(|| InitError::Abi("the module exports no memory".into()))?;
@@ -325,6 +408,7 @@ impl WasmPlayer {
         self.fuel_used = 0;
         self.calls = 0;
         self.dead = None;
+        self.host_failure = None;
         match self.load(game, seat, players, seed) {
             Ok(live) => {
                 self.live = Some(live);
@@ -358,16 +442,22 @@ impl WasmPlayer {
         let live = self.live.as_mut().expect("a live instance when not dead");
         let room = live.buf_size.min(MAX_WRITE);
         // Encoded straight into the guest's memory (no copy through a host buffer): the exchange
-        // buffer was checked to be inside memory at load, and memory never shrinks.
+        // buffer was checked to be inside memory at load, and memory never shrinks, so this
+        // cannot fail; if it did, it would be the host's bug, not the agent's doing.
         let Some(buf) = live
             .memory
             .data_mut(&mut live.store)
             .get_mut(live.buf_ptr..live.buf_ptr + room)
         else {
-            return Err(Fault::new(
-                FaultKind::BadAnswer,
-                "the exchange buffer is no longer inside memory",
+            let failure = HostFailure(format!(
+                "the exchange buffer of agent {} ({room} bytes at {}) is outside its memory",
+                self.module.name(),
+                live.buf_ptr
             ));
+            let fault = Fault::new(FaultKind::LoadFailed, failure.to_string());
+            self.host_failure = Some(failure);
+            self.dead = Some(fault.clone());
+            return Err(fault);
         };
         let len = encode(buf);
         // Borrowed, not cloned: cloning a `TypedFunc` clones its registered type (an atomic
@@ -387,7 +477,8 @@ impl WasmPlayer {
                 Ok((answer, &data[live.buf_ptr..live.buf_ptr + live.buf_size]))
             }
             Err(e) => {
-                let fault = classify(&e, what, scope);
+                let refused = live.store.data_mut().limiter.refused.take();
+                let fault = classify_after_refusal(&e, what, scope, refused);
                 if fault.kind == FaultKind::GameFuel || e.downcast_ref::<I32Exit>().is_some() {
                     self.dead = Some(Fault::new(
                         fault.kind,

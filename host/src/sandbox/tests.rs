@@ -6,8 +6,8 @@ use farm_rules::{Herd, Offer, Partner, Position, Trade};
 
 use super::*;
 use crate::farm::{
-    play_game, AcceptView, Event, FarmPlayer, FaultKind, FaultPolicy, GameRecord, Observation,
-    SeededDice, Setup,
+    play_game, AcceptView, Event, FarmPlayer, Fault, FaultKind, FaultPolicy, GameRecord,
+    Observation, SeededDice, Setup,
 };
 use crate::game::GameKind;
 
@@ -318,6 +318,30 @@ fn an_infinite_loop_is_a_decision_fuel_fault_and_the_game_goes_on() {
 }
 
 #[test]
+fn the_wall_clock_backstop_is_a_timeout_that_says_it_depends_on_the_machine() {
+    // More fuel than the backstop lets it burn.
+    let sb = Sandbox::new(Limits {
+        fuel_per_decision: u64::MAX / 4,
+        fuel_per_game: u64::MAX / 2,
+        decision_wall_ms: 20,
+        ..Limits::default()
+    })
+    .unwrap();
+    let looper = load(
+        &sb,
+        "looper",
+        &agent_wat("", "(loop $l (br $l)) i32.const 0", "i32.const 0", ""),
+    );
+    let fault = with_player(&looper, 1, |p| with_obs(|o| p.trade(o).unwrap_err()));
+    assert_eq!(fault.kind, FaultKind::Timeout);
+    assert_eq!(
+        fault.detail,
+        "farm_trade ran past the wall-clock backstop before its fuel ran out; a timeout depends \
+         on the machine and its load, so this result may not reproduce"
+    );
+}
+
+#[test]
 fn the_game_budget_ends_with_game_fuel_and_no_more_calls() {
     let sb = Sandbox::new(Limits {
         fuel_per_decision: 1_000_000,
@@ -346,26 +370,105 @@ fn the_game_budget_ends_with_game_fuel_and_no_more_calls() {
     assert!(used >= 2_500_000, "{used}");
 }
 
+/// `farm_trade` grows the memory 16 pages at a time until `memory.grow` answers -1, then runs
+/// `after` and passes.
+fn grow_until_refused(after: &str) -> String {
+    agent_wat(
+        "",
+        &format!(
+            "(loop $l (br_if $l (i32.ne (memory.grow (i32.const 16)) (i32.const -1)))) {after} i32.const 0"
+        ),
+        "i32.const 0",
+        "",
+    )
+}
+
 #[test]
-fn a_memory_grow_bomb_is_a_memory_limit_fault() {
+fn memory_grow_past_the_limit_answers_minus_one_and_is_logged() {
     let sb = sandbox();
+    let m = load(&sb, "grower", &grow_until_refused(""));
+    let (answer, log, size) = with_player(&m, 1, |p| {
+        let answer = with_obs(|o| p.trade(o));
+        (answer, p.take_log(), p.memory_bytes())
+    });
+    assert_eq!(answer, Ok(Offer::PASS), "{log:?}");
+    assert_eq!(size, 497 << 16, "the memory kept what it could grow");
+    assert_eq!(
+        log.as_deref(),
+        Some(
+            "arena: memory.grow refused: linear memory of 33619968 bytes requested, \
+             the limit is 33554432 bytes\n"
+        )
+    );
+}
+
+#[test]
+fn a_trap_after_a_refused_grow_in_the_same_decision_is_a_memory_limit_fault() {
+    let sb = sandbox();
+    // After the refusal, a load one byte past the end of the memory it has.
     let bomb = load(
         &sb,
         "bomb",
+        &grow_until_refused("(drop (i32.load8_u (i32.mul (memory.size) (i32.const 65536))))"),
+    );
+    let fault = with_player(&bomb, 1, |p| with_obs(|o| p.trade(o).unwrap_err()));
+    assert_eq!(fault.kind, FaultKind::MemoryLimit, "{fault:?}");
+    assert_eq!(
+        fault.detail,
+        "farm_trade trapped (out of bounds memory access) after memory.grow was refused: \
+         linear memory of 33619968 bytes requested, the limit is 33554432 bytes"
+    );
+
+    // A refusal in an earlier decision does not change what a later trap is.
+    let late = load(
+        &sb,
+        "late",
         &agent_wat(
             "",
-            "(loop $l (br_if $l (i32.ne (memory.grow (i32.const 16)) (i32.const -1)))) i32.const 0",
+            "(if (global.get $calls) (then unreachable))
+             (global.set $calls (i32.const 1))
+             (drop (memory.grow (i32.const 1000)))
+             i32.const 0",
             "i32.const 0",
             "",
         ),
     );
-    let fault = with_player(&bomb, 1, |p| with_obs(|o| p.trade(o).unwrap_err()));
-    assert_eq!(fault.kind, FaultKind::MemoryLimit, "{fault:?}");
-    assert!(
-        fault.detail.contains("limit is 33554432 bytes"),
-        "{fault:?}"
+    let (first, second) = with_player(&late, 1, |p| {
+        (
+            with_obs(|o| p.trade(o)),
+            with_obs(|o| p.trade(o).unwrap_err()),
+        )
+    });
+    assert_eq!(first, Ok(Offer::PASS));
+    assert_eq!(second.kind, FaultKind::Trap, "{second:?}");
+}
+
+#[test]
+fn table_grow_past_the_limit_answers_minus_one_and_is_logged() {
+    let sb = sandbox();
+    let m = load(
+        &sb,
+        "tables",
+        &agent_wat(
+            "",
+            "(if (i32.ne (table.grow $t (ref.null func) (i32.const 20000)) (i32.const -1))
+               (then unreachable))
+             i32.const 0",
+            "i32.const 0",
+            "(table $t 1 funcref)",
+        ),
     );
-    // A module whose initial memory is already too big fails to load for the game.
+    let (answer, log) = with_player(&m, 1, |p| (with_obs(|o| p.trade(o)), p.take_log()));
+    assert_eq!(answer, Ok(Offer::PASS));
+    assert_eq!(
+        log.as_deref(),
+        Some("arena: table.grow refused: table of 20001 elements requested, the limit is 10000 elements\n")
+    );
+}
+
+#[test]
+fn a_module_whose_initial_memory_is_past_the_limit_is_refused_at_load() {
+    let sb = sandbox();
     let big = load_err(
         &sb,
         passer()
@@ -375,7 +478,10 @@ fn a_memory_grow_bomb_is_a_memory_limit_fault() {
             )
             .as_bytes(),
     );
-    assert!(big.contains("33554432"), "{big}");
+    assert!(
+        big.contains("linear memory of 65536000 bytes requested, the limit is 33554432 bytes"),
+        "{big}"
+    );
 }
 
 #[test]
@@ -508,6 +614,76 @@ fn a_start_function_loop_fails_the_load_not_the_host() {
         .as_bytes(),
     );
     assert!(looping.contains("fuel"), "{looping}");
+}
+
+#[test]
+fn a_failing_initialize_refuses_the_module_at_load() {
+    let sb = sandbox();
+    let e = load_err(
+        &sb,
+        agent_wat(
+            "",
+            "i32.const 0",
+            "i32.const 0",
+            r#"(func (export "_initialize") unreachable)"#,
+        )
+        .as_bytes(),
+    );
+    assert!(e.contains("_initialize"), "{e}");
+    assert!(e.contains("unreachable"), "{e}");
+}
+
+#[test]
+fn a_start_function_that_fails_in_one_game_is_a_load_fault_of_that_game() {
+    // The start function traps when the first random byte of the game is odd (or even): the
+    // variant that passes the load probe (seed 0) fails in some games and not in others.
+    let variant = |test: &str| {
+        agent_wat(
+            r#"(import "wasi_snapshot_preview1" "random_get" (func $random_get (param i32 i32) (result i32)))"#,
+            "i32.const 0",
+            "i32.const 0",
+            &format!(
+                "(func $start
+                   (drop (call $random_get (i32.const 0) (i32.const 1)))
+                   (if ({test} (i32.and (i32.load8_u (i32.const 0)) (i32.const 1)))
+                     (then unreachable)))
+                 (start $start)"
+            ),
+        )
+    };
+    let sb = sandbox();
+    let m = [variant(""), variant("i32.eqz")]
+        .iter()
+        .find_map(|wat| sb.load_bytes("start", wat.as_bytes()).ok())
+        .expect("one variant passes the load probe");
+    let outcomes: Vec<Result<(), Fault>> = run_with_big_stack(move || {
+        (1..=20)
+            .map(|seed| m.player().start(GameKind::Farm, 0, 2, seed))
+            .collect()
+    });
+    assert!(outcomes.iter().any(|o| o.is_ok()), "{outcomes:?}");
+    let failed: Vec<&Fault> = outcomes.iter().filter_map(|o| o.as_ref().err()).collect();
+    assert!(!failed.is_empty(), "no seed made the start function fail");
+    for f in failed {
+        assert_eq!(f.kind, FaultKind::Trap, "{f:?}");
+        assert!(f.detail.starts_with("instantiation"), "{f:?}");
+    }
+}
+
+#[test]
+fn more_than_four_tables_are_refused_at_load() {
+    let sb = sandbox();
+    let e = load_err(
+        &sb,
+        agent_wat(
+            "",
+            "i32.const 0",
+            "i32.const 0",
+            &"(table 1 funcref)".repeat(5),
+        )
+        .as_bytes(),
+    );
+    assert!(e.contains("defines 5 tables; the arena allows 4"), "{e}");
 }
 
 #[test]

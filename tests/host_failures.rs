@@ -1,0 +1,163 @@
+//! The host's own limits never become an agent's fault: a league on many threads or under an
+//! address-space limit gives the same results as one on one thread without a limit, or is
+//! refused with what to change; `arena play` and `arena check` say it is the host's failure
+//! (exit status 2), never that the agent is bad (exit status 1).
+
+mod common;
+
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use common::*;
+
+/// `arena` with `args` under an address-space limit of `bytes` (`ulimit -v`).
+fn run_limited(args: &[&str], bytes: Option<u64>) -> Output {
+    let mut cmd = arena();
+    cmd.args(args).env(
+        "ARENA_CACHE_DIR",
+        workspace().join("target").join("hostile-cache"),
+    );
+    if let Some(bytes) = bytes {
+        // SAFETY: the closure only calls setrlimit, which is async-signal-safe.
+        unsafe {
+            cmd.pre_exec(move || {
+                let lim = libc::rlimit {
+                    rlim_cur: bytes as libc::rlim_t,
+                    rlim_max: bytes as libc::rlim_t,
+                };
+                if libc::setrlimit(libc::RLIMIT_AS, &lim) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+    }
+    cmd.output().expect("run arena")
+}
+
+fn league(dir: &Path, players: usize, per_group: u32, agents: &[(&str, PathBuf)]) -> PathBuf {
+    let mut toml = format!(
+        "name = \"host\"\nplayers_per_game = {players}\ngames_per_group = {per_group}\n\
+         seed = 7\nround_cap = 80\n"
+    );
+    for (name, path) in agents {
+        toml.push_str(&format!(
+            "[[agent]]\nname = \"{name}\"\npath = \"{}\"\n",
+            path.display()
+        ));
+    }
+    let file = dir.join("league.toml");
+    std::fs::write(&file, toml).unwrap();
+    file
+}
+
+fn examples() -> Vec<(&'static str, PathBuf)> {
+    ["passer", "greedy", "insurance", "trader", "shepherd"]
+        .into_iter()
+        .map(|a| (a, example_wasm(a)))
+        .collect()
+}
+
+fn play_league(file: &Path, out: &Path, threads: &str, limit: Option<u64>) -> Output {
+    let o = run_limited(
+        &[
+            "league",
+            "--config",
+            file.to_str().unwrap(),
+            "--output",
+            out.to_str().unwrap(),
+            "--threads",
+            threads,
+            "--quiet",
+        ],
+        limit,
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    o
+}
+
+#[test]
+fn two_hundred_threads_of_six_player_games_never_run_out_of_instances() {
+    let dir = temp_dir("host-many-threads");
+    let mut agents = examples();
+    agents.push((
+        "dealer",
+        workspace().join("tests").join("hostile").join("dealer.wat"),
+    ));
+    // 240 games of 6: every one of 200 threads busy at once, 1,200 live instances.
+    let file = league(&dir, 6, 240, &agents);
+    play_league(&file, &dir.join("one"), "1", None);
+    play_league(&file, &dir.join("many"), "200", None);
+    let one = result_files(&dir.join("one"));
+    assert!(
+        !one.iter()
+            .any(|(_, b)| String::from_utf8_lossy(b).contains("load_failed")),
+        "an agent failed to load"
+    );
+    assert_eq!(one, result_files(&dir.join("many")));
+}
+
+#[test]
+fn under_an_address_space_limit_a_league_plays_fewer_games_at_once_with_the_same_results() {
+    let dir = temp_dir("host-ulimit");
+    let file = league(&dir, 2, 4, &examples());
+    play_league(&file, &dir.join("free"), "2", None);
+    // `ulimit -v 16000000`: room for two instances, one 2-player game at a time.
+    let o = play_league(&file, &dir.join("limited"), "2", Some(16_000_000 << 10));
+    assert!(
+        text(&o).contains("note: 1 worker thread(s) instead of 2"),
+        "{}",
+        text(&o)
+    );
+    assert_eq!(
+        result_files(&dir.join("free")),
+        result_files(&dir.join("limited"))
+    );
+}
+
+#[test]
+fn an_address_space_limit_too_small_for_a_game_is_refused_saying_what_to_change() {
+    let dir = temp_dir("host-ulimit-small");
+    let file = league(&dir, 2, 2, &examples());
+    let out = dir.join("out");
+    let says_what_to_change = |o: &Output| {
+        let t = text(o);
+        assert_eq!(o.status.code(), Some(2), "{t}");
+        assert!(t.contains("ulimit -v"), "{t}");
+        assert!(t.contains("MemoryMax"), "{t}");
+    };
+    // `ulimit -v 8000000`: room for one instance only.
+    let eight = Some(8_000_000 << 10);
+    let o = run_limited(
+        &[
+            "league",
+            "--config",
+            file.to_str().unwrap(),
+            "--output",
+            out.to_str().unwrap(),
+            "--quiet",
+        ],
+        eight,
+    );
+    says_what_to_change(&o);
+    assert!(!out.join("journal.jsonl").exists(), "no game was played");
+
+    let (a, b) = (example_wasm("greedy"), example_wasm("trader"));
+    let o = run_limited(
+        &[
+            "play",
+            a.to_str().unwrap(),
+            b.to_str().unwrap(),
+            "--seed",
+            "1",
+        ],
+        eight,
+    );
+    says_what_to_change(&o);
+
+    // Not even one instance: `arena check` says it is the host, not that the agent is bad.
+    let o = run_limited(&["check", a.to_str().unwrap()], Some(5_000_000 << 10));
+    says_what_to_change(&o);
+    assert!(!text(&o).contains("FAIL"), "{}", text(&o));
+}

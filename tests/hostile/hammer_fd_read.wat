@@ -1,0 +1,18 @@
+;; Hostile: farm_trade reads 64 KiB from stdin (which is empty), forever. Expected: every call is paid for in fuel, so the decision ends with a decision_fuel fault in
+;; milliseconds, at the same call on every run, never at the wall-clock backstop.
+(module
+  (import "wasi_snapshot_preview1" "fd_read" (func $fd_read (param i32 i32 i32 i32) (result i32)))
+  (memory (export "memory") 2)
+  (func (export "arena_abi_version") (result i32) (i32.const 1))
+  (func (export "arena_buffer") (result i32) (i32.const 0))
+  (func (export "arena_buffer_size") (result i32) (i32.const 8192))
+  (func (export "farm_trade") (param $len i32) (result i32)
+    ;; One iovec at 8192: 64 KiB at 65536.
+    (i32.store (i32.const 8192) (i32.const 65536))
+    (i32.store (i32.const 8196) (i32.const 65536))
+    (loop $forever
+      (drop (call $fd_read (i32.const 0) (i32.const 8192) (i32.const 1) (i32.const 8300)))
+      (br $forever))
+    (i32.const 0))
+  (func (export "farm_accept") (param $len i32) (result i32) (i32.const 0))
+)
