@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use crate::records::{load_record_bytes, verify_record_bytes};
+use crate::records::verify_reader;
 
 #[derive(clap::Args, Debug)]
 pub struct VerifyArgs {
@@ -21,15 +21,15 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<i32> {
     let mut status = 0;
     for path in &args.records {
         let shown = path.display();
-        let bytes = match load_record_bytes(path) {
-            Ok(b) => b,
+        let file = match std::fs::File::open(path) {
+            Ok(f) => f,
             Err(e) => {
                 eprintln!("error: cannot read {shown}: {e}");
                 status = 2;
                 continue;
             }
         };
-        match verify_record_bytes(&bytes) {
+        match verify_reader(file) {
             Ok(summary) => {
                 if !args.quiet {
                     println!("ok  {shown}  ({})", summary.describe());

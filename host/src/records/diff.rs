@@ -28,10 +28,16 @@ impl std::fmt::Display for Difference {
 }
 
 /// The first place where `found` differs from `expected`, in document order of `expected`
-/// (object keys in sorted order, then keys only `found` has).
+/// (object keys in sorted order, then keys only `found` has). Two objects of different kinds (a
+/// different `type`, as two events, or `result`, as two outcomes) differ in that key first: the
+/// fields one kind has and the other lacks say nothing more.
 pub fn first_difference(expected: &Value, found: &Value) -> Option<Difference> {
     walk(expected, found, String::new())
 }
+
+/// Keys that say which kind of object an object is: a line's or an event's `type`, an outcome's
+/// `result`.
+const TAGS: [&str; 2] = ["type", "result"];
 
 fn join_key(path: &str, key: &str) -> String {
     if path.is_empty() {
@@ -44,6 +50,16 @@ fn join_key(path: &str, key: &str) -> String {
 fn walk(expected: &Value, found: &Value, path: String) -> Option<Difference> {
     match (expected, found) {
         (Value::Object(e), Value::Object(f)) => {
+            for tag in TAGS {
+                let (et, ft) = (e.get(tag), f.get(tag));
+                if (et.is_some() || ft.is_some()) && et != ft {
+                    return Some(Difference {
+                        path: join_key(&path, tag),
+                        expected: et.map(Value::to_string),
+                        found: ft.map(Value::to_string),
+                    });
+                }
+            }
             for (k, ev) in e {
                 let p = join_key(&path, k);
                 match f.get(k) {
@@ -127,5 +143,27 @@ mod tests {
         let d = first_difference(&json!([1]), &json!([1, 2])).unwrap();
         assert_eq!(d.to_string(), "[1]: expected nothing, found 2");
         assert_eq!(first_difference(&json!({"a":[1]}), &json!({"a":[1]})), None);
+    }
+
+    #[test]
+    fn objects_of_different_kinds_differ_in_their_kind() {
+        let e = json!({"events":[{"type":"rolled","seat":0},{"type":"bred","seat":0,"gained":{"rabbit":1}}]});
+        let f = json!({"events":[{"type":"rolled","seat":0},{"type":"fox","seat":0,"lost":{"rabbit":1}}]});
+        let d = first_difference(&e, &f).unwrap();
+        assert_eq!(
+            d.to_string(),
+            "events[1].type: expected \"bred\", found \"fox\""
+        );
+        let d = first_difference(
+            &json!({"outcome":{"result":"win","seat":1,"last_standing":false}}),
+            &json!({"outcome":{"result":"draw","round_cap":true}}),
+        )
+        .unwrap();
+        assert_eq!(
+            d.to_string(),
+            "outcome.result: expected \"win\", found \"draw\""
+        );
+        let d = first_difference(&json!({"type":"turn","turn":3}), &json!({"turn":3})).unwrap();
+        assert_eq!(d.to_string(), "type: expected \"turn\", found nothing");
     }
 }
