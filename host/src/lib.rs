@@ -16,3 +16,4 @@ pub mod native;
 pub mod records;
 pub mod report;
 pub mod sandbox;
+pub mod terminal;
