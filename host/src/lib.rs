@@ -5,6 +5,7 @@
 //! and verifies game records; `sandbox` hosts agents in wasmtime; `league` schedules and ranks;
 //! `cli` is the `arena` command.
 
+pub mod audit;
 pub mod bench;
 pub mod cli;
 pub mod farkle;
