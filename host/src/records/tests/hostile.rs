@@ -80,6 +80,7 @@ fn a_gzip_bomb_of_repeated_turn_lines_is_refused_at_its_second_turn() {
     let (verdict, taken) = verify_counting(&file[..]);
     let e = verdict.unwrap_err();
     assert_eq!(e.line, 4, "{e}");
+    assert_eq!(e.message, "turn: expected 2, found 1");
     assert!(
         taken <= 256 << 10,
         "read {taken} bytes of a {}-byte bomb to refuse it at line 4",
