@@ -177,17 +177,16 @@ impl GameSink for Checker<'_, '_> {
             Err(e) => return self.stop(e),
         };
         let hint = self.hint();
-        let mut lines = self.turns.borrow_mut();
-        let checked = lines
+        let checked = self
+            .turns
+            .borrow_mut()
             .check_turn(turn.turn, &replayed, hint)
-            .map(|_| ())
             .and_then(|()| {
                 // The recorded events are the replayed ones: the books of either are the same.
                 self.ledger
                     .line(START_LINE + turn.turn as usize, &turn.events)
                     .map_err(|e| fail(e.line, e.message))
             });
-        drop(lines);
         match checked {
             Ok(()) => {
                 self.note_faults(&turn.events);

@@ -9,11 +9,14 @@ use super::diff::first_difference;
 use super::lines::{Line, RecordReader};
 use super::verify::{fail, VerifyError};
 
+/// What a game makes of one of its turn lines.
+type ParseTurn<'r, T> = Box<dyn Fn(&Line) -> Result<T, VerifyError> + 'r>;
+
 /// Reads a record's turn lines as the replay reaches them. `T` is what a game makes of a turn
 /// line (the decisions its replay players hand back).
 pub(crate) struct TurnLines<'r, T> {
     reader: RecordReader<'r>,
-    parse: Box<dyn Fn(&Line) -> Result<T, VerifyError> + 'r>,
+    parse: ParseTurn<'r, T>,
     /// Turn lines read so far.
     read: u32,
     /// The turn line read last and what it says; `None` once a read found no turn.
@@ -103,7 +106,7 @@ impl<'r, T> TurnLines<'r, T> {
         n: u32,
         replayed: &Value,
         hint: impl Fn(&str) -> String,
-    ) -> Result<&T, VerifyError> {
+    ) -> Result<(), VerifyError> {
         self.turn(n);
         if let Some(e) = &self.error {
             return Err(e.clone());
@@ -111,11 +114,7 @@ impl<'r, T> TurnLines<'r, T> {
         let Some((line, _)) = &self.current else {
             unreachable!("turn {n} was read or an error kept")
         };
-        if let Err(e) = compare_line(line, replayed, false, hint) {
-            self.error = Some(e.clone());
-            return Err(e);
-        }
-        Ok(&self.current.as_ref().expect("just compared").1)
+        compare_line(line, replayed, false, hint).inspect_err(|e| self.error = Some(e.clone()))
     }
 
     /// The problem that stopped the replay, if any.

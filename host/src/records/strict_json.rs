@@ -59,7 +59,7 @@ pub fn parse(text: &str, max_values: usize) -> Result<Value, StrictError> {
 }
 
 /// Deserializes `T` from `text` parsed strictly (no duplicate keys at any depth, no value limit):
-/// for small lines such as the league journal's.
+/// for files the arena writes itself and reads back whole, such as `standings.json`.
 pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, String> {
     let value = parse(text, usize::MAX).map_err(|e| e.to_string())?;
     T::deserialize(value).map_err(|e| e.to_string())

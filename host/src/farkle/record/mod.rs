@@ -210,11 +210,10 @@ impl GameSink for Checker<'_, '_> {
             Ok(v) => v,
             Err(e) => return self.stop(e),
         };
-        let checked = self
-            .turns
-            .borrow_mut()
-            .check_turn(turn.turn, &replayed, dice_hint(self.seed))
-            .map(|_| ());
+        let checked =
+            self.turns
+                .borrow_mut()
+                .check_turn(turn.turn, &replayed, dice_hint(self.seed));
         match checked {
             Ok(()) => {
                 if let TurnEnd::Fault { fault, .. } = &turn.end {
