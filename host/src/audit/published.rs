@@ -8,7 +8,6 @@ use serde_json::Value;
 
 use crate::game::{FaultPolicy, GameKind};
 use crate::league::output::STANDINGS_JSON;
-use crate::records::strict_json;
 
 /// The league as its output folder publishes it.
 #[derive(Debug)]
@@ -39,6 +38,9 @@ pub struct PublishedAgent {
     pub sha256: Option<String>,
 }
 
+/// What the audit reads of `standings.json`. The standings themselves are skipped as they are read
+/// (a large league's cross-table is not held); the whole file is then compared byte for byte with
+/// what the league writes from the records, which also catches a key given twice.
 #[derive(Deserialize)]
 struct StandingsFile {
     league: String,
@@ -46,18 +48,18 @@ struct StandingsFile {
 }
 
 impl Published {
-    /// Reads `dir/standings.json` (strictly: a key given twice is refused).
+    /// Reads the league's name and settings from `dir/standings.json`.
     pub fn read(dir: &Path) -> anyhow::Result<Published> {
         let path = dir.join(STANDINGS_JSON);
-        let text = std::fs::read_to_string(&path).with_context(|| {
+        let opened = std::fs::File::open(&path).with_context(|| {
             format!(
                 "cannot read {} (is {} a league's output folder?)",
                 path.display(),
                 dir.display()
             )
         })?;
-        let file: StandingsFile =
-            strict_json::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        let file: StandingsFile = serde_json::from_reader(std::io::BufReader::new(opened))
+            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         let settings: Settings = Settings::deserialize(&file.settings)
             .map_err(|e| anyhow::anyhow!("{}: settings: {e}", path.display()))?;
         let seats = settings.game.seats();

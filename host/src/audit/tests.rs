@@ -268,6 +268,20 @@ fn a_league_audits_whole_and_every_tampering_is_named() {
     );
     assert!(r.problems[1].starts_with("games.csv:"), "{}", problems(&r));
 
+    // A settings key given twice in standings.json (the last one, the true one, would be read).
+    let t = copy(&out, &dir.join("twice"));
+    let json = std::fs::read_to_string(t.join(STANDINGS_JSON)).unwrap();
+    let doubled = json.replacen("\"seed\": 11", "\"seed\": 12,\n    \"seed\": 11", 1);
+    assert_ne!(doubled, json);
+    std::fs::write(t.join(STANDINGS_JSON), doubled).unwrap();
+    let r = audit_league(&t, None).unwrap();
+    assert_eq!(r.problems.len(), 1, "{}", problems(&r));
+    assert!(
+        r.problems[0].starts_with("standings.json:") && r.problems[0].contains("\"seed\": 12"),
+        "{}",
+        problems(&r)
+    );
+
     // A published agent file that is not the one played.
     std::fs::write(agents.join("insurance.wasm"), agent_file("insurance v2")).unwrap();
     let r = audit_league(&out, Some(&agents)).unwrap();

@@ -7,7 +7,7 @@
 use std::cell::RefCell;
 use std::fmt;
 
-use serde::de::{self, DeserializeOwned, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
 /// Why a line is not strict JSON.
@@ -56,13 +56,6 @@ pub fn parse(text: &str, max_values: usize) -> Result<Value, StrictError> {
         (Ok(v), None) => Ok(v),
         (Err(e), None) => Err(StrictError::Syntax(e)),
     }
-}
-
-/// Deserializes `T` from `text` parsed strictly (no duplicate keys at any depth, no value limit):
-/// for files the arena writes itself and reads back whole, such as `standings.json`.
-pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, String> {
-    let value = parse(text, usize::MAX).map_err(|e| e.to_string())?;
-    T::deserialize(value).map_err(|e| e.to_string())
 }
 
 struct State {
@@ -244,17 +237,5 @@ mod tests {
             assert!(matches!(e, StrictError::Syntax(_)), "{bad}: {e}");
             assert!(e.to_string().starts_with("not JSON: "), "{e}");
         }
-    }
-
-    #[test]
-    fn from_str_refuses_duplicates_inside_typed_values() {
-        #[derive(serde::Deserialize, Debug)]
-        struct T {
-            #[allow(dead_code)]
-            m: std::collections::BTreeMap<String, u32>,
-        }
-        assert!(from_str::<T>(r#"{"m":{"a":1}}"#).is_ok());
-        let e = from_str::<T>(r#"{"m":{"a":1,"a":2}}"#).unwrap_err();
-        assert_eq!(e, "m: key `a` given twice");
     }
 }
