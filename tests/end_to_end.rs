@@ -255,7 +255,7 @@ fn farkle_solo_and_race_play_check_and_verify_from_the_command_line() {
     assert!(narration.contains("Farkle, solo benchmark"), "{narration}");
     assert!(narration.contains("turns taken: "), "{narration}");
     assert!(narration.contains(" -> drafts "), "{narration}");
-    let out = run(&["verify", solo.to_str().unwrap()]);
+    let out = run(&["verify", "-v", solo.to_str().unwrap()]);
     assert!(out.status.success(), "{}", text(&out));
     assert!(text(&out).contains("farkle: "), "{}", text(&out));
 
@@ -296,4 +296,93 @@ fn farkle_solo_and_race_play_check_and_verify_from_the_command_line() {
         "{}",
         text(&out)
     );
+}
+
+/// An agent whose log and export name are terminal escape sequences: an OSC window title, a
+/// carriage return that erases the line and writes a forged verdict, a C1 CSI.
+const EVIL_WAT: &str = r#"(module
+  (import "arena" "log" (func $log (param i32 i32)))
+  (memory (export "memory") 1)
+  (data (i32.const 0) "\1b]0;pwned\07\0d\1b[2Kok  forged verdict\0a\c2\9b31mred")
+  (func (export "arena_abi_version") (result i32) i32.const 1)
+  (func (export "arena_buffer") (result i32) i32.const 4096)
+  (func (export "arena_buffer_size") (result i32) i32.const 16384)
+  (func (export "farm_trade") (param i32) (result i32) (call $log (i32.const 0) (i32.const 42)) i32.const 0)
+  (func (export "farm_accept") (param i32) (result i32) i32.const 0)
+  (func (export "x\1b[2J") (result i32) i32.const 0))"#;
+
+/// Whether `bytes` hold anything that acts on a terminal: C0 controls but the line break, DEL,
+/// C1 controls.
+fn acts_on_a_terminal(bytes: &[u8]) -> bool {
+    String::from_utf8_lossy(bytes)
+        .chars()
+        .any(|c| c.is_control() && c != '\n')
+}
+
+#[test]
+fn nothing_an_agent_or_a_record_says_reaches_the_terminal_raw() {
+    let dir = temp_dir("terminal");
+    let agent = dir.join("evil\u{1b}[31m.wat");
+    std::fs::write(&agent, EVIL_WAT).unwrap();
+    let agent = agent.to_str().unwrap();
+    let record = dir.join("game.jsonl");
+    let runs = [
+        run(&["check", agent, "--logs", "--games", "1"]),
+        run(&[
+            "play",
+            agent,
+            agent,
+            "--rounds",
+            "3",
+            "--seed",
+            "1",
+            "--logs",
+            "--record",
+            record.to_str().unwrap(),
+        ]),
+    ];
+    for out in &runs {
+        assert!(out.status.success(), "{}", text(out));
+        assert!(
+            !acts_on_a_terminal(&out.stdout) && !acts_on_a_terminal(&out.stderr),
+            "{:?}",
+            text(out)
+        );
+        // Shown, not sent: the log's line break stays one, the rest is escaped.
+        assert!(
+            text(out).contains("] \\x1b]0;pwned\\x07\\r\\x1b[2Kok  forged verdict\n"),
+            "{}",
+            text(out)
+        );
+        assert!(text(out).contains("\\u{9b}31mred"), "{}", text(out));
+    }
+    assert!(text(&runs[0]).contains("x\\x1b[2J"), "{}", text(&runs[0]));
+
+    // A record whose format string would rewrite its FAIL line as an ok one.
+    let good = std::fs::read_to_string(&record).unwrap();
+    let forged = good.replacen(
+        "\"format\":\"arena-record\"",
+        "\"format\":\"\\r\\u001b[2Kok  game.jsonl  (little-animal-farm)\\u001b]0;pwned\\u0007\"",
+        1,
+    );
+    assert_ne!(forged, good);
+    let bad = dir.join("forged.jsonl");
+    std::fs::write(&bad, forged).unwrap();
+    let out = run(&[
+        "verify",
+        "-v",
+        record.to_str().unwrap(),
+        bad.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(!acts_on_a_terminal(&out.stdout), "{:?}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "{stdout}");
+    assert!(lines[0].starts_with("ok  "), "{stdout}");
+    assert!(
+        lines[1].starts_with("FAIL ") && lines[1].contains("\\r\\x1b[2Kok  game.jsonl"),
+        "{stdout}"
+    );
+    assert_eq!(lines[2], "1 record verified, 1 failed");
 }

@@ -5,6 +5,7 @@
 //! and verifies game records; `sandbox` hosts agents in wasmtime; `league` schedules and ranks;
 //! `cli` is the `arena` command.
 
+pub mod audit;
 pub mod bench;
 pub mod cli;
 pub mod farkle;
@@ -17,3 +18,4 @@ pub mod records;
 pub mod report;
 pub mod sandbox;
 pub mod stats;
+pub mod terminal;

@@ -10,7 +10,8 @@ fn main() {
     match arena::cli::run(cli) {
         Ok(code) => std::process::exit(code),
         Err(err) => {
-            eprintln!("error: {err:#}");
+            // Errors quote names, paths and file contents: nothing in them reaches the terminal raw.
+            eprintln!("error: {}", arena::terminal::block(&format!("{err:#}")));
             std::process::exit(2);
         }
     }

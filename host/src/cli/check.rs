@@ -19,6 +19,7 @@ use crate::farm::{
 };
 use crate::game::GameKind;
 use crate::sandbox::{resolve_agent, run_with_big_stack, AgentModule, HostFailure, Sandbox};
+use crate::terminal;
 
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {
@@ -48,7 +49,10 @@ pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
     anyhow::ensure!(args.round_cap > 0, "--rounds must be at least 1");
     let limits = args.limits.limits();
     let sandbox = Sandbox::new(limits)?;
-    println!("checking {}", args.agent.display());
+    println!(
+        "checking {}",
+        terminal::line(&args.agent.display().to_string())
+    );
     let wasm = match resolve_agent(&args.agent) {
         Ok(w) => w,
         Err(e) => return Ok(fail(&[format!("cannot build the agent: {e:#}")])),
@@ -80,7 +84,10 @@ pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
         }
     }
     if errors.is_empty() {
-        println!("\nOK: {} is a valid arena agent", module.name());
+        println!(
+            "\nOK: {} is a valid arena agent",
+            terminal::line(module.name())
+        );
         Ok(0)
     } else {
         Ok(fail(&errors))
@@ -130,7 +137,7 @@ fn farm_smoke_games(
                         decision,
                         fault.detail
                     );
-                    println!("    FAULT {msg}");
+                    println!("    FAULT {}", terminal::line(&msg));
                     errors.push(msg);
                 }
                 Event::TradeFailed { seat: s, reason }
@@ -153,7 +160,7 @@ fn farm_smoke_games(
         }
         if args.logs && g == 0 {
             for (turn, text) in &logs.0 {
-                for line in text.lines() {
+                for line in terminal::log_lines(text) {
                     println!("    [log, turn {turn}] {line}");
                 }
             }
@@ -165,7 +172,7 @@ fn farm_smoke_games(
 pub(super) fn fail(errors: &[String]) -> i32 {
     println!("\nFAIL:");
     for e in errors {
-        println!("  {e}");
+        println!("  {}", terminal::block(e));
     }
     1
 }
@@ -175,9 +182,12 @@ pub(super) fn ms(d: Duration) -> String {
 }
 
 fn describe(m: &AgentModule, compile: Duration) {
-    println!("  name:        {}", m.name());
+    println!("  name:        {}", terminal::line(m.name()));
     if let Some(p) = m.path() {
-        println!("  file:        {}", p.display());
+        println!(
+            "  file:        {}",
+            terminal::line(&p.display().to_string())
+        );
     }
     println!("  size:        {} bytes", m.size());
     println!("  sha256:      {}", m.sha256());
@@ -194,14 +204,14 @@ fn describe(m: &AgentModule, compile: Duration) {
     println!("  load time:   {} (validate, compile, probe)", ms(compile));
     println!("  exports:");
     for e in m.exports() {
-        println!("    {e}");
+        println!("    {}", terminal::line(&e.to_string()));
     }
     println!(
         "  imports:{}",
         if m.imports().is_empty() { " none" } else { "" }
     );
     for i in m.imports() {
-        println!("    {i}");
+        println!("    {}", terminal::line(&i.to_string()));
     }
 }
 

@@ -100,7 +100,7 @@ pub fn smoke_games(
         );
         for f in &report.faults {
             let msg = format!("Farkle game {} (seed {seed}): {f}", g + 1);
-            println!("    FAULT {msg}");
+            println!("    FAULT {}", crate::terminal::line(&msg));
             errors.push(msg);
         }
         for (reason, n) in &report.rejections {
@@ -124,7 +124,7 @@ pub fn smoke_games(
                     .flat_map(|t| t.logs.iter().map(move |l| (t.turn, l))),
             );
             for (turn, log) in logs {
-                for line in log.text.lines() {
+                for line in crate::terminal::log_lines(&log.text) {
                     println!("    [log, turn {turn}] {line}");
                 }
             }

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use crate::league::result::GameResult;
 use crate::league::{output, run_league, LeagueConfig, RunOptions};
+use crate::terminal;
 
 #[derive(clap::Args, Debug)]
 #[command(
@@ -52,27 +53,27 @@ pub fn run(args: LeagueArgs) -> anyhow::Result<i32> {
     let run = run_league(&cfg, &opts)?;
     println!(
         "{}: {} agents, {} games ({} played now)\n",
-        cfg.name,
+        terminal::line(&cfg.name),
         cfg.agents.len(),
         run.results.len(),
         run.played
     );
-    print!("{}", output::table(&run.standings));
+    print!("{}", terminal::block(&output::table(&run.standings)));
     let files = if run.standings.benchmark.is_some() {
         "standings.json, benchmark.csv, benchmark_turns.csv"
     } else {
         "standings.json, standings.csv, crosstable.csv"
     };
-    println!(
-        "\nresults: {}  (records in {}/records, {files})",
-        run.output.display(),
-        run.output.display()
-    );
+    let shown = terminal::line(&run.output.display().to_string()).into_owned();
+    println!("\nresults: {shown}  (records in {shown}/records, {files})");
     // The standings are safe on disk by now; a report that cannot be written is worth a message,
     // not the loss of the run's exit status.
     match crate::report::write_report(&run.output) {
-        Ok(index) => println!("report: {}", index.display()),
-        Err(e) => eprintln!("warning: the HTML report could not be written: {e:#}"),
+        Ok(index) => println!("report: {}", terminal::line(&index.display().to_string())),
+        Err(e) => eprintln!(
+            "warning: the HTML report could not be written: {}",
+            terminal::block(&format!("{e:#}"))
+        ),
     }
     if let Some(warning) = machine_dependent_warning(&run.results) {
         eprintln!("{warning}");

@@ -35,7 +35,8 @@ pub enum Command {
     /// Load an agent, report its exports, imports, size and ABI version, and play smoke games of
     /// every game it plays
     Check(check::CheckArgs),
-    /// Replay game records (of any game) and check every event against the rules
+    /// Replay game records (files or folders, of any game) and check every event against the
+    /// rules; with --league, check a published league as a whole
     Verify(verify::VerifyArgs),
     /// Run a round-robin league from a league file (arena.toml by default)
     League(league::LeagueArgs),

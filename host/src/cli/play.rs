@@ -22,6 +22,7 @@ use crate::records::{write_record, RecordMeta};
 use crate::sandbox::{
     resolve_agent, run_with_big_stack, AgentModule, HostFailure, Limits, Sandbox, WasmPlayer,
 };
+use crate::terminal;
 
 /// Budgets shared by `play` and `check` (defaults: `Limits::default()`).
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -129,7 +130,7 @@ pub fn run(args: PlayArgs) -> anyhow::Result<i32> {
             // The host's own failure is no verdict on the agent: exit status 2.
             Err(e) if HostFailure::find(&e).is_some() => return Err(e),
             Err(e) => {
-                eprintln!("error: {e:#}");
+                eprintln!("error: {}", terminal::block(&format!("{e:#}")));
                 return Ok(1);
             }
         }
@@ -168,7 +169,7 @@ pub fn run(args: PlayArgs) -> anyhow::Result<i32> {
         write_record(&record, &meta, stdout.lock()).context("cannot write to stdout")?;
     } else {
         let text = Narrator::new(&names, &setup).narrate(&record, args.logs.then_some(&logs));
-        print!("{text}");
+        print!("{}", terminal::block(&text));
         print_fuel_and_record(&names, &fuel, args.record.as_deref());
     }
     Ok(0)
@@ -182,10 +183,16 @@ pub(crate) fn print_fuel_and_record(
     record: Option<&std::path::Path>,
 ) {
     for (name, (total, max)) in names.iter().zip(fuel) {
-        println!("{name}: {total} fuel used, {max} of it per decision at most");
+        println!(
+            "{}: {total} fuel used, {max} of it per decision at most",
+            terminal::line(name)
+        );
     }
     if let Some(path) = record {
-        println!("record written to {}", path.display());
+        println!(
+            "record written to {}",
+            terminal::line(&path.display().to_string())
+        );
     }
 }
 
@@ -427,10 +434,11 @@ impl<'a> Narrator<'a> {
         Narrator { names, setup }
     }
 
+    /// A seat's name, ready for a terminal.
     fn name(&self, seat: usize) -> String {
         self.names
             .get(seat)
-            .cloned()
+            .map(|n| terminal::line(n).into_owned())
             .unwrap_or_else(|| format!("seat {seat}"))
     }
 
@@ -516,7 +524,7 @@ impl<'a> Narrator<'a> {
                     Decision::Trade => "trade",
                     Decision::Accept => "accept",
                 },
-                fault.detail,
+                terminal::line(&fault.detail),
                 fault.kind.name()
             ),
             Event::Forfeit { seat } => {
@@ -581,7 +589,7 @@ impl<'a> Narrator<'a> {
         let print_logs = |turn: u32, out: &mut String| {
             if let Some(logs) = logs {
                 for (_, seat, text) in logs.iter().filter(|(t, _, _)| *t == turn) {
-                    for line in text.lines() {
+                    for line in terminal::log_lines(text) {
                         let _ = writeln!(out, "  [{} log] {line}", self.name(*seat));
                     }
                 }
@@ -716,6 +724,46 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("arena-play-{name}-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         dir
+    }
+
+    #[test]
+    fn names_logs_and_fault_details_cannot_act_on_the_terminal() {
+        struct Evil;
+        impl FarmPlayer for Evil {
+            fn trade(&mut self, _obs: &Observation) -> Result<Offer, Fault> {
+                Err(Fault::new(
+                    crate::farm::FaultKind::Trap,
+                    "boom\r\u{1b}[2Kok",
+                ))
+            }
+            fn accept(&mut self, _obs: &Observation, _offer: &AcceptView) -> Result<bool, Fault> {
+                Ok(false)
+            }
+        }
+        let setup = Setup {
+            policy: FaultPolicy::LoseMove,
+            ..Setup::standard(2, 3, 2)
+        };
+        let record = play_game(&setup, &mut [&mut Evil, &mut Evil], &mut SeededDice::new(3));
+        let names = vec![
+            "evil\u{1b}]0;title\u{7}".to_string(),
+            "two\u{9b}31m".to_string(),
+        ];
+        let logs: Logs = vec![(1, 0, "first\n\u{1b}[2Kok  forged\r\n".to_string())];
+        let text = Narrator::new(&names, &setup).narrate(&record, Some(&logs));
+        assert!(
+            !text.chars().any(|c| c.is_control() && c != '\n'),
+            "{text:?}"
+        );
+        assert!(
+            text.contains("  [evil\\x1b]0;title\\x07 log] first\n  [evil\\x1b]0;title\\x07 log] \\x1b[2Kok  forged\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("failed its trade decision: boom\\r\\x1b[2Kok (trap)"),
+            "{text}"
+        );
+        assert!(text.contains("two\\u{9b}31m"), "{text}");
     }
 
     #[test]

@@ -12,6 +12,7 @@ use crate::farkle::{play_game, Answer, FarklePlayer, GameRecord, Observation, Se
 use crate::game::{Fault, FaultPolicy, Outcome};
 use crate::records::RecordMeta;
 use crate::sandbox::{run_with_big_stack, AgentModule, Limits, WasmPlayer};
+use crate::terminal;
 
 /// A sandboxed seat that keeps the largest fuel one decision used.
 struct Metered {
@@ -100,7 +101,10 @@ pub fn run(
             .write_all(&bytes)
             .context("cannot write to stdout")?;
     } else {
-        print!("{}", narrate(names, &record, args.logs));
+        print!(
+            "{}",
+            crate::terminal::block(&narrate(names, &record, args.logs))
+        );
         super::play::print_fuel_and_record(names, &fuel, args.record.as_deref());
     }
     Ok(0)
@@ -158,7 +162,7 @@ pub fn narrate(names: &[String], record: &GameRecord, logs: bool) -> String {
     let name = |seat: usize| {
         names
             .get(seat)
-            .cloned()
+            .map(|n| terminal::line(n).into_owned())
             .unwrap_or_else(|| format!("seat {seat}"))
     };
     let setup = &record.setup;
@@ -184,7 +188,7 @@ pub fn narrate(names: &[String], record: &GameRecord, logs: bool) -> String {
     let print_logs = |logs_of: &[crate::farm::AgentLog], out: &mut String| {
         if logs {
             for l in logs_of {
-                for line in l.text.lines() {
+                for line in terminal::log_lines(&l.text) {
                     let _ = writeln!(out, "  [{} log] {line}", name(l.seat));
                 }
             }
@@ -198,7 +202,7 @@ pub fn narrate(names: &[String], record: &GameRecord, logs: bool) -> String {
                 out,
                 "  FAULT: {} failed to load: {} ({})\n  {} is out of the game",
                 name(f.seat),
-                f.fault.detail,
+                terminal::line(&f.fault.detail),
                 f.fault.kind.name(),
                 name(f.seat)
             );
@@ -261,7 +265,7 @@ pub fn narrate(names: &[String], record: &GameRecord, logs: bool) -> String {
             ),
             TurnEnd::Fault { fault, forfeit } => format!(
                 "FAULT: {} ({}); {}",
-                fault.detail,
+                terminal::line(&fault.detail),
                 fault.kind.name(),
                 if *forfeit {
                     format!("{} is out of the game", name(t.seat))
@@ -495,6 +499,35 @@ mod tests {
             }),
             points,
         }
+    }
+
+    #[test]
+    fn names_logs_and_fault_details_cannot_act_on_the_terminal() {
+        struct Evil;
+        impl FarklePlayer for Evil {
+            fn draft(&mut self, _obs: &Observation) -> Result<Answer, Fault> {
+                Err(Fault::new(
+                    crate::game::FaultKind::Trap,
+                    "boom\r\u{1b}[2Kok",
+                ))
+            }
+            fn take_log(&mut self) -> Option<String> {
+                Some("line\n\u{1b}]0;title\u{7}\n".into())
+            }
+        }
+        let setup = Setup::new(1, 9, 3);
+        let record = play_game(&setup, &mut [&mut Evil]);
+        let names = vec!["evil\u{1b}[31m".to_string()];
+        let text = narrate(&names, &record, true);
+        assert!(
+            !text.chars().any(|c| c.is_control() && c != '\n'),
+            "{text:?}"
+        );
+        assert!(
+            text.contains("  [evil\\x1b[31m log] line\n  [evil\\x1b[31m log] \\x1b]0;title\\x07\n"),
+            "{text}"
+        );
+        assert!(text.contains("FAULT: boom\\r\\x1b[2Kok (trap)"), "{text}");
     }
 
     #[test]

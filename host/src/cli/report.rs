@@ -35,11 +35,14 @@ pub fn run(args: ReportArgs) -> anyhow::Result<i32> {
     };
     match crate::report::write_report(&args.dir) {
         Ok(index) => {
-            println!("report: {}", index.display());
+            println!(
+                "report: {}",
+                crate::terminal::line(&index.display().to_string())
+            );
             Ok(0)
         }
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", crate::terminal::block(&format!("{e:#}")));
             Ok(2)
         }
     }

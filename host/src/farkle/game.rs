@@ -1,3 +1,5 @@
+use std::ops::ControlFlow;
+
 use farkle_rules::{check_answer, is_farkle, Action, Reject, DICE};
 
 use super::dice::SeededD6;
@@ -103,6 +105,67 @@ impl GameRecord {
 /// Plays one game to its end; `players[s]` sits in seat `s`. Every answer goes through the rules;
 /// a refused answer ends the turn without points, a fault is handled by `setup.policy`.
 pub fn play_game(setup: &Setup, players: &mut [&mut dyn FarklePlayer]) -> GameRecord {
+    #[derive(Default)]
+    struct Keep {
+        load_faults: Vec<LoadFault>,
+        start_logs: Vec<AgentLog>,
+        turns: Vec<TurnRecord>,
+    }
+    impl GameSink for Keep {
+        fn start(&mut self, faults: Vec<LoadFault>, logs: Vec<AgentLog>) -> ControlFlow<()> {
+            self.load_faults = faults;
+            self.start_logs = logs;
+            ControlFlow::Continue(())
+        }
+        fn turn(&mut self, turn: TurnRecord) -> ControlFlow<()> {
+            self.turns.push(turn);
+            ControlFlow::Continue(())
+        }
+    }
+    let mut keep = Keep::default();
+    let end = play_game_into(setup, players, &mut keep)
+        .expect("a sink that keeps every turn never stops the game");
+    GameRecord {
+        setup: setup.clone(),
+        load_faults: keep.load_faults,
+        start_logs: keep.start_logs,
+        turns: keep.turns,
+        outcome: end.outcome,
+        scores: end.scores,
+        forfeits: end.forfeits,
+    }
+}
+
+/// Takes a game's parts as it is played, for a caller that does not keep the whole game (a
+/// streamed verification compares each turn with its record line and drops it). Either method
+/// can stop the game.
+pub trait GameSink {
+    /// Before the first turn: the agents that failed to load, and what agents logged loading.
+    fn start(&mut self, faults: Vec<LoadFault>, logs: Vec<AgentLog>) -> ControlFlow<()>;
+    /// One turn, as soon as it is played.
+    fn turn(&mut self, turn: TurnRecord) -> ControlFlow<()>;
+}
+
+/// How a game ended: what a [`GameRecord`] holds besides its setup, start and turns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameEnd {
+    pub outcome: Outcome,
+    pub scores: Vec<u32>,
+    /// Seats that forfeited, in the order they did.
+    pub forfeits: Vec<usize>,
+    /// Turns played.
+    pub turns: u32,
+    /// The round of the last turn (0 if no turn was played).
+    pub rounds: u32,
+}
+
+/// Plays one game as [`play_game`] does, handing the start and every turn to `sink` instead of
+/// keeping them. `None` when the sink stopped the game.
+pub fn play_game_into(
+    setup: &Setup,
+    players: &mut [&mut dyn FarklePlayer],
+    sink: &mut dyn GameSink,
+) -> Option<GameEnd> {
     assert_eq!(players.len(), setup.players, "one player per seat");
     let n = setup.players;
     let mut dice = SeededD6::new(setup.seed);
@@ -119,11 +182,14 @@ pub fn play_game(setup: &Setup, players: &mut [&mut dyn FarklePlayer]) -> GameRe
             forfeits.push(seat);
         }
     }
+    if sink.start(load_faults, start_logs).is_break() {
+        return None;
+    }
 
     let mut scores = vec![0u32; n];
     let mut turns_done = vec![0u32; n];
-    let mut turns = Vec::new();
     let mut turn = 0;
+    let mut rounds = 0;
     let mut outcome = standing(n, &out);
     let mut final_round = false;
     'rounds: for round in 1..=setup.round_cap {
@@ -135,6 +201,7 @@ pub fn play_game(setup: &Setup, players: &mut [&mut dyn FarklePlayer]) -> GameRe
                 continue;
             }
             turn += 1;
+            rounds = round;
             let mut t = Turn {
                 setup,
                 seat,
@@ -152,7 +219,9 @@ pub fn play_game(setup: &Setup, players: &mut [&mut dyn FarklePlayer]) -> GameRe
                 out[seat] = true;
                 forfeits.push(seat);
             }
-            turns.push(record);
+            if sink.turn(record).is_break() {
+                return None;
+            }
             if scores[seat] >= setup.target {
                 final_round = true;
             }
@@ -165,16 +234,13 @@ pub fn play_game(setup: &Setup, players: &mut [&mut dyn FarklePlayer]) -> GameRe
             outcome = Some(best_score(&scores, &out));
         }
     }
-    let outcome = outcome.unwrap_or(Outcome::Draw { round_cap: true });
-    GameRecord {
-        setup: setup.clone(),
-        load_faults,
-        start_logs,
-        turns,
-        outcome,
+    Some(GameEnd {
+        outcome: outcome.unwrap_or(Outcome::Draw { round_cap: true }),
         scores,
         forfeits,
-    }
+        turns: turn,
+        rounds,
+    })
 }
 
 /// The outcome forced by forfeits: in a race, one player left wins; nobody left is a draw (a

@@ -11,7 +11,10 @@ pub mod player;
 pub mod record;
 mod wasm;
 
-pub use game::{play_game, GameRecord, RollRecord, Setup, TurnEnd, TurnRecord};
+pub use game::{
+    play_game, play_game_into, GameEnd, GameRecord, GameSink, LoadFault, RollRecord, Setup,
+    TurnEnd, TurnRecord,
+};
 pub use league::FarkleGame;
 pub use player::{Answer, FarklePlayer, Observation};
 

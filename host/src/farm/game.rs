@@ -1,3 +1,5 @@
+use std::ops::ControlFlow;
+
 use farm_rules::{
     apply_roll, check_offer, execute_trade, FailReason, Herd, Offer, Partner, Position, Roll,
     MAX_PLAYERS,
@@ -121,6 +123,69 @@ pub fn play_game(
     players: &mut [&mut dyn FarmPlayer],
     dice: &mut dyn DiceSource,
 ) -> GameRecord {
+    #[derive(Default)]
+    struct Keep {
+        start_events: Vec<Event>,
+        start_logs: Vec<AgentLog>,
+        turns: Vec<TurnRecord>,
+    }
+    impl GameSink for Keep {
+        fn start(&mut self, events: Vec<Event>, logs: Vec<AgentLog>) -> ControlFlow<()> {
+            self.start_events = events;
+            self.start_logs = logs;
+            ControlFlow::Continue(())
+        }
+        fn turn(&mut self, turn: TurnRecord) -> ControlFlow<()> {
+            self.turns.push(turn);
+            ControlFlow::Continue(())
+        }
+    }
+    let mut keep = Keep::default();
+    let end = play_game_into(setup, players, dice, &mut keep)
+        .expect("a sink that keeps every turn never stops the game");
+    GameRecord {
+        setup: setup.clone(),
+        start_events: keep.start_events,
+        start_logs: keep.start_logs,
+        turns: keep.turns,
+        outcome: end.outcome,
+        final_position: end.final_position,
+        forfeits: end.forfeits,
+    }
+}
+
+/// Takes a game's parts as it is played, for a caller that does not keep the whole game (a
+/// streamed verification compares each turn with its record line and drops it). Either method
+/// can stop the game.
+pub trait GameSink {
+    /// What happened before the first turn: load faults (and their forfeits, and the outcome if
+    /// the game is decided there) and what the agents logged while loading.
+    fn start(&mut self, events: Vec<Event>, logs: Vec<AgentLog>) -> ControlFlow<()>;
+    /// One turn, as soon as it is played.
+    fn turn(&mut self, turn: TurnRecord) -> ControlFlow<()>;
+}
+
+/// How a game ended: what a [`GameRecord`] holds besides its setup, start and turns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameEnd {
+    pub outcome: Outcome,
+    pub final_position: Position,
+    /// Seats that forfeited, in the order they did.
+    pub forfeits: Vec<usize>,
+    /// Turns played.
+    pub turns: u32,
+    /// The round of the last turn (0 if no turn was played).
+    pub rounds: u32,
+}
+
+/// Plays one game as [`play_game`] does, handing the start and every turn to `sink` instead of
+/// keeping them. `None` when the sink stopped the game.
+pub fn play_game_into(
+    setup: &Setup,
+    players: &mut [&mut dyn FarmPlayer],
+    dice: &mut dyn DiceSource,
+    sink: &mut dyn GameSink,
+) -> Option<GameEnd> {
     assert_eq!(players.len(), setup.players, "one player per seat");
     assert!((2..=MAX_PLAYERS).contains(&setup.players), "2 to 6 players");
     let mut g = Game {
@@ -144,8 +209,11 @@ pub fn play_game(
     let mut outcome = g.standing_outcome();
     let start_events = std::mem::take(&mut g.current);
     let start_logs = std::mem::take(&mut g.agent_logs);
-    let mut turns = Vec::new();
+    if sink.start(start_events, start_logs).is_break() {
+        return None;
+    }
     let mut turn = 0;
+    let mut rounds = 0;
     let n = setup.players;
     'rounds: for round in 1..=setup.round_cap {
         if outcome.is_some() {
@@ -157,30 +225,32 @@ pub fn play_game(
                 continue;
             }
             turn += 1;
+            rounds = round;
             let (record, ended) = g.play_turn(players, dice, seat, turn, round);
-            turns.push(record);
+            g.forget_seen_events();
+            if sink.turn(record).is_break() {
+                return None;
+            }
             if let Some(o) = ended {
                 outcome = Some(o);
                 break 'rounds;
             }
         }
     }
-    let outcome = outcome.unwrap_or(Outcome::Draw { round_cap: true });
-    GameRecord {
-        setup: setup.clone(),
-        start_events,
-        start_logs,
-        turns,
-        outcome,
+    Some(GameEnd {
+        outcome: outcome.unwrap_or(Outcome::Draw { round_cap: true }),
         final_position: g.pos,
         forfeits: g.forfeits,
-    }
+        turns: turn,
+        rounds,
+    })
 }
 
 struct Game<'s> {
     setup: &'s Setup,
     pos: Position,
-    /// Every event so far, for the players' observations.
+    /// The events some seat still in the game has not yet been shown, for the players'
+    /// observations (older ones are dropped: a long game does not pile them up).
     log: Vec<Event>,
     /// Per seat: how much of `log` the seat has seen.
     cursors: Vec<usize>,
@@ -198,6 +268,22 @@ impl Game<'_> {
         if let Some(text) = player.take_log() {
             if !text.is_empty() {
                 self.agent_logs.push(AgentLog { seat, text });
+            }
+        }
+    }
+
+    /// Drops the events every seat still in the game has seen. A seat that is out is never
+    /// shown anything again.
+    fn forget_seen_events(&mut self) {
+        let seen_by_all = (0..self.setup.players)
+            .filter(|&s| !self.pos.is_out(s))
+            .map(|s| self.cursors[s])
+            .min()
+            .unwrap_or(self.log.len());
+        if seen_by_all > 0 {
+            self.log.drain(..seen_by_all);
+            for c in &mut self.cursors {
+                *c = c.saturating_sub(seen_by_all);
             }
         }
     }

@@ -41,22 +41,7 @@ pub fn summary(record: &GameRecord) -> Summary {
         .start_events
         .iter()
         .chain(record.turns.iter().flat_map(|t| t.events.iter()))
-        .filter_map(|e| match e {
-            Event::Fault {
-                seat,
-                decision,
-                fault,
-            } => Some(FaultNote {
-                seat: *seat,
-                decision: serde_json::to_value(decision)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_owned))
-                    .unwrap_or_default(),
-                kind: fault.kind.name().to_owned(),
-                detail: fault.detail.clone(),
-            }),
-            _ => None,
-        })
+        .filter_map(fault_note)
         .collect();
     Summary {
         outcome: record.outcome,
@@ -65,5 +50,25 @@ pub fn summary(record: &GameRecord) -> Summary {
         forfeits: record.forfeits.clone(),
         faults,
         scores: None,
+    }
+}
+
+/// The league's note of a fault event; `None` for other events.
+pub fn fault_note(e: &Event) -> Option<FaultNote> {
+    match e {
+        Event::Fault {
+            seat,
+            decision,
+            fault,
+        } => Some(FaultNote {
+            seat: *seat,
+            decision: serde_json::to_value(decision)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_default(),
+            kind: fault.kind.name().to_owned(),
+            detail: fault.detail.clone(),
+        }),
+        _ => None,
     }
 }

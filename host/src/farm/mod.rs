@@ -13,6 +13,9 @@ mod wasm;
 pub use dice::{DiceSource, ExplicitDice, SeededDice};
 pub use event::{Event, Party};
 pub use fault::{Decision, Fault, FaultKind, FaultPolicy};
-pub use game::{play_game, AgentLog, GameRecord, Outcome, Setup, StartPosition, TurnRecord};
+pub use game::{
+    play_game, play_game_into, AgentLog, GameEnd, GameRecord, GameSink, Outcome, Setup,
+    StartPosition, TurnRecord,
+};
 pub use league::FarmGame;
 pub use player::{AcceptView, FarmPlayer, Observation};

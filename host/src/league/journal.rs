@@ -257,6 +257,39 @@ mod tests {
     }
 
     #[test]
+    fn resume_refuses_a_line_that_gives_a_key_twice() {
+        let line = serde_json::to_string(&Line::Game(result(1))).unwrap();
+        for (from, to) in [
+            ("\"id\":1,", "\"id\":1,\"id\":2,"),
+            ("\"seat\":1,", "\"seat\":0,\"seat\":1,"),
+            ("\"rounds\":5,", "\"rounds\":5,\"rounds\":50,"),
+        ] {
+            let dir = temp();
+            let mut j = Journal::create(&dir, "fp", "l", 3, false).unwrap();
+            j.append(&result(0)).unwrap();
+            drop(j);
+            let doubled = line.replacen(from, to, 1);
+            assert_ne!(doubled, line, "{from}");
+            let mut f = OpenOptions::new()
+                .append(true)
+                .open(dir.join(JOURNAL_FILE))
+                .unwrap();
+            // Not the last line: a torn last line is dropped, a broken one in the middle refused.
+            writeln!(f, "{doubled}").unwrap();
+            writeln!(
+                f,
+                "{}",
+                serde_json::to_string(&Line::Game(result(2))).unwrap()
+            )
+            .unwrap();
+            drop(f);
+            let e = Journal::resume(&dir, "fp").unwrap_err().to_string();
+            assert!(e.contains(":3: unreadable line"), "{to}: {e}");
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+    }
+
+    #[test]
     fn resume_refuses_a_result_naming_seats_the_game_does_not_have() {
         let dir = temp();
         let mut j = Journal::create(&dir, "fp", "l", 3, false).unwrap();

@@ -28,10 +28,21 @@ impl std::fmt::Display for Difference {
 }
 
 /// The first place where `found` differs from `expected`, in document order of `expected`
-/// (object keys in sorted order, then keys only `found` has).
+/// (object keys in sorted order, then keys only `found` has), except for the keys of
+/// [`FIRST_KEYS`], compared before the others: two events of different types differ in their
+/// `type`, not in a field one has and the other lacks, and a line about another turn differs in
+/// its `turn`, not in the dice that follow from it.
 pub fn first_difference(expected: &Value, found: &Value) -> Option<Difference> {
+    // Equal values are the rule: compare first, build paths only on the way to a difference.
+    if expected == found {
+        return None;
+    }
     walk(expected, found, String::new())
 }
+
+/// Keys compared first, in this order: what kind of object it is (a line's or an event's `type`,
+/// an outcome's `result`), then which turn, round and seat it is about.
+const FIRST_KEYS: [&str; 5] = ["type", "result", "turn", "round", "seat"];
 
 fn join_key(path: &str, key: &str) -> String {
     if path.is_empty() {
@@ -44,17 +55,27 @@ fn join_key(path: &str, key: &str) -> String {
 fn walk(expected: &Value, found: &Value, path: String) -> Option<Difference> {
     match (expected, found) {
         (Value::Object(e), Value::Object(f)) => {
+            for tag in FIRST_KEYS {
+                let (et, ft) = (e.get(tag), f.get(tag));
+                if (et.is_some() || ft.is_some()) && et != ft {
+                    return Some(Difference {
+                        path: join_key(&path, tag),
+                        expected: et.map(Value::to_string),
+                        found: ft.map(Value::to_string),
+                    });
+                }
+            }
             for (k, ev) in e {
-                let p = join_key(&path, k);
                 match f.get(k) {
+                    Some(fv) if fv == ev => {}
                     Some(fv) => {
-                        if let Some(d) = walk(ev, fv, p) {
+                        if let Some(d) = walk(ev, fv, join_key(&path, k)) {
                             return Some(d);
                         }
                     }
                     None => {
                         return Some(Difference {
-                            path: p,
+                            path: join_key(&path, k),
                             expected: Some(ev.to_string()),
                             found: None,
                         })
@@ -71,16 +92,16 @@ fn walk(expected: &Value, found: &Value, path: String) -> Option<Difference> {
         }
         (Value::Array(e), Value::Array(f)) => {
             for (i, ev) in e.iter().enumerate() {
-                let p = format!("{path}[{i}]");
                 match f.get(i) {
+                    Some(fv) if fv == ev => {}
                     Some(fv) => {
-                        if let Some(d) = walk(ev, fv, p) {
+                        if let Some(d) = walk(ev, fv, format!("{path}[{i}]")) {
                             return Some(d);
                         }
                     }
                     None => {
                         return Some(Difference {
-                            path: p,
+                            path: format!("{path}[{i}]"),
                             expected: Some(ev.to_string()),
                             found: None,
                         })
@@ -127,5 +148,34 @@ mod tests {
         let d = first_difference(&json!([1]), &json!([1, 2])).unwrap();
         assert_eq!(d.to_string(), "[1]: expected nothing, found 2");
         assert_eq!(first_difference(&json!({"a":[1]}), &json!({"a":[1]})), None);
+    }
+
+    #[test]
+    fn objects_of_different_kinds_differ_in_their_kind() {
+        let e = json!({"events":[{"type":"rolled","seat":0},{"type":"bred","seat":0,"gained":{"rabbit":1}}]});
+        let f = json!({"events":[{"type":"rolled","seat":0},{"type":"fox","seat":0,"lost":{"rabbit":1}}]});
+        let d = first_difference(&e, &f).unwrap();
+        assert_eq!(
+            d.to_string(),
+            "events[1].type: expected \"bred\", found \"fox\""
+        );
+        let d = first_difference(
+            &json!({"outcome":{"result":"win","seat":1,"last_standing":false}}),
+            &json!({"outcome":{"result":"draw","round_cap":true}}),
+        )
+        .unwrap();
+        assert_eq!(
+            d.to_string(),
+            "outcome.result: expected \"win\", found \"draw\""
+        );
+        let d = first_difference(&json!({"type":"turn","turn":3}), &json!({"turn":3})).unwrap();
+        assert_eq!(d.to_string(), "type: expected \"turn\", found nothing");
+        // A line about another turn: its turn number, not the dice that follow from it.
+        let d = first_difference(
+            &json!({"type":"turn","turn":2,"seat":1,"answer":null,"events":[{"type":"rolled","seat":1}]}),
+            &json!({"type":"turn","turn":1,"seat":0,"answer":null,"events":[{"type":"rolled","seat":0}]}),
+        )
+        .unwrap();
+        assert_eq!(d.to_string(), "turn: expected 2, found 1");
     }
 }

@@ -5,7 +5,7 @@
 
 use farm_rules::{Herd, Position, ANIMALS};
 
-use crate::farm::{Event, GameRecord, Party};
+use crate::farm::{Event, GameRecord, Party, Setup};
 
 /// A broken ledger: the line (as numbered in the record file) and what went wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -19,56 +19,79 @@ pub const START_LINE: usize = 2;
 pub const FIRST_TURN_LINE: usize = 3;
 
 pub fn check_ledger(record: &GameRecord) -> Result<(), LedgerError> {
-    let mut pos = record.setup.initial_position();
-    let totals = pos.totals();
-    let books = |line: usize, events: &[Event], pos: &mut Position| {
+    let mut ledger = Ledger::new(&record.setup);
+    ledger.line(START_LINE, &record.start_events)?;
+    for (i, turn) in record.turns.iter().enumerate() {
+        ledger.line(FIRST_TURN_LINE + i, &turn.events)?;
+    }
+    ledger.finish(FIRST_TURN_LINE + record.turns.len(), &record.final_position)
+}
+
+/// The books of one game, kept line by line as a record is read.
+pub struct Ledger {
+    pos: Position,
+    /// Animals of each kind in the game, which never changes.
+    totals: Herd,
+}
+
+impl Ledger {
+    /// The books at the start of a game with `setup`.
+    pub fn new(setup: &Setup) -> Ledger {
+        let pos = setup.initial_position();
+        Ledger {
+            totals: pos.totals(),
+            pos,
+        }
+    }
+
+    /// Moves the animals of one line's `events` (the line numbered `line` in the file).
+    pub fn line(&mut self, line: usize, events: &[Event]) -> Result<(), LedgerError> {
         for (i, e) in events.iter().enumerate() {
-            apply(pos, e).map_err(|m| LedgerError {
+            apply(&mut self.pos, e).map_err(|m| LedgerError {
                 line,
                 message: format!("events[{i}]: {m}"),
             })?;
-            if pos.totals() != totals {
+            if self.pos.totals() != self.totals {
                 return Err(LedgerError {
                     line,
                     message: format!(
                         "events[{i}]: animals are not conserved: the game holds {}, started with {}",
-                        show(&pos.totals()),
-                        show(&totals)
+                        show(&self.pos.totals()),
+                        show(&self.totals)
                     ),
                 });
             }
         }
         Ok(())
-    };
-    books(START_LINE, &record.start_events, &mut pos)?;
-    for (i, turn) in record.turns.iter().enumerate() {
-        books(FIRST_TURN_LINE + i, &turn.events, &mut pos)?;
     }
-    let end_line = FIRST_TURN_LINE + record.turns.len();
-    let fin = &record.final_position;
-    for seat in 0..pos.players {
-        if pos.herds[seat] != fin.herds[seat] {
+
+    /// Checks that the events leave the recorded final position (on line `end_line`).
+    pub fn finish(&self, end_line: usize, fin: &Position) -> Result<(), LedgerError> {
+        let pos = &self.pos;
+        for seat in 0..pos.players {
+            if pos.herds[seat] != fin.herds[seat] {
+                return Err(LedgerError {
+                    line: end_line,
+                    message: format!(
+                        "final.herds[{seat}]: the events leave {}, found {}",
+                        show(&pos.herds[seat]),
+                        show(&fin.herds[seat])
+                    ),
+                });
+            }
+        }
+        if pos.stock != fin.stock {
             return Err(LedgerError {
                 line: end_line,
                 message: format!(
-                    "final.herds[{seat}]: the events leave {}, found {}",
-                    show(&pos.herds[seat]),
-                    show(&fin.herds[seat])
+                    "final.stock: the events leave {}, found {}",
+                    show(&pos.stock),
+                    show(&fin.stock)
                 ),
             });
         }
+        Ok(())
     }
-    if pos.stock != fin.stock {
-        return Err(LedgerError {
-            line: end_line,
-            message: format!(
-                "final.stock: the events leave {}, found {}",
-                show(&pos.stock),
-                show(&fin.stock)
-            ),
-        });
-    }
-    Ok(())
 }
 
 fn apply(pos: &mut Position, e: &Event) -> Result<(), String> {

@@ -7,13 +7,20 @@ pub mod diff;
 pub mod format;
 pub(crate) mod jsonl;
 pub mod ledger;
+pub mod lines;
 pub mod read;
-pub mod replay;
+pub(crate) mod replay;
+pub(crate) mod stream;
+pub mod strict_json;
 pub mod verify;
 pub mod write;
 
-pub use read::{load_record_bytes, read_record, ParsedRecord, ReadError};
-pub use verify::{verify_record, verify_record_bytes, DiceOrigin, VerifyError, VerifySummary};
+pub use lines::{MAX_LINE_BYTES, MAX_LINE_VALUES};
+pub use read::{read_record, ParsedRecord, ReadError};
+pub use verify::{
+    verify_reader, verify_record, verify_record_bytes, DiceOrigin, FaultCounts, VerifyError,
+    VerifySummary,
+};
 pub use write::{record_bytes, record_to_string, write_record};
 
 /// What a record says about a game that the game loop does not know: who played and under which

@@ -1,6 +1,4 @@
 use std::fmt;
-use std::io::Read;
-use std::path::Path;
 
 use farm_rules::{Herd, Position, KINDS, MAX_PLAYERS, MIN_PLAYERS, RULES_VERSION};
 use serde::de::DeserializeOwned;
@@ -10,6 +8,7 @@ use super::format::{
     DiceKind, EndLine, EventJson, LogJson, SetupLine, StartLine, TurnLine, FORMAT_NAME,
     FORMAT_VERSION, GAME_NAME,
 };
+use super::lines::{Line, RecordReader};
 use super::RecordMeta;
 use crate::farm::{AgentLog, Event, GameRecord, Party, Setup, StartPosition, TurnRecord};
 
@@ -30,7 +29,7 @@ pub struct ReadError {
 }
 
 impl ReadError {
-    fn new(line: usize, message: impl Into<String>) -> ReadError {
+    pub(crate) fn new(line: usize, message: impl Into<String>) -> ReadError {
         ReadError {
             line,
             message: message.into(),
@@ -50,167 +49,95 @@ impl fmt::Display for ReadError {
 
 impl std::error::Error for ReadError {}
 
-/// Reads a record file's bytes as they are on disk (gzip-compressed or not).
-pub fn load_record_bytes(path: &Path) -> std::io::Result<Vec<u8>> {
-    std::fs::read(path)
-}
-
-/// Past this many bytes a decompressed record is refused, so that a small hostile `.gz` file
-/// cannot exhaust memory.
-const MAX_DECOMPRESSED: u64 = 1 << 30;
-
-/// The text of a record: gunzipped when the bytes start with the gzip magic number, then UTF-8.
-pub fn decode_record_bytes(bytes: &[u8]) -> Result<String, ReadError> {
-    let raw = if bytes.starts_with(&[0x1f, 0x8b]) {
-        let mut out = Vec::new();
-        flate2::read::MultiGzDecoder::new(bytes)
-            .take(MAX_DECOMPRESSED + 1)
-            .read_to_end(&mut out)
-            .map_err(|e| ReadError::new(0, format!("not a valid gzip stream: {e}")))?;
-        if out.len() as u64 > MAX_DECOMPRESSED {
-            return Err(ReadError::new(
-                0,
-                "decompressed record is larger than 1 GiB",
-            ));
-        }
-        out
-    } else {
-        bytes.to_vec()
-    };
-    String::from_utf8(raw).map_err(|e| {
-        let line = 1 + bytes[..e.utf8_error().valid_up_to()]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count();
-        ReadError::new(line, "not UTF-8 text")
-    })
-}
-
 /// Parses a record (uncompressed text) into the game it describes. Checks the shape of every line
 /// and that seats and amounts make sense, not that the game was played by the rules: that is
-/// [`super::verify_record`].
+/// [`super::verify_record`]. Object keys given twice are refused, at any depth.
 pub fn read_record(text: &str) -> Result<ParsedRecord, ReadError> {
-    parse(text).map(|p| p.parsed)
-}
-
-/// One line of the file: its number, its text and where it starts.
-pub(crate) struct RawLine<'a> {
-    pub number: usize,
-    pub text: &'a str,
-    pub offset: usize,
-}
-
-/// A parsed record together with the raw material verification compares against.
-pub(crate) struct Parsed<'a> {
-    pub parsed: ParsedRecord,
-    pub lines: Vec<RawLine<'a>>,
-    pub values: Vec<Value>,
-}
-
-pub(crate) fn split_lines(text: &str) -> Vec<RawLine<'_>> {
-    let mut lines = Vec::new();
-    let mut offset = 0;
-    for (i, piece) in text.split_inclusive('\n').enumerate() {
-        lines.push(RawLine {
-            number: i + 1,
-            text: piece.strip_suffix('\n').unwrap_or(piece),
-            offset,
-        });
-        offset += piece.len();
-    }
-    lines
-}
-
-pub(crate) fn parse(text: &str) -> Result<Parsed<'_>, ReadError> {
-    let lines = split_lines(text);
-    if lines.is_empty() {
-        return Err(ReadError::new(
-            0,
-            "empty file: a record has at least 3 lines",
-        ));
-    }
-    let mut values = Vec::with_capacity(lines.len());
-    for line in &lines {
-        if line.text.trim().is_empty() {
-            return Err(ReadError::new(line.number, "empty line"));
-        }
-        let value: Value = serde_json::from_str(line.text)
-            .map_err(|e| ReadError::new(line.number, format!("not JSON: {e}")))?;
-        if !value.is_object() {
-            return Err(ReadError::new(line.number, "not a JSON object"));
-        }
-        values.push(value);
-    }
-
-    let setup_line: SetupLine = typed(&values[0], 1, "setup")?;
-    let (setup, meta) = read_setup(setup_line).map_err(|m| ReadError::new(1, m))?;
+    let mut reader = RecordReader::new(text.as_bytes())
+        .map_err(|e| ReadError::new(0, format!("cannot read the record: {e}")))?;
+    let first = reader
+        .next_line()?
+        .ok_or_else(|| ReadError::new(0, "empty file: a record has at least 3 lines"))?;
+    let (setup, meta) = setup_of(&first)?;
     let players = setup.players;
-
-    let Some(second) = values.get(1) else {
-        return Err(ReadError::new(
-            2,
-            "missing start line: the record is truncated",
-        ));
-    };
-    let start: StartLine = typed(second, 2, "start")?;
-    let start_events = events(&start.events, players).map_err(|m| ReadError::new(2, m))?;
-    let start_logs = logs(&start.logs, players).map_err(|m| ReadError::new(2, m))?;
-
+    let second = reader
+        .next_line()?
+        .ok_or_else(|| ReadError::new(2, "missing start line: the record is truncated"))?;
+    let (start_events, start_logs) = start_of(&second, players)?;
     let mut turns = Vec::new();
-    let mut index = 2;
     let end = loop {
-        let number = index + 1;
-        let Some(value) = values.get(index) else {
+        let Some(line) = reader.next_line()? else {
             return Err(ReadError::new(
-                number,
+                reader.lines_read() + 1,
                 "missing end line: the record is truncated",
             ));
         };
-        match line_type(value) {
-            Some("turn") => {
-                let t: TurnLine = typed(value, number, "turn")?;
-                turns.push(read_turn(t, players).map_err(|m| ReadError::new(number, m))?);
-            }
-            Some("end") => break typed::<EndLine>(value, number, "end")?,
+        match line.kind() {
+            Some("turn") => turns.push(turn_of(&line, players)?),
+            Some("end") => break line,
             _ => {
                 return Err(ReadError::new(
-                    number,
+                    line.number,
                     format!(
                         "type: expected \"turn\" or \"end\", found {}",
-                        type_of(value)
+                        line.kind_shown()
                     ),
                 ))
             }
         }
-        index += 1;
     };
-    let end_number = index + 1;
-    if lines.len() > end_number {
-        return Err(ReadError::new(
-            end_number + 1,
-            "extra line after the end line",
-        ));
-    }
-    let (final_position, forfeits) =
-        read_end(&end, players).map_err(|m| ReadError::new(end_number, m))?;
+    let (end_json, final_position, forfeits) = end_of(&end, players)?;
+    reader.expect_end_of_file()?;
     let record = GameRecord {
         setup,
         start_events,
         start_logs,
         turns,
-        outcome: end.outcome,
+        outcome: end_json.outcome,
         final_position,
         forfeits,
     };
-    Ok(Parsed {
-        parsed: ParsedRecord {
-            record,
-            meta,
-            digest: end.digest,
-        },
-        lines,
-        values,
+    Ok(ParsedRecord {
+        record,
+        meta,
+        digest: end_json.digest,
     })
+}
+
+/// The setup line (line 1): the setup and the metadata.
+pub(crate) fn setup_of(line: &Line) -> Result<(Setup, RecordMeta), ReadError> {
+    let setup: SetupLine = typed(&line.value, line.number, "setup")?;
+    read_setup(setup).map_err(|m| ReadError::new(line.number, m))
+}
+
+/// The start line (line 2): events and logs before the first turn.
+pub(crate) fn start_of(
+    line: &Line,
+    players: usize,
+) -> Result<(Vec<Event>, Vec<AgentLog>), ReadError> {
+    let start: StartLine = typed(&line.value, line.number, "start")?;
+    let at = |m| ReadError::new(line.number, m);
+    Ok((
+        events(&start.events, players).map_err(at)?,
+        logs(&start.logs, players).map_err(at)?,
+    ))
+}
+
+/// A turn line.
+pub(crate) fn turn_of(line: &Line, players: usize) -> Result<TurnRecord, ReadError> {
+    let turn: TurnLine = typed(&line.value, line.number, "turn")?;
+    read_turn(turn, players).map_err(|m| ReadError::new(line.number, m))
+}
+
+/// The end line: as written, the final position it gives, and the forfeits.
+pub(crate) fn end_of(
+    line: &Line,
+    players: usize,
+) -> Result<(EndLine, Position, Vec<usize>), ReadError> {
+    let end: EndLine = typed(&line.value, line.number, "end")?;
+    let (position, forfeits) =
+        read_end(&end, players).map_err(|m| ReadError::new(line.number, m))?;
+    Ok((end, position, forfeits))
 }
 
 fn line_type(value: &Value) -> Option<&str> {
@@ -224,7 +151,11 @@ fn type_of(value: &Value) -> String {
 }
 
 /// Deserializes a line whose `type` must be `want`, naming the failing field on error.
-fn typed<T: DeserializeOwned>(value: &Value, line: usize, want: &str) -> Result<T, ReadError> {
+pub(crate) fn typed<T: DeserializeOwned>(
+    value: &Value,
+    line: usize,
+    want: &str,
+) -> Result<T, ReadError> {
     if line_type(value) != Some(want) {
         return Err(ReadError::new(
             line,

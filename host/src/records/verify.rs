@@ -1,17 +1,21 @@
 //! Full verification of a record: replay it through the game loop and require the very same
 //! record back, line by line; check the books; check the digest.
 
+use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::fmt;
+use std::io::Read;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
-use super::diff::first_difference;
-use super::ledger::check_ledger;
-use super::read::{decode_record_bytes, parse, split_lines, ReadError};
-use super::replay::replay;
-use super::{sha256_hex, write::record_to_string};
-use crate::farm::Outcome;
-use crate::game::GameKind;
+use super::ledger::Ledger;
+use super::lines::{Line, RecordReader};
+use super::read::{end_of, setup_of, start_of, turn_of, ReadError};
+use super::replay::{Checker, FarmTurns, RecordedDice, ReplayPlayer};
+use super::stream::{check_digest, compare_line, to_value, TurnLines};
+use super::write::{end_line as write_end_line, setup_line};
+use crate::farm::{play_game_into, FarmPlayer, Outcome, SeededDice};
+use crate::game::{FaultPolicy, GameKind};
 
 /// Where a verified game's dice came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,16 +27,30 @@ pub enum DiceOrigin {
     Explicit,
 }
 
+/// Faults of a game by seat and kind (`"trap"`, `"decision_fuel"`...): what standings count.
+pub type FaultCounts = BTreeMap<(usize, String), u32>;
+
 /// What a consistent record contains.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VerifySummary {
     pub game: GameKind,
     pub players: usize,
     pub names: Vec<String>,
+    /// SHA-256 of each seat's agent as the setup line gives it (`None`: not a module).
+    pub agent_hashes: Vec<Option<String>>,
+    pub round_cap: u32,
+    pub policy: FaultPolicy,
+    /// The setup line's `limits`.
+    pub limits: Map<String, Value>,
     pub turns: usize,
     pub rounds: u32,
     pub outcome: Outcome,
     pub dice: DiceOrigin,
+    /// Seats that forfeited, in the order they did.
+    pub forfeits: Vec<usize>,
+    pub faults: FaultCounts,
+    /// Final scores, for games that keep one (Farkle).
+    pub scores: Option<Vec<i64>>,
 }
 
 impl VerifySummary {
@@ -57,7 +75,7 @@ impl VerifySummary {
         format!("{}: {} {turns}, {outcome}, {dice}", self.game, self.turns)
     }
 
-    fn outcome_text(outcome: Outcome) -> String {
+    pub(crate) fn outcome_text(outcome: Outcome) -> String {
         match outcome {
             Outcome::Win {
                 seat,
@@ -102,45 +120,6 @@ impl From<ReadError> for VerifyError {
     }
 }
 
-/// Compares a record's lines (`found`, parsed) with the record the replay wrote (`rewritten`),
-/// line by line as JSON values, the end line's digest aside (it is checked against the file's own
-/// bytes). The first difference is an error naming its line and field; `hint` adds to it, from
-/// the field's path.
-pub(crate) fn compare_lines(
-    rewritten: &str,
-    found: &[Value],
-    hint: impl Fn(&str) -> String,
-) -> Result<(), VerifyError> {
-    let expected: Vec<Value> = split_lines(rewritten)
-        .iter()
-        .map(|l| serde_json::from_str(l.text))
-        .collect::<Result<_, _>>()
-        .map_err(|e| fail(0, format!("the replayed game wrote invalid JSON: {e}")))?;
-    let end_index = expected.len().saturating_sub(1);
-    for i in 0..expected.len().max(found.len()) {
-        let number = i + 1;
-        let (e, f) = match (expected.get(i), found.get(i)) {
-            (Some(e), Some(f)) => (e, f),
-            (Some(e), None) => return Err(fail(number, format!("missing line: expected {e}"))),
-            (None, Some(_)) => return Err(fail(number, "extra line: the game ended before")),
-            (None, None) => break,
-        };
-        let (mut e, mut f) = (e.clone(), f.clone());
-        if i == end_index {
-            for v in [&mut e, &mut f] {
-                if let Value::Object(m) = v {
-                    m.remove("digest");
-                }
-            }
-        }
-        if let Some(d) = first_difference(&e, &f) {
-            let hint = hint(&d.path);
-            return Err(fail(number, format!("{d}{hint}")));
-        }
-    }
-    Ok(())
-}
-
 pub(crate) fn fail(line: usize, message: impl Into<String>) -> VerifyError {
     VerifyError {
         line,
@@ -150,66 +129,129 @@ pub(crate) fn fail(line: usize, message: impl Into<String>) -> VerifyError {
 
 /// Verifies a record file's bytes, gzip-compressed or not.
 pub fn verify_record_bytes(bytes: &[u8]) -> Result<VerifySummary, VerifyError> {
-    verify_record(&decode_record_bytes(bytes)?)
+    verify_reader(bytes)
 }
 
 /// Verifies a record of any game (uncompressed text): the setup line's `game` field says which
 /// game's rules replay it. Never panics, whatever the text.
 pub fn verify_record(text: &str) -> Result<VerifySummary, VerifyError> {
-    let first = text.lines().next().unwrap_or("");
-    let game = serde_json::from_str::<Value>(first)
-        .ok()
-        .and_then(|v| v.get("game").and_then(Value::as_str).map(str::to_owned));
-    match game.as_deref().map(str::parse::<GameKind>) {
-        Some(Ok(GameKind::Farkle)) => crate::farkle::record::verify_record(text),
+    verify_reader(text.as_bytes())
+}
+
+/// Verifies a record read from `source` (a file, gzip-compressed or not), as a stream: each line
+/// is read when the replay reaches it, compared, and dropped. Memory holds one line (at most
+/// [`MAX_LINE_BYTES`](super::lines::MAX_LINE_BYTES)) and the game, whatever the size of the file;
+/// the first inconsistency stops the reading.
+pub fn verify_reader(source: impl Read) -> Result<VerifySummary, VerifyError> {
+    let mut reader =
+        RecordReader::new(source).map_err(|e| fail(0, format!("cannot read the record: {e}")))?;
+    let Some(first) = reader.next_line()? else {
+        return Err(fail(0, "empty file: a record has at least 3 lines"));
+    };
+    match first.value.get("game").and_then(Value::as_str) {
+        Some(game) if game == GameKind::Farkle.name() => {
+            crate::farkle::record::verify_lines(reader, first)
+        }
         // Little Animal Farm, and every malformed setup line (its reader names the problem).
-        _ => verify_farm_record(text),
+        _ => verify_farm(reader, first),
     }
 }
 
-/// Verifies a Little Animal Farm record.
-fn verify_farm_record(text: &str) -> Result<VerifySummary, VerifyError> {
-    let parsed = parse(text)?;
-    let record = &parsed.parsed.record;
-    let seeded = record.setup.seed;
+/// Verifies a Little Animal Farm record whose setup line has been read.
+fn verify_farm(mut reader: RecordReader, first: Line) -> Result<VerifySummary, VerifyError> {
+    let (setup, meta) = setup_of(&first)?;
+    let replayed_setup = to_value(&setup_line(&setup, &meta).map_err(|e| fail(0, e.to_string()))?)?;
+    compare_line(&first, &replayed_setup, false, |_| String::new())?;
+    drop(first);
+    let players = setup.players;
+    let start = reader
+        .next_line()?
+        .ok_or_else(|| fail(2, "missing start line: the record is truncated"))?;
+    let (start_events, start_logs) = start_of(&start, players)?;
 
-    let again = replay(record);
-    let expected_text = record_to_string(&again, &parsed.parsed.meta)
-        .map_err(|e| fail(0, format!("cannot re-write the replayed game: {e}")))?;
-    compare_lines(&expected_text, &parsed.values, |path| match seeded {
-        Some(seed) if path.starts_with("roll") || path.contains(".roll") => {
-            format!(" (the dice of seed {seed})")
-        }
-        _ => String::new(),
-    })?;
-
-    check_ledger(record).map_err(|e| fail(e.line, e.message))?;
-
-    let end = parsed
-        .lines
-        .last()
-        .expect("a parsed record has an end line");
-    let digest = sha256_hex(&text.as_bytes()[..end.offset]);
-    if digest != parsed.parsed.digest {
-        return Err(fail(
-            end.number,
-            format!(
-                "digest: expected {digest}, found {}",
-                Value::String(parsed.parsed.digest.clone())
-            ),
-        ));
-    }
+    let turns: FarmTurns = RefCell::new(TurnLines::new(reader, move |line: &Line| {
+        turn_of(line, players).map_err(VerifyError::from)
+    }));
+    let mut seats: Vec<ReplayPlayer> = (0..players)
+        .map(|seat| ReplayPlayer {
+            seat,
+            start_events: &start_events,
+            start_logs: &start_logs,
+            turns: &turns,
+            log: None,
+        })
+        .collect();
+    let mut players_dyn: Vec<&mut dyn FarmPlayer> =
+        seats.iter_mut().map(|p| p as &mut dyn FarmPlayer).collect();
+    let mut checker = Checker {
+        turns: &turns,
+        start: Some(start),
+        ledger: Ledger::new(&setup),
+        seed: setup.seed,
+        faults: FaultCounts::new(),
+        error: None,
+    };
+    let end = match setup.seed {
+        Some(seed) => play_game_into(
+            &setup,
+            &mut players_dyn,
+            &mut SeededDice::new(seed),
+            &mut checker,
+        ),
+        None => play_game_into(
+            &setup,
+            &mut players_dyn,
+            &mut RecordedDice { turns: &turns },
+            &mut checker,
+        ),
+    };
+    drop(players_dyn);
+    drop(seats);
+    let Some(end) = end else {
+        let e = checker.error.take();
+        return Err(e
+            .or_else(|| turns.borrow().error().cloned())
+            .unwrap_or_else(|| fail(0, "the replay stopped without a reason")));
+    };
+    let (ledger, faults) = (checker.ledger, checker.faults);
+    let (end_line, mut reader) = turns
+        .into_inner()
+        .end_line(|| VerifySummary::outcome_text(end.outcome))?;
+    let (found_end, _, _) = end_of(&end_line, players)?;
+    let replayed_end = to_value(&write_end_line(
+        end.outcome,
+        end.rounds,
+        &end.forfeits,
+        &end.final_position,
+        "",
+    ))?;
+    compare_line(&end_line, &replayed_end, true, |_| String::new())?;
+    ledger
+        .finish(end_line.number, &end.final_position)
+        .map_err(|e| fail(e.line, e.message))?;
+    check_digest(&reader, &end_line, &found_end.digest)?;
+    reader.expect_end_of_file()?;
 
     Ok(VerifySummary {
         game: GameKind::Farm,
-        players: record.setup.players,
-        names: parsed.parsed.meta.names.clone(),
-        turns: record.turns.len(),
-        rounds: record.rounds(),
-        outcome: record.outcome,
-        dice: match seeded {
+        players,
+        names: meta.names.clone(),
+        agent_hashes: meta.agent_hashes.clone(),
+        round_cap: setup.round_cap,
+        policy: setup.policy,
+        limits: match &*meta.limits {
+            Value::Object(m) => m.clone(),
+            _ => Map::new(),
+        },
+        turns: end.turns as usize,
+        rounds: end.rounds,
+        outcome: end.outcome,
+        dice: match setup.seed {
             Some(seed) => DiceOrigin::Seeded(seed),
             None => DiceOrigin::Explicit,
         },
+        forfeits: end.forfeits,
+        faults,
+        scores: None,
     })
 }

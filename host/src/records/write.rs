@@ -1,6 +1,6 @@
 use std::io::{self, Write};
 
-use farm_rules::{Herd, RULES_VERSION};
+use farm_rules::{Herd, Position, RULES_VERSION};
 use serde::Serialize;
 
 use super::format::{
@@ -9,7 +9,7 @@ use super::format::{
 };
 use super::jsonl::{capacity, check_seats, push_line, LimitsJson, LogsJson};
 use super::{sha256_hex, RecordMeta};
-use crate::farm::{Event, FaultPolicy, GameRecord, Outcome, TurnRecord};
+use crate::farm::{AgentLog, Event, FaultPolicy, GameRecord, Outcome, Setup, TurnRecord};
 
 /// Writes `record` as JSON Lines: setup, start, one line per turn, end (with the digest of every
 /// line before it). The record is built in memory and written with one `write_all`.
@@ -24,12 +24,33 @@ pub fn record_to_string(record: &GameRecord, meta: &RecordMeta) -> io::Result<St
 
 /// The bytes of the record (see [`write_record`]).
 pub fn record_bytes(record: &GameRecord, meta: &RecordMeta) -> io::Result<Vec<u8>> {
-    let setup = &record.setup;
-    check_seats(meta, setup.players).map_err(invalid)?;
-    let limits = LimitsJson::of(meta).map_err(invalid)?;
     // A turn line is 200 to 500 bytes.
     let mut buf = Vec::with_capacity(capacity(record.turns.len(), 512));
-    let setup_line = SetupLine {
+    push_line(&mut buf, &setup_line(&record.setup, meta)?)?;
+    push_line(
+        &mut buf,
+        &start_line(&record.start_events, &record.start_logs),
+    )?;
+    for t in &record.turns {
+        push_line(&mut buf, &TurnLine::of(t))?;
+    }
+    let digest = sha256_hex(&buf);
+    let end = end_line(
+        record.outcome,
+        record.rounds(),
+        &record.forfeits,
+        &record.final_position,
+        &digest,
+    );
+    push_line(&mut buf, &end)?;
+    Ok(buf)
+}
+
+/// The setup line of a game with `setup` and `meta`.
+pub(crate) fn setup_line<'a>(setup: &'a Setup, meta: &'a RecordMeta) -> io::Result<SetupLine<'a>> {
+    check_seats(meta, setup.players).map_err(invalid)?;
+    let limits = LimitsJson::of(meta).map_err(invalid)?;
+    Ok(SetupLine {
         kind: "setup",
         format: FORMAT_NAME,
         format_version: FORMAT_VERSION,
@@ -56,32 +77,37 @@ pub fn record_bytes(record: &GameRecord, meta: &RecordMeta) -> io::Result<Vec<u8
             stock: HerdJson(s.stock),
             to_move: s.to_move,
         }),
-    };
-    push_line(&mut buf, &setup_line)?;
-    let start_line = StartLine {
+    })
+}
+
+/// The start line: what happened before the first turn.
+pub(crate) fn start_line<'a>(events: &'a [Event], logs: &'a [AgentLog]) -> StartLine<'a> {
+    StartLine {
         kind: "start",
-        events: Events(&record.start_events),
-        logs: LogsJson(&record.start_logs),
-    };
-    push_line(&mut buf, &start_line)?;
-    for t in &record.turns {
-        push_line(&mut buf, &TurnLine::of(t))?;
+        events: Events(events),
+        logs: LogsJson(logs),
     }
-    let digest = sha256_hex(&buf);
-    let pos = &record.final_position;
-    let end_line = EndLine {
+}
+
+/// The end line.
+pub(crate) fn end_line<'a>(
+    outcome: Outcome,
+    rounds: u32,
+    forfeits: &'a [usize],
+    position: &'a Position,
+    digest: &'a str,
+) -> EndLine<'a> {
+    EndLine {
         kind: "end",
-        outcome: record.outcome,
-        rounds: record.rounds(),
-        forfeits: &record.forfeits,
+        outcome,
+        rounds,
+        forfeits,
         final_position: Final {
-            herds: Herds(pos.seated()),
-            stock: HerdJson(pos.stock),
+            herds: Herds(position.seated()),
+            stock: HerdJson(position.stock),
         },
-        digest: &digest,
-    };
-    push_line(&mut buf, &end_line)?;
-    Ok(buf)
+        digest,
+    }
 }
 
 fn invalid(msg: String) -> io::Error {
@@ -93,7 +119,7 @@ fn invalid(msg: String) -> io::Error {
 // is the `type` tag that `format::Line` adds in front of every line.
 
 #[derive(Serialize)]
-struct SetupLine<'a> {
+pub(crate) struct SetupLine<'a> {
     #[serde(rename = "type")]
     kind: &'static str,
     format: &'static str,
@@ -117,7 +143,7 @@ struct Player<'a> {
 }
 
 #[derive(Serialize)]
-struct StartLine<'a> {
+pub(crate) struct StartLine<'a> {
     #[serde(rename = "type")]
     kind: &'static str,
     events: Events<'a>,
@@ -126,7 +152,7 @@ struct StartLine<'a> {
 }
 
 #[derive(Serialize)]
-struct TurnLine<'a> {
+pub(crate) struct TurnLine<'a> {
     #[serde(rename = "type")]
     kind: &'static str,
     turn: u32,
@@ -141,7 +167,7 @@ struct TurnLine<'a> {
 }
 
 impl<'a> TurnLine<'a> {
-    fn of(t: &'a TurnRecord) -> TurnLine<'a> {
+    pub(crate) fn of(t: &'a TurnRecord) -> TurnLine<'a> {
         TurnLine {
             kind: "turn",
             turn: t.turn,
@@ -157,7 +183,7 @@ impl<'a> TurnLine<'a> {
 }
 
 #[derive(Serialize)]
-struct EndLine<'a> {
+pub(crate) struct EndLine<'a> {
     #[serde(rename = "type")]
     kind: &'static str,
     outcome: Outcome,

@@ -13,6 +13,7 @@ use super::replay::game_script;
 use crate::league::journal::JOURNAL_FILE;
 use crate::league::output::{result_name, NOT_PLAYED, STANDINGS_JSON};
 use crate::league::result::GameResult;
+use crate::records::strict_json;
 
 /// The league-level files of an output folder.
 #[derive(Clone, Debug)]
@@ -78,8 +79,8 @@ pub fn load_league(dir: &Path) -> anyhow::Result<LeagueFiles> {
     let path = dir.join(STANDINGS_JSON);
     let text = std::fs::read_to_string(&path)
         .with_context(|| format!("cannot read {}", path.display()))?;
-    let standings: Value = serde_json::from_str(&text)
-        .with_context(|| format!("{} is not valid JSON", path.display()))?;
+    let standings: Value = strict_json::parse(&text, usize::MAX)
+        .map_err(|e| anyhow::anyhow!("{} is not valid JSON: {e}", path.display()))?;
     if !standings.get("agents").is_some_and(Value::is_array) {
         bail!("{}: no `agents` list", path.display());
     }
@@ -97,7 +98,8 @@ fn read_journal(path: &Path) -> anyhow::Result<Vec<GameResult>> {
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
     let mut games = Vec::new();
     for (i, line) in lines.iter().enumerate() {
-        let value: Value = match serde_json::from_str(line) {
+        // Strictly: a key given twice is refused, as `--resume` refuses it.
+        let value: Value = match strict_json::parse(line, usize::MAX) {
             Ok(v) => v,
             // A league killed mid-write leaves a torn last line; `--resume` drops it too.
             Err(_) if i + 1 == lines.len() => break,
@@ -277,4 +279,40 @@ pub fn report_data(league: &LeagueFiles, rows: &[GameRow]) -> Value {
         }
     }
     data
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_journal_line_that_gives_a_key_twice_is_refused() {
+        let dir = std::env::temp_dir().join(format!("arena-report-data-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(STANDINGS_JSON), r#"{"agents":[]}"#).unwrap();
+        let game = |id: usize, extra: &str| {
+            format!(
+                r#"{{"type":"game","id":{id},{extra}"key":"a,b#0","seed":1,"seats":["a","b"],"outcome":{{"result":"draw","round_cap":true}},"rounds":3,"turns":6,"forfeits":[],"faults":[],"record":"records/game-00000{id}.jsonl"}}"#
+            )
+        };
+        let journal = |second: String| {
+            let lines = [
+                r#"{"type":"league","fingerprint":"f","name":"l","games":3}"#.to_string(),
+                game(0, ""),
+                second,
+                game(2, ""),
+            ];
+            std::fs::write(dir.join(JOURNAL_FILE), lines.join("\n") + "\n").unwrap();
+        };
+        journal(game(1, ""));
+        assert_eq!(load_league(&dir).unwrap().games.len(), 3);
+        // A second `rounds` that `serde_json::Value` would have kept silently.
+        journal(game(1, r#""rounds":99,"#));
+        let e = format!("{:#}", load_league(&dir).unwrap_err());
+        assert!(
+            e.contains("journal.jsonl:3: key `rounds` given twice"),
+            "{e}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

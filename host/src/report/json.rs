@@ -1,7 +1,9 @@
 //! A JSON value that borrows its strings from the text it was parsed from, and otherwise behaves
 //! exactly as `serde_json::Value` (without the `preserve_order` feature) does: objects keep their
-//! keys sorted and unique (the last of duplicate keys wins), numbers are `serde_json::Number`s
-//! (`-0` and fractions are floats), and serializing gives the very bytes `Value` would.
+//! keys sorted, numbers are `serde_json::Number`s
+//! (`-0` and fractions are floats), and serializing gives the very bytes `Value` would. Unlike
+//! `Value`, which keeps the last of two equal keys, it refuses an object that names a key twice,
+//! as RECORDS.md asks of every reader of records.
 //!
 //! The report used to parse every record line into `Value`, copy each turn's map, and serialize it
 //! again; the B-tree nodes and the copied keys were most of the report's time. This type keeps the
@@ -81,22 +83,16 @@ impl<'a> Json<'a> {
 }
 
 impl<'a> Object<'a> {
-    /// Sorts `entries` by key; of equal keys the last one is kept, as repeated inserts into a map
-    /// would.
-    fn from_entries(mut entries: Vec<(Cow<'a, str>, Json<'a>)>) -> Object<'a> {
+    /// Sorts `entries` by key; `Err` names a key given twice.
+    fn from_entries(mut entries: Vec<(Cow<'a, str>, Json<'a>)>) -> Result<Object<'a>, String> {
         // Records the arena writes are already sorted (Farkle) or small (Little Animal Farm).
         if !entries.is_sorted_by(|a, b| a.0 < b.0) {
-            // Stable: duplicates stay in their input order, so the last is the one to keep.
             entries.sort_by(|a, b| a.0.cmp(&b.0));
-            entries.dedup_by(|later, earlier| {
-                let same = later.0 == earlier.0;
-                if same {
-                    std::mem::swap(later, earlier);
-                }
-                same
-            });
+            if let Some(pair) = entries.windows(2).find(|w| w[0].0 == w[1].0) {
+                return Err(pair[0].0.clone().into_owned());
+            }
         }
-        Object { entries }
+        Ok(Object { entries })
     }
 
     pub fn get(&self, key: &str) -> Option<&Json<'a>> {
@@ -239,7 +235,9 @@ impl<'de> Visitor<'de> for JsonVisitor {
         while let Some((Key(key), value)) = map.next_entry()? {
             entries.push((key, value));
         }
-        Ok(Json::Object(Object::from_entries(entries)))
+        Object::from_entries(entries)
+            .map(Json::Object)
+            .map_err(|key| serde::de::Error::custom(format!("key `{key}` given twice")))
     }
 }
 
@@ -271,5 +269,26 @@ impl<'de> Visitor<'de> for KeyVisitor {
 
     fn visit_string<E>(self, s: String) -> Result<Key<'de>, E> {
         Ok(Key(Cow::Owned(s)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_key_given_twice_is_refused() {
+        let ok: Json = serde_json::from_str(r#"{"b":1,"a":{"y":2,"x":3}}"#).unwrap();
+        assert_eq!(
+            ok.get("a").and_then(|a| a.get("x")).and_then(Json::as_u64),
+            Some(3)
+        );
+        for text in [
+            r#"{"outcome":1,"outcome":2}"#,
+            r#"{"final":{"stock":{"rabbit":0,"sheep":1,"rabbit":54}}}"#,
+        ] {
+            let e = serde_json::from_str::<Json>(text).unwrap_err().to_string();
+            assert!(e.contains("given twice"), "{text}: {e}");
+        }
     }
 }

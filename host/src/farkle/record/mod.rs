@@ -3,24 +3,29 @@
 //! Verification replays the recorded answers against the dice of the seed and requires the very
 //! same record back.
 
+use std::cell::RefCell;
 use std::collections::VecDeque;
+use std::ops::ControlFlow;
 
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use super::game::{play_game, Setup};
+use super::game::{play_game_into, GameSink, LoadFault, Setup, TurnEnd, TurnRecord};
 use super::player::{Answer, FarklePlayer, Observation};
+use crate::farm::AgentLog;
 use crate::game::{Fault, FaultKind, FaultPolicy, GameKind};
 use crate::records::format::{FORMAT_NAME, FORMAT_VERSION};
-use crate::records::read::split_lines;
-use crate::records::verify::{compare_lines, fail};
-use crate::records::{sha256_hex, DiceOrigin, RecordMeta, VerifyError, VerifySummary};
+use crate::records::lines::{Line, RecordReader};
+use crate::records::stream::{check_digest, compare_line, to_value, TurnLines};
+use crate::records::verify::fail;
+use crate::records::{DiceOrigin, FaultCounts, RecordMeta, VerifyError, VerifySummary};
 
 #[cfg(test)]
 pub(crate) mod value_writer;
 mod write;
 
 pub use write::write_record;
+use write::{end_line, setup_line, start_line, TurnLine};
 
 #[derive(Deserialize)]
 struct SetupJson {
@@ -92,16 +97,25 @@ enum Step {
     Fault(Fault),
 }
 
-/// Plays a seat from its recorded answers. When the record runs out of answers for it, the seat
-/// faults: the replay then differs from the record, which verification reports.
-struct Script {
+/// What a turn line gives the replay: its decisions in order, each with the log to hand back
+/// after it.
+struct RecordedTurn {
+    steps: VecDeque<(Step, Option<String>)>,
+}
+
+type FarkleTurns<'r> = RefCell<TurnLines<'r, RecordedTurn>>;
+
+/// Plays a seat from the recorded answers of the turn being played. When the record has no
+/// answer for a decision, the seat faults: the replay then differs from the record, which
+/// verification reports.
+struct Script<'a, 'r> {
     load: Option<Fault>,
     start_log: Option<String>,
-    steps: VecDeque<(Step, Option<String>)>,
+    turns: &'a FarkleTurns<'r>,
     pending_log: Option<String>,
 }
 
-impl FarklePlayer for Script {
+impl FarklePlayer for Script<'_, '_> {
     fn start(&mut self, _seat: usize, _players: usize, _seed: u64) -> Result<(), Fault> {
         self.pending_log = self.start_log.take();
         match self.load.take() {
@@ -110,8 +124,9 @@ impl FarklePlayer for Script {
         }
     }
 
-    fn draft(&mut self, _obs: &Observation) -> Result<Answer, Fault> {
-        match self.steps.pop_front() {
+    fn draft(&mut self, obs: &Observation) -> Result<Answer, Fault> {
+        let mut turns = self.turns.borrow_mut();
+        match turns.turn(obs.turn).and_then(|t| t.steps.pop_front()) {
             Some((step, log)) => {
                 self.pending_log = log;
                 match step {
@@ -131,37 +146,141 @@ impl FarklePlayer for Script {
     }
 }
 
+/// Compares the replay with the record as it is played, and counts the faults.
+struct Checker<'a, 'r> {
+    turns: &'a FarkleTurns<'r>,
+    /// Line 2, compared when the replay's start is known.
+    start: Option<Line>,
+    seed: u64,
+    faults: FaultCounts,
+    error: Option<VerifyError>,
+}
+
+impl Checker<'_, '_> {
+    fn stop(&mut self, e: VerifyError) -> ControlFlow<()> {
+        self.error = Some(e);
+        ControlFlow::Break(())
+    }
+
+    fn count(&mut self, seat: usize, fault: &Fault) {
+        *self
+            .faults
+            .entry((seat, fault.kind.name().to_owned()))
+            .or_default() += 1;
+    }
+}
+
+/// A difference in the dice is not the dice of the seed.
+fn dice_hint(seed: u64) -> impl Fn(&str) -> String {
+    move |path: &str| {
+        if path.contains("dice") {
+            format!(" (the dice of seed {seed})")
+        } else {
+            String::new()
+        }
+    }
+}
+
+impl GameSink for Checker<'_, '_> {
+    fn start(&mut self, faults: Vec<LoadFault>, logs: Vec<AgentLog>) -> ControlFlow<()> {
+        let line = self
+            .start
+            .take()
+            .expect("the start line is read before the replay");
+        let checked = start_line(&faults, &logs)
+            .map_err(|e| fail(0, format!("cannot write the replayed game: {e}")))
+            .and_then(|l| to_value(&l))
+            .and_then(|replayed| compare_line(&line, &replayed, false, dice_hint(self.seed)));
+        match checked {
+            Ok(()) => {
+                for f in &faults {
+                    self.count(f.seat, &f.fault);
+                }
+                ControlFlow::Continue(())
+            }
+            Err(e) => self.stop(e),
+        }
+    }
+
+    fn turn(&mut self, turn: TurnRecord) -> ControlFlow<()> {
+        let replayed = match TurnLine::of(&turn)
+            .map_err(|e| fail(0, format!("cannot write the replayed game: {e}")))
+            .and_then(|l| to_value(&l))
+        {
+            Ok(v) => v,
+            Err(e) => return self.stop(e),
+        };
+        let checked =
+            self.turns
+                .borrow_mut()
+                .check_turn(turn.turn, &replayed, dice_hint(self.seed));
+        match checked {
+            Ok(()) => {
+                if let TurnEnd::Fault { fault, .. } = &turn.end {
+                    self.count(turn.seat, fault);
+                }
+                ControlFlow::Continue(())
+            }
+            Err(e) => self.stop(e),
+        }
+    }
+}
+
 fn field<T: for<'de> Deserialize<'de>>(
     v: &Value,
     line: usize,
     what: &str,
 ) -> Result<T, VerifyError> {
+    if v.get("type").and_then(Value::as_str) != Some(what) {
+        return Err(fail(line, format!("expected a `{what}` line")));
+    }
     T::deserialize(v).map_err(|e| fail(line, format!("{what} line: {e}")))
+}
+
+/// The decisions a turn line gives the replay.
+fn recorded_turn(line: &Line, players: usize) -> Result<RecordedTurn, VerifyError> {
+    let t: TurnJson = field(&line.value, line.number, "turn")?;
+    if t.seat >= players {
+        return Err(fail(line.number, format!("seat {} does not exist", t.seat)));
+    }
+    // A turn's log belongs to its first decision (the game keeps one entry per turn).
+    let mut log = t.logs.into_iter().map(|l| l.text).next();
+    let mut fault = t.fault;
+    let mut steps = VecDeque::new();
+    for r in t.rolls {
+        match (r.draft, r.action) {
+            (Some(draft), Some(action)) => {
+                steps.push_back((Step::Answer(Answer { action, draft }), log.take()));
+            }
+            // No answer: a farkle (nobody was asked) or the turn's fault.
+            _ => {
+                if let Some(f) = fault.take() {
+                    steps.push_back((Step::Fault(f), log.take()));
+                }
+            }
+        }
+    }
+    Ok(RecordedTurn { steps })
 }
 
 /// Verifies a Farkle record (uncompressed text): replays it and requires the same record back,
 /// then checks the digest. Never panics, whatever the text.
 pub fn verify_record(text: &str) -> Result<VerifySummary, VerifyError> {
-    let lines = split_lines(text);
-    if lines.len() < 3 {
-        return Err(fail(0, "a record has at least 3 lines (setup, start, end)"));
-    }
-    let values: Vec<Value> = lines
-        .iter()
-        .map(|l| serde_json::from_str(l.text).map_err(|e| fail(l.number, format!("not JSON: {e}"))))
-        .collect::<Result<_, _>>()?;
-    for (l, v) in lines.iter().zip(&values) {
-        let expected = match l.number {
-            1 => "setup",
-            2 => "start",
-            n if n == lines.len() => "end",
-            _ => "turn",
-        };
-        if v.get("type").and_then(Value::as_str) != Some(expected) {
-            return Err(fail(l.number, format!("expected a `{expected}` line")));
-        }
-    }
-    let setup: SetupJson = field(&values[0], 1, "setup")?;
+    let mut reader = RecordReader::new(text.as_bytes())
+        .map_err(|e| fail(0, format!("cannot read the record: {e}")))?;
+    let first = reader
+        .next_line()?
+        .ok_or_else(|| fail(0, "a record has at least 3 lines (setup, start, end)"))?;
+    verify_lines(reader, first)
+}
+
+/// Verifies a Farkle record whose setup line (`first`) has been read, as a stream: see
+/// [`crate::records::verify_reader`].
+pub(crate) fn verify_lines(
+    mut reader: RecordReader,
+    first: Line,
+) -> Result<VerifySummary, VerifyError> {
+    let setup: SetupJson = field(&first.value, 1, "setup")?;
     if setup.format != FORMAT_NAME || setup.format_version != FORMAT_VERSION {
         return Err(fail(
             1,
@@ -200,16 +319,40 @@ pub fn verify_record(text: &str) -> Result<VerifySummary, VerifyError> {
             format!("players[{i}].seat is {}, expected {i}", p.seat),
         ));
     }
+    let meta = RecordMeta {
+        names: setup.players.iter().map(|p| p.name.clone()).collect(),
+        agent_hashes: setup.players.iter().map(|p| p.agent.clone()).collect(),
+        limits: std::sync::Arc::new(Value::Object(setup.limits.clone())),
+    };
+    let game = Setup {
+        players: n,
+        seed: setup.seed,
+        round_cap: setup.round_cap,
+        policy: setup.fault_policy,
+        target: setup.target,
+    };
+    let replayed_setup = setup_line(&game, &meta)
+        .map_err(|e| fail(0, format!("cannot write the replayed game: {e}")))?;
+    compare_line(&first, &to_value(&replayed_setup)?, false, |_| {
+        String::new()
+    })?;
+    drop(first);
 
+    let start_line_read = reader
+        .next_line()?
+        .ok_or_else(|| fail(2, "missing start line: the record is truncated"))?;
+    let start: StartJson = field(&start_line_read.value, 2, "start")?;
+    let turns: FarkleTurns = RefCell::new(TurnLines::new(reader, move |line: &Line| {
+        recorded_turn(line, n)
+    }));
     let mut scripts: Vec<Script> = (0..n)
         .map(|_| Script {
             load: None,
             start_log: None,
-            steps: VecDeque::new(),
+            turns: &turns,
             pending_log: None,
         })
         .collect();
-    let start: StartJson = field(&values[1], 2, "start")?;
     for f in start.faults {
         let s = scripts.get_mut(f.seat).ok_or_else(|| {
             fail(
@@ -228,86 +371,62 @@ pub fn verify_record(text: &str) -> Result<VerifySummary, VerifyError> {
         })?;
         s.start_log = Some(log.text);
     }
-    let turn_values = &values[2..values.len() - 1];
-    for (i, v) in turn_values.iter().enumerate() {
-        let number = i + 3;
-        let t: TurnJson = field(v, number, "turn")?;
-        let s = scripts
-            .get_mut(t.seat)
-            .ok_or_else(|| fail(number, format!("seat {} does not exist", t.seat)))?;
-        // A turn's log belongs to its first decision (the game keeps one entry per turn).
-        let mut log = t.logs.into_iter().map(|l| l.text).next();
-        let mut fault = t.fault;
-        for r in t.rolls {
-            match (r.draft, r.action) {
-                (Some(draft), Some(action)) => {
-                    s.steps
-                        .push_back((Step::Answer(Answer { action, draft }), log.take()));
-                }
-                // No answer: a farkle (nobody was asked) or the turn's fault.
-                _ => {
-                    if let Some(f) = fault.take() {
-                        s.steps.push_back((Step::Fault(f), log.take()));
-                    }
-                }
-            }
-        }
-    }
-
-    // Bounded by the record: a replay that would run longer than it already differs from it.
-    let recorded_rounds = turn_values
-        .last()
-        .and_then(|v| v.get("round"))
-        .and_then(Value::as_u64)
-        .unwrap_or(0);
-    let round_cap = setup
-        .round_cap
-        .min(u32::try_from(recorded_rounds + 1).unwrap_or(u32::MAX));
-    let replay_setup = Setup {
-        players: n,
+    let mut checker = Checker {
+        turns: &turns,
+        start: Some(start_line_read),
         seed: setup.seed,
-        round_cap,
-        policy: setup.fault_policy,
-        target: setup.target,
+        faults: FaultCounts::new(),
+        error: None,
     };
     let mut seats: Vec<&mut dyn FarklePlayer> = scripts
         .iter_mut()
         .map(|s| s as &mut dyn FarklePlayer)
         .collect();
-    let mut again = play_game(&replay_setup, &mut seats);
-    again.setup.round_cap = setup.round_cap;
-    let meta = RecordMeta {
-        names: setup.players.iter().map(|p| p.name.clone()).collect(),
-        agent_hashes: setup.players.iter().map(|p| p.agent.clone()).collect(),
-        limits: std::sync::Arc::new(Value::Object(setup.limits)),
+    let end = play_game_into(&game, &mut seats, &mut checker);
+    drop(seats);
+    drop(scripts);
+    let Some(end) = end else {
+        let e = checker.error.take();
+        return Err(e
+            .or_else(|| turns.borrow().error().cloned())
+            .unwrap_or_else(|| fail(0, "the replay stopped without a reason")));
     };
-    let rewritten = write_record(&again, &meta)
-        .map_err(|e| fail(0, format!("cannot re-write the replayed game: {e}")))?;
-    let rewritten = String::from_utf8_lossy(&rewritten).into_owned();
-    compare_lines(&rewritten, &values, |path| {
-        if path.contains("dice") {
-            format!(" (the dice of seed {})", setup.seed)
-        } else {
-            String::new()
-        }
-    })?;
-
-    let end_line = lines.last().expect("at least 3 lines");
-    let end: EndJson = field(&values[values.len() - 1], end_line.number, "end")?;
-    let digest = sha256_hex(&text.as_bytes()[..end_line.offset]);
-    if digest != end.digest {
-        return Err(fail(
-            end_line.number,
-            format!("digest: expected {digest}, found {:?}", end.digest),
-        ));
-    }
+    let faults = checker.faults;
+    let (end_read, mut reader) = turns
+        .into_inner()
+        .end_line(|| VerifySummary::outcome_text(end.outcome))?;
+    let found: EndJson = field(&end_read.value, end_read.number, "end")?;
+    let replayed_end = end_line(
+        &end.outcome,
+        end.rounds,
+        &end.scores,
+        &end.forfeits,
+        end.turns as usize,
+        "",
+    )
+    .map_err(|e| fail(0, format!("cannot write the replayed game: {e}")))?;
+    compare_line(
+        &end_read,
+        &to_value(&replayed_end)?,
+        true,
+        dice_hint(setup.seed),
+    )?;
+    check_digest(&reader, &end_read, &found.digest)?;
+    reader.expect_end_of_file()?;
     Ok(VerifySummary {
         game: GameKind::Farkle,
         players: n,
         names: meta.names,
-        turns: again.turns.len(),
-        rounds: again.rounds(),
-        outcome: again.outcome,
+        agent_hashes: meta.agent_hashes,
+        round_cap: setup.round_cap,
+        policy: setup.fault_policy,
+        limits: setup.limits,
+        turns: end.turns as usize,
+        rounds: end.rounds,
+        outcome: end.outcome,
         dice: DiceOrigin::Seeded(setup.seed),
+        forfeits: end.forfeits,
+        faults,
+        scores: Some(end.scores.iter().map(|&s| i64::from(s)).collect()),
     })
 }

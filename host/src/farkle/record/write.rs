@@ -6,20 +6,46 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::farkle::game::{GameRecord, LoadFault, RollRecord, TurnEnd, TurnRecord};
-use crate::game::{FaultPolicy, GameKind};
+use crate::farkle::game::{GameRecord, LoadFault, RollRecord, Setup, TurnEnd, TurnRecord};
+use crate::farm::AgentLog;
+use crate::game::{FaultPolicy, GameKind, Outcome};
 use crate::records::format::{FORMAT_NAME, FORMAT_VERSION};
 use crate::records::jsonl::{capacity, check_seats, push_line, LimitsJson, LogsJson};
 use crate::records::{sha256_hex, RecordMeta};
 
 /// Writes `record` as JSON Lines, the end line carrying the SHA-256 of every line before it.
 pub fn write_record(record: &GameRecord, meta: &RecordMeta) -> anyhow::Result<Vec<u8>> {
-    let setup = &record.setup;
-    check_seats(meta, setup.players).map_err(anyhow::Error::msg)?;
-    let limits = LimitsJson::of(meta).map_err(anyhow::Error::msg)?;
     // A turn line is 100 to 400 bytes.
     let mut buf = Vec::with_capacity(capacity(record.turns.len(), 384));
-    let setup_line = SetupLine {
+    push_line(&mut buf, &setup_line(&record.setup, meta)?)?;
+    push_line(
+        &mut buf,
+        &start_line(&record.load_faults, &record.start_logs)?,
+    )?;
+    for t in &record.turns {
+        push_line(&mut buf, &TurnLine::of(t)?)?;
+    }
+    let digest = sha256_hex(&buf);
+    let end = end_line(
+        &record.outcome,
+        record.rounds(),
+        &record.scores,
+        &record.forfeits,
+        record.turns.len(),
+        &digest,
+    )?;
+    push_line(&mut buf, &end)?;
+    Ok(buf)
+}
+
+/// The setup line of a game with `setup` and `meta`.
+pub(crate) fn setup_line<'a>(
+    setup: &'a Setup,
+    meta: &'a RecordMeta,
+) -> anyhow::Result<SetupLine<'a>> {
+    check_seats(meta, setup.players).map_err(anyhow::Error::msg)?;
+    let limits = LimitsJson::of(meta).map_err(anyhow::Error::msg)?;
+    Ok(SetupLine {
         dice: "seeded",
         fault_policy: setup.policy,
         format: FORMAT_NAME,
@@ -38,33 +64,42 @@ pub fn write_record(record: &GameRecord, meta: &RecordMeta) -> anyhow::Result<Ve
         seed: setup.seed,
         target: setup.target,
         kind: "setup",
-    };
-    push_line(&mut buf, &setup_line)?;
-    let start_line = StartLine {
-        faults: record
-            .load_faults
+    })
+}
+
+/// The start line: agents that failed to load, and what agents logged loading.
+pub(crate) fn start_line<'a>(
+    faults: &[LoadFault],
+    logs: &'a [AgentLog],
+) -> serde_json::Result<StartLine<'a>> {
+    Ok(StartLine {
+        faults: faults
             .iter()
             .map(SeatFault::of)
             .collect::<serde_json::Result<_>>()?,
-        logs: LogsJson(&record.start_logs),
+        logs: LogsJson(logs),
         kind: "start",
-    };
-    push_line(&mut buf, &start_line)?;
-    for t in &record.turns {
-        push_line(&mut buf, &TurnLine::of(t)?)?;
-    }
-    let digest = sha256_hex(&buf);
-    let end_line = EndLine {
-        digest: &digest,
-        forfeits: &record.forfeits,
-        outcome: sorted(&record.outcome)?,
-        rounds: record.rounds(),
-        scores: &record.scores,
-        turns: record.turns.len(),
+    })
+}
+
+/// The end line.
+pub(crate) fn end_line<'a>(
+    outcome: &Outcome,
+    rounds: u32,
+    scores: &'a [u32],
+    forfeits: &'a [usize],
+    turns: usize,
+    digest: &'a str,
+) -> serde_json::Result<EndLine<'a>> {
+    Ok(EndLine {
+        digest,
+        forfeits,
+        outcome: sorted(outcome)?,
+        rounds,
+        scores,
+        turns,
         kind: "end",
-    };
-    push_line(&mut buf, &end_line)?;
-    Ok(buf)
+    })
 }
 
 /// `value` as a `serde_json::Value`, whose objects sort their keys: for the few objects of a
@@ -76,7 +111,7 @@ fn sorted(value: &impl Serialize) -> serde_json::Result<Value> {
 // The lines, fields in sorted order; `kind` is the `type` field, which sorts last.
 
 #[derive(Serialize)]
-struct SetupLine<'a> {
+pub(crate) struct SetupLine<'a> {
     dice: &'static str,
     fault_policy: FaultPolicy,
     format: &'static str,
@@ -100,7 +135,7 @@ struct Player<'a> {
 }
 
 #[derive(Serialize)]
-struct StartLine<'a> {
+pub(crate) struct StartLine<'a> {
     faults: Vec<SeatFault>,
     #[serde(skip_serializing_if = "LogsJson::is_empty")]
     logs: LogsJson<'a>,
@@ -125,7 +160,7 @@ impl SeatFault {
 }
 
 #[derive(Serialize)]
-struct TurnLine<'a> {
+pub(crate) struct TurnLine<'a> {
     banked: u32,
     end: &'static str,
     /// Only for a turn that ended with a fault (rare: built as a value).
@@ -147,7 +182,7 @@ struct TurnLine<'a> {
 }
 
 impl<'a> TurnLine<'a> {
-    fn of(t: &'a TurnRecord) -> serde_json::Result<TurnLine<'a>> {
+    pub(crate) fn of(t: &'a TurnRecord) -> serde_json::Result<TurnLine<'a>> {
         let (end, reason, fault, forfeit) = match &t.end {
             TurnEnd::Banked => ("banked", None, None, None),
             TurnEnd::Farkle => ("farkle", None, None, None),
@@ -199,7 +234,7 @@ struct Roll<'a> {
 }
 
 #[derive(Serialize)]
-struct EndLine<'a> {
+pub(crate) struct EndLine<'a> {
     digest: &'a str,
     forfeits: &'a [usize],
     outcome: Value,

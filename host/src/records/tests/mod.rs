@@ -3,6 +3,7 @@
 
 mod digest;
 mod garbage;
+mod hostile;
 mod mutations;
 mod positions;
 mod properties;

@@ -48,7 +48,11 @@ pub fn read_record_lines(path: &Path) -> anyhow::Result<Vec<Value>> {
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
         .map(|(i, l)| {
-            serde_json::from_str(l).with_context(|| format!("{}:{}", path.display(), i + 1))
+            let at = || format!("{}:{}", path.display(), i + 1);
+            // A key given twice is refused (RECORDS.md), with the report's message; this
+            // reference predates the rule and read such lines as `Value` does (the last one wins).
+            serde_json::from_str::<crate::report::json::Json>(l).with_context(at)?;
+            serde_json::from_str(l).with_context(at)
         })
         .collect()
 }

@@ -1,7 +1,8 @@
 //! The report writes every game's data script byte for byte as the reference (the report's earlier
 //! code over `serde_json::Value`) does, and shows the same message for a record it cannot show:
-//! for the games of real leagues, for odd but readable records (keys out of order or repeated,
-//! escapes, floats, huge numbers, missing or mistyped fields), and for random edits of records.
+//! for the games of real leagues, for odd but readable records (keys out of order, escapes, floats,
+//! huge numbers, missing or mistyped fields), for records that repeat a key (refused), and for
+//! random edits of records.
 
 use std::io::Write;
 use std::path::Path;
@@ -139,7 +140,7 @@ fn farkle_record() -> Vec<Value> {
 struct Spelling {
     /// Object keys in reverse order.
     reverse: bool,
-    /// Every object starts with its first key given an earlier value, which the real one replaces.
+    /// Every object starts with its first key given an earlier value: refused, a key given twice.
     repeat_first_key: bool,
     /// Non-ASCII characters and `/` escaped (`\u00e9`, `\/`).
     escape: bool,
@@ -241,7 +242,7 @@ fn odd_but_readable_records_are_written_as_the_reference_writes_them() {
             assert_same_on(&dir, record_text(&base, sp).as_bytes());
         }
     }
-    // Texts a `Value` reads in its own way: the last of repeated keys, floats, `-0`, numbers past
+    // Texts a `Value` reads in its own way: repeated keys (refused), floats, `-0`, numbers past
     // 64 bits, escaped keys.
     let farm = record_text(&farm_record(), Spelling::default());
     for (from, to) in [

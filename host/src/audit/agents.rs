@@ -1,0 +1,69 @@
+//! `--agents DIR`: the published agent files, whose hashes the league's settings (and so every
+//! record's seats) must have. Only module files are read (`.wasm`, and `.wat` turned into its
+//! binary as the arena does before hashing); nothing is built.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use anyhow::Context;
+
+use super::published::PublishedAgent;
+use crate::records::sha256_hex;
+
+/// Problems with the published agents: an agent whose file (named after it, or any file with its
+/// hash) is not in `dir`, or whose file has another hash than the league's.
+pub fn check_published(dir: &Path, agents: &[PublishedAgent]) -> anyhow::Result<Vec<String>> {
+    // File stem -> (file name, hash).
+    let mut files: BTreeMap<String, (String, String)> = BTreeMap::new();
+    for entry in std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))? {
+        let path = entry
+            .with_context(|| format!("cannot read {}", dir.display()))?
+            .path();
+        let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+        if !path.is_file() || !(ext == "wasm" || ext == "wat") {
+            continue;
+        }
+        let bytes =
+            std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+        let name = path
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        let hash = match wat::parse_bytes(&bytes) {
+            Ok(wasm) => sha256_hex(&wasm),
+            Err(e) => anyhow::bail!("{}: not a WebAssembly module: {e}", path.display()),
+        };
+        let stem = path
+            .file_stem()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        files.insert(stem, (name, hash));
+    }
+    let mut problems = Vec::new();
+    for a in agents {
+        let Some(want) = &a.sha256 else {
+            problems.push(format!(
+                "agent {:?}: the league publishes no hash for it, so no file can be checked",
+                a.name
+            ));
+            continue;
+        };
+        match files.get(&a.name) {
+            Some((file, hash)) if hash != want => problems.push(format!(
+                "agent {:?}: {}/{file} has hash {hash}, the league's agent has {want}",
+                a.name,
+                dir.display()
+            )),
+            Some(_) => {}
+            None if files.values().any(|(_, h)| h == want) => {}
+            None => problems.push(format!(
+                "agent {:?}: no file in {} has its hash {want}",
+                a.name,
+                dir.display()
+            )),
+        }
+    }
+    Ok(problems)
+}
