@@ -178,6 +178,22 @@ fn the_ladder_plays_uploads_and_each_contestant_sees_only_their_own_logs() {
         assert!(status == 404 || status == 400, "{path}: {status} {body}");
     }
 
+    // The ladder stops at `max_games_per_version` (16) games per version, counting the games on
+    // their way; only another version's placement (2 games per pair) may add to that.
+    server.wait_for("/api/status", 120, |s| s["games_pending"] == 0);
+    let board = server.json("/api/leaderboard");
+    let games: Vec<u64> = board["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["games"].as_u64().unwrap())
+        .collect();
+    assert!(games.iter().all(|&g| g <= 18), "{board}");
+    assert!(
+        games.iter().any(|&g| g >= 16),
+        "the ladder went on to the cap: {board}"
+    );
+
     // A new version replaces the old one: the old games stop counting.
     let a2 = write(&dir, "alice2.wat", &chatty("SECRET-ali2"));
     let out = server.submit(&alice, &a2);
@@ -462,6 +478,8 @@ fn at_the_deadline_submissions_close_and_the_final_is_a_league_folder() {
     assert_eq!(server.submit(&grace, &g).status.code(), Some(0));
     let status = server.wait_for("/api/status", 90, |s| s["final"] == "done");
     assert_eq!(status["submissions"], "closed");
+    // The ladder stopped: games it had queued were cancelled, none is left leased.
+    assert_eq!(status["games_pending"], 0, "{status}");
     let out = server.submit(&frank, &f);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(text(&out).contains("deadline"), "{}", text(&out));

@@ -527,6 +527,19 @@ impl Db {
         Ok(row.try_get("n")?)
     }
 
+    /// Games played, being played or scheduled (not cancelled), by version id.
+    pub async fn games_by_version(&self) -> anyhow::Result<std::collections::HashMap<i64, i64>> {
+        let rows = sqlx::query(
+            "SELECT s.version_id, COUNT(*) AS n FROM game_seats s JOIN games g ON g.id = s.game_id \
+             WHERE g.status <> 'cancelled' GROUP BY s.version_id",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get("version_id")?, r.try_get("n")?)))
+            .collect()
+    }
+
     /// Leases up to `n` scheduled games to `owner` until `expires_ms`, placement games first.
     pub async fn claim(
         &self,
@@ -610,6 +623,15 @@ impl Db {
         .execute(&self.pool)
         .await?;
         Ok(())
+    }
+
+    /// Cancels every ladder game not yet played (the ladder stops for the final). Returns how
+    /// many.
+    pub async fn cancel_scheduled(&self) -> anyhow::Result<u64> {
+        let r = sqlx::query("UPDATE games SET status = 'cancelled' WHERE status = 'scheduled'")
+            .execute(&self.pool)
+            .await?;
+        Ok(r.rows_affected())
     }
 
     /// Puts back in the queue the games leased by workers of a server that is gone (at start-up

@@ -44,6 +44,8 @@ pub async fn watch(app: Arc<App>) {
 
 async fn play_final(app: &Arc<App>) -> anyhow::Result<()> {
     app.db.set_state(FINAL, "running").await?;
+    // The ladder is over: games it had queued are not played.
+    app.db.cancel_scheduled().await?;
     let entrants: Vec<FinalEntrant> = app
         .db
         .active_versions()

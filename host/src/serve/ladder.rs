@@ -305,29 +305,50 @@ pub async fn schedule_uncertain(app: &App, room: usize) -> anyhow::Result<usize>
             .total_cmp(&wide(a.0))
             .then(a.0.games.cmp(&b.0.games))
     });
+    // The cap counts the games of each version in the database, those on their way included: the
+    // board is refreshed a few times a second only, and fast games would pass it by many.
+    let mut pending = app.db.games_by_version().await?;
+    let max = i64::from(ladder.max_games_per_version);
+    let total = |_: &Entry, v: &ActiveVersion, pending: &HashMap<i64, i64>| {
+        pending.get(&v.id).copied().unwrap_or(0)
+    };
     let mut new = 0;
-    for (e, v) in rows.iter().take(room.div_ceil(players)) {
-        if wide(e) <= ladder.target_interval || e.games >= ladder.max_games_per_version {
+    let mut groups = 0;
+    for (e, v) in &rows {
+        if groups == room.div_ceil(players) {
+            break;
+        }
+        if wide(e) <= ladder.target_interval || total(e, v, &pending) >= max {
             continue;
         }
         let r = e.rating.unwrap_or(0.0);
-        let mut others: Vec<&(&Entry, &ActiveVersion)> =
-            rows.iter().filter(|(_, o)| o.id != v.id).collect();
+        let mut others: Vec<&(&Entry, &ActiveVersion)> = rows
+            .iter()
+            .filter(|(oe, o)| o.id != v.id && total(oe, o, &pending) < max)
+            .collect();
         others.sort_by(|a, b| {
             let d = |x: &Entry| (x.rating.unwrap_or(0.0) - r).abs();
             d(a.0).total_cmp(&d(b.0)).then(a.1.id.cmp(&b.1.id))
         });
         let mut group: Vec<&ActiveVersion> = vec![v];
         group.extend(others.iter().take(players - 1).map(|(_, o)| *o));
+        if group.len() < players {
+            continue;
+        }
         group.sort_by_key(|a| a.id);
         let ids: Vec<i64> = group.iter().map(|a| a.id).collect();
         let key = group_key(&ids);
         let next = app.db.last_cycle(&key).await?.map_or(0, |c| c + 1) as u32;
         let games = group_games(&group, next..next + 1, ladder.seed);
-        new += app
+        let added = app
             .db
             .schedule("ladder", &key, &games, None, now_ms())
             .await?;
+        for a in &group {
+            *pending.entry(a.id).or_default() += added as i64;
+        }
+        new += added;
+        groups += 1;
     }
     Ok(new)
 }
