@@ -3,7 +3,7 @@
 //!
 //! Layout: `farm` drives games of Little Animal Farm over the `farm-rules` crate; `records` writes
 //! and verifies game records; `sandbox` hosts agents in wasmtime; `league` schedules and ranks;
-//! `cli` is the `arena` command.
+//! `serve` hosts a challenge on the web; `cli` is the `arena` command.
 
 pub mod audit;
 pub mod bench;
@@ -17,5 +17,6 @@ pub mod native;
 pub mod records;
 pub mod report;
 pub mod sandbox;
+pub mod serve;
 pub mod stats;
 pub mod terminal;

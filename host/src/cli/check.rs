@@ -7,6 +7,7 @@
 //! file...) and when the host itself fails (it cannot set the agent up: not the agent's fault).
 
 use std::collections::BTreeMap;
+use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -20,6 +21,18 @@ use crate::farm::{
 use crate::game::GameKind;
 use crate::sandbox::{resolve_agent, run_with_big_stack, AgentModule, HostFailure, Sandbox};
 use crate::terminal;
+
+/// `writeln!` whose error is ignored: a closed standard output must not change the verdict (the
+/// exit status says it), and a `Vec<u8>` never fails.
+macro_rules! say {
+    ($out:expr) => {
+        let _ = writeln!($out);
+    };
+    ($out:expr, $($arg:tt)*) => {
+        let _ = writeln!($out, $($arg)*);
+    };
+}
+pub(super) use say;
 
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {
@@ -49,49 +62,65 @@ pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
     anyhow::ensure!(args.round_cap > 0, "--rounds must be at least 1");
     let limits = args.limits.limits();
     let sandbox = Sandbox::new(limits)?;
-    println!(
+    let out = &mut std::io::stdout();
+    say!(
+        out,
         "checking {}",
         terminal::line(&args.agent.display().to_string())
     );
     let wasm = match resolve_agent(&args.agent) {
         Ok(w) => w,
-        Err(e) => return Ok(fail(&[format!("cannot build the agent: {e:#}")])),
+        Err(e) => return Ok(fail(&[format!("cannot build the agent: {e:#}")], out)),
     };
     let started = Instant::now();
     let module = match sandbox.load(&wasm) {
         Ok(m) => m,
         // The host's own failure is no verdict on the agent: an error, exit status 2.
         Err(e) if HostFailure::find(&e).is_some() => return Err(e),
-        Err(e) => return Ok(fail(&[format!("cannot load the agent: {e:#}")])),
+        Err(e) => return Ok(fail(&[format!("cannot load the agent: {e:#}")], out)),
     };
-    let compile = started.elapsed();
-    describe(&module, compile);
+    let errors = check_loaded(&module, started.elapsed(), module.games(), &args, out)?;
+    Ok(if errors.is_empty() { 0 } else { 1 })
+}
 
+/// What `arena check` does once the agent is loaded (in `compile`): describes it, plays the smoke
+/// games of each of `games`, and gives the verdict, all written to `out`. Returns the errors; none
+/// means the agent passes; an error is the host's own failure (no verdict on the agent). `arena
+/// serve` checks uploads with it.
+pub fn check_loaded(
+    module: &AgentModule,
+    compile: Duration,
+    games: &[GameKind],
+    args: &CheckArgs,
+    out: &mut dyn Write,
+) -> anyhow::Result<Vec<String>> {
+    describe(module, compile, out);
     let mut errors = Vec::new();
     let mut warnings = BTreeMap::<String, u32>::new();
-    for game in module.games() {
+    for game in games {
         match game {
-            GameKind::Farm => farm_smoke_games(&module, &args, &mut errors, &mut warnings)?,
+            GameKind::Farm => farm_smoke_games(module, args, &mut errors, &mut warnings, out)?,
             GameKind::Farkle => {
-                super::check_farkle::smoke_games(&module, &args, &mut errors, &mut warnings)?
+                super::check_farkle::smoke_games(module, args, &mut errors, &mut warnings, out)?
             }
         }
     }
     if !warnings.is_empty() {
-        println!("\nwarnings:");
+        say!(out, "\nwarnings:");
         for (w, n) in &warnings {
-            println!("  {w}: {n}");
+            say!(out, "  {w}: {n}");
         }
     }
     if errors.is_empty() {
-        println!(
+        say!(
+            out,
             "\nOK: {} is a valid arena agent",
             terminal::line(module.name())
         );
-        Ok(0)
     } else {
-        Ok(fail(&errors))
+        fail(&errors, out);
     }
+    Ok(errors)
 }
 
 /// Little Animal Farm smoke games against the built-in greedy opponent: faults are errors,
@@ -101,8 +130,12 @@ fn farm_smoke_games(
     args: &CheckArgs,
     errors: &mut Vec<String>,
     warnings: &mut BTreeMap<String, u32>,
+    out: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    println!("\nLittle Animal Farm smoke games against the built-in greedy opponent:");
+    say!(
+        out,
+        "\nLittle Animal Farm smoke games against the built-in greedy opponent:"
+    );
     for g in 0..args.games {
         let seed = args.seed.wrapping_add(g as u64);
         let seat = (g % 2) as usize;
@@ -116,7 +149,8 @@ fn farm_smoke_games(
             Outcome::Unfinished => "unfinished".to_string(),
         };
         let (decisions, fuel) = (record.turns.len(), logs.1);
-        println!(
+        say!(
+            out,
             "  game {} (seed {seed}, seat {seat}): {result} after {} rounds, {} turns, {fuel} fuel, {}",
             g + 1,
             record.rounds(),
@@ -137,7 +171,7 @@ fn farm_smoke_games(
                         decision,
                         fault.detail
                     );
-                    println!("    FAULT {}", terminal::line(&msg));
+                    say!(out, "    FAULT {}", terminal::line(&msg));
                     errors.push(msg);
                 }
                 Event::TradeFailed { seat: s, reason }
@@ -161,7 +195,7 @@ fn farm_smoke_games(
         if args.logs && g == 0 {
             for (turn, text) in &logs.0 {
                 for line in terminal::log_lines(text) {
-                    println!("    [log, turn {turn}] {line}");
+                    say!(out, "    [log, turn {turn}] {line}");
                 }
             }
         }
@@ -169,10 +203,10 @@ fn farm_smoke_games(
     Ok(())
 }
 
-pub(super) fn fail(errors: &[String]) -> i32 {
-    println!("\nFAIL:");
+pub(super) fn fail(errors: &[String], out: &mut dyn Write) -> i32 {
+    say!(out, "\nFAIL:");
     for e in errors {
-        println!("  {}", terminal::block(e));
+        say!(out, "  {}", terminal::block(e));
     }
     1
 }
@@ -181,18 +215,20 @@ pub(super) fn ms(d: Duration) -> String {
     format!("{:.1} ms", d.as_secs_f64() * 1000.0)
 }
 
-fn describe(m: &AgentModule, compile: Duration) {
-    println!("  name:        {}", terminal::line(m.name()));
+fn describe(m: &AgentModule, compile: Duration, out: &mut dyn Write) {
+    say!(out, "  name:        {}", terminal::line(m.name()));
     if let Some(p) = m.path() {
-        println!(
+        say!(
+            out,
             "  file:        {}",
             terminal::line(&p.display().to_string())
         );
     }
-    println!("  size:        {} bytes", m.size());
-    println!("  sha256:      {}", m.sha256());
-    println!("  ABI version: {}", m.abi_version());
-    println!(
+    say!(out, "  size:        {} bytes", m.size());
+    say!(out, "  sha256:      {}", m.sha256());
+    say!(out, "  ABI version: {}", m.abi_version());
+    say!(
+        out,
         "  WASI:        {}",
         if m.uses_wasi() {
             "yes (preview 1: no files, no network, seeded random, fake clocks)"
@@ -200,18 +236,27 @@ fn describe(m: &AgentModule, compile: Duration) {
             "no"
         }
     );
-    println!("  arena_init:  {}", if m.has_init() { "yes" } else { "no" });
-    println!("  load time:   {} (validate, compile, probe)", ms(compile));
-    println!("  exports:");
+    say!(
+        out,
+        "  arena_init:  {}",
+        if m.has_init() { "yes" } else { "no" }
+    );
+    say!(
+        out,
+        "  load time:   {} (validate, compile, probe)",
+        ms(compile)
+    );
+    say!(out, "  exports:");
     for e in m.exports() {
-        println!("    {}", terminal::line(&e.to_string()));
+        say!(out, "    {}", terminal::line(&e.to_string()));
     }
-    println!(
+    say!(
+        out,
         "  imports:{}",
         if m.imports().is_empty() { " none" } else { "" }
     );
     for i in m.imports() {
-        println!("    {}", terminal::line(&i.to_string()));
+        say!(out, "    {}", terminal::line(&i.to_string()));
     }
 }
 

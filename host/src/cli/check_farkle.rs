@@ -3,9 +3,10 @@
 //! rejected drafts are warnings, counted by reason.
 
 use std::collections::BTreeMap;
+use std::io::Write;
 use std::time::Instant;
 
-use super::check::{ms, CheckArgs};
+use super::check::{ms, say, CheckArgs};
 use super::play_farkle::{describe_reject, play_metered};
 use crate::farkle::{GameRecord, Setup, TurnEnd};
 use crate::game::FaultPolicy;
@@ -62,8 +63,10 @@ pub fn smoke_games(
     args: &CheckArgs,
     errors: &mut Vec<String>,
     warnings: &mut BTreeMap<String, u32>,
+    out: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    println!(
+    say!(
+        out,
         "\nFarkle smoke games (solo, turns to reach {}):",
         farkle_rules::TARGET
     );
@@ -89,7 +92,8 @@ pub fn smoke_games(
             ),
         };
         let rejected: u32 = report.rejections.values().sum();
-        println!(
+        say!(
+            out,
             "  game {} (seed {seed}): {result}, {rejected} rejected drafts, {} faults, {} fuel \
              ({} per decision at most), {}",
             g + 1,
@@ -100,7 +104,7 @@ pub fn smoke_games(
         );
         for f in &report.faults {
             let msg = format!("Farkle game {} (seed {seed}): {f}", g + 1);
-            println!("    FAULT {}", crate::terminal::line(&msg));
+            say!(out, "    FAULT {}", crate::terminal::line(&msg));
             errors.push(msg);
         }
         for (reason, n) in &report.rejections {
@@ -125,14 +129,15 @@ pub fn smoke_games(
             );
             for (turn, log) in logs {
                 for line in crate::terminal::log_lines(&log.text) {
-                    println!("    [log, turn {turn}] {line}");
+                    say!(out, "    [log, turn {turn}] {line}");
                 }
             }
         }
     }
     if !reached.is_empty() {
         let mean = reached.iter().sum::<usize>() as f64 / reached.len() as f64;
-        println!(
+        say!(
+            out,
             "  reached {} in {} of {} games, {mean:.1} turns on average",
             farkle_rules::TARGET,
             reached.len(),

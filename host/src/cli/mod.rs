@@ -10,6 +10,8 @@ pub mod new;
 pub mod play;
 pub mod play_farkle;
 pub mod report;
+pub mod serve;
+pub mod submit;
 pub mod verify;
 
 #[derive(Parser, Debug)]
@@ -48,6 +50,11 @@ pub enum Command {
     Bench(bench::BenchArgs),
     /// Write the league's HTML report and replay viewer into RESULTS_DIR/report/
     Report(report::ReportArgs),
+    /// Host a challenge on the web: uploads checked at once, a live ladder, replays, and a final
+    /// round-robin at the deadline (`arena serve admin ...` for the host's commands)
+    Serve(serve::ServeArgs),
+    /// Upload an agent to an `arena serve` server and print the verdict
+    Submit(submit::SubmitArgs),
 }
 
 /// Runs the command; the returned code is the process exit status.
@@ -60,5 +67,7 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::New(args) => new::run(args),
         Command::Bench(args) => bench::run_cmd(args),
         Command::Report(args) => report::run(args),
+        Command::Serve(args) => serve::run(args),
+        Command::Submit(args) => submit::run(args),
     }
 }

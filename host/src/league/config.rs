@@ -202,7 +202,9 @@ impl LeagueConfig {
     }
 }
 
-fn check_budgets(b: &Budgets) -> anyhow::Result<()> {
+/// Refuses budgets that cannot work (zero, a decision budget above the game's, a memory past 4 GiB),
+/// naming the key.
+pub fn check_budgets(b: &Budgets) -> anyhow::Result<()> {
     let positive = [
         ("budgets.fuel_per_decision", b.fuel_per_decision),
         ("budgets.fuel_per_game", b.fuel_per_game),

@@ -23,6 +23,7 @@ use anyhow::Context;
 use data::game_script_name;
 pub use data::{game_data, load_league, report_data, GameRow, LeagueFiles};
 use game_scripts::write_game_scripts;
+pub use replay::game_script_of_text;
 use script::script;
 
 /// Folder of the report inside a league output folder.
@@ -40,6 +41,15 @@ const ASSETS: [(&str, &str); 8] = [
     ("index.js", include_str!("assets/index.js")),
     ("replay.js", include_str!("assets/replay.js")),
 ];
+
+/// The report's fixed page, style sheet or script named `name` (`replay.html`, `common.js`...):
+/// `arena serve` serves the replay viewers from these same files.
+pub fn asset(name: &str) -> Option<&'static str> {
+    ASSETS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, text)| *text)
+}
 
 /// (Re)writes the report of the league in `output_dir` and returns the path of its
 /// `index.html`. Reads only files of the output folder (standings.json, journal.jsonl, records).

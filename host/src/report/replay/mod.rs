@@ -47,7 +47,18 @@ pub fn game_script(
     record: &str,
 ) -> anyhow::Result<(&'static str, Vec<u8>)> {
     let text = read_record_text(path)?;
-    let lines = parse_record_lines(path, &text)?;
+    game_script_of_text(&path.display().to_string(), &text, id, record)
+}
+
+/// The data script of game `id` from the text of its record (`source` names it in errors), with a
+/// link to the record at `record`; and the game's name. `arena serve` makes its replays with it.
+pub fn game_script_of_text(
+    source: &str,
+    text: &str,
+    id: usize,
+    record: &str,
+) -> anyhow::Result<(&'static str, Vec<u8>)> {
+    let lines = parse_record_lines(Path::new(source), text)?;
     let replay = replay_data(id, record, &lines)?;
     Ok((replay.game(), script("ARENA_GAME", &replay)))
 }

@@ -1,0 +1,121 @@
+//! `arena serve`: host a challenge on the web (see `crate::serve` and docs/SERVER.md), and the
+//! host's commands `arena serve admin ...`.
+
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use crate::serve::config::Challenge;
+use crate::serve::db::Db;
+use crate::serve::storage::Storage;
+use crate::serve::{admin, serve};
+
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Without --config, serves the default challenge: Little Animal Farm, 2 players, default\n\
+budgets, data in ./arena-data, on 127.0.0.1:8080. Every key of the challenge file, the API and the\n\
+deployment are described in docs/SERVER.md."
+)]
+pub struct ServeArgs {
+    #[command(subcommand)]
+    pub admin: Option<ServeCommand>,
+    /// Challenge file (TOML)
+    #[arg(long, short, global = true)]
+    pub config: Option<PathBuf>,
+    /// Data folder (default: the challenge file's `data`, else ./arena-data)
+    #[arg(long, global = true)]
+    pub data: Option<PathBuf>,
+    /// Address and port to listen on (default: the challenge file's `listen`, else
+    /// 127.0.0.1:8080); port 0 picks a free port
+    #[arg(long, value_name = "ADDR:PORT")]
+    pub listen: Option<SocketAddr>,
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum ServeCommand {
+    /// The host's commands; they work while the server runs
+    #[command(subcommand)]
+    Admin(AdminCommand),
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum AdminCommand {
+    /// Add a contestant and print their token (shown only this once)
+    AddContestant {
+        /// The name shown on the leaderboard
+        name: String,
+    },
+    /// List the contestants
+    Contestants,
+    /// Close submissions until `unfreeze` (the ladder keeps playing)
+    Freeze,
+    /// Open submissions again (until the deadline)
+    Unfreeze,
+}
+
+fn challenge(args: &ServeArgs) -> anyhow::Result<Challenge> {
+    let mut c = match &args.config {
+        Some(path) => Challenge::load(path)?,
+        None => Challenge::default_challenge(),
+    };
+    if let Some(d) = &args.data {
+        c.data = d.clone();
+    }
+    if let Some(l) = args.listen {
+        c.listen = l;
+    }
+    Ok(c)
+}
+
+pub fn run(args: ServeArgs) -> anyhow::Result<i32> {
+    let challenge = challenge(&args)?;
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_name("arena-http")
+        .build()?;
+    match args.admin {
+        None => rt.block_on(async {
+            let name = challenge.name.clone();
+            let data = challenge.data.clone();
+            serve(challenge, |addr| {
+                println!(
+                    "{name}: listening on http://{addr} (data in {})",
+                    data.display()
+                );
+                let _ = std::io::stdout().flush();
+            })
+            .await
+        })?,
+        Some(ServeCommand::Admin(cmd)) => rt.block_on(async {
+            let storage = Storage::open(&challenge.data)?;
+            let db = Db::open_sqlite(storage.root()).await?;
+            let r = admin_command(&db, cmd).await;
+            db.close().await;
+            r
+        })?,
+    }
+    Ok(0)
+}
+
+async fn admin_command(db: &Db, cmd: AdminCommand) -> anyhow::Result<()> {
+    match cmd {
+        AdminCommand::AddContestant { name } => {
+            let token = admin::add_contestant(db, &name).await?;
+            println!("added {name:?}; their token (shown only now):\n{token}");
+        }
+        AdminCommand::Contestants => {
+            for c in db.contestants().await? {
+                println!("{}\t{}", c.id, c.name);
+            }
+        }
+        AdminCommand::Freeze => {
+            admin::set_frozen(db, true).await?;
+            println!("submissions are frozen");
+        }
+        AdminCommand::Unfreeze => {
+            admin::set_frozen(db, false).await?;
+            println!("submissions are open (until the deadline, if there is one)");
+        }
+    }
+    Ok(())
+}

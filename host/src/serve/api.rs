@@ -1,0 +1,373 @@
+//! The JSON API (docs/SERVER.md): uploads, the leaderboard, games and their records, the events
+//! stream, and what the pages need. Also the layers every response goes through: body limits,
+//! time limits, compression and security headers.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde_json::json;
+use tower_http::compression::CompressionLayer;
+use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::timeout::TimeoutLayer;
+
+use super::admin::{self, FINAL, FINAL_ERROR, FINAL_STANDINGS};
+use super::auth;
+use super::db::{Contestant, GameRow};
+use super::engine::{self, GameResult};
+use super::events::Update;
+use super::uploads::{self, Refusal};
+use super::App;
+
+type AppState = State<Arc<App>>;
+
+/// An error answer: a status and `{"error": "..."}`.
+pub struct ApiError(pub StatusCode, pub String);
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.0, Json(json!({ "error": self.1 }))).into_response()
+    }
+}
+
+impl From<anyhow::Error> for ApiError {
+    fn from(e: anyhow::Error) -> ApiError {
+        eprintln!("error: {e:#}");
+        ApiError(StatusCode::INTERNAL_SERVER_ERROR, "internal error".into())
+    }
+}
+
+pub fn router(app: Arc<App>) -> Router {
+    // Uploads may be as large as the challenge allows; every other request body is small.
+    let upload_limit = app.challenge.uploads.max_bytes as usize + 64 * 1024;
+    let uploads = Router::new()
+        .route("/api/submissions", post(submit))
+        .route_layer(DefaultBodyLimit::max(upload_limit))
+        .route_layer(RequestBodyLimitLayer::new(upload_limit));
+    Router::new()
+        .route("/api/status", get(status))
+        .route("/api/leaderboard", get(leaderboard))
+        .route("/api/events", get(events))
+        .route("/api/games/{id}", get(game))
+        .route("/api/games/{id}/record", get(record))
+        .route("/api/agents/{id}", get(agent))
+        .route("/api/me", get(me))
+        .route("/api/register", post(register))
+        .route("/api/final", get(final_standings))
+        .route_layer(RequestBodyLimitLayer::new(SMALL_BODY))
+        .merge(uploads)
+        .with_state(app)
+}
+
+/// Largest body of any request but an upload.
+pub const SMALL_BODY: usize = 64 * 1024;
+
+/// The layers around every route: time limits (long enough for an upload's check to wait its
+/// turn), gzip for what is worth compressing (never the event stream: it must flow), and headers
+/// that keep browsers from running anything but the server's own scripts.
+pub fn layers(router: Router) -> Router {
+    let csp = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+               img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; \
+               form-action 'self'; base-uri 'none'";
+    router
+        .layer(CompressionLayer::new())
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            Duration::from_secs(300),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(csp),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::X_FRAME_OPTIONS,
+            HeaderValue::from_static("DENY"),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("same-origin"),
+        ))
+}
+
+/// The contestant making the request: by bearer token, else by session cookie.
+pub async fn viewer(app: &App, headers: &HeaderMap) -> anyhow::Result<Option<Contestant>> {
+    if let Some(token) = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|h| h.to_str().ok())
+        .and_then(auth::bearer)
+    {
+        return app.db.contestant_by_token(&auth::token_hash(token)).await;
+    }
+    let Some(session) = headers
+        .get(header::COOKIE)
+        .and_then(|h| h.to_str().ok())
+        .and_then(|c| auth::cookie(c, auth::SESSION_COOKIE))
+    else {
+        return Ok(None);
+    };
+    app.db
+        .session(
+            &auth::token_hash(session),
+            super::now_ms() - auth::SESSION_MS,
+        )
+        .await
+}
+
+async fn required_viewer(app: &App, headers: &HeaderMap) -> Result<Contestant, ApiError> {
+    viewer(app, headers).await?.ok_or_else(|| {
+        ApiError(
+            StatusCode::UNAUTHORIZED,
+            "a valid token is needed (Authorization: Bearer TOKEN)".into(),
+        )
+    })
+}
+
+/// `POST /api/submissions`: the body is the agent (`.wasm` or `.wat`), whatever its declared
+/// type. 201 with the verdict when accepted, 422 with the verdict when refused by the check.
+async fn submit(
+    State(app): AppState,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let who = required_viewer(&app, &headers).await?;
+    match uploads::upload(&app, &who, body.to_vec()).await {
+        Ok(checked) => {
+            let status = if checked.accepted {
+                StatusCode::CREATED
+            } else {
+                StatusCode::UNPROCESSABLE_ENTITY
+            };
+            Ok((status, Json(checked)).into_response())
+        }
+        Err(r) => Err(refusal(r)),
+    }
+}
+
+/// The answer to an upload that was not checked.
+pub fn refusal(r: Refusal) -> ApiError {
+    let status = match &r {
+        Refusal::Closed(_) => StatusCode::FORBIDDEN,
+        Refusal::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+        Refusal::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+        Refusal::Internal(e) => {
+            eprintln!("error: an upload failed: {e:#}");
+            return ApiError(StatusCode::INTERNAL_SERVER_ERROR, "internal error".into());
+        }
+    };
+    ApiError(status, r.to_string())
+}
+
+async fn status(State(app): AppState) -> Result<Json<serde_json::Value>, ApiError> {
+    let c = &app.challenge;
+    let closed = app.submissions_closed().await?;
+    Ok(Json(json!({
+        "challenge": c.name,
+        "game": c.game.name(),
+        "players_per_game": c.players_per_game,
+        "measure": engine::measure(c.players_per_game),
+        "deadline": c.deadline_text,
+        "deadline_ms": c.deadline_ms,
+        "submissions": if closed.is_some() { "closed" } else { "open" },
+        "closed_because": closed,
+        "registration": c.invite_code.is_some(),
+        "final": app.db.state(FINAL).await?,
+        "games_done": app.db.games_done().await?,
+        "games_pending": app.db.pending_games().await?,
+    })))
+}
+
+async fn leaderboard(State(app): AppState) -> Response {
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        app.board.json().to_string(),
+    )
+        .into_response()
+}
+
+async fn events(State(app): AppState) -> impl IntoResponse {
+    app.events.stream(Update {
+        name: "leaderboard",
+        data: app.board.json(),
+    })
+}
+
+/// A game for the API: who played, how it ended, where its record is.
+pub fn game_json(g: &GameRow) -> serde_json::Value {
+    let result: Option<GameResult> = g
+        .result
+        .as_deref()
+        .and_then(|r| serde_json::from_str(r).ok());
+    json!({
+        "id": g.id,
+        "stage": g.stage,
+        "status": g.status,
+        "seats": g.seats.iter().map(|s| json!({
+            "name": s.name, "contestant": s.contestant_id, "version": s.number,
+        })).collect::<Vec<_>>(),
+        "outcome": result.as_ref().map(|r| r.outcome),
+        "rounds": result.as_ref().map(|r| r.rounds),
+        "turns": result.as_ref().map(|r| r.turns),
+        "scores": result.as_ref().and_then(|r| r.scores.clone()),
+        "forfeits": result.as_ref().map(|r| r.forfeits.clone()),
+        "faults": result.as_ref().map(|r| r.faults.clone()),
+        "record": (g.status == "done").then(|| format!("/api/games/{}/record", g.id)),
+        "replay": (g.status == "done").then(|| format!("/replays/replay.html?game={}", g.id)),
+    })
+}
+
+async fn game(
+    State(app): AppState,
+    Path(id): Path<i64>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let g = app
+        .db
+        .game(id)
+        .await?
+        .ok_or_else(|| ApiError(StatusCode::NOT_FOUND, format!("no game {id}")))?;
+    Ok(Json(game_json(&g)))
+}
+
+/// The record of a finished game as the viewer may see it: the debug logs of the viewer's own
+/// agents only (none for a visitor), the digest made again over what is left.
+pub async fn viewer_record(app: &App, headers: &HeaderMap, id: i64) -> Result<String, ApiError> {
+    let g = app
+        .db
+        .game(id)
+        .await?
+        .filter(|g| g.status == "done")
+        .ok_or_else(|| ApiError(StatusCode::NOT_FOUND, format!("no finished game {id}")))?;
+    let me = viewer(app, headers).await?.map(|c| c.id);
+    let own: Vec<bool> = g
+        .seats
+        .iter()
+        .map(|s| Some(s.contestant_id) == me)
+        .collect();
+    let name = g.record.clone().unwrap_or_default();
+    let storage = app.storage.clone();
+    let text = tokio::task::spawn_blocking(move || -> anyhow::Result<String> {
+        let text = engine::record_text(&storage.record(&name)?)?;
+        engine::redact_logs(&text, &|seat| own.get(seat).copied().unwrap_or(false))
+    })
+    .await
+    .map_err(|e| anyhow::anyhow!("{e}"))??;
+    Ok(text)
+}
+
+async fn record(
+    State(app): AppState,
+    headers: HeaderMap,
+    Path(id): Path<i64>,
+) -> Result<Response, ApiError> {
+    let text = viewer_record(&app, &headers, id).await?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/x-ndjson".to_string()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"game-{id:06}.jsonl\""),
+            ),
+            (header::CACHE_CONTROL, "private, no-store".to_string()),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+async fn agent(
+    State(app): AppState,
+    Path(id): Path<i64>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let c = app
+        .db
+        .contestant(id)
+        .await?
+        .ok_or_else(|| ApiError(StatusCode::NOT_FOUND, format!("no contestant {id}")))?;
+    let active = app
+        .board
+        .active()
+        .into_iter()
+        .find(|v| v.contestant_id == id);
+    let board = app.board.current();
+    let standing = board.agents.iter().find(|e| e.contestant == id);
+    let games = match &active {
+        Some(v) => app.db.recent_games(Some(v.id), 50).await?,
+        None => Vec::new(),
+    };
+    Ok(Json(json!({
+        "id": c.id,
+        "name": c.name,
+        "version": active.as_ref().map(|v| v.number),
+        "standing": standing,
+        "games": games.iter().map(game_json).collect::<Vec<_>>(),
+    })))
+}
+
+/// `GET /api/me`: the viewer's own versions with their verdicts.
+async fn me(State(app): AppState, headers: HeaderMap) -> Result<Json<serde_json::Value>, ApiError> {
+    let who = required_viewer(&app, &headers).await?;
+    let versions = app.db.versions_of(who.id).await?;
+    Ok(Json(json!({
+        "id": who.id,
+        "name": who.name,
+        "versions": versions.iter().map(|v| json!({
+            "version": v.number,
+            "accepted": v.accepted,
+            "active": v.active,
+            "reason": v.reason,
+            "report": v.report,
+            "sha256": v.sha256,
+            "size": v.size,
+            "uploaded_ms": v.uploaded_ms,
+        })).collect::<Vec<_>>(),
+    })))
+}
+
+#[derive(serde::Deserialize)]
+struct Registration {
+    name: String,
+    invite_code: String,
+}
+
+/// `POST /api/register {"name", "invite_code"}`: self-registration; answers the token once.
+async fn register(
+    State(app): AppState,
+    Json(r): Json<Registration>,
+) -> Result<(StatusCode, Json<serde_json::Value>), ApiError> {
+    match admin::register(
+        &app.db,
+        app.challenge.invite_code.as_deref(),
+        &r.name,
+        &r.invite_code,
+    )
+    .await
+    {
+        Ok(token) => Ok((
+            StatusCode::CREATED,
+            Json(json!({ "name": r.name.trim(), "token": token })),
+        )),
+        Err(e) => Err(ApiError(StatusCode::FORBIDDEN, format!("{e:#}"))),
+    }
+}
+
+async fn final_standings(State(app): AppState) -> Result<Response, ApiError> {
+    match app.db.state(FINAL_STANDINGS).await? {
+        Some(json) => Ok(([(header::CONTENT_TYPE, "application/json")], json).into_response()),
+        None => {
+            let why = match app.db.state(FINAL_ERROR).await? {
+                Some(e) => format!("the final could not be played: {e}"),
+                None => "the final has not been played yet".into(),
+            };
+            Err(ApiError(StatusCode::NOT_FOUND, why))
+        }
+    }
+}

@@ -1,0 +1,408 @@
+//! The challenge file (`challenge.toml`): parsing and validation, in the style of the league file:
+//! unknown keys and bad values are refused with a message naming the key. Every key is documented
+//! in docs/SERVER.md.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context};
+use serde::Deserialize;
+
+use super::engine::{self, Budgets, FaultPolicy, GameKind};
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawChallenge {
+    name: Option<String>,
+    game: Option<String>,
+    players_per_game: Option<usize>,
+    round_cap: Option<u32>,
+    fault_policy: Option<FaultPolicy>,
+    data: Option<PathBuf>,
+    listen: Option<String>,
+    /// TOML offset date-time, e.g. `2026-12-01T18:00:00Z`.
+    deadline: Option<toml::value::Datetime>,
+    workers: Option<usize>,
+    invite_code: Option<String>,
+    #[serde(default)]
+    budgets: Budgets,
+    #[serde(default)]
+    ladder: RawLadder,
+    #[serde(default)]
+    uploads: RawUploads,
+    #[serde(default, rename = "final")]
+    final_round: RawFinal,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawLadder {
+    seed: Option<u64>,
+    placement_games: Option<u32>,
+    target_interval: Option<f64>,
+    max_games_per_version: Option<u32>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawUploads {
+    max_kib: Option<u64>,
+    per_hour: Option<u32>,
+    check_games: Option<u32>,
+    checks_at_once: Option<usize>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFinal {
+    games_per_group: Option<u32>,
+    seed: Option<u64>,
+    output: Option<PathBuf>,
+}
+
+/// The ladder's settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ladder {
+    /// Seeds of ladder games derive from it (as a league's from the league seed).
+    pub seed: u64,
+    /// Games a new version plays against each group of active opponents before anything else: a
+    /// multiple of `players_per_game`, so that every seat order is played equally often.
+    pub placement_games: u32,
+    /// Half-width of the rating interval under which an agent gets no more games: Elo points, or
+    /// turns for the solo benchmark.
+    pub target_interval: f64,
+    /// Games after which a version gets no more games however uncertain its rating.
+    pub max_games_per_version: u32,
+}
+
+/// Upload settings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Uploads {
+    /// Largest upload, in bytes (never more than the module size budget).
+    pub max_bytes: u64,
+    /// Uploads per contestant in any hour.
+    pub per_hour: u32,
+    /// Smoke games of the upload check (as `arena check --games`).
+    pub check_games: u32,
+    /// Upload checks run at the same time; more wait their turn.
+    pub checks_at_once: usize,
+}
+
+/// The final round-robin, played at the deadline over each contestant's last accepted version.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Final {
+    pub games_per_group: u32,
+    pub seed: u64,
+    /// Its output folder (as `arena league`'s), relative to the data folder unless absolute.
+    pub output: PathBuf,
+}
+
+/// A validated challenge.
+#[derive(Clone, Debug)]
+pub struct Challenge {
+    pub name: String,
+    pub game: GameKind,
+    pub players_per_game: usize,
+    pub round_cap: u32,
+    pub fault_policy: FaultPolicy,
+    pub data: PathBuf,
+    pub listen: SocketAddr,
+    /// Unix time in milliseconds after which submissions close and the final is played.
+    pub deadline_ms: Option<i64>,
+    /// The deadline as written, for people.
+    pub deadline_text: Option<String>,
+    /// Threads playing ladder games.
+    pub workers: usize,
+    /// Self-registration is open to whoever knows this code.
+    pub invite_code: Option<String>,
+    pub budgets: Budgets,
+    pub ladder: Ladder,
+    pub uploads: Uploads,
+    pub final_round: Final,
+}
+
+pub const DEFAULT_DATA: &str = "arena-data";
+pub const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
+
+impl Challenge {
+    /// The challenge served without a file: Little Animal Farm, two players, default budgets,
+    /// data in `./arena-data`.
+    pub fn default_challenge() -> Challenge {
+        Challenge::parse("", Path::new(".")).expect("the default challenge is valid")
+    }
+
+    /// Reads a challenge file; relative paths in it are relative to its folder.
+    pub fn load(path: &Path) -> anyhow::Result<Challenge> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read challenge file {}", path.display()))?;
+        let base = path.parent().unwrap_or(Path::new("."));
+        Challenge::parse(&text, base).with_context(|| format!("challenge file {}", path.display()))
+    }
+
+    pub fn parse(text: &str, base: &Path) -> anyhow::Result<Challenge> {
+        let raw: RawChallenge =
+            toml::from_str(text).map_err(|e| anyhow::anyhow!("{}", e.to_string().trim_end()))?;
+        let game = match &raw.game {
+            Some(name) => {
+                engine::parse_game(name).map_err(|e| anyhow::anyhow!("key `game`: {e}"))?
+            }
+            None => GameKind::Farm,
+        };
+        let players_per_game = raw.players_per_game.unwrap_or(2);
+        let seats = engine::seats(game);
+        if !seats.contains(&players_per_game) {
+            bail!(
+                "key `players_per_game`: {players_per_game} is not between {} and {} (for {game})",
+                seats.start(),
+                seats.end(),
+            );
+        }
+        let round_cap = raw.round_cap.unwrap_or(300);
+        if round_cap == 0 {
+            bail!("key `round_cap`: must be at least 1");
+        }
+        engine::check_budgets(&raw.budgets)?;
+        let name = raw.name.unwrap_or_else(|| "challenge".into());
+        if name.trim().is_empty() || name.contains(|c: char| c.is_control()) {
+            bail!("key `name`: must be non-empty printable text");
+        }
+        let listen_text = raw.listen.unwrap_or_else(|| DEFAULT_LISTEN.into());
+        let listen: SocketAddr = listen_text.parse().map_err(|_| {
+            anyhow::anyhow!(
+                "key `listen`: {listen_text:?} is not an address and port such as 127.0.0.1:8080"
+            )
+        })?;
+        let (deadline_ms, deadline_text) = match raw.deadline {
+            Some(d) => (
+                Some(unix_ms(&d).map_err(|e| anyhow::anyhow!("key `deadline`: {e}"))?),
+                Some(d.to_string()),
+            ),
+            None => (None, None),
+        };
+        let workers = match raw.workers {
+            Some(0) => bail!("key `workers`: must be at least 1 (leave it out for one per core)"),
+            Some(n) => n,
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        };
+        if let Some(code) = &raw.invite_code {
+            if code.len() < 8 {
+                bail!("key `invite_code`: at least 8 characters, so that it cannot be guessed");
+            }
+        }
+        let p = players_per_game as u32;
+        let placement_games = raw.ladder.placement_games.unwrap_or(2 * p);
+        if placement_games == 0 || !placement_games.is_multiple_of(p) {
+            bail!(
+                "key `ladder.placement_games`: {placement_games} must be a positive multiple of players_per_game ({p}) so that every seat order is played equally often"
+            );
+        }
+        // Elo points, or for the solo benchmark turns (whose intervals are a few turns wide).
+        let target_interval = raw
+            .ladder
+            .target_interval
+            .unwrap_or(if p == 1 { 0.5 } else { 30.0 });
+        if !(target_interval.is_finite() && target_interval > 0.0) {
+            bail!("key `ladder.target_interval`: must be a positive number of Elo points");
+        }
+        let max_games_per_version = raw.ladder.max_games_per_version.unwrap_or(2000);
+        if max_games_per_version == 0 {
+            bail!("key `ladder.max_games_per_version`: must be at least 1");
+        }
+        let module_bytes = engine::limits(&raw.budgets).module_bytes;
+        let max_bytes = match raw.uploads.max_kib {
+            Some(0) => bail!("key `uploads.max_kib`: must be at least 1"),
+            Some(k) if k << 10 > module_bytes => bail!(
+                "key `uploads.max_kib`: {k} KiB is more than the module size budget ({} KiB)",
+                module_bytes >> 10
+            ),
+            Some(k) => k << 10,
+            None => module_bytes,
+        };
+        let per_hour = raw.uploads.per_hour.unwrap_or(30);
+        if per_hour == 0 {
+            bail!("key `uploads.per_hour`: must be at least 1");
+        }
+        let check_games = raw.uploads.check_games.unwrap_or(4);
+        if check_games == 0 {
+            bail!("key `uploads.check_games`: must be at least 1");
+        }
+        let checks_at_once = raw.uploads.checks_at_once.unwrap_or(1);
+        if checks_at_once == 0 {
+            bail!("key `uploads.checks_at_once`: must be at least 1");
+        }
+        let games_per_group = raw.final_round.games_per_group.unwrap_or(10 * p);
+        if games_per_group == 0 || !games_per_group.is_multiple_of(p) {
+            bail!(
+                "key `final.games_per_group`: {games_per_group} must be a positive multiple of players_per_game ({p})"
+            );
+        }
+        let data = base.join(raw.data.unwrap_or_else(|| PathBuf::from(DEFAULT_DATA)));
+        Ok(Challenge {
+            name,
+            game,
+            players_per_game,
+            round_cap,
+            fault_policy: raw.fault_policy.unwrap_or_default(),
+            data,
+            listen,
+            deadline_ms,
+            deadline_text,
+            workers,
+            invite_code: raw.invite_code,
+            budgets: raw.budgets,
+            ladder: Ladder {
+                seed: raw.ladder.seed.unwrap_or(1),
+                placement_games,
+                target_interval,
+                max_games_per_version,
+            },
+            uploads: Uploads {
+                max_bytes,
+                per_hour,
+                check_games,
+                checks_at_once,
+            },
+            final_round: Final {
+                games_per_group,
+                seed: raw.final_round.seed.unwrap_or(1),
+                output: raw
+                    .final_round
+                    .output
+                    .unwrap_or_else(|| PathBuf::from("final")),
+            },
+        })
+    }
+
+    /// The final league's output folder.
+    pub fn final_dir(&self) -> PathBuf {
+        self.data.join(&self.final_round.output)
+    }
+}
+
+/// Milliseconds since 1970 of a TOML date-time, which must have a date, a time and an offset.
+fn unix_ms(d: &toml::value::Datetime) -> Result<i64, String> {
+    let (Some(date), Some(time), Some(offset)) = (d.date, d.time, d.offset) else {
+        return Err(format!(
+            "{d} needs a date, a time and a time zone, e.g. 2026-12-01T18:00:00Z"
+        ));
+    };
+    let offset_minutes = match offset {
+        toml::value::Offset::Z => 0,
+        toml::value::Offset::Custom { minutes } => i64::from(minutes),
+    };
+    let days = days_from_civil(
+        i64::from(date.year),
+        i64::from(date.month),
+        i64::from(date.day),
+    );
+    let seconds = days * 86_400
+        + i64::from(time.hour) * 3600
+        + i64::from(time.minute) * 60
+        + i64::from(time.second)
+        - offset_minutes * 60;
+    Ok(seconds * 1000 + i64::from(time.nanosecond / 1_000_000))
+}
+
+/// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(text: &str) -> String {
+        format!("{:#}", Challenge::parse(text, Path::new("/c")).unwrap_err())
+    }
+
+    #[test]
+    fn the_default_challenge_is_the_farm_for_two_in_arena_data() {
+        let c = Challenge::default_challenge();
+        assert_eq!(c.game, GameKind::Farm);
+        assert_eq!(c.players_per_game, 2);
+        assert_eq!(c.data, Path::new(".").join("arena-data"));
+        assert_eq!(c.listen.to_string(), DEFAULT_LISTEN);
+        assert_eq!(c.deadline_ms, None);
+        assert_eq!(c.ladder.placement_games, 4);
+        assert_eq!(c.final_round.games_per_group, 20);
+    }
+
+    #[test]
+    fn a_complete_file_parses() {
+        let c = Challenge::parse(
+            r#"
+name = "spring"
+game = "farkle"
+players_per_game = 1
+round_cap = 200
+fault_policy = "lose_move"
+data = "state"
+listen = "0.0.0.0:9000"
+deadline = 2026-12-01T18:30:00+01:00
+workers = 3
+invite_code = "let-me-in-please"
+[budgets]
+fuel_per_decision = 1000
+[ladder]
+seed = 5
+placement_games = 3
+target_interval = 10.5
+max_games_per_version = 50
+[uploads]
+max_kib = 64
+per_hour = 5
+check_games = 2
+checks_at_once = 2
+[final]
+games_per_group = 7
+seed = 9
+output = "/srv/final"
+"#,
+            Path::new("/c"),
+        )
+        .unwrap();
+        assert_eq!(c.game, GameKind::Farkle);
+        assert_eq!(c.data, Path::new("/c/state"));
+        // 17:30 UTC on 2026-12-01.
+        assert_eq!(c.deadline_ms, Some(1_796_146_200_000));
+        assert_eq!(c.workers, 3);
+        assert_eq!(c.uploads.max_bytes, 64 << 10);
+        assert_eq!(c.ladder.placement_games, 3);
+        assert_eq!(c.final_dir(), Path::new("/srv/final"));
+        assert_eq!(c.budgets.fuel_per_decision, Some(1000));
+    }
+
+    #[test]
+    fn broken_files_name_the_key() {
+        assert!(err("rounds = 3").contains("rounds"));
+        assert!(err("[ladder]\nspeed = 3").contains("speed"));
+        assert!(err("game = 'chess'").contains("key `game`"));
+        assert!(err("players_per_game = 1").contains("players_per_game"));
+        assert!(err("listen = 'everywhere'").contains("key `listen`"));
+        assert!(err("deadline = 2026-12-01").contains("key `deadline`"));
+        assert!(err("deadline = 'tomorrow'").contains("deadline"));
+        assert!(err("workers = 0").contains("key `workers`"));
+        assert!(err("invite_code = 'abc'").contains("invite_code"));
+        assert!(err("[ladder]\nplacement_games = 3").contains("ladder.placement_games"));
+        assert!(err("[ladder]\ntarget_interval = -1.0").contains("ladder.target_interval"));
+        assert!(err("[uploads]\nmax_kib = 999999999").contains("uploads.max_kib"));
+        assert!(err("[uploads]\nper_hour = 0").contains("uploads.per_hour"));
+        assert!(err("[final]\ngames_per_group = 3").contains("final.games_per_group"));
+        assert!(err("[budgets]\nfuel_per_game = 0").contains("budgets.fuel_per_game"));
+        assert!(err("name = ''").contains("key `name`"));
+    }
+
+    #[test]
+    fn days_from_civil_matches_known_dates() {
+        assert_eq!(days_from_civil(1970, 1, 1), 0);
+        assert_eq!(days_from_civil(2000, 3, 1), 11_017);
+        assert_eq!(days_from_civil(1969, 12, 31), -1);
+    }
+}

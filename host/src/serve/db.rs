@@ -1,0 +1,812 @@
+//! The database: contestants, versions and their verdicts, games from scheduled to done, sessions,
+//! and the host's switches. SQLite (one WAL file in the data folder) by default; the same SQL runs
+//! on PostgreSQL (`$1` placeholders, `RETURNING`, `ON CONFLICT`, no `SUM` of integers, whose
+//! type differs), through sqlx's `Any` driver. Queries are checked at run time, so building needs
+//! no database. Schema migrations are versioned, one folder per database with the same versions.
+
+use std::path::Path;
+use std::str::FromStr;
+
+use anyhow::{bail, Context};
+use sqlx::any::{AnyPoolOptions, AnyRow};
+use sqlx::{AnyPool, AssertSqlSafe, Row};
+
+/// The database behind the pool.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+#[derive(Clone)]
+pub struct Db {
+    pool: AnyPool,
+    backend: Backend,
+}
+
+/// The SQLite file in the data folder.
+pub const SQLITE_FILE: &str = "arena.sqlite3";
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Contestant {
+    pub id: i64,
+    pub name: String,
+}
+
+/// One upload as the database keeps it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Version {
+    pub id: i64,
+    pub contestant_id: i64,
+    pub number: i64,
+    pub sha256: String,
+    pub size: i64,
+    pub uploaded_ms: i64,
+    pub accepted: bool,
+    pub reason: Option<String>,
+    pub report: String,
+    pub active: bool,
+}
+
+/// What the check said of an upload, to be recorded.
+pub struct NewUpload<'a> {
+    pub sha256: &'a str,
+    pub module_sha256: Option<&'a str>,
+    pub size: i64,
+    pub now_ms: i64,
+    pub accepted: bool,
+    pub reason: Option<&'a str>,
+    pub report: &'a str,
+}
+
+/// A version that plays, with its contestant's name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActiveVersion {
+    pub id: i64,
+    pub contestant_id: i64,
+    pub name: String,
+    pub number: i64,
+    pub sha256: String,
+    pub placed: bool,
+}
+
+impl ActiveVersion {
+    /// The version's name in games and records: the contestant's name and the version number.
+    pub fn label(&self) -> String {
+        label(&self.name, self.number)
+    }
+}
+
+/// `alice v3`. Unique: the number is what follows the last " v".
+pub fn label(name: &str, number: i64) -> String {
+    format!("{name} v{number}")
+}
+
+/// One game to schedule: its place in its group's games and who sits where.
+pub struct NewGame {
+    pub cycle: i64,
+    pub rotation: i64,
+    pub seed: u64,
+    /// Version ids by seat.
+    pub seats: Vec<i64>,
+}
+
+/// A game a worker has leased.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClaimedGame {
+    pub id: i64,
+    pub seed: u64,
+    pub key: String,
+    /// Version ids by seat.
+    pub seats: Vec<i64>,
+}
+
+/// A played game's result, to be written.
+#[derive(Clone, Debug)]
+pub struct Finished {
+    pub id: i64,
+    pub owner: String,
+    /// The league's result line (JSON).
+    pub result: String,
+    /// The record file, relative to the data folder.
+    pub record: String,
+    pub now_ms: i64,
+}
+
+/// One seat of a game, for pages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seat {
+    pub version_id: i64,
+    pub contestant_id: i64,
+    pub name: String,
+    pub number: i64,
+}
+
+/// A game, for pages and the API.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRow {
+    pub id: i64,
+    pub stage: String,
+    pub status: String,
+    pub seats: Vec<Seat>,
+    pub result: Option<String>,
+    pub record: Option<String>,
+    pub finished_ms: Option<i64>,
+}
+
+fn sqlite_url(path: &Path) -> anyhow::Result<String> {
+    let text = path
+        .to_str()
+        .with_context(|| format!("{} is not UTF-8", path.display()))?;
+    let mut url = String::from("sqlite://");
+    for c in text.chars() {
+        match c {
+            '%' => url.push_str("%25"),
+            '?' => url.push_str("%3F"),
+            '#' => url.push_str("%23"),
+            ' ' => url.push_str("%20"),
+            c => url.push(c),
+        }
+    }
+    url.push_str("?mode=rwc");
+    Ok(url)
+}
+
+impl Db {
+    /// Opens (creating it if needed) the SQLite database in `data`, in WAL mode, and brings its
+    /// schema up to date.
+    pub async fn open_sqlite(data: &Path) -> anyhow::Result<Db> {
+        let path = data.join(SQLITE_FILE);
+        Db::connect(&sqlite_url(&path)?).await
+    }
+
+    /// Connects to `url` (`sqlite://...` or `postgres://...`) and migrates the schema.
+    pub async fn connect(url: &str) -> anyhow::Result<Db> {
+        sqlx::any::install_default_drivers();
+        let backend = if url.starts_with("sqlite:") {
+            Backend::Sqlite
+        } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
+            Backend::Postgres
+        } else {
+            bail!("unsupported database URL (sqlite:// or postgres://)");
+        };
+        let options = sqlx::any::AnyConnectOptions::from_str(url)?;
+        let pool = AnyPoolOptions::new()
+            .max_connections(if backend == Backend::Sqlite { 8 } else { 16 })
+            .connect_with(options)
+            .await
+            .context("cannot open the database")?;
+        if backend == Backend::Sqlite {
+            // WAL: readers never wait for the writer, and a commit is one append. The mode is
+            // kept in the file. `synchronous` stays FULL (the default): a commit survives a
+            // power cut, not only a killed process.
+            sqlx::query("PRAGMA journal_mode=WAL")
+                .execute(&pool)
+                .await
+                .context("cannot switch the database to WAL mode")?;
+        }
+        let migrator = match backend {
+            Backend::Sqlite => sqlx::migrate!("src/serve/migrations/sqlite"),
+            Backend::Postgres => sqlx::migrate!("src/serve/migrations/postgres"),
+        };
+        migrator
+            .run(&pool)
+            .await
+            .context("cannot bring the database schema up to date")?;
+        Ok(Db { pool, backend })
+    }
+
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// A transaction that will write: SQLite takes the write lock at once (`BEGIN IMMEDIATE`),
+    /// so that a transaction that reads first never fails when it comes to write.
+    async fn begin_write(&self) -> anyhow::Result<sqlx::Transaction<'static, sqlx::Any>> {
+        Ok(match self.backend {
+            Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await?,
+            Backend::Postgres => self.pool.begin().await?,
+        })
+    }
+
+    // ----- contestants and sessions -----
+
+    /// Adds a contestant; a name already taken is refused with a message saying so.
+    pub async fn add_contestant(
+        &self,
+        name: &str,
+        token_hash: &str,
+        now_ms: i64,
+    ) -> anyhow::Result<i64> {
+        let taken = sqlx::query("SELECT id FROM contestants WHERE name = $1")
+            .bind(name)
+            .fetch_optional(&self.pool)
+            .await?;
+        if taken.is_some() {
+            bail!("the name {name:?} is taken");
+        }
+        let row = sqlx::query(
+            "INSERT INTO contestants (name, token_hash, created_ms) VALUES ($1, $2, $3) RETURNING id",
+        )
+        .bind(name)
+        .bind(token_hash)
+        .bind(now_ms)
+        .fetch_one(&self.pool)
+        .await
+        .map_err(|e| match &e {
+            sqlx::Error::Database(d) if d.is_unique_violation() => {
+                anyhow::anyhow!("the name {name:?} is taken")
+            }
+            _ => e.into(),
+        })?;
+        Ok(row.try_get("id")?)
+    }
+
+    pub async fn contestant_by_token(
+        &self,
+        token_hash: &str,
+    ) -> anyhow::Result<Option<Contestant>> {
+        let row = sqlx::query("SELECT id, name FROM contestants WHERE token_hash = $1")
+            .bind(token_hash)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|r| contestant(&r)).transpose()
+    }
+
+    pub async fn contestant(&self, id: i64) -> anyhow::Result<Option<Contestant>> {
+        let row = sqlx::query("SELECT id, name FROM contestants WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|r| contestant(&r)).transpose()
+    }
+
+    pub async fn contestants(&self) -> anyhow::Result<Vec<Contestant>> {
+        let rows = sqlx::query("SELECT id, name FROM contestants ORDER BY id")
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(contestant).collect()
+    }
+
+    pub async fn create_session(
+        &self,
+        id_hash: &str,
+        contestant_id: i64,
+        now_ms: i64,
+    ) -> anyhow::Result<()> {
+        sqlx::query(
+            "INSERT INTO sessions (id_hash, contestant_id, created_ms) VALUES ($1, $2, $3)",
+        )
+        .bind(id_hash)
+        .bind(contestant_id)
+        .bind(now_ms)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// The contestant of a session that is younger than `since_ms`.
+    pub async fn session(
+        &self,
+        id_hash: &str,
+        since_ms: i64,
+    ) -> anyhow::Result<Option<Contestant>> {
+        let row = sqlx::query(
+            "SELECT c.id, c.name FROM sessions s JOIN contestants c ON c.id = s.contestant_id \
+             WHERE s.id_hash = $1 AND s.created_ms >= $2",
+        )
+        .bind(id_hash)
+        .bind(since_ms)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|r| contestant(&r)).transpose()
+    }
+
+    pub async fn delete_session(&self, id_hash: &str) -> anyhow::Result<()> {
+        sqlx::query("DELETE FROM sessions WHERE id_hash = $1")
+            .bind(id_hash)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    // ----- versions -----
+
+    /// Uploads by a contestant since `since_ms` (the rate limit counts them).
+    pub async fn uploads_since(&self, contestant_id: i64, since_ms: i64) -> anyhow::Result<i64> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) AS n FROM versions WHERE contestant_id = $1 AND uploaded_ms >= $2",
+        )
+        .bind(contestant_id)
+        .bind(since_ms)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(row.try_get("n")?)
+    }
+
+    /// Records an upload and its verdict under the next number. An accepted upload becomes the
+    /// contestant's active version in the same transaction: the one it replaces stops playing
+    /// and its games not yet played are cancelled. Returns the version's number.
+    pub async fn record_upload(
+        &self,
+        contestant_id: i64,
+        u: &NewUpload<'_>,
+    ) -> anyhow::Result<i64> {
+        let mut tx = self.begin_write().await?;
+        let row = sqlx::query(
+            "INSERT INTO versions (contestant_id, number, sha256, module_sha256, size, uploaded_ms, \
+             accepted, reason, report, active, placed) \
+             VALUES ($1, (SELECT COALESCE(MAX(number), 0) + 1 FROM versions WHERE contestant_id = $1), \
+             $2, $3, $4, $5, $6, $7, $8, 0, 0) RETURNING id, number",
+        )
+        .bind(contestant_id)
+        .bind(u.sha256)
+        .bind(u.module_sha256)
+        .bind(u.size)
+        .bind(u.now_ms)
+        .bind(i64::from(u.accepted))
+        .bind(u.reason)
+        .bind(u.report)
+        .fetch_one(&mut *tx)
+        .await?;
+        let id: i64 = row.try_get("id")?;
+        let number: i64 = row.try_get("number")?;
+        if u.accepted {
+            sqlx::query(
+                "UPDATE games SET status = 'cancelled', lease_owner = NULL, lease_expires_ms = NULL \
+                 WHERE status IN ('scheduled', 'running') AND id IN (SELECT s.game_id FROM \
+                 game_seats s JOIN versions v ON v.id = s.version_id \
+                 WHERE v.contestant_id = $1 AND v.active = 1)",
+            )
+            .bind(contestant_id)
+            .execute(&mut *tx)
+            .await?;
+            sqlx::query("UPDATE versions SET active = 0 WHERE contestant_id = $1 AND active = 1")
+                .bind(contestant_id)
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query("UPDATE versions SET active = 1 WHERE id = $1")
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(number)
+    }
+
+    /// A contestant's uploads, newest first.
+    pub async fn versions_of(&self, contestant_id: i64) -> anyhow::Result<Vec<Version>> {
+        let rows = sqlx::query(
+            "SELECT id, contestant_id, number, sha256, size, uploaded_ms, accepted, reason, report, \
+             active FROM versions WHERE contestant_id = $1 ORDER BY number DESC",
+        )
+        .bind(contestant_id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(version).collect()
+    }
+
+    /// One upload of a contestant, by number.
+    pub async fn version_of(
+        &self,
+        contestant_id: i64,
+        number: i64,
+    ) -> anyhow::Result<Option<Version>> {
+        let row = sqlx::query(
+            "SELECT id, contestant_id, number, sha256, size, uploaded_ms, accepted, reason, report, \
+             active FROM versions WHERE contestant_id = $1 AND number = $2",
+        )
+        .bind(contestant_id)
+        .bind(number)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.as_ref().map(version).transpose()
+    }
+
+    /// Every version that plays, oldest first.
+    pub async fn active_versions(&self) -> anyhow::Result<Vec<ActiveVersion>> {
+        let rows = sqlx::query(
+            "SELECT v.id, v.contestant_id, c.name, v.number, v.sha256, v.placed FROM versions v \
+             JOIN contestants c ON c.id = v.contestant_id WHERE v.active = 1 ORDER BY v.id",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(ActiveVersion {
+                    id: r.try_get("id")?,
+                    contestant_id: r.try_get("contestant_id")?,
+                    name: r.try_get("name")?,
+                    number: r.try_get("number")?,
+                    sha256: r.try_get("sha256")?,
+                    placed: r.try_get::<i64, _>("placed")? != 0,
+                })
+            })
+            .collect()
+    }
+
+    /// The label and stored bytes' hash of a version (workers load agents by it).
+    pub async fn version_file(&self, version_id: i64) -> anyhow::Result<(String, String)> {
+        let r = sqlx::query(
+            "SELECT c.name, v.number, v.sha256 FROM versions v JOIN contestants c \
+             ON c.id = v.contestant_id WHERE v.id = $1",
+        )
+        .bind(version_id)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok((
+            label(&r.try_get::<String, _>("name")?, r.try_get("number")?),
+            r.try_get("sha256")?,
+        ))
+    }
+
+    // ----- games -----
+
+    /// Schedules `games` of the group `key` (ON CONFLICT: a game already scheduled stays as it
+    /// is) and, when `placed` is given, marks that version placed, all in one transaction.
+    /// Returns how many games are new.
+    pub async fn schedule(
+        &self,
+        stage: &str,
+        key: &str,
+        games: &[NewGame],
+        placed: Option<i64>,
+        now_ms: i64,
+    ) -> anyhow::Result<usize> {
+        let mut tx = self.begin_write().await?;
+        let mut new = 0;
+        // A version replaced since the caller read the active ones gets no new games.
+        let mut versions: Vec<i64> = games.iter().flat_map(|g| g.seats.iter().copied()).collect();
+        versions.sort_unstable();
+        versions.dedup();
+        for v in &versions {
+            let active = sqlx::query("SELECT active FROM versions WHERE id = $1")
+                .bind(*v)
+                .fetch_optional(&mut *tx)
+                .await?
+                .map(|r| r.try_get::<i64, _>("active"))
+                .transpose()?;
+            if active != Some(1) {
+                tx.commit().await?;
+                return Ok(0);
+            }
+        }
+        for g in games {
+            let row = sqlx::query(
+                "INSERT INTO games (stage, group_key, cycle, rotation, seed, status, scheduled_ms) \
+                 VALUES ($1, $2, $3, $4, $5, 'scheduled', $6) \
+                 ON CONFLICT (group_key, cycle, rotation) DO NOTHING RETURNING id",
+            )
+            .bind(stage)
+            .bind(key)
+            .bind(g.cycle)
+            .bind(g.rotation)
+            .bind(g.seed as i64)
+            .bind(now_ms)
+            .fetch_optional(&mut *tx)
+            .await?;
+            let Some(row) = row else { continue };
+            let id: i64 = row.try_get("id")?;
+            for (seat, v) in g.seats.iter().enumerate() {
+                sqlx::query(
+                    "INSERT INTO game_seats (game_id, seat, version_id) VALUES ($1, $2, $3)",
+                )
+                .bind(id)
+                .bind(seat as i64)
+                .bind(*v)
+                .execute(&mut *tx)
+                .await?;
+            }
+            new += 1;
+        }
+        if let Some(v) = placed {
+            sqlx::query("UPDATE versions SET placed = 1 WHERE id = $1")
+                .bind(v)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(new)
+    }
+
+    /// The highest cycle scheduled for the group `key`.
+    pub async fn last_cycle(&self, key: &str) -> anyhow::Result<Option<i64>> {
+        let row = sqlx::query("SELECT MAX(cycle) AS c FROM games WHERE group_key = $1")
+            .bind(key)
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(row.try_get("c")?)
+    }
+
+    /// Games scheduled or being played.
+    pub async fn pending_games(&self) -> anyhow::Result<i64> {
+        let row =
+            sqlx::query("SELECT COUNT(*) AS n FROM games WHERE status IN ('scheduled', 'running')")
+                .fetch_one(&self.pool)
+                .await?;
+        Ok(row.try_get("n")?)
+    }
+
+    /// Games played, being played or scheduled (not cancelled), by version id.
+    pub async fn games_by_version(&self) -> anyhow::Result<std::collections::HashMap<i64, i64>> {
+        let rows = sqlx::query(
+            "SELECT s.version_id, COUNT(*) AS n FROM game_seats s JOIN games g ON g.id = s.game_id \
+             WHERE g.status <> 'cancelled' GROUP BY s.version_id",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get("version_id")?, r.try_get("n")?)))
+            .collect()
+    }
+
+    /// Leases up to `n` scheduled games to `owner` until `expires_ms`, placement games first.
+    pub async fn claim(
+        &self,
+        owner: &str,
+        n: i64,
+        expires_ms: i64,
+    ) -> anyhow::Result<Vec<ClaimedGame>> {
+        let mut tx = self.begin_write().await?;
+        let rows = sqlx::query(
+            "UPDATE games SET status = 'running', lease_owner = $1, lease_expires_ms = $2 \
+             WHERE id IN (SELECT id FROM games WHERE status = 'scheduled' \
+             ORDER BY CASE stage WHEN 'placement' THEN 0 ELSE 1 END, id LIMIT $3) \
+             RETURNING id, seed, group_key, cycle, rotation",
+        )
+        .bind(owner)
+        .bind(expires_ms)
+        .bind(n)
+        .fetch_all(&mut *tx)
+        .await?;
+        let mut games = Vec::with_capacity(rows.len());
+        for r in &rows {
+            let id: i64 = r.try_get("id")?;
+            let seats =
+                sqlx::query("SELECT version_id FROM game_seats WHERE game_id = $1 ORDER BY seat")
+                    .bind(id)
+                    .fetch_all(&mut *tx)
+                    .await?
+                    .iter()
+                    .map(|s| s.try_get("version_id"))
+                    .collect::<Result<Vec<i64>, _>>()?;
+            games.push(ClaimedGame {
+                id,
+                seed: r.try_get::<i64, _>("seed")? as u64,
+                key: format!(
+                    "{}#{}.{}",
+                    r.try_get::<String, _>("group_key")?,
+                    r.try_get::<i64, _>("cycle")?,
+                    r.try_get::<i64, _>("rotation")?
+                ),
+                seats,
+            });
+        }
+        tx.commit().await?;
+        games.sort_by_key(|g| g.id);
+        Ok(games)
+    }
+
+    /// Writes results, each only if its game is still leased to the worker that played it: a
+    /// game is counted once, whatever happens to workers and leases. Returns, for each result,
+    /// whether it was counted.
+    pub async fn finish(&self, results: &[Finished]) -> anyhow::Result<Vec<bool>> {
+        let mut tx = self.begin_write().await?;
+        let mut counted = Vec::with_capacity(results.len());
+        for f in results {
+            let done = sqlx::query(
+                "UPDATE games SET status = 'done', result = $1, record = $2, finished_ms = $3, \
+                 lease_owner = NULL, lease_expires_ms = NULL \
+                 WHERE id = $4 AND status = 'running' AND lease_owner = $5",
+            )
+            .bind(&f.result)
+            .bind(&f.record)
+            .bind(f.now_ms)
+            .bind(f.id)
+            .bind(&f.owner)
+            .execute(&mut *tx)
+            .await?;
+            counted.push(done.rows_affected() == 1);
+        }
+        tx.commit().await?;
+        Ok(counted)
+    }
+
+    /// Gives up a game that cannot be played (its agent no longer loads): it is cancelled.
+    pub async fn cancel(&self, id: i64, owner: &str) -> anyhow::Result<()> {
+        sqlx::query(
+            "UPDATE games SET status = 'cancelled', lease_owner = NULL, lease_expires_ms = NULL \
+             WHERE id = $1 AND status = 'running' AND lease_owner = $2",
+        )
+        .bind(id)
+        .bind(owner)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Cancels every ladder game not yet played (the ladder stops for the final). Returns how
+    /// many.
+    pub async fn cancel_scheduled(&self) -> anyhow::Result<u64> {
+        let r = sqlx::query("UPDATE games SET status = 'cancelled' WHERE status = 'scheduled'")
+            .execute(&self.pool)
+            .await?;
+        Ok(r.rows_affected())
+    }
+
+    /// Puts back in the queue the games leased by workers of a server that is gone (at start-up
+    /// every lease is such) or whose lease ran out. Returns how many.
+    pub async fn requeue(&self, all: bool, now_ms: i64) -> anyhow::Result<u64> {
+        let r = sqlx::query(
+            "UPDATE games SET status = 'scheduled', lease_owner = NULL, lease_expires_ms = NULL \
+             WHERE status = 'running' AND ($1 = 1 OR lease_expires_ms < $2)",
+        )
+        .bind(i64::from(all))
+        .bind(now_ms)
+        .execute(&self.pool)
+        .await?;
+        Ok(r.rows_affected())
+    }
+
+    /// The results of the games whose every seat is an active version: the ones that count.
+    pub async fn counted_results(&self) -> anyhow::Result<Vec<(i64, String)>> {
+        let rows = sqlx::query(
+            "SELECT g.id, g.result FROM games g WHERE g.status = 'done' AND NOT EXISTS \
+             (SELECT 1 FROM game_seats s JOIN versions v ON v.id = s.version_id \
+             WHERE s.game_id = g.id AND v.active = 0) ORDER BY g.id",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get("id")?, r.try_get("result")?)))
+            .collect()
+    }
+
+    /// Games done in all.
+    pub async fn games_done(&self) -> anyhow::Result<i64> {
+        let row = sqlx::query("SELECT COUNT(*) AS n FROM games WHERE status = 'done'")
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(row.try_get("n")?)
+    }
+
+    pub async fn game(&self, id: i64) -> anyhow::Result<Option<GameRow>> {
+        let row = sqlx::query(
+            "SELECT id, stage, status, result, record, finished_ms FROM games WHERE id = $1",
+        )
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?;
+        let Some(row) = row else { return Ok(None) };
+        let mut games = self.with_seats(vec![row]).await?;
+        Ok(games.pop())
+    }
+
+    /// The last `limit` games done, newest first; only those of `version` when given, else only
+    /// those that count.
+    pub async fn recent_games(
+        &self,
+        version: Option<i64>,
+        limit: i64,
+    ) -> anyhow::Result<Vec<GameRow>> {
+        let rows = match version {
+            Some(v) => sqlx::query(
+                "SELECT g.id, g.stage, g.status, g.result, g.record, g.finished_ms FROM games g \
+                     JOIN game_seats s ON s.game_id = g.id WHERE s.version_id = $1 \
+                     AND g.status = 'done' ORDER BY g.id DESC LIMIT $2",
+            )
+            .bind(v)
+            .bind(limit)
+            .fetch_all(&self.pool)
+            .await?,
+            None => sqlx::query(
+                "SELECT g.id, g.stage, g.status, g.result, g.record, g.finished_ms FROM games g \
+                     WHERE g.status = 'done' AND NOT EXISTS (SELECT 1 FROM game_seats s JOIN \
+                     versions v ON v.id = s.version_id WHERE s.game_id = g.id AND v.active = 0) \
+                     ORDER BY g.id DESC LIMIT $1",
+            )
+            .bind(limit)
+            .fetch_all(&self.pool)
+            .await?,
+        };
+        self.with_seats(rows).await
+    }
+
+    async fn with_seats(&self, rows: Vec<AnyRow>) -> anyhow::Result<Vec<GameRow>> {
+        if rows.is_empty() {
+            return Ok(Vec::new());
+        }
+        let ids: Vec<i64> = rows
+            .iter()
+            .map(|r| r.try_get("id"))
+            .collect::<Result<_, _>>()?;
+        let list = (1..=ids.len())
+            .map(|i| format!("${i}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let sql = format!(
+            "SELECT s.game_id, s.seat, s.version_id, v.contestant_id, c.name, v.number \
+             FROM game_seats s JOIN versions v ON v.id = s.version_id \
+             JOIN contestants c ON c.id = v.contestant_id WHERE s.game_id IN ({list}) \
+             ORDER BY s.game_id, s.seat"
+        );
+        let mut q = sqlx::query(AssertSqlSafe(sql));
+        for id in &ids {
+            q = q.bind(*id);
+        }
+        let seat_rows = q.fetch_all(&self.pool).await?;
+        let mut games = Vec::with_capacity(rows.len());
+        for r in &rows {
+            let id: i64 = r.try_get("id")?;
+            let mut seats = Vec::new();
+            for s in &seat_rows {
+                if s.try_get::<i64, _>("game_id")? == id {
+                    seats.push(Seat {
+                        version_id: s.try_get("version_id")?,
+                        contestant_id: s.try_get("contestant_id")?,
+                        name: s.try_get("name")?,
+                        number: s.try_get("number")?,
+                    });
+                }
+            }
+            games.push(GameRow {
+                id,
+                stage: r.try_get("stage")?,
+                status: r.try_get("status")?,
+                seats,
+                result: r.try_get("result")?,
+                record: r.try_get("record")?,
+                finished_ms: r.try_get("finished_ms")?,
+            });
+        }
+        Ok(games)
+    }
+
+    // ----- the host's switches -----
+
+    pub async fn state(&self, key: &str) -> anyhow::Result<Option<String>> {
+        let row = sqlx::query("SELECT value FROM state WHERE key = $1")
+            .bind(key)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map(|r| r.try_get("value")).transpose()?)
+    }
+
+    pub async fn set_state(&self, key: &str, value: &str) -> anyhow::Result<()> {
+        sqlx::query(
+            "INSERT INTO state (key, value) VALUES ($1, $2) \
+             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        )
+        .bind(key)
+        .bind(value)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}
+
+fn contestant(r: &AnyRow) -> anyhow::Result<Contestant> {
+    Ok(Contestant {
+        id: r.try_get("id")?,
+        name: r.try_get("name")?,
+    })
+}
+
+fn version(r: &AnyRow) -> anyhow::Result<Version> {
+    Ok(Version {
+        id: r.try_get("id")?,
+        contestant_id: r.try_get("contestant_id")?,
+        number: r.try_get("number")?,
+        sha256: r.try_get("sha256")?,
+        size: r.try_get("size")?,
+        uploaded_ms: r.try_get("uploaded_ms")?,
+        accepted: r.try_get::<i64, _>("accepted")? != 0,
+        reason: r.try_get("reason")?,
+        report: r.try_get("report")?,
+        active: r.try_get::<i64, _>("active")? != 0,
+    })
+}

@@ -1,0 +1,609 @@
+//! The server's one door into the arena's games, checks, leagues and records.
+//!
+//! Everything else under `serve/` knows games only through this file: the upload check
+//! ([`Engine::check`], what `arena check` does), playing one game in the sandbox
+//! ([`Engine::play`]), the league's seat-rotated pairings and seeds ([`pairings`]), the league's
+//! Bradley–Terry fit or, for a solo game, its benchmark table ([`fit`]), the final round-robin
+//! ([`run_final`]), and the records and replays shown to contestants ([`redact_logs`],
+//! [`replay_script`]). When games become plug-ins, only this file changes.
+
+use std::io::Write;
+use std::ops::{Range, RangeInclusive};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+use anyhow::{anyhow, bail, Context};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::cli::check::{check_loaded, CheckArgs};
+use crate::cli::play::LimitArgs;
+use crate::farkle::{FarkleGame, FarklePlayer};
+use crate::farm::{FarmGame, FarmPlayer};
+use crate::game::{Game, Table};
+use crate::league::{self, LeagueConfig, RunOptions};
+use crate::records::{sha256_hex, RecordMeta};
+use crate::sandbox::{run_with_big_stack, AgentModule, HostFailure, Sandbox};
+
+pub use crate::game::{FaultPolicy, GameKind};
+pub use crate::league::config::Budgets;
+pub use crate::league::result::GameResult;
+pub use crate::sandbox::{Limits, WORKER_STACK_BYTES};
+
+/// A game by its name in challenge files (`little-animal-farm`, `farkle`).
+pub fn parse_game(name: &str) -> Result<GameKind, String> {
+    name.parse()
+}
+
+/// How many players a table of `game` may have.
+pub fn seats(game: GameKind) -> RangeInclusive<usize> {
+    game.seats()
+}
+
+/// Refuses budgets that cannot work, naming the key (as league files do).
+pub fn check_budgets(b: &Budgets) -> anyhow::Result<()> {
+    league::config::check_budgets(b)
+}
+
+/// The sandbox limits the budgets ask for.
+pub fn limits(b: &Budgets) -> Limits {
+    league::agents::limits(b)
+}
+
+/// The game a challenge plays and how.
+#[derive(Clone, Debug)]
+pub struct Rules {
+    pub game: GameKind,
+    pub players: usize,
+    pub round_cap: u32,
+    pub policy: FaultPolicy,
+    pub budgets: Budgets,
+}
+
+/// What the upload check concluded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    pub accepted: bool,
+    /// The first error, when refused.
+    pub reason: Option<String>,
+    /// What `arena check` prints for this agent.
+    pub report: String,
+    /// SHA-256 of the WebAssembly module (of the binary, for an upload in text form); `None` when
+    /// it could not be read.
+    pub module_sha256: Option<String>,
+}
+
+/// A loaded agent, ready to take seats.
+#[derive(Clone)]
+pub struct Agent(AgentModule);
+
+impl Agent {
+    pub fn sha256(&self) -> &str {
+        self.0.sha256()
+    }
+}
+
+/// A played game: its record (JSON Lines, docs/RECORDS.md) and what the standings keep of it.
+pub struct Played {
+    pub record: Vec<u8>,
+    pub result: GameResult,
+}
+
+/// The sandbox and the challenge's rules.
+#[derive(Clone)]
+pub struct Engine {
+    sandbox: Sandbox,
+    rules: Rules,
+    limits_json: Arc<Value>,
+}
+
+impl Engine {
+    /// A sandbox with the rules' budgets, compiling as the `arena` command does (in a bounded
+    /// child process, with the module cache).
+    pub fn new(rules: Rules) -> anyhow::Result<Engine> {
+        let limits = limits(&rules.budgets);
+        let limits_json = Arc::new(serde_json::to_value(&limits)?);
+        Ok(Engine {
+            sandbox: Sandbox::new(limits)?,
+            rules,
+            limits_json,
+        })
+    }
+
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// Largest module the sandbox loads, in bytes.
+    pub fn module_bytes(&self) -> u64 {
+        self.sandbox.limits().module_bytes
+    }
+
+    /// Checks an upload as `arena check` does, for the challenge's game only: validation and a
+    /// bounded compile, then `smoke_games` smoke games. Never runs the upload outside the
+    /// sandbox. Blocks for as long as the check takes (seconds): call it off the async threads.
+    /// An error is the host's own failure (see [`HostFailure`]): no verdict on the upload.
+    pub fn check(&self, name: &str, bytes: &[u8], smoke_games: u32) -> anyhow::Result<Verdict> {
+        run_with_big_stack(|| {
+            let mut out = Vec::new();
+            let refused = |mut out: Vec<u8>, reason: String, sha: Option<String>| {
+                let _ = writeln!(out, "\nFAIL:\n  {reason}");
+                Verdict {
+                    accepted: false,
+                    reason: Some(reason),
+                    report: String::from_utf8_lossy(&out).into_owned(),
+                    module_sha256: sha,
+                }
+            };
+            let _ = writeln!(out, "checking {name} ({} bytes)", bytes.len());
+            let started = Instant::now();
+            let module = match self.sandbox.load_bytes(name, bytes) {
+                Ok(m) => m,
+                Err(e) if HostFailure::find(&e).is_some() => return Err(e),
+                Err(e) => return Ok(refused(out, format!("cannot load the agent: {e:#}"), None)),
+            };
+            let sha = Some(module.sha256().to_owned());
+            if let Err(e) = module.check_plays(self.rules.game) {
+                return Ok(refused(out, format!("{e:#}"), sha));
+            }
+            let args = CheckArgs {
+                agent: PathBuf::from(name),
+                games: smoke_games,
+                round_cap: self.rules.round_cap,
+                seed: 1,
+                logs: false,
+                limits: LimitArgs::default(),
+            };
+            let errors = check_loaded(
+                &module,
+                started.elapsed(),
+                &[self.rules.game],
+                &args,
+                &mut out,
+            )?;
+            Ok(Verdict {
+                accepted: errors.is_empty(),
+                reason: errors.into_iter().next(),
+                report: String::from_utf8_lossy(&out).into_owned(),
+                module_sha256: sha,
+            })
+        })
+    }
+
+    /// Loads an agent that passed the check (compiled artifacts come from the module cache).
+    pub fn load(&self, name: &str, bytes: &[u8]) -> anyhow::Result<Agent> {
+        let module = self.sandbox.load_bytes(name, bytes)?;
+        module.check_plays(self.rules.game)?;
+        Ok(Agent(module))
+    }
+
+    /// Plays one game with `agents[s]`, named `names[s]`, in seat `s`. `id` and `key` identify
+    /// the game in its result; `record` is where its record will be, as the result says it.
+    /// Must run on a thread with [`WORKER_STACK_BYTES`] of stack.
+    pub fn play(
+        &self,
+        agents: &[&Agent],
+        names: &[String],
+        seed: u64,
+        id: usize,
+        key: &str,
+        record: &str,
+    ) -> anyhow::Result<Played> {
+        let table = Table {
+            seed,
+            round_cap: self.rules.round_cap,
+            policy: self.rules.policy,
+            meta: RecordMeta {
+                names: names.to_vec(),
+                agent_hashes: agents.iter().map(|a| Some(a.sha256().to_owned())).collect(),
+                limits: Arc::clone(&self.limits_json),
+            },
+        };
+        let cap = self.rules.round_cap;
+        let played = match self.rules.game {
+            GameKind::Farm => {
+                let mut players: Vec<Box<dyn FarmPlayer>> = agents
+                    .iter()
+                    .map(|a| Box::new(a.0.player_with_round_cap(cap)) as Box<dyn FarmPlayer>)
+                    .collect();
+                FarmGame.play(&table, &mut players)?
+            }
+            GameKind::Farkle => {
+                let mut players: Vec<Box<dyn FarklePlayer>> = agents
+                    .iter()
+                    .map(|a| Box::new(a.0.player_with_round_cap(cap)) as Box<dyn FarklePlayer>)
+                    .collect();
+                FarkleGame.play(&table, &mut players)?
+            }
+        };
+        Ok(Played {
+            result: GameResult::new(
+                id,
+                key,
+                seed,
+                names.to_vec(),
+                played.summary,
+                record.to_owned(),
+            ),
+            record: played.record,
+        })
+    }
+}
+
+/// One game of a group: who sits where (indices into the group), its seed, and which cycle and
+/// rotation of the group's games it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pairing {
+    pub seats: Vec<usize>,
+    pub seed: u64,
+    pub cycle: u32,
+    pub rotation: u32,
+}
+
+/// The games of cycles `cycles` of the group `names` (one agent per seat of a table), as a league
+/// with seed `seed` would play them: each cycle seats the group once in every rotation, all on
+/// one seed that depends on the names (in any order), the league seed and the cycle.
+pub fn pairings(names: &[String], cycles: Range<u32>, seed: u64) -> Vec<Pairing> {
+    let p = names.len();
+    let schedule = league::schedule::Schedule::new(names, p, cycles.end * p as u32, seed)
+        .expect("a group plays far fewer games than a schedule may hold");
+    (0..schedule.len())
+        .map(|id| schedule.game(id))
+        .map(|g| Pairing {
+            cycle: (g.id / p) as u32,
+            rotation: (g.id % p) as u32,
+            seats: g.seats,
+            seed: g.seed,
+        })
+        .filter(|g| cycles.contains(&g.cycle))
+        .collect()
+}
+
+/// One agent's line of a ladder or final standings.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Standing {
+    pub rank: usize,
+    pub name: String,
+    pub games: u32,
+    /// Games won (for a solo game: games that reached the target).
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    /// Bradley–Terry rating on the Elo scale; for a solo game, the mean turns to the target
+    /// (fewer is better), `None` while no game reached it.
+    pub rating: Option<f64>,
+    /// Half-width of the rating's (or mean's) 95% interval.
+    pub interval: Option<f64>,
+    pub faults: u32,
+}
+
+/// What the ratings measure: `rating` (Bradley–Terry, Elo scale) or `turns` (the solo benchmark).
+pub fn measure(players: usize) -> &'static str {
+    if players == 1 {
+        "turns"
+    } else {
+        "rating"
+    }
+}
+
+/// The league's standings of `names` over `results`: the Bradley–Terry fit with intervals, or for
+/// solo games the benchmark table. Best first.
+pub fn fit(names: &[String], results: &[GameResult]) -> Vec<Standing> {
+    let s = league::standings::compute(names, results);
+    if let Some(bench) = &s.benchmark {
+        return bench
+            .agents
+            .iter()
+            .map(|b| {
+                let faults = s
+                    .agents
+                    .iter()
+                    .find(|a| a.name == b.name)
+                    .map_or(0, |a| a.faults.values().sum());
+                Standing {
+                    rank: b.rank,
+                    name: b.name.clone(),
+                    games: b.games,
+                    wins: b.reached,
+                    draws: 0,
+                    losses: b.games - b.reached,
+                    rating: b.mean,
+                    interval: b.mean_error,
+                    faults,
+                }
+            })
+            .collect();
+    }
+    s.agents
+        .iter()
+        .map(|a| Standing {
+            rank: a.rank,
+            name: a.name.clone(),
+            games: a.games,
+            wins: a.wins,
+            draws: a.draws,
+            losses: a.losses,
+            rating: Some(a.rating),
+            interval: Some(a.rating_error),
+            faults: a.faults.values().sum(),
+        })
+        .collect()
+}
+
+/// One contestant of the final: a name and the file of its last accepted version.
+#[derive(Clone, Debug)]
+pub struct FinalEntrant {
+    pub name: String,
+    pub path: PathBuf,
+}
+
+/// Plays the final round-robin into `output` with the league engine (resuming it when its
+/// journal is there), writes the league's report, and returns the standings. The folder is an
+/// `arena league` output folder: `arena verify` and `arena report` work on it.
+pub fn run_final(
+    challenge: &str,
+    rules: &Rules,
+    entrants: &[FinalEntrant],
+    games_per_group: u32,
+    seed: u64,
+    output: PathBuf,
+    threads: usize,
+) -> anyhow::Result<Vec<Standing>> {
+    if entrants.len() < rules.players {
+        bail!(
+            "the final needs at least {} contestants with an accepted version; it has {}",
+            rules.players,
+            entrants.len()
+        );
+    }
+    let resume = output.join(league::journal::JOURNAL_FILE).is_file();
+    let cfg = LeagueConfig {
+        name: format!("{challenge} (final)"),
+        game: rules.game,
+        players_per_game: rules.players,
+        games_per_group,
+        seed,
+        round_cap: rules.round_cap,
+        fault_policy: rules.policy,
+        output,
+        threads,
+        compress_records_over: COMPRESS_RECORDS_OVER as u64,
+        budgets: rules.budgets.clone(),
+        agents: entrants
+            .iter()
+            .map(|e| league::config::AgentEntry {
+                name: e.name.clone(),
+                path: e.path.clone(),
+            })
+            .collect(),
+    };
+    let run = league::run_league(
+        &cfg,
+        &RunOptions {
+            resume,
+            fresh: !resume,
+            threads: Some(threads),
+            quiet: true,
+        },
+    )?;
+    crate::report::write_report(&run.output).context("cannot write the final's report")?;
+    Ok(fit(
+        &entrants.iter().map(|e| e.name.clone()).collect::<Vec<_>>(),
+        &run.results,
+    ))
+}
+
+/// Records larger than this are kept gzip-compressed, as the league keeps them.
+pub const COMPRESS_RECORDS_OVER: usize = 256 * 1024;
+
+/// The record as kept on disk: gzip-compressed past [`COMPRESS_RECORDS_OVER`] bytes.
+pub fn stored_record(record: Vec<u8>) -> anyhow::Result<(Vec<u8>, bool)> {
+    if record.len() <= COMPRESS_RECORDS_OVER {
+        return Ok((record, false));
+    }
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(&record)?;
+    Ok((gz.finish()?, true))
+}
+
+/// The text of a stored record (gunzipped when it was compressed). The server wrote it itself,
+/// so it is read whole; the bound only keeps a damaged database from exhausting memory.
+pub fn record_text(stored: &[u8]) -> anyhow::Result<String> {
+    const MAX_TEXT: u64 = 1 << 30;
+    let raw = if stored.starts_with(&[0x1f, 0x8b]) {
+        let mut text = Vec::new();
+        std::io::Read::read_to_end(
+            &mut std::io::Read::take(flate2::read::MultiGzDecoder::new(stored), MAX_TEXT + 1),
+            &mut text,
+        )
+        .map_err(|e| anyhow!("unreadable record: not a valid gzip stream: {e}"))?;
+        anyhow::ensure!(
+            text.len() as u64 <= MAX_TEXT,
+            "unreadable record: larger than 1 GiB"
+        );
+        text
+    } else {
+        stored.to_vec()
+    };
+    String::from_utf8(raw).map_err(|_| anyhow!("unreadable record: not UTF-8 text"))
+}
+
+/// The record with the debug logs of every seat but those `keep` accepts taken out, and its
+/// digest computed again over the lines as they now are. `arena verify` accepts it as it accepts
+/// the full record (logs are handed back to the replay as the agents' output, so a record without
+/// some of them is consistent); a contestant is shown the logs of their own agents only.
+pub fn redact_logs(text: &str, keep: &dyn Fn(usize) -> bool) -> anyhow::Result<String> {
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let Some((end, body)) = lines.split_last() else {
+        bail!("empty record");
+    };
+    let mut out = String::with_capacity(text.len());
+    for line in body {
+        if !line.contains("\"logs\"") {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        }
+        let mut value: Value = serde_json::from_str(line).context("unreadable record line")?;
+        if let Some(obj) = value.as_object_mut() {
+            if let Some(Value::Array(logs)) = obj.get_mut("logs") {
+                let before = logs.len();
+                logs.retain(|l| {
+                    l.get("seat")
+                        .and_then(Value::as_u64)
+                        .is_some_and(|s| keep(s as usize))
+                });
+                if logs.len() == before {
+                    out.push_str(line);
+                    out.push('\n');
+                    continue;
+                }
+                if logs.is_empty() {
+                    obj.remove("logs");
+                }
+            }
+        }
+        out.push_str(&serde_json::to_string(&value)?);
+        out.push('\n');
+    }
+    let end_value: Value = serde_json::from_str(end).context("unreadable end line")?;
+    let old = end_value
+        .get("digest")
+        .and_then(Value::as_str)
+        .context("the end line has no digest")?;
+    out.push_str(&end.replace(old, &sha256_hex(out.as_bytes())));
+    out.push('\n');
+    Ok(out)
+}
+
+/// The replay viewer's data script of game `id` (`window.ARENA_GAME = ...`) from its record's
+/// text, linking to the record at `record_url`.
+pub fn replay_script(text: &str, id: usize, record_url: &str) -> anyhow::Result<Vec<u8>> {
+    let (_, script) =
+        crate::report::game_script_of_text(&format!("game {id}"), text, id, record_url)?;
+    Ok(script)
+}
+
+/// A file of the report's replay viewers (`replay.html`, `farkle.html`, `common.js`, ...).
+pub fn replay_asset(name: &str) -> Option<&'static str> {
+    match name {
+        "index.html" => None,
+        _ => crate::report::asset(name),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::records::verify_record_bytes;
+
+    const PASSER: &str = r#"(module
+  (import "arena" "log" (func $log (param i32 i32)))
+  (memory (export "memory") 1)
+  (data (i32.const 0) "thinking")
+  (func (export "arena_abi_version") (result i32) i32.const 1)
+  (func (export "arena_buffer") (result i32) i32.const 4096)
+  (func (export "arena_buffer_size") (result i32) i32.const 16384)
+  (func (export "farm_trade") (param i32) (result i32) (call $log (i32.const 0) (i32.const 8)) i32.const 0)
+  (func (export "farm_accept") (param i32) (result i32) i32.const 0))"#;
+
+    fn engine() -> Engine {
+        Engine::new(Rules {
+            game: GameKind::Farm,
+            players: 2,
+            round_cap: 30,
+            policy: FaultPolicy::Forfeit,
+            budgets: Budgets::default(),
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn the_check_accepts_an_agent_and_refuses_garbage_with_a_reason() {
+        let e = engine();
+        let ok = e.check("passer.wat", PASSER.as_bytes(), 2).unwrap();
+        assert!(ok.accepted, "{}", ok.report);
+        assert!(ok.report.contains("OK: passer.wat is a valid arena agent"));
+        assert_eq!(ok.module_sha256.as_ref().map(String::len), Some(64));
+        let bad = e.check("x.wasm", b"MZ\x90\0 not wasm", 2).unwrap();
+        assert!(!bad.accepted);
+        assert!(bad.reason.unwrap().contains("not a WebAssembly module"));
+        let farkle = include_str!("../cli/new/templates/wat/farkle.wat");
+        let wrong_game = e.check("f.wat", farkle.as_bytes(), 2).unwrap();
+        assert!(!wrong_game.accepted);
+        assert!(
+            wrong_game.reason.as_deref().unwrap().contains("farm_trade"),
+            "{:?}",
+            wrong_game.reason
+        );
+    }
+
+    #[test]
+    fn pairings_are_the_leagues_seat_rotations_on_shared_seeds() {
+        let names = vec!["b v1".to_string(), "a v2".to_string()];
+        let all = pairings(&names, 0..3, 7);
+        assert_eq!(all.len(), 6);
+        let later = pairings(&names, 1..3, 7);
+        assert_eq!(
+            later,
+            all[2..].to_vec(),
+            "cycles can be asked for one at a time"
+        );
+        for pair in all.chunks(2) {
+            assert_eq!(pair[0].seed, pair[1].seed);
+            assert_eq!(pair[0].seats, vec![pair[1].seats[1], pair[1].seats[0]]);
+        }
+        let reversed: Vec<String> = names.iter().rev().cloned().collect();
+        let seeds: Vec<u64> = pairings(&reversed, 0..3, 7)
+            .iter()
+            .map(|p| p.seed)
+            .collect();
+        assert_eq!(seeds, all.iter().map(|p| p.seed).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_redacted_record_keeps_only_the_chosen_seats_logs_and_still_verifies() {
+        let e = engine();
+        let a = e.load("a", PASSER.as_bytes()).unwrap();
+        let names = vec!["a".to_string(), "b".to_string()];
+        let played = run_with_big_stack(|| {
+            e.play(&[&a, &a], &names, 3, 0, "k", "records/0.jsonl")
+                .unwrap()
+        });
+        let text = String::from_utf8(played.record).unwrap();
+        assert!(text.contains("\"seat\":1,\"text\":\"thinking\""));
+        let mine = redact_logs(&text, &|s| s == 0).unwrap();
+        assert!(mine.contains("\"seat\":0,\"text\":\"thinking\""));
+        assert!(!mine.contains("\"seat\":1,\"text\""));
+        verify_record_bytes(mine.as_bytes()).unwrap();
+        let none = redact_logs(&text, &|_| false).unwrap();
+        assert!(!none.contains("thinking"));
+        verify_record_bytes(none.as_bytes()).unwrap();
+        assert_eq!(redact_logs(&text, &|_| true).unwrap(), text);
+        let script = replay_script(&mine, 0, "/api/games/0/record").unwrap();
+        assert!(script.starts_with(b"window.ARENA_GAME = "));
+    }
+
+    #[test]
+    fn the_fit_ranks_the_winner_first_with_an_interval() {
+        let e = engine();
+        let a = e.load("a", PASSER.as_bytes()).unwrap();
+        let names = vec!["x".to_string(), "y".to_string()];
+        let results: Vec<GameResult> = (0..4)
+            .map(|i| {
+                run_with_big_stack(|| {
+                    e.play(&[&a, &a], &names, i, i as usize, "k", "r")
+                        .unwrap()
+                        .result
+                })
+            })
+            .collect();
+        let s = fit(&names, &results);
+        assert_eq!(s.len(), 2);
+        assert_eq!(s.iter().map(|r| r.games).sum::<u32>(), 8);
+        assert!(s.iter().all(|r| r.interval.unwrap() > 0.0));
+        assert_eq!(measure(2), "rating");
+        assert_eq!(measure(1), "turns");
+    }
+}

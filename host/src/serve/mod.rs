@@ -1,0 +1,185 @@
+//! `arena serve`: a challenge on the web. Contestants upload agents (web page, `arena submit`, or
+//! plain HTTP); each upload is checked at once as `arena check` does; accepted versions play a
+//! live ladder on worker threads in this process; at the deadline a final round-robin is played
+//! with the league engine. docs/SERVER.md describes the API, the pages, the data folder and the
+//! deployment.
+//!
+//! The parts: [`config`] (the challenge file), [`db`] (SQLite or PostgreSQL, versioned
+//! migrations), [`storage`] (agents by content hash, records), [`auth`] (tokens, sessions, CSRF),
+//! [`engine`] (the only door into games, checks and leagues), [`uploads`] (checking and keeping
+//! an upload), [`ladder`] (what to play next, the ratings), [`workers`] (threads that play
+//! games), [`final_round`] (the deadline and the final), [`events`] (server-sent events),
+//! [`api`] and [`pages`] (HTTP), [`admin`] (the host's commands) and [`submit`] (the client).
+
+pub mod admin;
+pub mod api;
+pub mod auth;
+pub mod config;
+pub mod db;
+pub mod engine;
+pub mod events;
+pub mod final_round;
+pub mod html;
+pub mod ladder;
+pub mod pages;
+pub mod storage;
+pub mod submit;
+pub mod uploads;
+pub mod workers;
+
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use anyhow::Context;
+use tokio::sync::{Notify, Semaphore};
+
+use config::Challenge;
+use db::Db;
+use engine::{Engine, Rules};
+use events::Events;
+use ladder::Board;
+use storage::Storage;
+
+/// Milliseconds since 1970.
+pub fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// Everything the server's tasks and threads share.
+pub struct App {
+    pub challenge: Challenge,
+    pub db: Db,
+    pub storage: Storage,
+    pub engine: Engine,
+    pub secret: Vec<u8>,
+    pub events: Events,
+    pub board: Board,
+    /// Upload checks running at once.
+    pub checks: Semaphore,
+    /// Wakes the scheduler (a version was accepted, games were counted).
+    pub schedule: Notify,
+    /// Wakes idle workers (games were scheduled).
+    pub work: Notify,
+    /// Set when the final starts: workers stop taking ladder games.
+    pub final_started: AtomicBool,
+    /// Set when the server stops.
+    pub stopping: AtomicBool,
+}
+
+impl App {
+    /// Opens the data folder and the database and loads the ladder.
+    pub async fn open(challenge: Challenge) -> anyhow::Result<Arc<App>> {
+        let storage = Storage::open(&challenge.data)?;
+        let db = Db::open_sqlite(storage.root()).await?;
+        App::with_db(challenge, storage, db).await
+    }
+
+    pub async fn with_db(
+        challenge: Challenge,
+        storage: Storage,
+        db: Db,
+    ) -> anyhow::Result<Arc<App>> {
+        let engine = Engine::new(Rules {
+            game: challenge.game,
+            players: challenge.players_per_game,
+            round_cap: challenge.round_cap,
+            policy: challenge.fault_policy,
+            budgets: challenge.budgets.clone(),
+        })?;
+        let secret = storage.secret()?;
+        let past_deadline = challenge.deadline_ms.is_some_and(|d| now_ms() >= d);
+        let app = Arc::new(App {
+            checks: Semaphore::new(challenge.uploads.checks_at_once),
+            board: Board::new(engine::measure(challenge.players_per_game)),
+            challenge,
+            db,
+            storage,
+            engine,
+            secret,
+            events: Events::default(),
+            schedule: Notify::new(),
+            work: Notify::new(),
+            final_started: AtomicBool::new(past_deadline),
+            stopping: AtomicBool::new(false),
+        });
+        app.board.reload(&app.db).await?;
+        Ok(app)
+    }
+
+    /// Whether uploads are taken now, and if not why.
+    pub async fn submissions_closed(&self) -> anyhow::Result<Option<&'static str>> {
+        if self.challenge.deadline_ms.is_some_and(|d| now_ms() >= d) {
+            return Ok(Some("the deadline has passed: submissions are closed"));
+        }
+        if self.db.state(admin::FROZEN).await?.as_deref() == Some("1") {
+            return Ok(Some("submissions are frozen by the host"));
+        }
+        Ok(None)
+    }
+}
+
+/// Runs the server until Ctrl-C or SIGTERM: the HTTP listener, the scheduler, the workers, the
+/// result writer and the deadline watch. `ready` is called with the address once it listens.
+pub async fn serve(challenge: Challenge, ready: impl FnOnce(SocketAddr)) -> anyhow::Result<()> {
+    let listen = challenge.listen;
+    let app = App::open(challenge).await?;
+    let requeued = app.db.requeue(true, now_ms()).await?;
+    if requeued > 0 {
+        eprintln!("{requeued} game(s) left unfinished by the last run are scheduled again");
+    }
+    let listener = tokio::net::TcpListener::bind(listen)
+        .await
+        .with_context(|| format!("cannot listen on {listen}"))?;
+    let addr = listener.local_addr()?;
+
+    let (results_tx, results_rx) = tokio::sync::mpsc::unbounded_channel();
+    let threads = workers::start(&app, tokio::runtime::Handle::current(), results_tx)?;
+    tokio::spawn(workers::write_results(Arc::clone(&app), results_rx));
+    tokio::spawn(ladder::schedule_loop(Arc::clone(&app)));
+    tokio::spawn(ladder::ratings_loop(Arc::clone(&app)));
+    tokio::spawn(final_round::watch(Arc::clone(&app)));
+
+    let router = api::router(Arc::clone(&app)).merge(pages::router(Arc::clone(&app)));
+    let router = api::layers(router);
+    ready(addr);
+    let stopping = Arc::clone(&app);
+    axum::serve(listener, router)
+        .with_graceful_shutdown(async move {
+            shutdown_signal().await;
+            stopping.stopping.store(true, Ordering::SeqCst);
+            stopping.events.stop();
+        })
+        .await
+        .context("the HTTP server failed")?;
+    app.work.notify_waiters();
+    for t in threads {
+        let _ = tokio::task::spawn_blocking(move || t.join()).await;
+    }
+    app.db.close().await;
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term => {},
+    }
+}

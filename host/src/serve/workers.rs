@@ -1,0 +1,226 @@
+//! Worker threads that play ladder games, and the task that writes their results.
+//!
+//! A worker leases a few scheduled games at a time from the database, plays each in the sandbox
+//! (on a thread with the big native stack guest code needs), writes its record file, and hands
+//! the result to [`write_results`], which writes every result that has arrived in one
+//! transaction, each only if its game is still leased to that worker. So a game is counted once:
+//! a worker killed mid-game leaves its lease, which the next start puts back in the queue, and
+//! playing the game again gives the same record (games are deterministic).
+//!
+//! Workers run at a lower scheduling priority (nice 10) than the threads that answer HTTP
+//! requests, so that pages and uploads stay quick while every core plays games.
+
+use std::collections::HashMap;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use anyhow::Context;
+use tokio::runtime::Handle;
+use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
+
+use super::db::{ClaimedGame, Finished};
+use super::engine::{self, Agent, GameResult};
+use super::storage::Storage;
+use super::{now_ms, App};
+
+/// Games a worker leases at once.
+const CLAIM: i64 = 4;
+/// How long a lease lasts. Only a worker that stopped without dying (a hung machine) keeps one
+/// that long; a dead server's leases are put back at the next start.
+const LEASE_MS: i64 = 10 * 60 * 1000;
+
+/// A played game on its way to the database.
+pub struct Outcome {
+    pub finished: Finished,
+    pub result: GameResult,
+}
+
+/// Starts `app.challenge.workers` worker threads.
+pub fn start(
+    app: &Arc<App>,
+    rt: Handle,
+    results: UnboundedSender<Outcome>,
+) -> anyhow::Result<Vec<JoinHandle<()>>> {
+    let agents = Arc::new(Mutex::new(HashMap::<i64, (Agent, String)>::new()));
+    let boot = super::auth::new_token()?;
+    (0..app.challenge.workers)
+        .map(|w| {
+            let (app, rt, results, agents) = (
+                Arc::clone(app),
+                rt.clone(),
+                results.clone(),
+                Arc::clone(&agents),
+            );
+            let owner = format!("local:{}:{w}", &boot[..12]);
+            std::thread::Builder::new()
+                .name(format!("ladder-worker-{w}"))
+                .stack_size(engine::WORKER_STACK_BYTES)
+                .spawn(move || {
+                    lower_priority();
+                    Worker {
+                        app,
+                        rt,
+                        owner,
+                        agents,
+                        results,
+                    }
+                    .run()
+                })
+                .context("cannot start a worker thread")
+        })
+        .collect()
+}
+
+struct Worker {
+    app: Arc<App>,
+    rt: Handle,
+    owner: String,
+    /// Loaded versions and their labels, shared by the workers.
+    agents: Arc<Mutex<HashMap<i64, (Agent, String)>>>,
+    results: UnboundedSender<Outcome>,
+}
+
+impl Worker {
+    fn run(self) {
+        while !self.app.stopping.load(Ordering::SeqCst)
+            && !self.app.final_started.load(Ordering::SeqCst)
+        {
+            let claimed =
+                self.rt
+                    .block_on(self.app.db.claim(&self.owner, CLAIM, now_ms() + LEASE_MS));
+            let games = match claimed {
+                Ok(g) => g,
+                Err(e) => {
+                    eprintln!("warning: {}: cannot take games: {e:#}", self.owner);
+                    std::thread::sleep(Duration::from_secs(1));
+                    continue;
+                }
+            };
+            if games.is_empty() {
+                self.rt.block_on(async {
+                    let _ = tokio::time::timeout(Duration::from_secs(1), self.app.work.notified())
+                        .await;
+                });
+                continue;
+            }
+            for g in games {
+                if self.app.stopping.load(Ordering::SeqCst) {
+                    // The lease is put back in the queue at the next start.
+                    return;
+                }
+                match self.play(&g) {
+                    Ok(outcome) => {
+                        if self.results.send(outcome).is_err() {
+                            return;
+                        }
+                    }
+                    Err(e) => {
+                        eprintln!("error: game {} cannot be played: {e:#}", g.id);
+                        if let Err(e) = self.rt.block_on(self.app.db.cancel(g.id, &self.owner)) {
+                            eprintln!("warning: game {} cannot be cancelled: {e:#}", g.id);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn agent(&self, version: i64) -> anyhow::Result<(Agent, String)> {
+        if let Some(a) = self
+            .agents
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&version)
+        {
+            return Ok(a.clone());
+        }
+        let (label, sha) = self.rt.block_on(self.app.db.version_file(version))?;
+        let bytes = self.app.storage.agent(&sha)?;
+        let agent = self
+            .app
+            .engine
+            .load(&label, &bytes)
+            .with_context(|| format!("version {label} cannot be loaded"))?;
+        self.agents
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(version, (agent.clone(), label.clone()));
+        Ok((agent, label))
+    }
+
+    fn play(&self, g: &ClaimedGame) -> anyhow::Result<Outcome> {
+        let mut agents = Vec::with_capacity(g.seats.len());
+        let mut names = Vec::with_capacity(g.seats.len());
+        for &v in &g.seats {
+            let (a, label) = self.agent(v)?;
+            agents.push(a);
+            names.push(label);
+        }
+        let seated: Vec<&Agent> = agents.iter().collect();
+        // The record's name is known once its size is: large records are compressed.
+        let played = self
+            .app
+            .engine
+            .play(&seated, &names, g.seed, g.id as usize, &g.key, "")?;
+        let (bytes, compressed) = engine::stored_record(played.record)?;
+        let record = Storage::record_name(g.id, compressed);
+        self.app.storage.put_record(&record, &bytes)?;
+        let mut result = played.result;
+        result.record = record.clone();
+        Ok(Outcome {
+            finished: Finished {
+                id: g.id,
+                owner: self.owner.clone(),
+                result: serde_json::to_string(&result)?,
+                record,
+                now_ms: now_ms(),
+            },
+            result,
+        })
+    }
+}
+
+/// Writes results as they arrive, all those waiting in one transaction; counts the ones still
+/// leased to their worker on the board, and tells the pages.
+pub async fn write_results(app: Arc<App>, mut rx: UnboundedReceiver<Outcome>) {
+    let mut batch = Vec::new();
+    while rx.recv_many(&mut batch, 256).await > 0 {
+        let finished: Vec<Finished> = batch.iter().map(|o| o.finished.clone()).collect();
+        let counted = loop {
+            match app.db.finish(&finished).await {
+                Ok(c) => break c,
+                Err(e) => {
+                    eprintln!("warning: results cannot be written, trying again: {e:#}");
+                    tokio::time::sleep(Duration::from_millis(500)).await;
+                }
+            }
+        };
+        let mut added = Vec::new();
+        for (o, counted) in batch.drain(..).zip(counted) {
+            if counted {
+                let event = serde_json::json!({
+                    "id": o.finished.id,
+                    "seats": o.result.seats,
+                    "winner": o.result.outcome.winner().and_then(|s| o.result.seats.get(s)),
+                });
+                app.events.send("game", event.to_string());
+                added.push((o.finished.id, o.result));
+            }
+        }
+        app.board.add(added);
+        app.schedule.notify_one();
+    }
+}
+
+/// Nice 10 for the calling thread (Linux applies `setpriority` to one thread when given its id).
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: plain system calls on the calling thread's own id; failure only leaves the
+    // priority as it was.
+    unsafe {
+        let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
+        libc::setpriority(libc::PRIO_PROCESS, tid, 10);
+    }
+}

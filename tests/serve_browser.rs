@@ -1,0 +1,234 @@
+//! `arena serve` in a real browser: headless Chromium driven over WebDriver (Debian's
+//! `chromium-driver`) logs in with a token, uploads an agent through the page, sees the verdict,
+//! watches its first games arrive on the leaderboard without reloading it (server-sent events),
+//! and opens a replay. Screenshots go to target/serve-screenshots/.
+//!
+//! Chromium and ChromeDriver are required: without them this test fails (it never skips).
+//! `scripts/install-test-tools.sh` installs both (`apt-get install chromium chromium-driver`);
+//! `ARENA_CHROMIUM` and `ARENA_CHROMEDRIVER` point at other binaries.
+
+mod serve_support;
+
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use serve_support::*;
+
+fn binary(var: &str, names: &[&str]) -> PathBuf {
+    if let Some(p) = std::env::var_os(var) {
+        return PathBuf::from(p);
+    }
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    for name in names {
+        for dir in std::env::split_paths(&path) {
+            let candidate = dir.join(name);
+            if candidate.is_file() {
+                return candidate;
+            }
+        }
+    }
+    panic!(
+        "{} is needed for the server's browser test and was not found on PATH (install chromium \
+         and chromium-driver with scripts/install-test-tools.sh, or set {var})",
+        names[0]
+    );
+}
+
+struct Driver(Child);
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+async fn wait_until<F, Fut>(what: &str, secs: u64, mut f: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let started = Instant::now();
+    while !f().await {
+        assert!(
+            started.elapsed() < Duration::from_secs(secs),
+            "timed out waiting for {what}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+async fn shot(c: &Client, name: &str) {
+    let dir = workspace().join("target").join("serve-screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    if let Ok(png) = c.screenshot().await {
+        std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
+    }
+}
+
+#[test]
+fn a_contestant_uploads_through_the_page_and_watches_the_ladder_and_a_replay() {
+    let dir = temp_dir("browser");
+    let server = Server::start(
+        &dir,
+        "name = \"Browser cup\"\nround_cap = 60\nworkers = 1\n[ladder]\nplacement_games = 2\nmax_games_per_version = 12\n[uploads]\ncheck_games = 1\n",
+    );
+    // Two opponents are on the ladder already.
+    for (name, text_) in [("rival", climber("rival-climb")), ("idler", passer())] {
+        let token = server.add_contestant(name);
+        let file = write(&dir, &format!("{name}.wat"), &text_);
+        let out = server.submit(&token, &file);
+        assert_eq!(out.status.code(), Some(0), "{}", serve_support::text(&out));
+    }
+    let token = server.add_contestant("web <b>user</b>");
+    let agent = write(&dir, "mine.wat", &climber("browser-own"));
+
+    let chromium = binary(
+        "ARENA_CHROMIUM",
+        &["chromium", "chromium-browser", "google-chrome"],
+    );
+    let chromedriver = binary("ARENA_CHROMEDRIVER", &["chromedriver"]);
+    let port = free_port();
+    let driver = Driver(
+        Command::new(&chromedriver)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start chromedriver"),
+    );
+    let profile = dir.join("chromium-profile");
+    std::fs::create_dir_all(&profile).unwrap();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let mut caps = serde_json::Map::new();
+        caps.insert(
+            "goog:chromeOptions".into(),
+            serde_json::json!({
+                "binary": chromium,
+                "args": [
+                    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                    "--disable-component-update", "--disable-sync", "--no-first-run",
+                    "--window-size=1280,1000",
+                    format!("--user-data-dir={}", profile.display()),
+                ],
+            }),
+        );
+        let webdriver = format!("http://127.0.0.1:{port}");
+        let started = Instant::now();
+        let c = loop {
+            let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+            match ClientBuilder::new(connector)
+                .capabilities(caps.clone())
+                .connect(&webdriver)
+                .await
+            {
+                Ok(c) => break c,
+                Err(e) if started.elapsed() < Duration::from_secs(30) => {
+                    let _ = e;
+                    tokio::time::sleep(Duration::from_millis(250)).await;
+                }
+                Err(e) => panic!("cannot start a browser session: {e}"),
+            }
+        };
+
+        // Log in with the token.
+        c.goto(&format!("{}/login", server.url)).await.unwrap();
+        c.find(Locator::Id("token")).await.unwrap().send_keys(&token).await.unwrap();
+        c.find(Locator::Css("form button[type=submit]")).await.unwrap().click().await.unwrap();
+        c.wait().for_element(Locator::Id("upload")).await.unwrap();
+        let title = c.find(Locator::Css("h1")).await.unwrap().text().await.unwrap();
+        assert!(title.contains("web <b>user</b>"), "the name is shown as text: {title}");
+
+        // Upload through the form and see the verdict.
+        c.find(Locator::Id("agent"))
+            .await
+            .unwrap()
+            .send_keys(&agent.display().to_string())
+            .await
+            .unwrap();
+        c.find(Locator::Id("upload-button")).await.unwrap().click().await.unwrap();
+        let v1 = c
+            .wait()
+            .at_most(Duration::from_secs(120))
+            .for_element(Locator::Css("#v1[data-verdict]"))
+            .await
+            .unwrap();
+        assert_eq!(v1.attr("data-verdict").await.unwrap().as_deref(), Some("accepted"));
+        let verdict = v1.text().await.unwrap();
+        assert!(verdict.contains("Accepted"), "{verdict}");
+        shot(&c, "me").await;
+
+        // The leaderboard: the new agent's first games arrive without a reload.
+        c.goto(&format!("{}/", server.url)).await.unwrap();
+        c.execute("window.arenaMarker = 42;", vec![]).await.unwrap();
+        wait_until("the agent's first games on the leaderboard", 120, || async {
+            let rows = c.find_all(Locator::Css("#leaderboard tbody tr")).await.unwrap();
+            for r in rows {
+                let cells = r.find_all(Locator::Css("td")).await.unwrap_or_default();
+                if cells.len() < 4 {
+                    continue;
+                }
+                let name = cells[1].text().await.unwrap_or_default();
+                let games: u32 = cells[3].text().await.unwrap_or_default().parse().unwrap_or(0);
+                if name == "web <b>user</b>" && games >= 2 {
+                    return true;
+                }
+            }
+            false
+        })
+        .await;
+        let marker = c.execute("return window.arenaMarker;", vec![]).await.unwrap();
+        assert_eq!(marker, serde_json::json!(42), "the page was updated in place");
+        shot(&c, "leaderboard").await;
+
+        // Open a replay of one of its games from the agent's page.
+        // The table is redrawn as games arrive, so the link is read again until it holds still.
+        let href = loop {
+            let link = c
+                .find(Locator::XPath("//table[@id='leaderboard']//a[contains(., 'web <b>user</b>')]"))
+                .await
+                .unwrap();
+            if let Ok(Some(h)) = link.attr("href").await {
+                break h;
+            }
+        };
+        c.goto(&format!("{}{href}", server.url)).await.unwrap();
+        let game = c
+            .wait()
+            .at_most(Duration::from_secs(30))
+            .for_element(Locator::Css("#games li a"))
+            .await
+            .unwrap();
+        game.click().await.unwrap();
+        wait_until("the replay", 30, || async {
+            let t = c.find(Locator::Id("title")).await;
+            match t {
+                Ok(t) => t.text().await.unwrap_or_default().contains("web <b>user</b> v1"),
+                Err(_) => false,
+            }
+        })
+        .await;
+        // Step to the end: the viewer draws the final position.
+        c.find(Locator::Id("last")).await.unwrap().click().await.unwrap();
+        let position = c.find(Locator::Id("position")).await.unwrap().text().await.unwrap();
+        assert!(!position.is_empty() && position != "Start", "{position}");
+        let error = c.find(Locator::Id("load-error")).await.unwrap();
+        assert!(!error.is_displayed().await.unwrap(), "the replay data loaded");
+        shot(&c, "replay").await;
+        c.close().await.unwrap();
+    });
+    drop(driver);
+    server.finish();
+}
