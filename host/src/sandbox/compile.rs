@@ -156,6 +156,11 @@ impl Compiler {
             compile: self.limits.clone(),
         };
         let mut child = Command::new(exe)
+            // glibc gives each compiler thread that allocates concurrently its own malloc arena,
+            // reserving 64 MiB of address space each: under the child's RLIMIT_AS whether an
+            // ordinary module compiles would then depend on thread timing. One arena makes the
+            // address space the compile uses the same from run to run.
+            .env("MALLOC_ARENA_MAX", "1")
             .arg(COMPILE_SUBCOMMAND)
             .arg(serde_json::to_string(&request)?)
             .stdin(Stdio::piped())
