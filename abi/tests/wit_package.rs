@@ -70,7 +70,10 @@ fn abi_md_table(heading: &str) -> Vec<(u32, String)> {
             break;
         }
     }
-    assert!(!rows.is_empty(), "no table after `{heading}` in docs/ABI.md");
+    assert!(
+        !rows.is_empty(),
+        "no table after `{heading}` in docs/ABI.md"
+    );
     rows
 }
 
@@ -179,7 +182,10 @@ fn die_faces_are_the_farm_animals_then_fox_and_wolf() {
 #[test]
 fn trade_failures_follow_the_rules_codes_and_abi_md() {
     let (resolve, pkg) = package();
-    let cases = names(&resolve, type_in(&resolve, pkg, "farm-types", "trade-failure"));
+    let cases = names(
+        &resolve,
+        type_in(&resolve, pkg, "farm-types", "trade-failure"),
+    );
     // Case i is failure code i + 1.
     let rules: Vec<String> = (1..=10u8)
         .map(|code| {
@@ -191,7 +197,11 @@ fn trade_failures_follow_the_rules_codes_and_abi_md() {
     assert_eq!(cases, rules);
     let doc: Vec<(u32, String)> = abi_md_table("### Failure reasons");
     for (code, name) in doc {
-        assert_eq!(cases[code as usize - 1], kebab(&name), "failure code {code}");
+        assert_eq!(
+            cases[code as usize - 1],
+            kebab(&name),
+            "failure code {code}"
+        );
     }
 }
 
@@ -218,7 +228,11 @@ fn event_cases_follow_the_byte_event_kinds() {
     }
     // docs/ABI.md names the kinds in words ("trade failed").
     for (code, name) in abi_md_table("| kind | name |") {
-        assert_eq!(cases[code as usize - 1], name.replace(' ', "-"), "event kind {code}");
+        assert_eq!(
+            cases[code as usize - 1],
+            name.replace(' ', "-"),
+            "event kind {code}"
+        );
     }
 }
 

@@ -31,7 +31,10 @@ struct Greedy;
 impl Guest for Greedy {
     fn init(setup: Setup) -> Result<(), String> {
         if setup.players < 2 {
-            return Err(format!("a farm game needs 2 players, not {}", setup.players));
+            return Err(format!(
+                "a farm game needs 2 players, not {}",
+                setup.players
+            ));
         }
         Ok(())
     }
