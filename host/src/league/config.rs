@@ -143,6 +143,16 @@ impl LeagueConfig {
                 let p = p.with_context(|| {
                     format!("key `include`: cannot read a match of {pattern:?}")
                 })?;
+                // A glob gathers submissions, and a crate folder is built natively (its build.rs
+                // and proc macros run outside the sandbox): only module files are taken.
+                if p.is_dir() {
+                    bail!(
+                        "key `include`: pattern {pattern:?} matches the folder {}; `include` takes \
+                         .wasm and .wat files only (a crate folder is built outside the sandbox: \
+                         name a folder of your own code with [[agent]])",
+                        p.display()
+                    );
+                }
                 matched += 1;
                 agents.push(AgentEntry {
                     name: default_name(&p),
@@ -304,6 +314,22 @@ fuel_per_decision = 1000
         names.sort();
         assert_eq!(names, ["a", "b", "c"]);
         assert_eq!(c.budgets.fuel_per_decision, Some(1000));
+    }
+
+    #[test]
+    fn include_never_takes_a_folder_that_would_be_built() {
+        let d = dir_with(&["a.wasm", "b.wasm"]);
+        std::fs::create_dir(d.path().join("evil")).unwrap();
+        std::fs::write(d.path().join("evil/Cargo.toml"), "[package]\nname='evil'").unwrap();
+        let e = err("include=['*']", &d);
+        assert!(
+            e.contains("matches the folder") && e.contains("evil") && e.contains("[[agent]]"),
+            "{e}"
+        );
+        // The same folder named on purpose with [[agent]] is accepted (it is the host's own code).
+        let c = LeagueConfig::parse("[[agent]]\npath='evil'\n[[agent]]\npath='a.wasm'", d.path())
+            .unwrap();
+        assert_eq!(c.agents.len(), 2);
     }
 
     #[test]
