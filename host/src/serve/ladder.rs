@@ -274,6 +274,19 @@ pub async fn place_new_versions(app: &App) -> anyhow::Result<usize> {
     Ok(new)
 }
 
+/// Fewer games than this and an agent's interval says nothing yet: two solo Farkle games of the
+/// same length give an interval of width 0, which would end that agent's ladder at its placement.
+const GAMES_FOR_AN_INTERVAL: u32 = 10;
+
+/// How uncertain an agent's place is: the width of its interval, unbounded while it has none or
+/// has played too few games for one to mean anything.
+fn uncertainty(e: &Entry) -> f64 {
+    match e.interval {
+        Some(w) if e.games >= GAMES_FOR_AN_INTERVAL => w,
+        _ => f64::INFINITY,
+    }
+}
+
 /// Schedules one more cycle for each of up to `room / players` groups where the ratings are
 /// least certain. Returns the number of new games.
 pub async fn schedule_uncertain(app: &App, room: usize) -> anyhow::Result<usize> {
@@ -299,7 +312,7 @@ pub async fn schedule_uncertain(app: &App, room: usize) -> anyhow::Result<usize>
     if rows.len() < players {
         return Ok(0);
     }
-    let wide = |e: &Entry| e.interval.unwrap_or(f64::INFINITY);
+    let wide = uncertainty;
     rows.sort_by(|a, b| {
         wide(b.0)
             .total_cmp(&wide(a.0))
@@ -408,6 +421,28 @@ pub fn seat_label(name: &str, number: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_interval_from_a_few_games_is_no_certainty() {
+        let mut e = Entry {
+            rank: 1,
+            name: "solo".into(),
+            contestant: 1,
+            version: 1,
+            games: 2,
+            wins: 2,
+            draws: 0,
+            losses: 0,
+            rating: Some(33.0),
+            interval: Some(0.0),
+            faults: 0,
+        };
+        assert_eq!(uncertainty(&e), f64::INFINITY);
+        e.games = GAMES_FOR_AN_INTERVAL;
+        assert_eq!(uncertainty(&e), 0.0);
+        e.interval = None;
+        assert_eq!(uncertainty(&e), f64::INFINITY);
+    }
 
     fn v(id: i64) -> ActiveVersion {
         ActiveVersion {
