@@ -212,9 +212,11 @@ check_games = 1
     ));
     assert_eq!(dup, 0, "a game was scheduled twice");
 
-    // 3. The leaderboard counts exactly the done games between active versions.
-    let per_version: BTreeMap<String, i64> = rt
-        .block_on(
+    // 3. The leaderboard counts exactly the done games between active versions. The ladder may
+    // still be scheduling games (no version has reached its cap), so the database is read again
+    // with every look at the leaderboard: both must agree at one moment, not a stale count.
+    let per_version = || -> BTreeMap<String, i64> {
+        rt.block_on(
             sqlx::query(
                 "SELECT c.name, COUNT(*) AS n FROM games g JOIN game_seats s ON s.game_id = g.id \
                  JOIN versions v ON v.id = s.version_id JOIN contestants c ON c.id = v.contestant_id \
@@ -226,10 +228,12 @@ check_games = 1
         .unwrap()
         .iter()
         .map(|r| (r.try_get("name").unwrap(), r.try_get("n").unwrap()))
-        .collect();
+        .collect()
+    };
     let board = server.wait_for("/api/leaderboard", 30, |b| {
+        let counted = per_version();
         b["agents"].as_array().unwrap().iter().all(|a| {
-            per_version
+            counted
                 .get(a["name"].as_str().unwrap())
                 .copied()
                 .unwrap_or(0)
