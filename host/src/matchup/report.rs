@@ -184,9 +184,12 @@ impl MatchReport {
                 p[0], p[1], p[2], p[3], p[4]
             );
             if let Some(est) = &e.elo {
+                let margin = est
+                    .margin()
+                    .map_or_else(String::new, |m| format!(" ± {m:.1}"));
                 let _ = writeln!(
                     out,
-                    "score {:.1} %, Elo {} (95 %: {} to {}), LOS {}",
+                    "score {:.1} %, Elo {}{margin} (95 %: {} to {}), LOS {}",
                     100.0 * est.score,
                     elo_text(est.elo, est.score),
                     elo_text(est.elo_lower, est.score_lower),
