@@ -186,7 +186,6 @@ pub fn run_match(settings: &MatchSettings) -> anyhow::Result<MatchRun> {
             })
             .collect(),
     };
-    crate::league::schedule::check_size(2, players, games_per_group)?;
     let names = [settings.new.name.clone(), settings.old.name.clone()];
     let schedule =
         crate::league::schedule::Schedule::new(&names, players, games_per_group, cfg.seed)?;
