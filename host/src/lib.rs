@@ -13,6 +13,7 @@ pub mod farm;
 pub mod fuzz_checks;
 pub mod game;
 pub mod league;
+pub mod matchup;
 pub mod native;
 pub mod records;
 pub mod report;

@@ -6,6 +6,7 @@ pub mod bench;
 pub mod check;
 pub mod check_farkle;
 pub mod league;
+pub mod match_command;
 pub mod new;
 pub mod play;
 pub mod play_farkle;
@@ -42,6 +43,9 @@ pub enum Command {
     Verify(verify::VerifyArgs),
     /// Run a round-robin league from a league file (arena.toml by default)
     League(league::LeagueArgs),
+    /// Is a new version of an agent better than the old one? Paired games on shared seeds, the
+    /// Elo difference (or turns saved) with its interval, and an optional SPRT that stops early
+    Match(match_command::MatchArgs),
     /// Create a ready-to-build agent in a new folder (Rust, C, WAT, AssemblyScript or Zig; for
     /// Farkle, Rust or WAT)
     New(new::NewArgs),
@@ -64,6 +68,7 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Check(args) => check::run(args),
         Command::Verify(args) => verify::run(args),
         Command::League(args) => league::run(args),
+        Command::Match(args) => match_command::run(args),
         Command::New(args) => new::run(args),
         Command::Bench(args) => bench::run_cmd(args),
         Command::Report(args) => report::run(args),

@@ -53,7 +53,12 @@ pub struct LimitArgs {
 impl LimitArgs {
     /// The same budgets as a league file's `[budgets]`, turned into limits the same way.
     pub fn limits(&self) -> Limits {
-        crate::league::agents::limits(&crate::league::config::Budgets {
+        crate::league::agents::limits(&self.budgets())
+    }
+
+    /// The budgets as a league file's `[budgets]` would give them.
+    pub fn budgets(&self) -> crate::league::config::Budgets {
+        crate::league::config::Budgets {
             fuel_per_decision: self.fuel_per_decision,
             fuel_per_game: self.fuel_per_game,
             memory_mib: self.memory_mib,
@@ -61,7 +66,7 @@ impl LimitArgs {
             module_mib: self.module_mib,
             decision_wall_ms: self.decision_wall_ms,
             log_kib: self.log_kib,
-        })
+        }
     }
 }
 

@@ -5,7 +5,7 @@ use anyhow::Context;
 use super::config::{Budgets, LeagueConfig};
 use super::folder;
 use super::lock::FolderLock;
-use super::runner::{play_league_locked, LeagueRun, RunOptions};
+use super::runner::{play_league_watched, LeagueRun, RunOptions, Watcher};
 use crate::farkle::{FarkleGame, FarklePlayer};
 use crate::farm::{FarmGame, FarmPlayer};
 use crate::game::{Contestant, Game, GameKind};
@@ -76,6 +76,15 @@ impl Contestant<FarkleGame> for Entrant {
 /// hold that many, fewer games are played at once (the results do not depend on it), or none fits
 /// and the league is refused with what to change.
 pub fn run_league(cfg: &LeagueConfig, opts: &RunOptions) -> anyhow::Result<LeagueRun> {
+    run_league_watched(cfg, opts, None)
+}
+
+/// [`run_league`] with a [`Watcher`] of its results, which may end it early (`arena match`).
+pub fn run_league_watched(
+    cfg: &LeagueConfig,
+    opts: &RunOptions,
+    watcher: Option<&mut dyn Watcher>,
+) -> anyhow::Result<LeagueRun> {
     let lock = folder::lock(&cfg.output)?;
     let limits = limits(&cfg.budgets);
     let players = cfg.players_per_game;
@@ -103,8 +112,8 @@ pub fn run_league(cfg: &LeagueConfig, opts: &RunOptions) -> anyhow::Result<Leagu
         .collect();
     let limits = serde_json::to_value(&limits)?;
     match cfg.game {
-        GameKind::Farm => play(&FarmGame, cfg, &entrants, &limits, opts, lock),
-        GameKind::Farkle => play(&FarkleGame, cfg, &entrants, &limits, opts, lock),
+        GameKind::Farm => play(&FarmGame, cfg, &entrants, &limits, opts, lock, watcher),
+        GameKind::Farkle => play(&FarkleGame, cfg, &entrants, &limits, opts, lock, watcher),
     }
 }
 
@@ -115,11 +124,12 @@ fn play<G: Game>(
     limits: &serde_json::Value,
     opts: &RunOptions,
     lock: FolderLock,
+    watcher: Option<&mut dyn Watcher>,
 ) -> anyhow::Result<LeagueRun>
 where
     Entrant: Contestant<G>,
 {
     let contestants: Vec<&dyn Contestant<G>> =
         entrants.iter().map(|e| e as &dyn Contestant<G>).collect();
-    play_league_locked(game, cfg, &contestants, limits, opts, lock)
+    play_league_watched(game, cfg, &contestants, limits, opts, lock, watcher)
 }

@@ -16,9 +16,9 @@ pub mod schedule;
 pub mod standings;
 
 pub use crate::game::Contestant;
-pub use agents::run_league;
+pub use agents::{run_league, run_league_watched};
 pub use config::LeagueConfig;
-pub use runner::{play_league, LeagueRun, RunOptions};
+pub use runner::{play_league, LeagueRun, RunOptions, Watcher};
 
 #[cfg(test)]
 mod tests;

@@ -82,6 +82,33 @@ pub fn play_league_locked<G: Game>(
     opts: &RunOptions,
     lock: FolderLock,
 ) -> anyhow::Result<LeagueRun> {
+    play_league_watched(game, cfg, contestants, limits_json, opts, lock, None)
+}
+
+/// Something that follows a league's results as they come, and may end it early: `arena match`
+/// runs its sequential test this way.
+pub trait Watcher {
+    /// Called on the journaling thread for each result once it is journaled, in the order the
+    /// games end (not schedule order). `Some(cycles)` ends the league there, cut to the first
+    /// `cycles` cycles of every group: every game of those cycles must have ended already.
+    fn journaled(&mut self, result: &GameResult) -> Option<usize>;
+}
+
+/// [`play_league_locked`], with a `watcher` that sees every result. A watched league starts its
+/// games cycle by cycle ([`Schedule::cycle_major`]), so that the games of one cycle end close
+/// together. When the watcher cuts the league, the games already running finish and are
+/// discarded, and the folder is left as the league of `cycles * players_per_game` games per
+/// group would leave it (its records renumbered, its journal rewritten, its standings of that
+/// league): it verifies and reports as that league.
+pub fn play_league_watched<G: Game>(
+    game: &G,
+    cfg: &LeagueConfig,
+    contestants: &[&dyn Contestant<G>],
+    limits_json: &serde_json::Value,
+    opts: &RunOptions,
+    lock: FolderLock,
+    mut watcher: Option<&mut dyn Watcher>,
+) -> anyhow::Result<LeagueRun> {
     let modules = contestants;
     let names: Vec<String> = cfg.agents.iter().map(|a| a.name.clone()).collect();
     assert_eq!(game.kind(), cfg.game, "the league's game");
@@ -126,6 +153,15 @@ pub fn play_league_locked<G: Game>(
     };
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
+    let cycle_major = watcher.is_some();
+    let mut cut: Option<usize> = None;
+    if let Some(w) = watcher.as_deref_mut() {
+        // Games a resumed league had already played come first.
+        for r in &results {
+            cut = cut.or_else(|| w.journaled(r));
+        }
+        stop.store(cut.is_some(), Ordering::Relaxed);
+    }
     let (tx, rx) = mpsc::channel::<anyhow::Result<GameResult>>();
     let mut first_error = None;
     let mut played = 0;
@@ -139,10 +175,15 @@ pub fn play_league_locked<G: Game>(
                 .spawn_scoped(scope, move || {
                     // Games are taken in schedule order, each computed from its id when taken.
                     while !stop.load(Ordering::Relaxed) {
-                        let id = next.fetch_add(1, Ordering::Relaxed);
-                        if id >= schedule.len() {
+                        let k = next.fetch_add(1, Ordering::Relaxed);
+                        if k >= schedule.len() {
                             break;
                         }
+                        let id = if cycle_major {
+                            schedule.cycle_major(k)
+                        } else {
+                            k
+                        };
                         if done[id] {
                             continue;
                         }
@@ -162,6 +203,8 @@ pub fn play_league_locked<G: Game>(
         while let Ok(first) = rx.recv() {
             for msg in std::iter::once(first).chain(rx.try_iter()) {
                 match msg {
+                    // After a cut, what still arrives is of games the cut drops.
+                    _ if cut.is_some() => {}
                     Ok(r) => finished.push(r),
                     Err(e) => {
                         stop.store(true, Ordering::Relaxed);
@@ -179,6 +222,14 @@ pub fn play_league_locked<G: Game>(
                 continue;
             }
             for r in finished.drain(..) {
+                if cut.is_none() {
+                    if let Some(w) = watcher.as_deref_mut() {
+                        cut = w.journaled(&r);
+                        if cut.is_some() {
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                    }
+                }
                 results.push(r);
                 played += 1;
                 progress.game_done();
@@ -195,6 +246,20 @@ pub fn play_league_locked<G: Game>(
         )));
     }
 
+    let mut cfg = cfg;
+    let cut_cfg;
+    if let Some(cycles) = cut {
+        cut_cfg = cut_league(
+            cfg,
+            &schedule,
+            cycles,
+            &mut results,
+            &out,
+            limits_json,
+            modules,
+        )?;
+        cfg = &cut_cfg;
+    }
     results.sort_by_key(|r| r.id);
     let standings = standings::compute(&names, &results);
     let summary = Summary {
@@ -210,6 +275,72 @@ pub fn play_league_locked<G: Game>(
         played,
         lock,
     })
+}
+
+/// Cuts the league `cfg` (played in `out` by `schedule`) to its first `cycles` cycles per group:
+/// drops the records of later games, gives the kept ones the ids of the smaller league (renaming
+/// their records) and rewrites the journal as that league's. Returns the smaller league.
+fn cut_league<G: Game>(
+    cfg: &LeagueConfig,
+    schedule: &Schedule,
+    cycles: usize,
+    results: &mut Vec<GameResult>,
+    out: &Path,
+    limits_json: &serde_json::Value,
+    modules: &[&dyn Contestant<G>],
+) -> anyhow::Result<LeagueConfig> {
+    let mut cut = cfg.clone();
+    cut.games_per_group = u32::try_from(cycles * cfg.players_per_game)
+        .ok()
+        .filter(|&g| g > 0 && g <= cfg.games_per_group)
+        .ok_or_else(|| {
+            anyhow!(
+                "cannot cut a league of {} games per group to {cycles} cycles",
+                cfg.games_per_group
+            )
+        })?;
+    let mut kept = Vec::with_capacity(results.len());
+    for r in results.drain(..) {
+        if let Some(id) = schedule.id_when_cut(r.id, cycles) {
+            kept.push((id, r));
+        }
+    }
+    // A kept game's new id is at most its old one, and the file under its new id is a dropped
+    // game's (swept below) or a kept game's with a smaller new id (renamed before it).
+    kept.sort_by_key(|(id, _)| *id);
+    for (id, r) in &mut kept {
+        if *id != r.id {
+            let suffix = if r.record.ends_with(".gz") { ".gz" } else { "" };
+            let record = format!("{RECORDS_DIR}/game-{id:06}.jsonl{suffix}");
+            std::fs::rename(out.join(&r.record), out.join(&record))
+                .with_context(|| format!("cannot rename {} to {record}", r.record))?;
+            r.id = *id;
+            r.record = record;
+        }
+    }
+    // Every other record goes: the dropped games', including those that ended after the cut
+    // (their results were never journaled, but their workers wrote their records).
+    let keep: std::collections::HashSet<std::path::PathBuf> =
+        kept.iter().map(|(_, r)| out.join(&r.record)).collect();
+    let records = out.join(RECORDS_DIR);
+    let read = || format!("cannot read {}", records.display());
+    for entry in std::fs::read_dir(&records).with_context(read)? {
+        let path = entry.with_context(read)?.path();
+        if !keep.contains(&path) {
+            std::fs::remove_file(&path)
+                .with_context(|| format!("cannot remove {}", path.display()))?;
+        }
+    }
+    results.extend(kept.into_iter().map(|(_, r)| r));
+    anyhow::ensure!(
+        results.len()
+            == schedule.len() / (cfg.games_per_group as usize) * cut.games_per_group as usize,
+        "the league was cut to {cycles} cycles before all of their games had ended"
+    );
+    let fingerprint = fingerprint(&cut, &hashes(modules), limits_json);
+    let games = results.len();
+    super::journal::Journal::rewrite(out, &fingerprint, &cut.name, games, results)?;
+    Ok(cut)
 }
 
 /// Which games of `schedule` the journaled `results` already played, by id (one bit's worth of

@@ -101,6 +101,34 @@ impl Schedule {
         self.key_of(&seats, cycle)
     }
 
+    /// The cycle of game `id` within its group (`id < len()`): the games of one cycle share a seed.
+    pub fn cycle(&self, id: usize) -> usize {
+        assert!(id < self.len, "game {id} of a schedule of {}", self.len);
+        id % (self.cycles * self.players) / self.players
+    }
+
+    /// The `k`-th game to start when the league is played cycle by cycle (`k < len()`): the
+    /// first cycle of every group, then the second, and so on. A match plays in this order so
+    /// that the games of a cycle (a solo benchmark's two agents on one seed are two groups) end
+    /// close together, whatever the number of groups.
+    pub fn cycle_major(&self, k: usize) -> usize {
+        assert!(k < self.len, "game {k} of a schedule of {}", self.len);
+        let groups = self.len / (self.cycles * self.players);
+        let (cycle, within) = (k / (groups * self.players), k % (groups * self.players));
+        let (group, rotation) = (within / self.players, within % self.players);
+        group * self.cycles * self.players + cycle * self.players + rotation
+    }
+
+    /// The id game `id` has in the same league cut to its first `cycles` cycles per group (the
+    /// schedule of `games_per_group = cycles * players`), or `None` when the cut drops it. The
+    /// game keeps its seats, seed and key.
+    pub fn id_when_cut(&self, id: usize, cycles: usize) -> Option<usize> {
+        let per_group = self.cycles * self.players;
+        let (group, within) = (id / per_group, id % per_group);
+        (id < self.len && within / self.players < cycles)
+            .then(|| group * cycles * self.players + within)
+    }
+
     /// Game `id`'s group, cycle and seats.
     fn place(&self, id: usize) -> (Vec<usize>, usize, Vec<usize>) {
         assert!(id < self.len, "game {id} of a schedule of {}", self.len);
@@ -398,6 +426,41 @@ mod tests {
             for g in &lazy {
                 prop_assert_eq!(&s.key(g.id), &g.key);
             }
+        }
+    }
+
+    proptest! {
+        /// Cutting a league to its first cycles keeps each kept game whole (seats, seed, key)
+        /// under the id the smaller schedule gives it; cycle-major order visits every game once.
+        #[test]
+        fn a_cut_league_is_the_smaller_league(
+            agents in 1usize..6,
+            players in 1usize..4,
+            cycles in 1u32..5,
+            keep in 1usize..5,
+            seed in any::<u64>(),
+        ) {
+            prop_assume!(players <= agents && keep <= cycles as usize);
+            let ns = names(agents);
+            let full = Schedule::new(&ns, players, cycles * players as u32, seed).unwrap();
+            let cut = Schedule::new(&ns, players, (keep * players) as u32, seed).unwrap();
+            let mut kept = 0;
+            for id in 0..full.len() {
+                let game = full.game(id);
+                prop_assert_eq!(full.cycle(id) < keep, full.id_when_cut(id, keep).is_some());
+                if let Some(new_id) = full.id_when_cut(id, keep) {
+                    kept += 1;
+                    let small = cut.game(new_id);
+                    prop_assert_eq!((&small.seats, small.seed, &small.key), (&game.seats, game.seed, &game.key));
+                    prop_assert_eq!(cut.cycle(new_id), full.cycle(id));
+                }
+            }
+            prop_assert_eq!(kept, cut.len());
+            let mut order: Vec<usize> = (0..full.len()).map(|k| full.cycle_major(k)).collect();
+            let cycles_in_order: Vec<usize> = order.iter().map(|&id| full.cycle(id)).collect();
+            prop_assert!(cycles_in_order.windows(2).all(|w| w[0] <= w[1]), "cycle by cycle");
+            order.sort_unstable();
+            prop_assert_eq!(order, (0..full.len()).collect::<Vec<_>>());
         }
     }
 

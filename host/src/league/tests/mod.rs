@@ -1,6 +1,7 @@
 //! League runs with native contestants: determinism across thread counts, and resuming.
 
 mod csv;
+mod cut;
 mod fresh;
 mod host_failures;
 mod unplayed;
