@@ -26,14 +26,17 @@ fn code_blocks(text: &str, section: &str) -> Vec<(String, String)> {
         .unwrap_or_else(|| panic!("README.md has no heading {section:?}"));
     let level = section.chars().take_while(|&c| c == '#').count();
     let body = &text[start + section.len()..];
-    let end = body
-        .lines()
-        .filter(|l| {
-            let hashes = l.chars().take_while(|&c| c == '#').count();
-            hashes > 0 && hashes <= level && l[hashes..].starts_with(' ')
-        })
-        .find_map(|l| body.find(&format!("\n{l}\n")))
-        .unwrap_or(body.len());
+    // The next heading outside a code block (where `# ` starts a comment).
+    let (mut end, mut offset, mut fenced) = (body.len(), 0, false);
+    for l in body.split_inclusive('\n') {
+        fenced ^= l.starts_with("```");
+        let hashes = l.chars().take_while(|&c| c == '#').count();
+        if !fenced && hashes > 0 && hashes <= level && l[hashes..].starts_with(' ') {
+            end = offset;
+            break;
+        }
+        offset += l.len();
+    }
     let mut blocks = Vec::new();
     let mut lines = body[..end].lines();
     while let Some(line) = lines.next() {
