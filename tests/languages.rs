@@ -330,8 +330,9 @@ fn new_project_builds_and_passes_check(lang: &str) {
     new_game_project_builds_and_passes_check(lang, "little-animal-farm");
 }
 
-/// `arena new NAME --lang LANG --game GAME`, then the printed build and check commands; the check
-/// plays smoke games of that game.
+/// `arena new NAME --lang LANG --game GAME`, then the printed steps, pasted as they are into one
+/// shell script (so a `cd` in one step holds for the next), with `arena` and `zig` on the PATH;
+/// the check step plays smoke games of that game and passes.
 fn new_game_project_builds_and_passes_check(lang: &str, game: &str) {
     let dir = temp_dir(&format!("new-{lang}-{game}"));
     let name = format!("my-{lang}-agent");
@@ -342,44 +343,69 @@ fn new_game_project_builds_and_passes_check(lang: &str, game: &str) {
         .unwrap();
     let printed = text(&out);
     assert!(out.status.success(), "{printed}");
-    let line = |label: &str| {
-        printed
-            .lines()
-            .find_map(|l| l.strip_prefix(label).map(|s| s.trim().to_owned()))
-            .unwrap_or_else(|| panic!("no `{label}` line in:\n{printed}"))
-    };
-    let build = line("build:");
+    let steps = printed_steps(&printed);
+    assert_eq!(steps[0], format!("cd {name}"), "{printed}");
+    assert!(
+        steps.last().unwrap().starts_with("arena check "),
+        "{printed}"
+    );
     if lang == "assemblyscript" {
         // npm ci of the example filled npm's cache: install from it when it can.
         assemblyscript_installed();
     }
-    if !build.starts_with("nothing to build") {
-        let mut sh = Command::new("sh");
-        sh.arg("-c")
-            .arg(&build)
-            .current_dir(&dir)
-            // The printed command builds into the project's own target/ folder, whatever
-            // target folder the outer `cargo test` uses.
-            .env_remove("CARGO_TARGET_DIR")
-            .env("npm_config_prefer_offline", "true")
-            .env("ZIG_LOCAL_CACHE_DIR", out_dir().join("zig-cache"))
-            .env("ZIG_GLOBAL_CACHE_DIR", out_dir().join("zig-cache"));
-        must(&mut sh, &format!("the printed build command `{build}`"));
-    }
-    let check = line("check:");
-    let args: Vec<&str> = check.split_whitespace().collect();
-    assert_eq!(args[..2], ["arena", "check"], "{printed}");
-    let out = arena().args(&args[1..]).current_dir(&dir).output().unwrap();
-    assert!(
-        out.status.success(),
-        "`{check}` after `arena new --lang {lang} --game {game}`:\n{}",
-        text(&out)
+    let mut sh = Command::new("sh");
+    sh.arg("-e")
+        .arg("-c")
+        .arg(steps.join("\n"))
+        .current_dir(&dir)
+        .env("PATH", tools_path())
+        // The printed command builds into the project's own target/ folder, whatever
+        // target folder the outer `cargo test` uses.
+        .env_remove("CARGO_TARGET_DIR")
+        .env("npm_config_prefer_offline", "true")
+        .env("ZIG_LOCAL_CACHE_DIR", out_dir().join("zig-cache"))
+        .env("ZIG_GLOBAL_CACHE_DIR", out_dir().join("zig-cache"));
+    let out = must(
+        &mut sh,
+        &format!("the printed steps of `arena new --lang {lang} --game {game}`"),
     );
     let smoke = match game {
         "farkle" => "Farkle smoke games",
         _ => "Little Animal Farm smoke games",
     };
     assert!(text(&out).contains(smoke), "{}", text(&out));
+    assert!(text(&out).contains("OK: "), "{}", text(&out));
+    // The module is named after the project, so agents of several projects do not clash.
+    let module = steps.last().unwrap().trim_start_matches("arena check ");
+    let stem = Path::new(module).file_stem().unwrap().to_string_lossy();
+    assert_eq!(stem.replace('_', "-"), name, "{printed}");
+}
+
+/// The steps `arena new` printed: the indented lines after "Build and check it".
+fn printed_steps(printed: &str) -> Vec<String> {
+    printed
+        .lines()
+        .skip_while(|l| !l.starts_with("Build and check it"))
+        .filter_map(|l| l.strip_prefix("    "))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The PATH for the printed steps: `arena` (this build), `zig` (the PyPI Zig the tests use,
+/// behind a two-line script), then the PATH of the test.
+fn tools_path() -> std::ffi::OsString {
+    let shim = out_dir().join("zig-shim");
+    std::fs::create_dir_all(&shim).unwrap();
+    let zig = shim.join("zig");
+    std::fs::write(&zig, "#!/bin/sh\nexec python3 -m ziglang \"$@\"\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&zig, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let arena_dir = Path::new(env!("CARGO_BIN_EXE_arena")).parent().unwrap();
+    let mut dirs = vec![arena_dir.to_path_buf(), shim];
+    dirs.extend(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    ));
+    std::env::join_paths(dirs).unwrap()
 }
 
 #[test]

@@ -68,9 +68,9 @@ pub fn run_cmd(args: BenchArgs) -> anyhow::Result<i32> {
     let _ = std::fs::remove_dir_all(&scratch);
     let report = report?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        outln!("{}", serde_json::to_string_pretty(&report)?);
     } else {
-        print!("{}", table(&report));
+        out!("{}", table(&report));
     }
     Ok(0)
 }
@@ -98,15 +98,15 @@ fn host_calls(args: &BenchArgs) -> anyhow::Result<i32> {
     let reps = if args.quick { 1 } else { 5 };
     let timings = run_with_big_stack(|| crate::bench::host_calls::time_all(&sandbox, reps))?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&timings)?);
+        outln!("{}", serde_json::to_string_pretty(&timings)?);
     } else {
-        println!(
+        outln!(
             "machine: {}\n{} fuel per decision, wall-clock backstop {} ms; each the best of {reps} decisions\n",
             crate::bench::machine(),
             sandbox.limits().fuel_per_decision,
             sandbox.limits().decision_wall_ms
         );
-        print!("{}", crate::bench::host_calls::table(&timings));
+        out!("{}", crate::bench::host_calls::table(&timings));
     }
     Ok(0)
 }

@@ -1,10 +1,12 @@
-//! `arena check AGENT`: loads an agent, describes it, plays a few smoke games of every game it
-//! plays (Little Animal Farm against a built-in opponent, Farkle alone: see `check_farkle`) and
-//! gives a verdict.
+//! `arena check AGENT...`: loads each agent, describes it, plays a few smoke games of every game
+//! it plays (Little Animal Farm against a built-in opponent, Farkle alone: see `check_farkle`) and
+//! gives a verdict; with several agents, a summary at the end; with `--json`, one JSON document
+//! instead (for scripts).
 //!
-//! Exit status: 0 when the agent is fine (illegal trades and rejected drafts are only warnings),
-//! 1 when it cannot be built or loaded or faults in a smoke game, 2 on usage errors (no such
-//! file...) and when the host itself fails (it cannot set the agent up: not the agent's fault).
+//! Exit status: 0 when every agent is fine (illegal trades and rejected drafts are only
+//! warnings), 1 when one cannot be built or loaded or faults in a smoke game, 2 on usage errors
+//! (no such file...) and when the host itself fails (it cannot set an agent up: not the agent's
+//! fault).
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -36,9 +38,9 @@ pub(super) use say;
 
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {
-    /// The agent: a .wasm or .wat file, or an agent crate directory (built for wasm)
-    #[arg(value_name = "AGENT")]
-    pub agent: PathBuf,
+    /// The agents: .wasm or .wat files, or agent crate directories (built for wasm)
+    #[arg(value_name = "AGENT", required = true, num_args = 1..)]
+    pub agents: Vec<PathBuf>,
     /// Number of smoke games (the agent changes seat every game)
     #[arg(long, default_value_t = 4)]
     pub games: u32,
@@ -51,36 +53,142 @@ pub struct CheckArgs {
     /// Print what the agent logged in the first smoke game
     #[arg(long)]
     pub logs: bool,
+    /// Print one JSON document (every agent's verdict, errors, warnings and description, and the
+    /// counts) instead of the report
+    #[arg(long)]
+    pub json: bool,
     #[command(flatten)]
     pub limits: LimitArgs,
 }
 
 pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
-    if !args.agent.exists() {
-        anyhow::bail!("{}: no such file or directory", args.agent.display());
+    // Every file is there before any is checked: a mistyped name is a usage error, at once.
+    for agent in &args.agents {
+        if !agent.exists() {
+            anyhow::bail!("{}: no such file or directory", agent.display());
+        }
     }
     anyhow::ensure!(args.round_cap > 0, "--rounds must be at least 1");
     let limits = args.limits.limits();
     let sandbox = Sandbox::new(limits)?;
-    let out = &mut std::io::stdout();
+    let (mut stdout, mut sink) = (std::io::stdout(), std::io::sink());
+    let out: &mut dyn Write = if args.json { &mut sink } else { &mut stdout };
+    let mut verdicts = Vec::new();
+    for (i, agent) in args.agents.iter().enumerate() {
+        if i > 0 {
+            say!(out);
+        }
+        verdicts.push(check_file(agent, &sandbox, &args, out)?);
+    }
+    let failed = verdicts.iter().filter(|v| !v.errors.is_empty()).count();
+    if args.json {
+        let doc = serde_json::json!({
+            "agents": verdicts.iter().map(Verdict::json).collect::<Vec<_>>(),
+            "checked": verdicts.len(),
+            "passed": verdicts.len() - failed,
+            "failed": failed,
+        });
+        super::to_stdout(|| {
+            let mut w = std::io::stdout().lock();
+            serde_json::to_writer_pretty(&mut w, &doc)?;
+            writeln!(w)?;
+            Ok(())
+        })?;
+    } else if verdicts.len() > 1 {
+        say!(out, "\n{}", summary(&verdicts));
+    }
+    Ok(if failed == 0 { 0 } else { 1 })
+}
+
+/// What `arena check` found about one agent.
+struct Verdict {
+    path: PathBuf,
+    /// None when it could not be built or loaded.
+    module: Option<AgentModule>,
+    errors: Vec<String>,
+    warnings: BTreeMap<String, u32>,
+}
+
+impl Verdict {
+    fn json(&self) -> serde_json::Value {
+        let mut v = serde_json::json!({
+            "agent": self.path.display().to_string(),
+            "ok": self.errors.is_empty(),
+            "errors": self.errors,
+            "warnings": self.warnings,
+        });
+        if let Some(m) = &self.module {
+            v["name"] = m.name().into();
+            v["sha256"] = m.sha256().into();
+            v["size"] = m.size().into();
+            v["abi_version"] = m.abi_version().into();
+            v["games"] = m.games().iter().map(|g| g.name()).collect();
+        }
+        v
+    }
+}
+
+/// The last lines of a check of several agents: the counts, and each failed agent with its
+/// first error.
+fn summary(verdicts: &[Verdict]) -> String {
+    let failed: Vec<&Verdict> = verdicts.iter().filter(|v| !v.errors.is_empty()).collect();
+    let mut text = format!(
+        "{} agents checked: {} passed, {} failed",
+        verdicts.len(),
+        verdicts.len() - failed.len(),
+        failed.len()
+    );
+    for v in failed {
+        let first = v.errors[0].lines().next().unwrap_or_default();
+        text.push_str(&format!(
+            "\n  FAIL {}: {}",
+            terminal::line(&v.path.display().to_string()),
+            terminal::line(first)
+        ));
+    }
+    text
+}
+
+/// Checks the agent at `path`, reporting to `out`.
+fn check_file(
+    path: &std::path::Path,
+    sandbox: &Sandbox,
+    args: &CheckArgs,
+    out: &mut dyn Write,
+) -> anyhow::Result<Verdict> {
     say!(
         out,
         "checking {}",
-        terminal::line(&args.agent.display().to_string())
+        terminal::line(&path.display().to_string())
     );
-    let wasm = match resolve_agent(&args.agent) {
+    let failed = |error: String, out: &mut dyn Write| {
+        let errors = vec![error];
+        fail(&errors, out);
+        Verdict {
+            path: path.to_path_buf(),
+            module: None,
+            errors,
+            warnings: BTreeMap::new(),
+        }
+    };
+    let wasm = match resolve_agent(path) {
         Ok(w) => w,
-        Err(e) => return Ok(fail(&[format!("cannot build the agent: {e:#}")], out)),
+        Err(e) => return Ok(failed(format!("cannot build the agent: {e:#}"), out)),
     };
     let started = Instant::now();
     let module = match sandbox.load(&wasm) {
         Ok(m) => m,
         // The host's own failure is no verdict on the agent: an error, exit status 2.
         Err(e) if HostFailure::find(&e).is_some() => return Err(e),
-        Err(e) => return Ok(fail(&[format!("cannot load the agent: {e:#}")], out)),
+        Err(e) => return Ok(failed(format!("cannot load the agent: {e:#}"), out)),
     };
-    let errors = check_loaded(&module, started.elapsed(), module.games(), &args, out)?;
-    Ok(if errors.is_empty() { 0 } else { 1 })
+    let (errors, warnings) = check_module(&module, started.elapsed(), module.games(), args, out)?;
+    Ok(Verdict {
+        path: path.to_path_buf(),
+        module: Some(module),
+        errors,
+        warnings,
+    })
 }
 
 /// What `arena check` does once the agent is loaded (in `compile`): describes it, plays the smoke
@@ -94,6 +202,17 @@ pub fn check_loaded(
     args: &CheckArgs,
     out: &mut dyn Write,
 ) -> anyhow::Result<Vec<String>> {
+    check_module(module, compile, games, args, out).map(|(errors, _)| errors)
+}
+
+/// [`check_loaded`], returning the warnings too (each with its count).
+fn check_module(
+    module: &AgentModule,
+    compile: Duration,
+    games: &[GameKind],
+    args: &CheckArgs,
+    out: &mut dyn Write,
+) -> anyhow::Result<(Vec<String>, BTreeMap<String, u32>)> {
     describe(module, compile, out);
     let mut errors = Vec::new();
     let mut warnings = BTreeMap::<String, u32>::new();
@@ -120,7 +239,7 @@ pub fn check_loaded(
     } else {
         fail(&errors, out);
     }
-    Ok(errors)
+    Ok((errors, warnings))
 }
 
 /// Little Animal Farm smoke games against the built-in greedy opponent: faults are errors,
@@ -416,11 +535,12 @@ mod tests {
         let path = dir.join(name);
         std::fs::write(&path, content).unwrap();
         run(CheckArgs {
-            agent: path,
+            agents: vec![path],
             games: 2,
             round_cap: 50,
             seed: 1,
             logs: false,
+            json: false,
             limits: LimitArgs {
                 fuel_per_decision: Some(200_000),
                 fuel_per_game: Some(5_000_000),
@@ -445,11 +565,12 @@ mod tests {
         assert_eq!(check("v2.wat", &v2).unwrap(), 1);
         let missing = std::env::temp_dir().join("arena-check-no-such-agent.wasm");
         assert!(run(CheckArgs {
-            agent: missing,
+            agents: vec![missing],
             games: 1,
             round_cap: 10,
             seed: 1,
             logs: false,
+            json: false,
             limits: LimitArgs::default(),
         })
         .is_err());

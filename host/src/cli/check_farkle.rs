@@ -161,11 +161,12 @@ mod tests {
         let path = dir.join(name);
         std::fs::write(&path, content).unwrap();
         run(CheckArgs {
-            agent: path,
+            agents: vec![path],
             games: 2,
             round_cap: 100,
             seed: 1,
             logs: true,
+            json: false,
             limits: LimitArgs {
                 fuel_per_decision: Some(200_000),
                 fuel_per_game: Some(5_000_000),

@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use crate::league::interrupt::Interrupted;
 use crate::league::result::GameResult;
 use crate::league::{output, run_league, LeagueConfig, RunOptions};
 use crate::terminal;
@@ -22,6 +23,11 @@ pub struct LeagueArgs {
     /// began starts from the beginning)
     #[arg(long, conflicts_with = "fresh")]
     pub resume: bool,
+    /// With --resume: the league file has new agents since the league began; keep every game
+    /// played and play only the new agents' games (the result is the league a fresh run of the
+    /// grown file gives)
+    #[arg(long, requires = "resume")]
+    pub extend: bool,
     /// Discard an earlier league in the output folder and start over
     #[arg(long)]
     pub fresh: bool,
@@ -46,30 +52,52 @@ pub fn run(args: LeagueArgs) -> anyhow::Result<i32> {
     }
     let opts = RunOptions {
         resume: args.resume,
+        extend: args.extend,
         fresh: args.fresh,
         threads: args.threads,
         quiet: args.quiet,
     };
-    let run = run_league(&cfg, &opts)?;
-    println!(
+    crate::league::interrupt::install();
+    let run = match run_league(&cfg, &opts) {
+        Ok(run) => run,
+        Err(e) => match e.downcast_ref::<Interrupted>() {
+            Some(i) => {
+                eprintln!(
+                    "\n{}",
+                    terminal::line(&format!(
+                        "interrupted after {} of {} games (kept in {}); `arena league --config {} \
+                         --resume` continues",
+                        i.done,
+                        i.total,
+                        i.output,
+                        args.config.display()
+                    ))
+                );
+                // 128 + SIGINT, as a shell reports a command stopped by Ctrl-C.
+                return Ok(130);
+            }
+            None => return Err(e),
+        },
+    };
+    outln!(
         "{}: {} agents, {} games ({} played now)\n",
         terminal::line(&cfg.name),
         cfg.agents.len(),
         run.results.len(),
         run.played
     );
-    print!("{}", terminal::block(&output::table(&run.standings)));
+    out!("{}", terminal::block(&output::table(&run.standings)));
     let files = if run.standings.benchmark.is_some() {
         "standings.json, benchmark.csv, benchmark_turns.csv"
     } else {
         "standings.json, standings.csv, crosstable.csv"
     };
     let shown = terminal::line(&run.output.display().to_string()).into_owned();
-    println!("\nresults: {shown}  (records in {shown}/records, {files})");
+    outln!("\nresults: {shown}  (records in {shown}/records, {files})");
     // The standings are safe on disk by now; a report that cannot be written is worth a message,
     // not the loss of the run's exit status.
     match crate::report::write_report(&run.output) {
-        Ok(index) => println!("report: {}", terminal::line(&index.display().to_string())),
+        Ok(index) => outln!("report: {}", terminal::line(&index.display().to_string())),
         Err(e) => eprintln!(
             "warning: the HTML report could not be written: {}",
             terminal::block(&format!("{e:#}"))

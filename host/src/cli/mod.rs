@@ -2,6 +2,29 @@
 
 use clap::{Parser, Subcommand};
 
+/// `print!` for the commands' output: a standard output closed early (`arena verify … | head`) is
+/// no reason to panic or to stop. The command finishes what it does (a league still writes its
+/// files and report) and its exit status still says how that went; only the lines nobody reads
+/// are lost.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout(), $($arg)*);
+    }};
+}
+
+/// `println!` the way [`out!`] does `print!`.
+macro_rules! outln {
+    () => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout());
+    }};
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
 pub mod bench;
 pub mod check;
 pub mod check_farkle;
@@ -59,6 +82,23 @@ pub enum Command {
     Serve(serve::ServeArgs),
     /// Upload an agent to an `arena serve` server and print the verdict
     Submit(submit::SubmitArgs),
+}
+
+/// True when `result` failed only because standard output was closed (the reader of a pipe went
+/// away): see [`out!`].
+pub fn stdout_closed(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// Writes with `write` to standard output; a closed standard output is not an error.
+pub fn to_stdout(write: impl FnOnce() -> anyhow::Result<()>) -> anyhow::Result<()> {
+    match write() {
+        Err(e) if !stdout_closed(&e) => Err(e),
+        _ => Ok(()),
+    }
 }
 
 /// Runs the command; the returned code is the process exit status.

@@ -1,7 +1,10 @@
 //! `arena new NAME --lang LANG [--game GAME]`: creates a ready-to-build agent in a new folder NAME
-//! from the templates in `new/templates/` (the bindings are copied from `agent-sdk/`), and prints
-//! the commands that build and check it. Little Animal Farm agents come in every language; Farkle
-//! agents in Rust and WAT.
+//! from the templates in `new/templates/` (the bindings are copied from `agent-sdk/`; a Rust agent
+//! gets a copy of the SDK and the crates it depends on in `vendor/`, so it builds without the
+//! arena's sources), and prints the commands that build and check it, one per line, to be pasted
+//! one after the other. Little Animal Farm agents come in every language; Farkle agents in Rust
+//! and WAT. The module an agent builds is named after its project (a league names each agent
+//! after its file).
 //!
 //! Exit status: 0 when the project was created; 2 when NAME exists or cannot be used.
 
@@ -51,8 +54,8 @@ pub struct NewArgs {
     /// The game the agent plays: little-animal-farm or farkle (Farkle: Rust or WAT)
     #[arg(long, value_name = "GAME", default_value = "little-animal-farm")]
     pub game: GameKind,
-    /// Rust only: the arena's agent-sdk folder the crate depends on (default: the one this arena
-    /// was built from)
+    /// Rust only: depend on this agent-sdk folder (of an arena checkout) instead of the copy of
+    /// the SDK written into the project's vendor/ folder
     #[arg(long, value_name = "DIR")]
     pub sdk: Option<PathBuf>,
 }
@@ -63,6 +66,12 @@ pub const ASSEMBLYSCRIPT_VERSION: &str = "0.28.20";
 const C_HEADER: &str = include_str!("../../../agent-sdk/c/arena.h");
 const ZIG_BINDINGS: &str = include_str!("../../../agent-sdk/zig/arena.zig");
 const AS_BINDINGS: &str = include_str!("../../../agent-sdk/assemblyscript/arena.ts");
+
+// `VENDORED_SDK`: the Rust SDK and the crates it depends on, embedded by build.rs.
+include!(concat!(env!("OUT_DIR"), "/vendored_sdk.rs"));
+
+/// Where a Rust project holds its copy of the SDK (`VENDORED_SDK`'s paths are under it).
+const VENDOR_DIR: &str = "vendor";
 
 /// One file of a template: its path in the project and its text (with `{{...}}` placeholders).
 type TemplateFile = (&'static str, &'static str);
@@ -85,7 +94,7 @@ fn farkle_files(lang: Lang) -> Option<&'static [TemplateFile]> {
             ),
             (".gitignore", "/target/\n"),
         ]),
-        Lang::Wat => Some(&[("agent.wat", include_str!("new/templates/wat/farkle.wat"))]),
+        Lang::Wat => Some(&[("{{name}}.wat", include_str!("new/templates/wat/farkle.wat"))]),
         Lang::C | Lang::AssemblyScript | Lang::Zig => None,
     }
 }
@@ -103,7 +112,7 @@ fn farm_files(lang: Lang) -> &'static [TemplateFile] {
             (".gitignore", "*.wasm\n"),
         ],
         Lang::Wat => &[(
-            "agent.wat",
+            "{{name}}.wat",
             include_str!("../../../example-agents/wat/climber.wat"),
         )],
         Lang::AssemblyScript => &[
@@ -129,35 +138,65 @@ fn farm_files(lang: Lang) -> &'static [TemplateFile] {
     }
 }
 
-/// The command that builds a project of `lang` inside its folder, and the module it produces
-/// (relative to the folder).
-pub fn build_command(lang: Lang, lib: &str) -> (Option<String>, String) {
+/// The command that builds a project of `lang` named `name` (whose Rust library is `lib`) inside
+/// its folder, and the module it produces (relative to the folder, named after the project).
+pub fn build_command(lang: Lang, name: &str, lib: &str) -> (Option<String>, String) {
     match lang {
         Lang::Rust => (
             Some("cargo build --release --target wasm32-unknown-unknown".into()),
             format!("target/wasm32-unknown-unknown/release/{lib}.wasm"),
         ),
         Lang::C => (
-            Some(
+            Some(format!(
                 "clang --target=wasm32 -O2 -nostdlib -mbulk-memory -Wl,--no-entry \
-                 -o agent.wasm agent.c"
-                    .into(),
-            ),
-            "agent.wasm".into(),
+                 -o {name}.wasm agent.c"
+            )),
+            format!("{name}.wasm"),
         ),
-        Lang::Wat => (None, "agent.wat".into()),
+        Lang::Wat => (None, format!("{name}.wat")),
         Lang::AssemblyScript => (
             Some("npm install && npm run build".into()),
-            "build/agent.wasm".into(),
+            format!("build/{name}.wasm"),
         ),
-        Lang::Zig => (
-            Some(
-                "python3 -m ziglang build-exe agent.zig -target wasm32-freestanding \
-                 -O ReleaseFast -fno-entry -rdynamic"
-                    .into(),
-            ),
-            "agent.wasm".into(),
-        ),
+        Lang::Zig => (Some(zig_build(name, "zig")), format!("{name}.wasm")),
+    }
+}
+
+/// The Zig build command, with `zig` the way to run the compiler (`python3 -m ziglang` for Zig
+/// from PyPI).
+fn zig_build(name: &str, zig: &str) -> String {
+    format!(
+        "{zig} build-exe agent.zig -target wasm32-freestanding -O ReleaseFast -fno-entry \
+         -rdynamic -femit-bin={name}.wasm"
+    )
+}
+
+/// What `arena new` prints after creating a project: commands to paste one after the other (from
+/// the folder `arena new` ran in), and comments (lines starting with `#`).
+pub fn steps(lang: Lang, dir: &Path, name: &str, lib: &str) -> Vec<String> {
+    let (build, module) = build_command(lang, name, lib);
+    let mut steps = vec![format!("cd {}", shell_word(&dir.display().to_string()))];
+    match build {
+        Some(b) => steps.push(b),
+        None => steps.push("# nothing to build: the arena reads .wat files as they are".into()),
+    }
+    if lang == Lang::Zig {
+        steps.push(format!(
+            "# or, with Zig from PyPI (pip install ziglang): {}",
+            zig_build(name, "python3 -m ziglang")
+        ));
+    }
+    steps.push(format!("arena check {module}"));
+    steps
+}
+
+/// `word` as one shell word: as it is when it holds nothing the shell would change, else quoted.
+fn shell_word(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_./+,:@%".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
     }
 }
 
@@ -181,15 +220,12 @@ fn agent_name(dir: &Path) -> anyhow::Result<String> {
     Ok(name)
 }
 
-/// The SDK folder for a Rust agent: `--sdk`, or the one next to this arena's sources.
-fn sdk_dir(given: Option<&Path>) -> anyhow::Result<PathBuf> {
-    let dir = match given {
-        Some(d) => d.to_path_buf(),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../agent-sdk"),
-    };
-    let dir = std::fs::canonicalize(&dir).with_context(|| {
+/// The SDK folder given with `--sdk`, made absolute.
+fn sdk_dir(dir: &Path) -> anyhow::Result<PathBuf> {
+    let dir = std::fs::canonicalize(dir).with_context(|| {
         format!(
-            "the agent SDK folder {} is not there; give the arena's agent-sdk/ folder with --sdk",
+            "the agent SDK folder {} is not there; --sdk must name the agent-sdk/ folder of an \
+             arena checkout",
             dir.display()
         )
     })?;
@@ -211,8 +247,8 @@ fn fill(text: &str, values: &[(&str, &str)]) -> String {
     out
 }
 
-/// Creates the project; returns the commands to print.
-pub fn create(args: &NewArgs) -> anyhow::Result<(Option<String>, String)> {
+/// Creates the project; returns the steps to print (see [`steps`]).
+pub fn create(args: &NewArgs) -> anyhow::Result<Vec<String>> {
     let dir = &args.name;
     let name = agent_name(dir)?;
     if dir.exists() {
@@ -242,10 +278,9 @@ pub fn create(args: &NewArgs) -> anyhow::Result<(Option<String>, String)> {
         );
     };
     let lib = name.replace('-', "_");
-    let sdk = match args.lang {
-        Lang::Rust => sdk_dir(args.sdk.as_deref())?
-            .to_string_lossy()
-            .replace('\\', "/"),
+    let sdk = match (args.lang, &args.sdk) {
+        (Lang::Rust, Some(dir)) => sdk_dir(dir)?.to_string_lossy().replace('\\', "/"),
+        (Lang::Rust, None) => format!("{VENDOR_DIR}/arena-agent-sdk"),
         _ => String::new(),
     };
     if sdk.contains('\'') {
@@ -259,41 +294,45 @@ pub fn create(args: &NewArgs) -> anyhow::Result<(Option<String>, String)> {
         ("sdk", sdk.as_str()),
         ("assemblyscript", ASSEMBLYSCRIPT_VERSION),
     ];
-    for (path, text) in files {
+    let write = |path: &Path, text: &str| -> anyhow::Result<()> {
         let target = dir.join(path);
         if let Some(parent) = target.parent() {
             std::fs::create_dir_all(parent)
                 .with_context(|| format!("cannot create {}", parent.display()))?;
         }
-        std::fs::write(&target, fill(text, &values))
-            .with_context(|| format!("cannot write {}", target.display()))?;
+        std::fs::write(&target, text).with_context(|| format!("cannot write {}", target.display()))
+    };
+    for (path, text) in files {
+        write(Path::new(&fill(path, &values)), &fill(text, &values))?;
     }
-    let (build, module) = build_command(args.lang, &lib);
-    let check = format!("arena check {}", dir.join(module).display());
-    let build = build.map(|b| format!("cd {} && {b}", dir.display()));
-    Ok((build, check))
+    if args.lang == Lang::Rust && args.sdk.is_none() {
+        for (path, text) in VENDORED_SDK {
+            write(&Path::new(VENDOR_DIR).join(path), text)?;
+        }
+    }
+    Ok(steps(args.lang, dir, &name, &lib))
 }
 
 pub fn run(args: NewArgs) -> anyhow::Result<i32> {
-    let (build, check) = match create(&args) {
+    let steps = match create(&args) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("error: {e:#}");
             return Ok(2);
         }
     };
-    println!(
+    outln!(
         "created {}: a {} agent in {}",
         args.name.display(),
         args.game.title(),
         args.lang
     );
-    println!();
-    match build {
-        Some(b) => println!("build:  {b}"),
-        None => println!("build:  nothing to build (the arena reads .wat files as they are)"),
+    outln!();
+    outln!("Build and check it (one line after the other):");
+    outln!();
+    for step in steps {
+        outln!("    {step}");
     }
-    println!("check:  {check}");
     Ok(0)
 }
 
@@ -351,11 +390,12 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let wat = dir.join("dice-bot");
         let _ = std::fs::remove_dir_all(&wat);
-        let (build, check) = create(&new_args(wat.clone(), Lang::Wat, GameKind::Farkle)).unwrap();
-        assert_eq!(build, None);
-        assert!(check.ends_with("agent.wat"), "{check}");
+        let steps = create(&new_args(wat.clone(), Lang::Wat, GameKind::Farkle)).unwrap();
+        assert_eq!(steps[0], format!("cd {}", wat.display()));
+        assert!(steps[1].starts_with("# nothing to build"), "{steps:?}");
+        assert_eq!(steps[2], "arena check dice-bot.wat");
         let sb = crate::sandbox::Sandbox::new(crate::sandbox::Limits::default()).unwrap();
-        let m = sb.load(&wat.join("agent.wat")).unwrap();
+        let m = sb.load(&wat.join("dice-bot.wat")).unwrap();
         assert_eq!(m.games(), &[GameKind::Farkle]);
 
         let rust = dir.join("rusty-dice");

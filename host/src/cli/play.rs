@@ -170,11 +170,12 @@ pub fn run(args: PlayArgs) -> anyhow::Result<i32> {
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     if args.json {
-        let stdout = std::io::stdout();
-        write_record(&record, &meta, stdout.lock()).context("cannot write to stdout")?;
+        super::to_stdout(|| {
+            write_record(&record, &meta, std::io::stdout().lock()).context("cannot write to stdout")
+        })?;
     } else {
         let text = Narrator::new(&names, &setup).narrate(&record, args.logs.then_some(&logs));
-        print!("{}", terminal::block(&text));
+        out!("{}", terminal::block(&text));
         print_fuel_and_record(&names, &fuel, args.record.as_deref());
     }
     Ok(0)
@@ -188,13 +189,13 @@ pub(crate) fn print_fuel_and_record(
     record: Option<&std::path::Path>,
 ) {
     for (name, (total, max)) in names.iter().zip(fuel) {
-        println!(
+        outln!(
             "{}: {total} fuel used, {max} of it per decision at most",
             terminal::line(name)
         );
     }
     if let Some(path) = record {
-        println!(
+        outln!(
             "record written to {}",
             terminal::line(&path.display().to_string())
         );

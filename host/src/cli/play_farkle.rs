@@ -96,12 +96,14 @@ pub fn run(
     }
     if args.json {
         use std::io::Write;
-        std::io::stdout()
-            .lock()
-            .write_all(&bytes)
-            .context("cannot write to stdout")?;
+        super::to_stdout(|| {
+            std::io::stdout()
+                .lock()
+                .write_all(&bytes)
+                .context("cannot write to stdout")
+        })?;
     } else {
-        print!(
+        out!(
             "{}",
             crate::terminal::block(&narrate(names, &record, args.logs))
         );

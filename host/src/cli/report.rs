@@ -35,7 +35,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<i32> {
     };
     match crate::report::write_report(&args.dir) {
         Ok(index) => {
-            println!(
+            outln!(
                 "report: {}",
                 crate::terminal::line(&index.display().to_string())
             );

@@ -78,7 +78,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<i32> {
             let name = challenge.name.clone();
             let data = challenge.data.clone();
             serve(challenge, |addr| {
-                println!(
+                outln!(
                     "{name}: listening on http://{addr} (data in {})",
                     data.display()
                 );
@@ -101,20 +101,20 @@ async fn admin_command(db: &Db, cmd: AdminCommand) -> anyhow::Result<()> {
     match cmd {
         AdminCommand::AddContestant { name } => {
             let token = admin::add_contestant(db, &name).await?;
-            println!("added {name:?}; their token (shown only now):\n{token}");
+            outln!("added {name:?}; their token (shown only now):\n{token}");
         }
         AdminCommand::Contestants => {
             for c in db.contestants().await? {
-                println!("{}\t{}", c.id, c.name);
+                outln!("{}\t{}", c.id, c.name);
             }
         }
         AdminCommand::Freeze => {
             admin::set_frozen(db, true).await?;
-            println!("submissions are frozen");
+            outln!("submissions are frozen");
         }
         AdminCommand::Unfreeze => {
             admin::set_frozen(db, false).await?;
-            println!("submissions are open (until the deadline, if there is one)");
+            outln!("submissions are open (until the deadline, if there is one)");
         }
     }
     Ok(())

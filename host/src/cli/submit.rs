@@ -31,16 +31,16 @@ pub fn run(args: SubmitArgs) -> anyhow::Result<i32> {
     match submit(&args.server, &args.token, &bytes)? {
         Answer::Accepted { version, report } => {
             if !args.quiet {
-                print!("{report}");
+                out!("{report}");
             }
-            println!("accepted: version {version} plays from now on");
+            outln!("accepted: version {version} plays from now on");
             Ok(0)
         }
         Answer::Refused { reason, report } => {
             if let (false, Some(r)) = (args.quiet, report) {
-                print!("{r}");
+                out!("{r}");
             }
-            println!("refused: {reason}");
+            outln!("refused: {reason}");
             Ok(1)
         }
         Answer::Unauthorized(why) => {

@@ -75,11 +75,11 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<i32> {
             }
         }
         if verdict.is_err() || args.verbose {
-            println!("{}", verdict_line(path, &verdict));
+            outln!("{}", verdict_line(path, &verdict));
         }
     }
     if !args.quiet {
-        println!("{}", summary_line(verified, failed, unreadable));
+        outln!("{}", summary_line(verified, failed, unreadable));
     }
     Ok(status)
 }
@@ -150,19 +150,19 @@ fn run_league(dir: &Path, agents: Option<&Path>, verbose: bool) -> anyhow::Resul
     };
     if verbose {
         for line in &report.checked {
-            println!("ok  {}", terminal::line(line));
+            outln!("ok  {}", terminal::line(line));
         }
     }
     for p in report.problems.iter().take(audit::PROBLEMS_SHOWN) {
-        println!("FAIL {}", terminal::line(p));
+        outln!("FAIL {}", terminal::line(p));
     }
     if report.problems.len() > audit::PROBLEMS_SHOWN {
-        println!(
+        outln!(
             "... and {} more problems",
             report.problems.len() - audit::PROBLEMS_SHOWN
         );
     }
-    println!("{}", terminal::line(&report.summary()));
+    outln!("{}", terminal::line(&report.summary()));
     Ok(if report.problems.is_empty() { 0 } else { 1 })
 }
 

@@ -118,14 +118,13 @@ impl LeagueConfig {
 
         let mut agents = Vec::new();
         for (i, a) in raw.agent.iter().enumerate() {
-            let path = base.join(&a.path);
+            let path = normalize(&base.join(&a.path));
             if !path.exists() {
-                bail!(
-                    "agent {} ([[agent]] number {}): file not found: {}",
-                    a.name.as_deref().unwrap_or("?"),
-                    i + 1,
-                    path.display()
-                );
+                let which = match &a.name {
+                    Some(name) => format!("agent {name:?}, [[agent]] number {}", i + 1),
+                    None => format!("[[agent]] number {}", i + 1),
+                };
+                bail!("agent file not found: {} ({which})", path.display());
             }
             let name = match &a.name {
                 Some(n) => n.clone(),
@@ -156,7 +155,7 @@ impl LeagueConfig {
                 matched += 1;
                 agents.push(AgentEntry {
                     name: default_name(&p),
-                    path: p,
+                    path: normalize(&p),
                 });
             }
             if matched == 0 {
@@ -194,7 +193,7 @@ impl LeagueConfig {
             seed: raw.seed.unwrap_or(1),
             round_cap,
             fault_policy: raw.fault_policy.unwrap_or_default(),
-            output: base.join(raw.output.unwrap_or_else(|| PathBuf::from("results"))),
+            output: normalize(&base.join(raw.output.unwrap_or_else(|| PathBuf::from("results")))),
             threads: raw.threads.unwrap_or(0),
             compress_records_over: raw.compress_records_over.unwrap_or(256 * 1024),
             budgets: raw.budgets,
@@ -240,6 +239,29 @@ pub fn check_budgets(b: &Budgets) -> anyhow::Result<()> {
 }
 
 /// A name from a path: the file stem, or the folder name of a crate.
+/// `path` without its `.` parts, and without the `..` parts that follow a folder name (the folder
+/// and the `..` cancel out): `leagues/../results` is `results`, as a person would write it. Done
+/// on the text, as the league file's paths are written relative to its folder.
+pub fn normalize(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out: Vec<Component> = Vec::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir if matches!(out.last(), Some(Component::Normal(_))) => {
+                out.pop();
+            }
+            // `..` at the root is the root.
+            Component::ParentDir if matches!(out.last(), Some(Component::RootDir)) => {}
+            c => out.push(c),
+        }
+    }
+    if out.is_empty() {
+        return PathBuf::from(".");
+    }
+    out.iter().collect()
+}
+
 pub fn default_name(path: &Path) -> String {
     let stem = if path.is_dir() {
         path.file_name()
@@ -333,17 +355,52 @@ fuel_per_decision = 1000
     }
 
     #[test]
+    fn paths_are_normalized_as_written() {
+        for (given, clean) in [
+            ("leagues/../results/farkle", "results/farkle"),
+            ("./a/./b", "a/b"),
+            ("../x/../y", "../y"),
+            ("a/..", "."),
+            ("/../etc", "/etc"),
+            ("../../a", "../../a"),
+        ] {
+            assert_eq!(normalize(Path::new(given)), Path::new(clean), "{given}");
+        }
+        let d = dir_with(&["a.wasm", "b.wasm"]);
+        let sub = d.path().join("leagues");
+        std::fs::create_dir(&sub).unwrap();
+        let c =
+            LeagueConfig::parse("include = ['../*.wasm']\noutput = '../results/x'", &sub).unwrap();
+        assert_eq!(c.output, d.path().join("results/x"));
+        assert_eq!(c.agents[0].path, d.path().join("a.wasm"));
+    }
+
+    #[test]
     fn broken_files_name_the_key_or_file() {
         let d = dir_with(&["a.wasm", "b.wasm"]);
         assert!(err("rounds = 3\ninclude=['*.wasm']", &d).contains("rounds"));
         assert!(err("seed = 'x'\ninclude=['*.wasm']", &d).contains("seed"));
         assert!(err("players_per_game = 7\ninclude=['*.wasm']", &d).contains("players_per_game"));
         assert!(err("games_per_group = 3\ninclude=['*.wasm']", &d).contains("games_per_group"));
-        assert!(err(
+        let missing = err(
             "[[agent]]\npath='missing.wasm'\n[[agent]]\npath='a.wasm'",
-            &d
-        )
-        .contains("missing.wasm"));
+            &d,
+        );
+        assert!(
+            missing.contains(&format!(
+                "agent file not found: {} ([[agent]] number 1)",
+                d.path().join("missing.wasm").display()
+            )),
+            "{missing}"
+        );
+        let named = err("[[agent]]\nname='x'\npath='./sub/../gone.wasm'", &d);
+        assert!(
+            named.contains(&format!(
+                "agent file not found: {} (agent \"x\", [[agent]] number 1)",
+                d.path().join("gone.wasm").display()
+            )),
+            "{named}"
+        );
         assert!(err("include=['*.wasm']\n[[agent]]\npath='a.wasm'", &d)
             .contains("duplicate agent name \"a\""));
         assert!(err("include=['*.nothing']", &d).contains("matches no file"));

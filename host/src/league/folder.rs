@@ -50,6 +50,8 @@ pub struct Header<'a> {
     pub fingerprint: &'a str,
     pub name: &'a str,
     pub games: usize,
+    /// What `fingerprint` is the hash of (see [`super::changes`]).
+    pub settings: Option<&'a serde_json::Value>,
 }
 
 /// How to open the folder.
@@ -61,6 +63,9 @@ pub enum Start {
     Fresh,
     /// Continue the league the folder holds (or start it, if it holds none).
     Resume,
+    /// Continue the league the folder holds, grown by new agents: its games are kept (renumbered
+    /// as the new schedule numbers them) and only the new groups are left to play.
+    Extend,
 }
 
 /// An output folder opened for a run.
@@ -83,8 +88,15 @@ pub fn lock(out: &Path) -> anyhow::Result<FolderLock> {
 }
 
 /// Opens the league in `out`, locked by `lock` (see [`lock`]), as `start` says.
-pub fn open(out: &Path, lock: FolderLock, start: Start, header: &Header) -> anyhow::Result<Opened> {
-    open_with(out, lock, start, header, &mut || Ok(()))
+/// `new_id` gives a played game's id in the league of `header` (for [`Start::Extend`]).
+pub fn open(
+    out: &Path,
+    lock: FolderLock,
+    start: Start,
+    header: &Header,
+    new_id: &dyn Fn(&GameResult) -> Option<usize>,
+) -> anyhow::Result<Opened> {
+    open_with(out, lock, start, header, new_id, &mut || Ok(()))
 }
 
 /// [`open`], calling `checkpoint` between the steps of replacing a league, where a kill could
@@ -94,12 +106,17 @@ pub(super) fn open_with(
     lock: FolderLock,
     start: Start,
     header: &Header,
+    new_id: &dyn Fn(&GameResult) -> Option<usize>,
     checkpoint: &mut dyn FnMut() -> anyhow::Result<()>,
 ) -> anyhow::Result<Opened> {
     clear_leftovers(out)?;
     let has_journal = out.join(JOURNAL_FILE).exists();
-    if start == Start::Resume && has_journal {
-        let (journal, results) = Journal::resume(out, header.fingerprint)?;
+    let mut lock = lock;
+    if start == Start::Extend && has_journal {
+        lock = extend(out, lock, header, new_id, checkpoint)?;
+    }
+    if matches!(start, Start::Resume | Start::Extend) && has_journal {
+        let (journal, results) = Journal::resume(out, header.fingerprint, header.settings)?;
         check_records(out, &results)?;
         return Ok(Opened {
             lock,
@@ -119,8 +136,110 @@ pub(super) fn open_with(
         lock,
         journal,
         results: Vec::new(),
-        resumed_nothing: start == Start::Resume,
+        resumed_nothing: matches!(start, Start::Resume | Start::Extend),
     })
+}
+
+/// Renumbers the league in `out` as the grown league of `header` numbers its games, when that
+/// league is the one in `out` with agents added (and nothing else changed): the new journal holds
+/// every game played, with its id in the new schedule, and the records are renamed to match. The
+/// new folder is built beside `out` (records hard-linked, not copied) and exchanged with it in one
+/// atomic rename, so that at every instant the folder is the old league or the grown one. Returns
+/// the lock on `out`. A league that is already the one of `header` is left as it is.
+fn extend(
+    out: &Path,
+    lock: FolderLock,
+    header: &Header,
+    new_id: &dyn Fn(&GameResult) -> Option<usize>,
+    checkpoint: &mut dyn FnMut() -> anyhow::Result<()>,
+) -> anyhow::Result<FolderLock> {
+    let (old, results) = Journal::read(out)?;
+    if old.fingerprint == header.fingerprint {
+        return Ok(lock);
+    }
+    let grown = match (&old.settings, header.settings) {
+        (Some(old), Some(new)) => super::changes::only_agents_added(old, new),
+        _ => false,
+    };
+    if !grown {
+        let changes = match (&old.settings, header.settings) {
+            (Some(old), Some(new)) => super::changes::describe(old, new).join("; "),
+            _ => "its journal does not say with which settings it was started".into(),
+        };
+        bail!(
+            "{}: --extend grows a league by new agents only, and this league changed otherwise \
+             ({changes}); resume needs the same league file and agents (or use --fresh)",
+            out.display()
+        );
+    }
+    check_records(out, &results)?;
+    let mut renumbered = Vec::with_capacity(results.len());
+    for r in &results {
+        let Some(id) = new_id(r) else {
+            bail!(
+                "{}: the journal holds game {} ({}), which the grown league does not schedule",
+                out.display(),
+                r.id,
+                r.key
+            );
+        };
+        let gz = if r.record.ends_with(".gz") { ".gz" } else { "" };
+        let mut moved = r.clone();
+        moved.id = id;
+        moved.record = format!("{RECORDS_DIR}/game-{id:06}.jsonl{gz}");
+        renumbered.push((r, moved));
+    }
+    renumbered.sort_by_key(|(_, m)| m.id);
+    let foreign: Vec<String> = entries(out)?
+        .into_iter()
+        .filter(|n| !is_league_entry(n))
+        .collect();
+    if !foreign.is_empty() {
+        bail!(
+            "{}: --extend renumbers the league in a copy beside the folder and exchanges the two, \
+             so the folder must hold only the league's files; move away {}",
+            out.display(),
+            foreign.join(", ")
+        );
+    }
+    let Some(beside) = swap_path(out) else {
+        bail!(
+            "{}: --extend renumbers the league in a copy beside the folder and exchanges the two, \
+             which cannot be done for a link or the current folder: name the folder itself",
+            out.display()
+        );
+    };
+    let build = |dir: &Path| -> anyhow::Result<()> {
+        let records = dir.join(RECORDS_DIR);
+        fs::create_dir_all(&records)
+            .with_context(|| format!("cannot create {}", records.display()))?;
+        for (old, new) in &renumbered {
+            let (from, to) = (out.join(&old.record), dir.join(&new.record));
+            if fs::hard_link(&from, &to).is_err() {
+                fs::copy(&from, &to).with_context(|| {
+                    format!("cannot copy {} to {}", from.display(), to.display())
+                })?;
+            }
+        }
+        atomic::sync_dir(&records).with_context(|| format!("cannot sync {}", records.display()))?;
+        let kept: Vec<GameResult> = renumbered.iter().map(|(_, m)| m.clone()).collect();
+        Journal::write(
+            dir,
+            header.fingerprint,
+            header.name,
+            header.games,
+            header.settings,
+            &kept,
+        )
+    };
+    match swap_in(out, &beside, lock, &build, checkpoint)? {
+        Ok((lock, _journal)) => Ok(lock),
+        Err(_) => bail!(
+            "{}: --extend needs a system and file system that can exchange two folders in one \
+             rename (Linux on common file systems); this one cannot",
+            out.display()
+        ),
+    }
 }
 
 /// Starts the league of `header` in `out`, in place of whatever league files are there. Returns
@@ -138,7 +257,8 @@ fn start_new(
     }
     if entries.iter().all(|n| is_league_entry(n)) {
         if let Some(beside) = swap_path(out) {
-            return match swap_in(out, &beside, lock, header, checkpoint)? {
+            let build = |dir: &Path| create_league(dir, header);
+            return match swap_in(out, &beside, lock, &build, checkpoint)? {
                 Ok(opened) => Ok(opened),
                 Err(lock) => {
                     replace_in_place(out, header, checkpoint)?;
@@ -151,18 +271,18 @@ fn start_new(
     Ok((lock, Journal::open(out)?))
 }
 
-/// Builds the new league at `beside` and exchanges it with `out`. `Ok(Err(lock))` when the system
-/// cannot exchange the two folders (nothing is changed then).
+/// Builds the new league at `beside` with `build` and exchanges it with `out`. `Ok(Err(lock))`
+/// when the system cannot exchange the two folders (nothing is changed then).
 fn swap_in(
     out: &Path,
     beside: &Path,
     mut old_lock: FolderLock,
-    header: &Header,
+    build: &dyn Fn(&Path) -> anyhow::Result<()>,
     checkpoint: &mut dyn FnMut() -> anyhow::Result<()>,
 ) -> anyhow::Result<Result<(FolderLock, Journal), FolderLock>> {
     fs::create_dir(beside).with_context(|| format!("cannot create {}", beside.display()))?;
     let mut new_lock = FolderLock::acquire(beside)?;
-    create_league(beside, header)?;
+    build(beside)?;
     checkpoint()?;
     if let Err(e) = exchange(beside, out) {
         drop(new_lock);
@@ -210,7 +330,13 @@ fn replace_in_place(
     remove(&out.join(REPORT_DIR))?;
     atomic::sync_dir(out).with_context(|| format!("cannot sync {}", out.display()))?;
     checkpoint()?;
-    Journal::write_header(out, header.fingerprint, header.name, header.games)?;
+    Journal::write_header(
+        out,
+        header.fingerprint,
+        header.name,
+        header.games,
+        header.settings,
+    )?;
     checkpoint()?;
     let records = out.join(RECORDS_DIR);
     let discard = out.join(DISCARD_DIR);
@@ -229,7 +355,13 @@ fn replace_in_place(
 fn create_league(dir: &Path, header: &Header) -> anyhow::Result<()> {
     let records = dir.join(RECORDS_DIR);
     fs::create_dir_all(&records).with_context(|| format!("cannot create {}", records.display()))?;
-    Journal::write_header(dir, header.fingerprint, header.name, header.games)
+    Journal::write_header(
+        dir,
+        header.fingerprint,
+        header.name,
+        header.games,
+        header.settings,
+    )
 }
 
 /// Refuses a journal naming a record that is not in the folder.

@@ -23,8 +23,22 @@ enum Line {
         fingerprint: String,
         name: String,
         games: usize,
+        /// What the fingerprint is the hash of (the league's settings and agents), so that a
+        /// refused resume can say what changed and a grown league (`--extend`) can be recognized.
+        /// Absent from journals written before it was added.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        settings: Option<serde_json::Value>,
     },
     Game(GameResult),
+}
+
+/// A journal's first line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JournalHeader {
+    pub fingerprint: String,
+    pub name: String,
+    pub games: usize,
+    pub settings: Option<serde_json::Value>,
 }
 
 #[derive(Debug)]
@@ -51,7 +65,7 @@ impl Journal {
         }
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create output folder {}", dir.display()))?;
-        Journal::write_header(dir, fingerprint, name, games)?;
+        Journal::write_header(dir, fingerprint, name, games, None)?;
         Journal::open(dir)
     }
 
@@ -62,13 +76,33 @@ impl Journal {
         fingerprint: &str,
         name: &str,
         games: usize,
+        settings: Option<&serde_json::Value>,
     ) -> anyhow::Result<()> {
-        let header = serde_json::to_string(&Line::League {
+        Journal::write(dir, fingerprint, name, games, settings, &[])
+    }
+
+    /// Writes a journal holding its header and `results` in `dir`, in place of any journal there,
+    /// at once (see [`Journal::write_header`]).
+    pub fn write(
+        dir: &Path,
+        fingerprint: &str,
+        name: &str,
+        games: usize,
+        settings: Option<&serde_json::Value>,
+        results: &[GameResult],
+    ) -> anyhow::Result<()> {
+        let mut text = serde_json::to_vec(&Line::League {
             fingerprint: fingerprint.into(),
             name: name.into(),
             games,
+            settings: settings.cloned(),
         })?;
-        super::atomic::write(&dir.join(JOURNAL_FILE), format!("{header}\n").as_bytes())
+        text.push(b'\n');
+        for r in results {
+            serde_json::to_writer(&mut text, &GameLine::Game(r))?;
+            text.push(b'\n');
+        }
+        super::atomic::write(&dir.join(JOURNAL_FILE), &text)
     }
 
     /// Replaces the journal in `dir` at once by one of `header`'s league holding `results`: a
@@ -103,11 +137,59 @@ impl Journal {
         Ok(Journal { file, path })
     }
 
-    /// Reopens a journal to continue its league. Returns the games already finished.
-    pub fn resume(dir: &Path, fingerprint: &str) -> anyhow::Result<(Journal, Vec<GameResult>)> {
+    /// Reopens a journal to continue its league, whose settings (see [`super::changes`]) are
+    /// `settings` and their hash `fingerprint`. Returns the games already finished.
+    pub fn resume(
+        dir: &Path,
+        fingerprint: &str,
+        settings: Option<&serde_json::Value>,
+    ) -> anyhow::Result<(Journal, Vec<GameResult>)> {
+        let path = dir.join(JOURNAL_FILE);
+        let (header, results, good_bytes) = Journal::read_lines(dir)?;
+        if header.fingerprint != fingerprint {
+            let changes = match (&header.settings, settings) {
+                (Some(old), Some(new)) => super::changes::describe(old, new),
+                _ => Vec::new(),
+            };
+            let extend = match (&header.settings, settings) {
+                (Some(old), Some(new)) if super::changes::only_agents_added(old, new) => {
+                    "; to play only the new agents' games and keep every game played, run with \
+                     --resume --extend"
+                }
+                _ => "",
+            };
+            let what = if changes.is_empty() {
+                "different settings or agents".to_owned()
+            } else {
+                format!("different settings or agents ({})", changes.join("; "))
+            };
+            bail!(
+                "{} was started with {what}; resume needs the same league file and agents (or use \
+                 --fresh){extend}",
+                path.display()
+            );
+        }
+        let file = OpenOptions::new().write(true).open(&path)?;
+        file.set_len(good_bytes)?;
+        let mut journal = Journal { file, path };
+        journal.file.sync_data()?;
+        use std::io::Seek;
+        journal.file.seek(std::io::SeekFrom::End(0))?;
+        Ok((journal, results))
+    }
+
+    /// Reads the journal in `dir`: its header and the games it holds (a torn last line is left
+    /// out).
+    pub fn read(dir: &Path) -> anyhow::Result<(JournalHeader, Vec<GameResult>)> {
+        Journal::read_lines(dir).map(|(h, r, _)| (h, r))
+    }
+
+    /// [`Journal::read`], and the length of the journal without its torn last line.
+    fn read_lines(dir: &Path) -> anyhow::Result<(JournalHeader, Vec<GameResult>, u64)> {
         let path = dir.join(JOURNAL_FILE);
         let f = File::open(&path)
             .with_context(|| format!("nothing to resume: cannot open {}", path.display()))?;
+        let mut header = None;
         let mut results = Vec::new();
         let mut good_bytes = 0u64;
         let mut lines = BufReader::new(f).split(b'\n').enumerate().peekable();
@@ -121,15 +203,18 @@ impl Journal {
                 (
                     0,
                     Some(Line::League {
-                        fingerprint: fp, ..
+                        fingerprint,
+                        name,
+                        games,
+                        settings,
                     }),
                 ) => {
-                    if fp != fingerprint {
-                        bail!(
-                            "{} was started with different settings or agents; resume needs the same league file and agents (or use --fresh)",
-                            path.display()
-                        );
-                    }
+                    header = Some(JournalHeader {
+                        fingerprint,
+                        name,
+                        games,
+                        settings,
+                    });
                 }
                 (0, _) => bail!("{}: line 1 is not a league journal header", path.display()),
                 (_, Some(Line::Game(r))) => {
@@ -150,19 +235,16 @@ impl Journal {
             }
             good_bytes += line.len() as u64 + 1;
         }
-        let file = OpenOptions::new().write(true).open(&path)?;
-        file.set_len(good_bytes)?;
-        let mut journal = Journal { file, path };
-        journal.file.sync_data()?;
-        use std::io::Seek;
-        journal.file.seek(std::io::SeekFrom::End(0))?;
+        let header = header.with_context(|| {
+            format!("{}: line 1 is not a league journal header", path.display())
+        })?;
         let mut seen = HashSet::new();
         for r in &results {
             if !seen.insert(r.key.clone()) {
-                bail!("{}: game {} appears twice", journal.path.display(), r.key);
+                bail!("{}: game {} appears twice", path.display(), r.key);
             }
         }
-        Ok((journal, results))
+        Ok((header, results, good_bytes))
     }
 
     /// Appends one finished game and makes it durable before returning.
@@ -240,13 +322,13 @@ mod tests {
             .unwrap();
         f.write_all(b"{\"type\":\"game\",\"id\":2,\"ke").unwrap();
         drop(f);
-        let (mut j, done) = Journal::resume(&dir, "fp").unwrap();
+        let (mut j, done) = Journal::resume(&dir, "fp", None).unwrap();
         assert_eq!(done, vec![result(0), result(1)]);
         j.append(&result(2)).unwrap();
         drop(j);
-        let (_, done) = Journal::resume(&dir, "fp").unwrap();
+        let (_, done) = Journal::resume(&dir, "fp", None).unwrap();
         assert_eq!(done, vec![result(0), result(1), result(2)]);
-        assert!(Journal::resume(&dir, "other")
+        assert!(Journal::resume(&dir, "other", None)
             .unwrap_err()
             .to_string()
             .contains("different settings"));
@@ -287,7 +369,7 @@ mod tests {
         // A kill in the middle of a batch's write tears its last line only.
         let torn = &text[..text.len() - 10];
         std::fs::write(dir.join(JOURNAL_FILE), torn).unwrap();
-        let (_, done) = Journal::resume(&dir, "fp").unwrap();
+        let (_, done) = Journal::resume(&dir, "fp", None).unwrap();
         assert_eq!(done, vec![result(0), result(1), result(2)]);
         std::fs::remove_dir_all(&dir).unwrap();
     }
@@ -319,7 +401,7 @@ mod tests {
             )
             .unwrap();
             drop(f);
-            let e = Journal::resume(&dir, "fp").unwrap_err().to_string();
+            let e = Journal::resume(&dir, "fp", None).unwrap_err().to_string();
             assert!(e.contains(":3: unreadable line"), "{to}: {e}");
             std::fs::remove_dir_all(&dir).unwrap();
         }
@@ -334,7 +416,7 @@ mod tests {
         bad.forfeits = vec![7];
         j.append(&bad).unwrap();
         drop(j);
-        let e = Journal::resume(&dir, "fp").unwrap_err().to_string();
+        let e = Journal::resume(&dir, "fp", None).unwrap_err().to_string();
         assert!(
             e.contains(":3: forfeit of seat 7 in a game of 2 seats"),
             "{e}"

@@ -4,8 +4,10 @@
 pub mod agents;
 pub mod atomic;
 pub mod benchmark;
+pub mod changes;
 pub mod config;
 pub mod folder;
+pub mod interrupt;
 pub mod journal;
 pub mod lock;
 pub mod output;

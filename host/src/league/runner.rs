@@ -18,6 +18,7 @@ use anyhow::{anyhow, bail, Context};
 
 use super::config::LeagueConfig;
 use super::folder::{self, Header, Start};
+use super::interrupt;
 use super::lock::FolderLock;
 use super::output::{self, Summary};
 use super::progress::Progress;
@@ -39,6 +40,9 @@ pub const RETRY_PAUSE: Duration = Duration::from_millis(250);
 pub struct RunOptions {
     /// Continue the league journaled in the output folder.
     pub resume: bool,
+    /// With `resume`: the league may have grown by new agents since it was started; its games are
+    /// kept and only the new ones are played.
+    pub extend: bool,
     /// Discard an earlier league in the output folder.
     pub fresh: bool,
     /// Overrides the league file's `threads`.
@@ -113,10 +117,12 @@ pub fn play_league_watched<G: Game>(
     let names: Vec<String> = cfg.agents.iter().map(|a| a.name.clone()).collect();
     assert_eq!(game.kind(), cfg.game, "the league's game");
     let schedule = Schedule::new(&names, cfg.players_per_game, cfg.games_per_group, cfg.seed)?;
-    let fingerprint = fingerprint(cfg, &hashes(modules), limits_json);
+    let settings = settings_json(cfg, limits_json, &hashes(modules));
+    let fingerprint = crate::records::sha256_hex(settings.to_string().as_bytes());
 
     let out = cfg.output.clone();
     let start = match (opts.resume, opts.fresh) {
+        (true, _) if opts.extend => Start::Extend,
         (true, _) => Start::Resume,
         (false, true) => Start::Fresh,
         (false, false) => Start::New,
@@ -125,8 +131,10 @@ pub fn play_league_watched<G: Game>(
         fingerprint: &fingerprint,
         name: &cfg.name,
         games: schedule.len(),
+        settings: Some(&settings),
     };
-    let opened = folder::open(&out, lock, start, &header)?;
+    let new_id = |r: &GameResult| schedule.id_of(&r.seats, &r.key);
+    let opened = folder::open(&out, lock, start, &header, &new_id)?;
     if opened.resumed_nothing {
         eprintln!(
             "note: {} holds no league journal (the league was stopped before it began): nothing to resume, so the league starts from the beginning",
@@ -174,7 +182,7 @@ pub fn play_league_watched<G: Game>(
                 .stack_size(WORKER_STACK_BYTES)
                 .spawn_scoped(scope, move || {
                     // Games are taken in schedule order, each computed from its id when taken.
-                    while !stop.load(Ordering::Relaxed) {
+                    while !stop.load(Ordering::Relaxed) && !interrupt::requested() {
                         let k = next.fetch_add(1, Ordering::Relaxed);
                         if k >= schedule.len() {
                             break;
@@ -238,6 +246,14 @@ pub fn play_league_watched<G: Game>(
         Ok(())
     })?;
     progress.finish();
+    if interrupt::requested() && results.len() < schedule.len() {
+        // A game cut short by Ctrl-C (its compiler child killed with it) is no failure to report.
+        return Err(anyhow::Error::new(interrupt::Interrupted {
+            done: results.len(),
+            total: schedule.len(),
+            output: out.display().to_string(),
+        }));
+    }
     if let Some(e) = first_error {
         return Err(e.context(format!(
             "league stopped; the {} finished games are kept in {} and `arena league --resume` continues it",
@@ -384,7 +400,11 @@ impl<G: Game> GameContext<'_, G> {
                 .unwrap_or_else(|p| Err(anyhow!("a worker panicked: {}", panic_text(&p))));
             match result {
                 Ok(r) => return Ok(r),
-                Err(_) if tries <= HOST_RETRIES && !stop.load(Ordering::Relaxed) => {
+                Err(_)
+                    if tries <= HOST_RETRIES
+                        && !stop.load(Ordering::Relaxed)
+                        && !interrupt::requested() =>
+                {
                     std::thread::sleep(RETRY_PAUSE);
                 }
                 Err(e) => {
@@ -475,7 +495,8 @@ fn settings_json(
 }
 
 /// Identifies everything that decides a league's results, so a resume with other settings or
-/// other agent code is refused.
+/// other agent code is refused (the hash of its settings, as `play_league` computes it).
+#[cfg(test)]
 pub(super) fn fingerprint(
     cfg: &LeagueConfig,
     hashes: &[Option<String>],

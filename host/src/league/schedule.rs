@@ -142,6 +142,31 @@ impl Schedule {
         (group, cycle, seats)
     }
 
+    /// The id of the game whose seats hold the agents named `seats` (in seat order) and whose
+    /// key is `key`; `None` when this schedule has no such game. A league grown by new agents
+    /// (`--extend`) finds its played games' new ids with it.
+    pub fn id_of(&self, seats: &[String], key: &str) -> Option<usize> {
+        if seats.len() != self.players {
+            return None;
+        }
+        let seated: Vec<usize> = seats
+            .iter()
+            .map(|s| self.names.iter().position(|n| n == s))
+            .collect::<Option<_>>()?;
+        let mut group = seated.clone();
+        group.sort_unstable();
+        let rotation = group.iter().position(|&a| a == seated[0])?;
+        let cycle: usize = key.rsplit_once('#')?.1.parse().ok()?;
+        if cycle >= self.cycles {
+            return None;
+        }
+        let rank = rank_combination(self.names.len(), &group);
+        let id = usize::try_from(rank).ok()? * self.cycles * self.players
+            + cycle * self.players
+            + rotation;
+        (id < self.len && self.key(id) == key && self.place(id).2 == seated).then_some(id)
+    }
+
     fn key_of(&self, seats: &[usize], cycle: usize) -> String {
         let seated: Vec<&str> = seats.iter().map(|&i| self.names[i].as_str()).collect();
         format!("{}#{cycle}", seated.join(","))
@@ -209,6 +234,20 @@ fn unrank_combination(n: usize, k: usize, mut rank: u128) -> Vec<usize> {
         a = lo + 1;
     }
     out
+}
+
+/// The rank of the sorted subset `subset` of `0..n` among the subsets of its size in
+/// lexicographic order: the inverse of [`unrank_combination`], counted the same way.
+fn rank_combination(n: usize, subset: &[usize]) -> u128 {
+    let k = subset.len();
+    let mut rank = 0u128;
+    let mut a = 0usize;
+    for (j, &c) in subset.iter().enumerate() {
+        let m = (k - 1 - j) as u128;
+        rank += binomial((n - a) as u128, m + 1) - binomial((n - c) as u128, m + 1);
+        a = c + 1;
+    }
+    rank
 }
 
 fn game_seed(league_seed: u64, group: &[&str], cycle: usize) -> u64 {
@@ -279,6 +318,45 @@ mod tests {
             }
         }
         games
+    }
+
+    #[test]
+    fn ranking_a_combination_undoes_unranking_it() {
+        for n in 1..9 {
+            for k in 1..=n {
+                for (r, subset) in combinations(n, k).iter().enumerate() {
+                    assert_eq!(unrank_combination(n, k, r as u128), *subset);
+                    assert_eq!(rank_combination(n, subset), r as u128, "{n} {k} {subset:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_game_is_found_by_its_seats_and_key_and_keeps_its_seed_when_agents_are_added() {
+        for players in 1..=3 {
+            let few = names(4);
+            let mut more = names(6);
+            more.swap(0, 5);
+            let small = Schedule::new(&few, players, 2 * players as u32, 7).unwrap();
+            let big = Schedule::new(&more, players, 2 * players as u32, 7).unwrap();
+            for id in 0..big.len() {
+                let g = big.game(id);
+                let seats: Vec<String> = g.seats.iter().map(|&a| more[a].clone()).collect();
+                assert_eq!(big.id_of(&seats, &g.key), Some(id));
+            }
+            for id in 0..small.len() {
+                let g = small.game(id);
+                let seats: Vec<String> = g.seats.iter().map(|&a| few[a].clone()).collect();
+                let grown = big
+                    .id_of(&seats, &g.key)
+                    .expect("scheduled in the grown league");
+                assert_eq!(big.game(grown).key, g.key);
+                assert_eq!(big.game(grown).seed, g.seed, "{players} players, game {id}");
+            }
+            let stranger = vec!["nobody".to_string(); players];
+            assert_eq!(big.id_of(&stranger, "x#0"), None);
+        }
     }
 
     /// All `k`-subsets of `0..n`, in lexicographic order.

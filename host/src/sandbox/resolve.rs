@@ -8,10 +8,16 @@ use anyhow::{bail, Context};
 /// The Rust target agents are built for.
 pub const AGENT_TARGET: &str = "wasm32-unknown-unknown";
 
+/// The cargo profile for agents, when the crate's workspace defines it (the arena's own does: no
+/// debug information, link-time optimization, `panic = "abort"`); otherwise `release`.
+pub const AGENT_PROFILE: &str = "wasm-agent";
+
 /// Resolves an agent named on the command line or in a league file:
 /// * a `.wasm` or `.wat` file is used as it is;
 /// * a directory holding a `Cargo.toml` (an agent crate) is built with
-///   `cargo build --release --target wasm32-unknown-unknown` and its `.wasm` is returned.
+///   `cargo build --release --target wasm32-unknown-unknown` (`--profile wasm-agent` when its
+///   workspace defines that profile, as the arena's does for its example agents) and its `.wasm`
+///   is returned.
 pub fn resolve_agent(path: &Path) -> anyhow::Result<PathBuf> {
     let meta = std::fs::metadata(path)
         .with_context(|| format!("agent {}: no such file or directory", path.display()))?;
@@ -38,9 +44,16 @@ fn cargo() -> String {
 /// Builds the agent crate in `dir` for wasm and returns the produced module.
 pub fn build_crate(dir: &Path) -> anyhow::Result<PathBuf> {
     let manifest = dir.join("Cargo.toml");
-    let (package, target_dir) = crate_info(&manifest)?;
+    let (package, target_dir, profile) = crate_info(&manifest)?;
     let output = Command::new(cargo())
-        .args(["build", "--release", "--quiet", "--target", AGENT_TARGET])
+        .args([
+            "build",
+            "--quiet",
+            "--target",
+            AGENT_TARGET,
+            "--profile",
+            &profile,
+        ])
         .arg("--manifest-path")
         .arg(&manifest)
         .output()
@@ -64,7 +77,7 @@ pub fn build_crate(dir: &Path) -> anyhow::Result<PathBuf> {
     }
     let wasm = target_dir
         .join(AGENT_TARGET)
-        .join("release")
+        .join(&profile)
         .join(format!("{}.wasm", package.replace('-', "_")));
     if !wasm.is_file() {
         bail!(
@@ -76,8 +89,9 @@ pub fn build_crate(dir: &Path) -> anyhow::Result<PathBuf> {
     Ok(wasm)
 }
 
-/// The package name of `manifest` and the target directory cargo uses for it.
-fn crate_info(manifest: &Path) -> anyhow::Result<(String, PathBuf)> {
+/// The package name of `manifest`, the target directory cargo uses for it, and the profile to
+/// build it with.
+fn crate_info(manifest: &Path) -> anyhow::Result<(String, PathBuf, String)> {
     let output = Command::new(cargo())
         .args([
             "metadata",
@@ -126,5 +140,21 @@ fn crate_info(manifest: &Path) -> anyhow::Result<(String, PathBuf)> {
         .and_then(|t| t["name"].as_str())
         .or(package["name"].as_str())
         .context("the package has no name")?;
-    Ok((name.to_owned(), target_dir))
+    let profile = meta["workspace_root"]
+        .as_str()
+        .filter(|root| defines_agent_profile(&Path::new(root).join("Cargo.toml")))
+        .map_or("release", |_| AGENT_PROFILE);
+    Ok((name.to_owned(), target_dir, profile.to_owned()))
+}
+
+/// True when the manifest `path` defines the profile [`AGENT_PROFILE`].
+fn defines_agent_profile(path: &Path) -> bool {
+    std::fs::read_to_string(path)
+        .ok()
+        .and_then(|text| text.parse::<toml::Table>().ok())
+        .is_some_and(|t| {
+            t.get("profile")
+                .and_then(|p| p.get(AGENT_PROFILE))
+                .is_some()
+        })
 }

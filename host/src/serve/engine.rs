@@ -148,11 +148,12 @@ impl Engine {
                 return Ok(refused(out, format!("{e:#}"), sha));
             }
             let args = CheckArgs {
-                agent: PathBuf::from(name),
+                agents: vec![PathBuf::from(name)],
                 games: smoke_games,
                 round_cap: self.rules.round_cap,
                 seed: 1,
                 logs: false,
+                json: false,
                 limits: LimitArgs::default(),
             };
             let errors = check_loaded(
@@ -385,6 +386,7 @@ pub fn run_final(
             fresh: !resume,
             threads: Some(threads),
             quiet: true,
+            extend: false,
         },
     )?;
     crate::report::write_report(&run.output).context("cannot write the final's report")?;

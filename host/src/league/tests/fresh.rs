@@ -121,6 +121,7 @@ fn kill_at_every_step(dir: &Path, out: &Path, foreign: bool) -> usize {
             fingerprint: &new_fingerprint,
             name: &new_cfg.name,
             games: 24,
+            settings: None,
         };
         let mut steps = 0;
         let mut checkpoint = || {
@@ -131,7 +132,8 @@ fn kill_at_every_step(dir: &Path, out: &Path, foreign: bool) -> usize {
             Ok(())
         };
         let lock = folder::lock(out).unwrap();
-        let opened = folder::open_with(out, lock, Start::Fresh, &header, &mut checkpoint);
+        let opened =
+            folder::open_with(out, lock, Start::Fresh, &header, &|_| None, &mut checkpoint);
         if let Ok(opened) = opened {
             // Every step passed: the new league is open and empty.
             drop(opened);

@@ -172,6 +172,7 @@ fn play_with<G: crate::game::Game>(
         fresh: !resume,
         threads: Some(threads),
         quiet: true,
+        extend: false,
     };
     play_league(
         game,

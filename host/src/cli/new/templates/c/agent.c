@@ -6,8 +6,8 @@
  * dogs), largest first, for exactly the worth of what it buys, so its offers are legal.
  * arena.h (the ABI v1 bindings) defines the exports; edit agent_trade and agent_accept.
  *
- * Build: clang --target=wasm32 -O2 -nostdlib -mbulk-memory -Wl,--no-entry -o agent.wasm agent.c
- * Check: arena check agent.wasm
+ * Build: clang --target=wasm32 -O2 -nostdlib -mbulk-memory -Wl,--no-entry -o {{name}}.wasm agent.c
+ * Check: arena check {{name}}.wasm
  */
 #include "arena.h"
 

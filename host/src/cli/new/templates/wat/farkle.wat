@@ -3,7 +3,7 @@
 ;; Each roll it drafts every 1 and every 5, or, when the roll has none, three dice of a face that
 ;; shows three times or more (the host never asks about a farkle, so one of the two exists). It
 ;; rolls on while fewer than 300 points are at risk and at least three dice would be left (or all
-;; six again after hot dice), and banks otherwise. Nothing to build: `arena check agent.wat`.
+;; six again after hot dice), and banks otherwise. Nothing to build: `arena check` this file.
 (module
   ;; One page (64 KiB): the exchange buffer is its first 8192 bytes; face counts at 16384.
   (memory (export "memory") 1)

@@ -5,8 +5,9 @@
 //! dogs), largest first, for exactly the worth of what it buys, so its offers are legal.
 //! arena.zig (the ABI v1 bindings) defines the exports; edit `trade` and `accept`.
 //!
-//! Build: python3 -m ziglang build-exe agent.zig -target wasm32-freestanding -O ReleaseFast -fno-entry -rdynamic
-//! Check: arena check agent.wasm
+//! Build: zig build-exe agent.zig -target wasm32-freestanding -O ReleaseFast -fno-entry -rdynamic -femit-bin={{name}}.wasm
+//! (with Zig from PyPI, `pip install ziglang`: `python3 -m ziglang build-exe ...`, the same arguments)
+//! Check: arena check {{name}}.wasm
 const arena = @import("arena.zig");
 
 comptime {

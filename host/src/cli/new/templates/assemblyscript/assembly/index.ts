@@ -6,7 +6,7 @@
 // arena.ts holds the ABI v1 bindings; edit farm_trade and farm_accept.
 //
 // Build: npm install && npm run build
-// Check: arena check build/agent.wasm
+// Check: arena check build/{{name}}.wasm
 import { Animal, ANIMAL_NAMES, Answer, KINDS, log, mine, pass, round, stock, worth } from "./arena";
 
 export { arena_abi_version, arena_buffer, arena_buffer_size } from "./arena";
