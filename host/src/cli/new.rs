@@ -1,7 +1,8 @@
 //! `arena new NAME --lang LANG [--game GAME]`: creates a ready-to-build agent in a new folder NAME
 //! from the templates in `new/templates/` (the bindings are copied from `agent-sdk/`), and prints
 //! the commands that build and check it. Little Animal Farm agents come in every language; Farkle
-//! agents in Rust and WAT.
+//! agents in Rust, WAT, Python and JavaScript (Python and JavaScript agents are WebAssembly
+//! components: `new/components.rs`).
 //!
 //! Exit status: 0 when the project was created; 2 when NAME exists or cannot be used.
 
@@ -11,6 +12,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context};
 
 use crate::game::GameKind;
+
+mod components;
+pub mod folder;
 
 /// The languages `arena new` knows.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,6 +30,11 @@ pub enum Lang {
     AssemblyScript,
     /// Zig for wasm32-freestanding, with agent-sdk/zig/arena.zig
     Zig,
+    /// Python, built into a WebAssembly component by componentize-py (PyPI)
+    Python,
+    /// JavaScript, built into a WebAssembly component by componentize-js (npm)
+    #[value(name = "javascript", alias = "js")]
+    JavaScript,
 }
 
 impl fmt::Display for Lang {
@@ -36,6 +45,8 @@ impl fmt::Display for Lang {
             Lang::Wat => "WAT",
             Lang::AssemblyScript => "AssemblyScript",
             Lang::Zig => "Zig",
+            Lang::Python => "Python",
+            Lang::JavaScript => "JavaScript",
         })
     }
 }
@@ -48,7 +59,8 @@ pub struct NewArgs {
     /// Language of the agent
     #[arg(long, value_enum, default_value = "rust")]
     pub lang: Lang,
-    /// The game the agent plays: little-animal-farm or farkle (Farkle: Rust or WAT)
+    /// The game the agent plays: little-animal-farm or farkle (Farkle: Rust, WAT, Python or
+    /// JavaScript)
     #[arg(long, value_name = "GAME", default_value = "little-animal-farm")]
     pub game: GameKind,
     /// Rust only: the arena's agent-sdk folder the crate depends on (default: the one this arena
@@ -69,6 +81,9 @@ type TemplateFile = (&'static str, &'static str);
 
 /// The template of a game in a language; `None` when there is none.
 fn files(lang: Lang, game: GameKind) -> Option<&'static [TemplateFile]> {
+    if matches!(lang, Lang::Python | Lang::JavaScript) {
+        return components::files(lang, game);
+    }
     match game {
         GameKind::Farm => Some(farm_files(lang)),
         GameKind::Farkle => farkle_files(lang),
@@ -86,7 +101,7 @@ fn farkle_files(lang: Lang) -> Option<&'static [TemplateFile]> {
             (".gitignore", "/target/\n"),
         ]),
         Lang::Wat => Some(&[("agent.wat", include_str!("new/templates/wat/farkle.wat"))]),
-        Lang::C | Lang::AssemblyScript | Lang::Zig => None,
+        Lang::C | Lang::AssemblyScript | Lang::Zig | Lang::Python | Lang::JavaScript => None,
     }
 }
 
@@ -126,6 +141,8 @@ fn farm_files(lang: Lang) -> &'static [TemplateFile] {
             ("arena.zig", ZIG_BINDINGS),
             (".gitignore", "*.wasm\n*.wasm.o\n.zig-cache/\nzig-out/\n"),
         ],
+        // Components: `components::files`.
+        Lang::Python | Lang::JavaScript => &[],
     }
 }
 
@@ -158,6 +175,11 @@ pub fn build_command(lang: Lang, lib: &str) -> (Option<String>, String) {
             ),
             "agent.wasm".into(),
         ),
+        Lang::Python | Lang::JavaScript => {
+            let (command, module) = components::build_command(lang, GameKind::Farm)
+                .expect("a component language has a build command");
+            (Some(command), module)
+        }
     }
 }
 
@@ -228,6 +250,8 @@ pub fn create(args: &NewArgs) -> anyhow::Result<(Option<String>, String)> {
             Lang::Wat,
             Lang::AssemblyScript,
             Lang::Zig,
+            Lang::Python,
+            Lang::JavaScript,
         ]
         .into_iter()
         .filter(|l| files(*l, args.game).is_some())
@@ -258,6 +282,7 @@ pub fn create(args: &NewArgs) -> anyhow::Result<(Option<String>, String)> {
         ("package", name.as_str()),
         ("sdk", sdk.as_str()),
         ("assemblyscript", ASSEMBLYSCRIPT_VERSION),
+        ("world", components::world(args.game)),
     ];
     for (path, text) in files {
         let target = dir.join(path);
@@ -268,7 +293,10 @@ pub fn create(args: &NewArgs) -> anyhow::Result<(Option<String>, String)> {
         std::fs::write(&target, fill(text, &values))
             .with_context(|| format!("cannot write {}", target.display()))?;
     }
-    let (build, module) = build_command(args.lang, &lib);
+    let (build, module) = match components::build_command(args.lang, args.game) {
+        Some((command, module)) => (Some(command), module),
+        None => build_command(args.lang, &lib),
+    };
     let check = format!("arena check {}", dir.join(module).display());
     let build = build.map(|b| format!("cd {} && {b}", dir.display()));
     Ok((build, check))
@@ -317,6 +345,8 @@ mod tests {
             Lang::Wat,
             Lang::AssemblyScript,
             Lang::Zig,
+            Lang::Python,
+            Lang::JavaScript,
         ] {
             let all = GameKind::ALL.into_iter().filter_map(|g| files(lang, g));
             for (path, text) in all.flatten() {
@@ -329,6 +359,7 @@ mod tests {
                         ("package", "n"),
                         ("sdk", "/sdk"),
                         ("assemblyscript", ASSEMBLYSCRIPT_VERSION),
+                        ("world", "farm"),
                     ],
                 );
                 assert!(!filled.contains("{{"), "{lang}: {path} keeps a placeholder");
