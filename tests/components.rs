@@ -18,7 +18,7 @@ fn run_cached(args: &[&str]) -> std::process::Output {
 
 fn write_league(dir: &Path, game: &str, agents: &[(&str, &Path)]) -> std::path::PathBuf {
     let mut text = format!(
-        "name = \"components\"\ngame = \"{game}\"\nplayers_per_game = 2\ngames_per_group = 1\n\
+        "name = \"components\"\ngame = \"{game}\"\nplayers_per_game = 2\ngames_per_group = 2\n\
          seed = 7\nround_cap = 120\nthreads = 2\n"
     );
     for (name, path) in agents {
@@ -53,7 +53,7 @@ fn league_without_faults(dir: &Path, file: &Path) {
     for r in &records {
         let body = std::fs::read_to_string(r).unwrap();
         assert!(
-            !body.contains("\"fault\""),
+            !body.contains("\"type\":\"fault\""),
             "{} records a fault:\n{body}",
             r.display()
         );

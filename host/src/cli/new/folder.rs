@@ -113,6 +113,9 @@ pub fn build_folder(dir: &Path) -> anyhow::Result<Option<PathBuf>> {
         .arg("-c")
         .arg(&command)
         .current_dir(dir)
+        // componentize-py is written in Rust: its backtrace would bury the Python error.
+        .env("RUST_BACKTRACE", "0")
+        .env("RUST_LIB_BACKTRACE", "0")
         .output()
         .with_context(|| format!("cannot run sh to build {}", dir.display()))?;
     if !run.status.success() {

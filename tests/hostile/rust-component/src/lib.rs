@@ -7,6 +7,7 @@ wit_bindgen::generate!({
     world: "arena:games/farm@1.0.0",
 });
 
+#[cfg(any(feature = "snoop", feature = "allocate"))]
 use arena::games::host::log;
 
 struct Hostile;
@@ -61,12 +62,13 @@ fn spin() -> u64 {
     }
 }
 
-/// Keeps 1 MiB blocks until the allocator fails (an abort: a trap).
+/// Keeps 1 MiB blocks until the allocator fails (an abort: a trap). The blocks are reserved,
+/// not written, so that memory runs out long before fuel.
 #[cfg(feature = "allocate")]
 fn hoard() {
     let mut blocks = Vec::new();
     loop {
-        blocks.push(std::hint::black_box(vec![7u8; 1 << 20]));
+        blocks.push(std::hint::black_box(Vec::<u8>::with_capacity(1 << 20)));
         log(&format!("holding {} MiB", blocks.len()));
     }
 }
