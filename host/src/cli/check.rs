@@ -203,11 +203,10 @@ fn farm_smoke_games(
             }
         }
     }
-    if all_decisions > 0 {
+    if let Some(mean) = all_fuel.checked_div(all_decisions) {
         say!(
             out,
-            "  fuel per decision: {} on average over {all_decisions} decisions (loading included)",
-            all_fuel / all_decisions
+            "  fuel per decision: {mean} on average over {all_decisions} decisions (loading included)"
         );
     }
     Ok(())

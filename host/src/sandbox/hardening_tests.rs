@@ -68,10 +68,14 @@ fn shape_limits_count_functions_locals_and_body_bytes() {
     let both = check_shape(&component, &ShapeLimits::default()).unwrap();
     assert_eq!(both.functions, 14);
     assert_eq!(both.code_bytes, 2 * shape.code_bytes);
-    let mut l = ShapeLimits::default();
-    l.code_bytes = shape.code_bytes * 3 / 2;
+    let l = ShapeLimits {
+        code_bytes: shape.code_bytes * 3 / 2,
+        ..ShapeLimits::default()
+    };
     assert!(format!("{:#}", check_shape(&component, &l).unwrap_err()).contains("bytes of code"));
-    l = ShapeLimits::default();
-    l.functions = 6;
+    let l = ShapeLimits {
+        functions: 6,
+        ..ShapeLimits::default()
+    };
     assert!(format!("{:#}", check_shape(&component, &l).unwrap_err()).contains("7 functions"));
 }
