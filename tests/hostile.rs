@@ -720,10 +720,15 @@ fn modules_that_cannot_be_agents_are_refused_before_any_game() {
     std::fs::write(&truncated, &full[..full.len() / 2]).unwrap();
     refused(&dir, &truncated, "invalid WebAssembly module");
 
-    // The preamble of a component (version 0x0d, layer 1) and an empty body.
+    // The preamble of a component (version 0x0d, layer 1) and an empty body: a component of
+    // no world.
     let component = dir.join("component.wasm");
     std::fs::write(&component, b"\0asm\x0d\x00\x01\x00").unwrap();
-    refused(&dir, &component, "this is a WebAssembly component");
+    refused(
+        &dir,
+        &component,
+        "not an arena agent: the component exports nothing",
+    );
 
     // 100 MB: a valid module header and one custom section, generated here, never committed.
     let big = dir.join("big.wasm");
@@ -960,4 +965,136 @@ mod compiler {
             "{err:#}"
         );
     }
+}
+
+/// A hostile component (tests/hostile/rust-component, one cargo feature each) plays a farm game
+/// against greedy: returns the record's events and text, after checking that it verifies.
+fn component_game(feature: &str) -> (Vec<serde_json::Value>, String) {
+    let agent = common::components::component(&format!("hostile-{feature}"));
+    let dir = temp_dir(&format!("hostile-component-{feature}"));
+    let record = dir.join("game.jsonl");
+    let run = run_measured(
+        &[
+            "play",
+            agent.to_str().unwrap(),
+            example_wasm("greedy").to_str().unwrap(),
+            "--seed",
+            "5",
+            "--record",
+            record.to_str().unwrap(),
+        ],
+        &cache_dir(),
+    );
+    assert_eq!(run.code, Some(0), "{feature}: {}", run.output);
+    let o = run_arena(&["verify", record.to_str().unwrap()]);
+    assert!(o.status.success(), "{feature}: arena verify: {}", text(&o));
+    let text = std::fs::read_to_string(&record).unwrap();
+    (events(&text), text)
+}
+
+fn run_arena(args: &[&str]) -> std::process::Output {
+    run(args)
+}
+
+/// The one fault of seat 0 in `events`.
+fn only_fault(events: &[serde_json::Value]) -> &serde_json::Value {
+    let faults: Vec<_> = events.iter().filter(|e| e["type"] == "fault").collect();
+    assert_eq!(faults.len(), 1, "{faults:?}");
+    assert_eq!(faults[0]["seat"], 0, "{}", faults[0]);
+    faults[0]
+}
+
+#[test]
+fn a_component_looping_in_init_loses_its_game_on_decision_fuel() {
+    let (events, _) = component_game("loop-init");
+    let fault = only_fault(&events);
+    assert_eq!(fault["decision"], "init", "{fault}");
+    assert_eq!(fault["kind"], "decision_fuel", "{fault}");
+    assert!(
+        fault["detail"]
+            .as_str()
+            .unwrap()
+            .contains("init used up the fuel of one decision"),
+        "{fault}"
+    );
+}
+
+#[test]
+fn a_component_allocating_without_bound_hits_the_memory_limit() {
+    let (events, _) = component_game("allocate");
+    let fault = only_fault(&events);
+    assert_eq!(fault["decision"], "trade", "{fault}");
+    assert_eq!(fault["kind"], "memory_limit", "{fault}");
+}
+
+#[test]
+fn a_component_finds_no_file_no_environment_and_no_network() {
+    let (events, record) = component_game("snoop");
+    assert!(
+        events.iter().all(|e| e["type"] != "fault"),
+        "the snooping is not a fault: {events:?}"
+    );
+    for refused in [
+        "read /etc/passwd: Err",
+        "list /: Err",
+        "write /tmp/x: Err",
+        "environment: []",
+        "arguments: []",
+        "connect 127.0.0.1:22: Err",
+        "bind udp: Err",
+    ] {
+        assert!(
+            record.contains(refused),
+            "{refused:?} not in the log:\n{record}"
+        );
+    }
+    assert!(
+        !std::path::Path::new("/tmp/hostile-component").exists(),
+        "the component wrote a file"
+    );
+}
+
+#[test]
+fn components_that_cannot_be_agents_are_refused_before_any_game() {
+    let dir = temp_dir("hostile-components-refused");
+    let cases: &[(&str, &str)] = &[
+        (
+            "component_loop_start",
+            "instantiation used up the fuel of one decision",
+        ),
+        (
+            "component_huge_memory",
+            "linear memory of 3932160000 bytes requested, the limit is 33554432 bytes",
+        ),
+        ("component_http", "wasi:http/outgoing-handler@0.2.0"),
+        (
+            "component_other_world",
+            "not an arena agent: the component exports play",
+        ),
+    ];
+    for (name, why) in cases {
+        let run = refused(&dir, &hostile_dir().join(format!("{name}.wat")), why);
+        assert!(
+            run.elapsed < Duration::from_secs(10),
+            "{name}: {:?}",
+            run.elapsed
+        );
+    }
+
+    // A component of the other game's world.
+    refused(
+        &dir,
+        &common::components::component("js-farkle"),
+        "it is a component of world arena:games/farkle@1.0.0",
+    );
+
+    // Larger than the module size cap (32 MiB): a component preamble and a custom section.
+    let big = dir.join("big-component.wasm");
+    {
+        let mut bytes = b"\0asm\x0d\x00\x01\x00".to_vec();
+        bytes.resize(33 << 20, 0);
+        std::fs::write(&big, bytes).unwrap();
+    }
+    refused(&dir, &big, "larger than the module size limit");
+    std::fs::remove_file(&big).unwrap();
 }

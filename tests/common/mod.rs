@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
+pub mod components;
+
 pub const EXAMPLES: [&str; 5] = ["passer", "greedy", "insurance", "trader", "shepherd"];
 
 /// The Rust Farkle example bots, weakest first (by mean turns to 10,000).

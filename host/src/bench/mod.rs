@@ -7,6 +7,7 @@
 //! Every speed target is a ratio measured in one run on one machine; no test checks a speed
 //! (tests only check that every figure is produced, in `quick` mode).
 
+pub mod components;
 pub mod host_calls;
 pub mod stdio;
 pub mod strategies;

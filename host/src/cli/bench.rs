@@ -29,11 +29,19 @@ pub struct BenchArgs {
     /// (the calibration of host-call fuel, docs/SECURITY.md), and list them all
     #[arg(long)]
     pub host_calls: bool,
+    /// Only measure these Little Animal Farm agents (components or modules, e.g. the Python,
+    /// JavaScript and Rust component examples) beside the byte-ABI greedy: load and start time,
+    /// one decision, games per second against itself on one thread
+    #[arg(long, value_name = "AGENT", num_args = 1..)]
+    pub components: Vec<PathBuf>,
 }
 
 pub fn run_cmd(args: BenchArgs) -> anyhow::Result<i32> {
     if args.host_calls {
         return host_calls(&args);
+    }
+    if !args.components.is_empty() {
+        return components(&args);
     }
     let exe = std::env::current_exe().context("cannot find the arena binary")?;
     let dir = exe.parent().map(PathBuf::from).unwrap_or_default();
@@ -107,6 +115,41 @@ fn host_calls(args: &BenchArgs) -> anyhow::Result<i32> {
             sandbox.limits().decision_wall_ms
         );
         out!("{}", crate::bench::host_calls::table(&timings));
+    }
+    Ok(0)
+}
+
+/// `arena bench --components AGENT...`: each agent's figures, and the byte-ABI greedy's beside.
+fn components(args: &BenchArgs) -> anyhow::Result<i32> {
+    let sandbox = Sandbox::new(Limits::default())?;
+    let (games, reps) = if args.quick { (3, 1) } else { (100, 5) };
+    let mut paths = vec![resolve_agent(&PathBuf::from("example-agents/greedy"))
+        .context("cannot build example-agents/greedy (run from the workspace root)")?];
+    for p in &args.components {
+        paths.push(resolve_agent(p)?);
+    }
+    let mut all = Vec::new();
+    for path in &paths {
+        if !args.json {
+            eprintln!("measuring: {}", path.display());
+        }
+        let t = std::time::Instant::now();
+        let module = sandbox.load(path)?;
+        let load_ms = t.elapsed().as_secs_f64() * 1000.0;
+        all.push(run_with_big_stack(|| {
+            crate::bench::components::measure(&module, load_ms, games, reps)
+        })?);
+    }
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&all)?);
+    } else {
+        println!(
+            "machine: {}\n{} ({} games per agent, best of {reps})\n",
+            crate::bench::machine(),
+            sandbox.allocation(),
+            games
+        );
+        print!("{}", crate::bench::components::table(&all));
     }
     Ok(0)
 }

@@ -255,11 +255,14 @@ fn farm_smoke_games(
         out,
         "\nLittle Animal Farm smoke games against the built-in greedy opponent:"
     );
+    let (mut all_fuel, mut all_decisions) = (0u64, 0u64);
     for g in 0..args.games {
         let seed = args.seed.wrapping_add(g as u64);
         let seat = (g % 2) as usize;
         let t = Instant::now();
         let (record, logs) = smoke_game(module, seat, seed, args.round_cap)?;
+        all_fuel += logs.1;
+        all_decisions += logs.2;
         let took = t.elapsed();
         let result = match record.outcome {
             Outcome::Win { seat: w, .. } if w == seat => "won".to_string(),
@@ -319,6 +322,12 @@ fn farm_smoke_games(
             }
         }
     }
+    if let Some(mean) = all_fuel.checked_div(all_decisions) {
+        say!(
+            out,
+            "  fuel per decision: {mean} on average over {all_decisions} decisions (loading included)"
+        );
+    }
     Ok(())
 }
 
@@ -345,21 +354,31 @@ fn describe(m: &AgentModule, compile: Duration, out: &mut dyn Write) {
     }
     say!(out, "  size:        {} bytes", m.size());
     say!(out, "  sha256:      {}", m.sha256());
-    say!(out, "  ABI version: {}", m.abi_version());
-    say!(
-        out,
-        "  WASI:        {}",
-        if m.uses_wasi() {
-            "yes (preview 1: no files, no network, seeded random, fake clocks)"
-        } else {
-            "no"
-        }
-    );
-    say!(
-        out,
-        "  arena_init:  {}",
-        if m.has_init() { "yes" } else { "no" }
-    );
+    if let Some(world) = m.world() {
+        say!(out, "  kind:        WebAssembly component");
+        say!(out, "  world:       {world}");
+        say!(
+            out,
+            "  WASI:        0.2 (no files, no network, seeded random, fake clocks)"
+        );
+    } else {
+        say!(out, "  kind:        WebAssembly core module");
+        say!(out, "  ABI version: {}", m.abi_version());
+        say!(
+            out,
+            "  WASI:        {}",
+            if m.uses_wasi() {
+                "yes (preview 1: no files, no network, seeded random, fake clocks)"
+            } else {
+                "no"
+            }
+        );
+        say!(
+            out,
+            "  arena_init:  {}",
+            if m.has_init() { "yes" } else { "no" }
+        );
+    }
     say!(
         out,
         "  load time:   {} (validate, compile, probe)",
@@ -392,18 +411,18 @@ fn smoke_game(
     seat: usize,
     seed: u64,
     round_cap: u32,
-) -> anyhow::Result<(GameRecord, (AgentLogs, u64))> {
+) -> anyhow::Result<(GameRecord, (AgentLogs, u64, u64))> {
     let mut setup = Setup::standard(2, seed, round_cap);
     setup.policy = FaultPolicy::LoseMove;
-    let (record, logs, fuel) = play_with_opponent(&setup, module, seat)?;
-    Ok((record, (logs, fuel)))
+    let (record, logs, fuel, decisions) = play_with_opponent(&setup, module, seat)?;
+    Ok((record, (logs, fuel, decisions)))
 }
 
 fn play_with_opponent(
     setup: &Setup,
     module: &AgentModule,
     seat: usize,
-) -> anyhow::Result<(GameRecord, AgentLogs, u64)> {
+) -> anyhow::Result<(GameRecord, AgentLogs, u64, u64)> {
     run_with_big_stack(|| {
         let mut agent = module.player_with_round_cap(setup.round_cap);
         let mut logs = Vec::new();
@@ -428,7 +447,7 @@ fn play_with_opponent(
             return Err(anyhow::Error::new(failure.clone()));
         }
         let fuel = agent.fuel_used();
-        Ok((record, logs, fuel))
+        Ok((record, logs, fuel, agent.decisions()))
     })
 }
 

@@ -2,9 +2,10 @@
 //! from the templates in `new/templates/` (the bindings are copied from `agent-sdk/`; a Rust agent
 //! gets a copy of the SDK and the crates it depends on in `vendor/`, so it builds without the
 //! arena's sources), and prints the commands that build and check it, one per line, to be pasted
-//! one after the other. Little Animal Farm agents come in every language; Farkle agents in Rust
-//! and WAT. The module an agent builds is named after its project (a league names each agent
-//! after its file).
+//! one after the other. Little Animal Farm agents come in every language; Farkle agents in Rust,
+//! WAT, Python and JavaScript (Python and JavaScript agents are WebAssembly components:
+//! `new/components.rs`). The module an agent builds is named after its project (a league names
+//! each agent after its file).
 //!
 //! Exit status: 0 when the project was created; 2 when NAME exists or cannot be used.
 
@@ -14,6 +15,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context};
 
 use crate::game::GameKind;
+
+mod components;
+pub mod folder;
 
 /// The languages `arena new` knows.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,6 +33,11 @@ pub enum Lang {
     AssemblyScript,
     /// Zig for wasm32-freestanding, with agent-sdk/zig/arena.zig
     Zig,
+    /// Python, built into a WebAssembly component by componentize-py (PyPI)
+    Python,
+    /// JavaScript, built into a WebAssembly component by componentize-js (npm)
+    #[value(name = "javascript", alias = "js")]
+    JavaScript,
 }
 
 impl fmt::Display for Lang {
@@ -39,6 +48,8 @@ impl fmt::Display for Lang {
             Lang::Wat => "WAT",
             Lang::AssemblyScript => "AssemblyScript",
             Lang::Zig => "Zig",
+            Lang::Python => "Python",
+            Lang::JavaScript => "JavaScript",
         })
     }
 }
@@ -51,7 +62,8 @@ pub struct NewArgs {
     /// Language of the agent
     #[arg(long, value_enum, default_value = "rust")]
     pub lang: Lang,
-    /// The game the agent plays: little-animal-farm or farkle (Farkle: Rust or WAT)
+    /// The game the agent plays: little-animal-farm or farkle (Farkle: Rust, WAT, Python or
+    /// JavaScript)
     #[arg(long, value_name = "GAME", default_value = "little-animal-farm")]
     pub game: GameKind,
     /// Rust only: depend on this agent-sdk folder (of an arena checkout) instead of the copy of
@@ -78,6 +90,9 @@ type TemplateFile = (&'static str, &'static str);
 
 /// The template of a game in a language; `None` when there is none.
 fn files(lang: Lang, game: GameKind) -> Option<&'static [TemplateFile]> {
+    if matches!(lang, Lang::Python | Lang::JavaScript) {
+        return components::files(lang, game);
+    }
     match game {
         GameKind::Farm => Some(farm_files(lang)),
         GameKind::Farkle => farkle_files(lang),
@@ -95,7 +110,7 @@ fn farkle_files(lang: Lang) -> Option<&'static [TemplateFile]> {
             (".gitignore", "/target/\n"),
         ]),
         Lang::Wat => Some(&[("{{name}}.wat", include_str!("new/templates/wat/farkle.wat"))]),
-        Lang::C | Lang::AssemblyScript | Lang::Zig => None,
+        Lang::C | Lang::AssemblyScript | Lang::Zig | Lang::Python | Lang::JavaScript => None,
     }
 }
 
@@ -135,12 +150,20 @@ fn farm_files(lang: Lang) -> &'static [TemplateFile] {
             ("arena.zig", ZIG_BINDINGS),
             (".gitignore", "*.wasm\n*.wasm.o\n.zig-cache/\nzig-out/\n"),
         ],
+        // Components: `components::files`.
+        Lang::Python | Lang::JavaScript => &[],
     }
 }
 
-/// The command that builds a project of `lang` named `name` (whose Rust library is `lib`) inside
-/// its folder, and the module it produces (relative to the folder, named after the project).
-pub fn build_command(lang: Lang, name: &str, lib: &str) -> (Option<String>, String) {
+/// The command that builds a project of `lang` for `game` named `name` (whose Rust library is
+/// `lib`) inside its folder, and the module it produces (relative to the folder, named after the
+/// project).
+pub fn build_command(
+    lang: Lang,
+    game: GameKind,
+    name: &str,
+    lib: &str,
+) -> (Option<String>, String) {
     match lang {
         Lang::Rust => (
             Some("cargo build --release --target wasm32-unknown-unknown".into()),
@@ -159,6 +182,11 @@ pub fn build_command(lang: Lang, name: &str, lib: &str) -> (Option<String>, Stri
             format!("build/{name}.wasm"),
         ),
         Lang::Zig => (Some(zig_build(name, "zig")), format!("{name}.wasm")),
+        Lang::Python | Lang::JavaScript => {
+            let (command, module) = components::build_command(lang, game, name)
+                .expect("a component language has a build command");
+            (Some(command), module)
+        }
     }
 }
 
@@ -173,8 +201,8 @@ fn zig_build(name: &str, zig: &str) -> String {
 
 /// What `arena new` prints after creating a project: commands to paste one after the other (from
 /// the folder `arena new` ran in), and comments (lines starting with `#`).
-pub fn steps(lang: Lang, dir: &Path, name: &str, lib: &str) -> Vec<String> {
-    let (build, module) = build_command(lang, name, lib);
+pub fn steps(lang: Lang, game: GameKind, dir: &Path, name: &str, lib: &str) -> Vec<String> {
+    let (build, module) = build_command(lang, game, name, lib);
     let mut steps = vec![format!("cd {}", shell_word(&dir.display().to_string()))];
     match build {
         Some(b) => steps.push(b),
@@ -264,6 +292,8 @@ pub fn create(args: &NewArgs) -> anyhow::Result<Vec<String>> {
             Lang::Wat,
             Lang::AssemblyScript,
             Lang::Zig,
+            Lang::Python,
+            Lang::JavaScript,
         ]
         .into_iter()
         .filter(|l| files(*l, args.game).is_some())
@@ -293,6 +323,7 @@ pub fn create(args: &NewArgs) -> anyhow::Result<Vec<String>> {
         ("package", name.as_str()),
         ("sdk", sdk.as_str()),
         ("assemblyscript", ASSEMBLYSCRIPT_VERSION),
+        ("world", components::world(args.game)),
     ];
     let write = |path: &Path, text: &str| -> anyhow::Result<()> {
         let target = dir.join(path);
@@ -310,7 +341,7 @@ pub fn create(args: &NewArgs) -> anyhow::Result<Vec<String>> {
             write(&Path::new(VENDOR_DIR).join(path), text)?;
         }
     }
-    Ok(steps(args.lang, dir, &name, &lib))
+    Ok(steps(args.lang, args.game, dir, &name, &lib))
 }
 
 pub fn run(args: NewArgs) -> anyhow::Result<i32> {
@@ -356,6 +387,8 @@ mod tests {
             Lang::Wat,
             Lang::AssemblyScript,
             Lang::Zig,
+            Lang::Python,
+            Lang::JavaScript,
         ] {
             let all = GameKind::ALL.into_iter().filter_map(|g| files(lang, g));
             for (path, text) in all.flatten() {
@@ -368,6 +401,7 @@ mod tests {
                         ("package", "n"),
                         ("sdk", "/sdk"),
                         ("assemblyscript", ASSEMBLYSCRIPT_VERSION),
+                        ("world", "farm"),
                     ],
                 );
                 assert!(!filled.contains("{{"), "{lang}: {path} keeps a placeholder");

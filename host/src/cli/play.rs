@@ -39,7 +39,7 @@ pub struct LimitArgs {
     /// Largest table per agent, in elements [default: 10000]
     #[arg(long, value_name = "N")]
     pub table_elements: Option<u32>,
-    /// Largest module file, in MiB [default: 16]
+    /// Largest module file, in MiB [default: 32]
     #[arg(long, value_name = "MIB")]
     pub module_mib: Option<u64>,
     /// Wall-clock backstop per decision, in milliseconds [default: 2000]

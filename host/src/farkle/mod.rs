@@ -3,6 +3,7 @@
 //! crate; this module brings the game loop, dice, the ABI adapter and records.
 
 pub mod abi;
+pub(crate) mod component;
 pub mod dice;
 pub mod game;
 pub mod league;

@@ -14,6 +14,9 @@ impl FarklePlayer for WasmPlayer {
     }
 
     fn draft(&mut self, obs: &Observation) -> Result<Answer, Fault> {
+        if self.module().is_component() {
+            return super::component::draft(self, obs);
+        }
         let (ret, buf) = self.call(DRAFT, |buf| encode_observation(obs, buf))?;
         read_answer(ret, buf)
     }

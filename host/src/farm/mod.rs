@@ -2,6 +2,7 @@
 //! interface, dice, events and the fault policy.
 
 pub mod abi_events;
+pub(crate) mod component;
 pub mod dice;
 pub mod event;
 pub mod fault;

@@ -1,5 +1,6 @@
-//! A sandboxed agent in a Little Animal Farm seat: observations go into the exchange buffer as
-//! ABI v1 bytes, answers come back through the rules' checks.
+//! A sandboxed agent in a Little Animal Farm seat: for a core module, observations go into the
+//! exchange buffer as ABI v1 bytes; a component is called through its WIT exports
+//! (`component.rs`). Answers come back through the rules' checks.
 
 use farm_rules::Offer;
 
@@ -18,11 +19,17 @@ impl FarmPlayer for WasmPlayer {
     }
 
     fn trade(&mut self, obs: &Observation) -> Result<Offer, Fault> {
+        if self.module().is_component() {
+            return super::component::trade(self, obs);
+        }
         let (answer, buf) = self.call(TRADE, |buf| encode_observation(obs, None, buf))?;
         decode_trade_answer(answer, buf)
     }
 
     fn accept(&mut self, obs: &Observation, offer: &AcceptView) -> Result<bool, Fault> {
+        if self.module().is_component() {
+            return super::component::accept(self, obs, offer);
+        }
         let (answer, _) = self.call(ACCEPT, |buf| encode_observation(obs, Some(offer), buf))?;
         decode_accept_answer(answer)
     }

@@ -48,8 +48,8 @@ impl std::fmt::Debug for ModuleCache {
 }
 
 /// What a cache lookup found.
-pub enum Lookup {
-    Hit(Module),
+pub enum Lookup<A = Module> {
+    Hit(A),
     Miss,
     /// A file was there but was refused (bad HMAC, truncated, incompatible); it was removed.
     Refused(String),
@@ -128,6 +128,15 @@ impl ModuleCache {
     /// Loads the module of `key` if it is cached and its HMAC checks out. A refused file is
     /// removed (the caller compiles again and stores a fresh one).
     pub fn load(&self, engine: &Engine, key: &str) -> Lookup {
+        self.load_as(engine, key)
+    }
+
+    /// The same for a compiled component or module.
+    pub(crate) fn load_as<A: super::compile::Artifact>(
+        &self,
+        engine: &Engine,
+        key: &str,
+    ) -> Lookup<A> {
         let path = self.path(key);
         let bytes = match fs::read(&path) {
             Ok(b) => b,
@@ -148,7 +157,7 @@ impl ModuleCache {
         // SAFETY: the artifact carries a valid HMAC under this user's secret, so it is a file
         // this arena wrote from its own compiler's output; wasmtime also checks that it was
         // made by a compatible engine.
-        match unsafe { Module::deserialize(engine, artifact) } {
+        match unsafe { A::deserialize(engine, artifact) } {
             Ok(m) => Lookup::Hit(m),
             Err(e) => refuse(format!("cannot be loaded: {e}")),
         }

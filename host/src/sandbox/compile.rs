@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context};
 use serde::{Deserialize, Serialize};
+use wasmtime::component::Component;
 use wasmtime::{Engine, Module};
 
 use super::cache::{Lookup, ModuleCache};
@@ -37,7 +38,9 @@ pub const COMPILE_SUBCOMMAND: &str = "__compile";
 #[serde(default, deny_unknown_fields)]
 pub struct CompileLimits {
     pub shape: ShapeLimits,
-    /// Wall-clock time for the compiler child, in milliseconds.
+    /// Wall-clock time for the compiler child, in milliseconds. The slowest agents to compile
+    /// are Python and JavaScript components (their interpreter): 16 to 22 s of CPU time, 25 to
+    /// 38 s of wall time on a loaded 2-core VM; 120 s leaves room for a busier machine.
     pub time_ms: u64,
     /// Address space of the compiler child, in bytes (`RLIMIT_AS`).
     pub memory_bytes: u64,
@@ -49,7 +52,7 @@ impl Default for CompileLimits {
     fn default() -> CompileLimits {
         CompileLimits {
             shape: ShapeLimits::default(),
-            time_ms: 30_000,
+            time_ms: 120_000,
             memory_bytes: 2 << 30,
             artifact_bytes: 512 << 20,
         }
@@ -109,13 +112,33 @@ impl Compiler {
 
     /// Checks the shape of `wasm` (a validated core module) and compiles it for `engine`.
     pub fn compile(&self, engine: &Engine, limits: &Limits, wasm: &[u8]) -> anyhow::Result<Module> {
+        self.compile_as(engine, limits, wasm)
+    }
+
+    /// The same for a component (`wasm` is a component binary): the same shape limits (on each
+    /// of its core modules), child process, limits and cache.
+    pub fn compile_component(
+        &self,
+        engine: &Engine,
+        limits: &Limits,
+        wasm: &[u8],
+    ) -> anyhow::Result<Component> {
+        self.compile_as(engine, limits, wasm)
+    }
+
+    fn compile_as<A: Artifact>(
+        &self,
+        engine: &Engine,
+        limits: &Limits,
+        wasm: &[u8],
+    ) -> anyhow::Result<A> {
         check_shape(wasm, &self.limits.shape)?;
         let key = self
             .cache
             .as_ref()
             .map(|_| ModuleCache::key(engine, limits, wasm));
         if let (Some(cache), Some(key)) = (&self.cache, &key) {
-            match cache.load(engine, key) {
+            match cache.load_as::<A>(engine, key) {
                 Lookup::Hit(module) => return Ok(module),
                 Lookup::Miss => {}
                 Lookup::Refused(why) => {
@@ -125,18 +148,17 @@ impl Compiler {
         }
         let artifact = match &self.executable {
             None if self.cache.is_none() => {
-                return Module::new(engine, wasm)
-                    .map_err(|e| anyhow!("cannot compile the module: {}", one_line(&e)));
+                return A::compile(engine, wasm)
+                    .map_err(|e| anyhow!("cannot compile the {}: {}", A::WHAT, one_line(&e)));
             }
-            None => engine
-                .precompile_module(wasm)
-                .map_err(|e| anyhow!("cannot compile the module: {}", one_line(&e)))?,
+            None => A::precompile(engine, wasm)
+                .map_err(|e| anyhow!("cannot compile the {}: {}", A::WHAT, one_line(&e)))?,
             Some(exe) => self.compile_in_child(exe, limits, wasm)?,
         };
         // SAFETY: the artifact was made just now by this arena's own compiler (this process, or
         // the child it started from its own executable), never read from where others can write.
-        let module = unsafe { Module::deserialize(engine, &artifact) }
-            .map_err(|e| anyhow!("cannot load the compiled module: {}", one_line(&e)))?;
+        let module = unsafe { A::deserialize(engine, &artifact) }
+            .map_err(|e| anyhow!("cannot load the compiled {}: {}", A::WHAT, one_line(&e)))?;
         if let (Some(cache), Some(key)) = (&self.cache, &key) {
             if let Err(e) = cache.store(key, &artifact) {
                 eprintln!("warning: {e:#}");
@@ -294,9 +316,12 @@ fn child(args: &[String]) -> anyhow::Result<()> {
     }
     check_shape(&wasm, &req.compile.shape)?;
     let engine = config::on_demand_engine(&req.limits)?;
-    let artifact = engine
-        .precompile_module(&wasm)
-        .map_err(|e| anyhow!("cannot compile the module: {}", one_line(&e)))?;
+    let artifact = if super::component::is_component(&wasm) {
+        engine.precompile_component(&wasm)
+    } else {
+        engine.precompile_module(&wasm)
+    }
+    .map_err(|e| anyhow!("cannot compile the module: {}", one_line(&e)))?;
     let mut out = std::io::stdout().lock();
     out.write_all(&artifact)?;
     out.flush()?;
@@ -323,3 +348,41 @@ fn limit_self(c: &CompileLimits) {
 
 #[cfg(not(unix))]
 fn limit_self(_c: &CompileLimits) {}
+
+/// What the compiler makes: a core module or a component, compiled in one process and loaded in
+/// another.
+pub(crate) trait Artifact: Sized {
+    /// "module" or "component", for messages.
+    const WHAT: &'static str;
+    fn compile(engine: &Engine, wasm: &[u8]) -> wasmtime::Result<Self>;
+    fn precompile(engine: &Engine, wasm: &[u8]) -> wasmtime::Result<Vec<u8>>;
+    /// # Safety
+    /// `artifact` must come from this arena's own compiler (see `cache.rs`).
+    unsafe fn deserialize(engine: &Engine, artifact: &[u8]) -> wasmtime::Result<Self>;
+}
+
+impl Artifact for Module {
+    const WHAT: &'static str = "module";
+    fn compile(engine: &Engine, wasm: &[u8]) -> wasmtime::Result<Self> {
+        Module::new(engine, wasm)
+    }
+    fn precompile(engine: &Engine, wasm: &[u8]) -> wasmtime::Result<Vec<u8>> {
+        engine.precompile_module(wasm)
+    }
+    unsafe fn deserialize(engine: &Engine, artifact: &[u8]) -> wasmtime::Result<Self> {
+        Module::deserialize(engine, artifact)
+    }
+}
+
+impl Artifact for Component {
+    const WHAT: &'static str = "component";
+    fn compile(engine: &Engine, wasm: &[u8]) -> wasmtime::Result<Self> {
+        Component::new(engine, wasm)
+    }
+    fn precompile(engine: &Engine, wasm: &[u8]) -> wasmtime::Result<Vec<u8>> {
+        engine.precompile_component(wasm)
+    }
+    unsafe fn deserialize(engine: &Engine, artifact: &[u8]) -> wasmtime::Result<Self> {
+        Component::deserialize(engine, artifact)
+    }
+}

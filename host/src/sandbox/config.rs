@@ -27,7 +27,8 @@ pub struct Limits {
     pub memory_bytes: u64,
     /// Largest table, in elements.
     pub table_elements: u32,
-    /// Largest module file (`.wasm` or `.wat`), in bytes.
+    /// Largest module file (`.wasm` or `.wat`, or a component), in bytes. The default, 32 MiB,
+    /// holds a Python component (18.3 MB: CPython is inside) and a JavaScript one (12.1 MB).
     pub module_bytes: u64,
     /// Largest WebAssembly stack, in bytes.
     pub wasm_stack_bytes: usize,
@@ -44,7 +45,7 @@ impl Default for Limits {
             fuel_per_game: 500_000_000,
             memory_bytes: 32 << 20,
             table_elements: 10_000,
-            module_bytes: 16 << 20,
+            module_bytes: 32 << 20,
             wasm_stack_bytes: 512 << 10,
             decision_wall_ms: 2000,
             log_bytes: 16 << 10,
@@ -177,6 +178,15 @@ pub const DEFAULT_INSTANCES: u32 = 16;
 /// Tables per instance: more is refused at load (`module.rs`), and the limiter allows no more.
 pub(crate) const TABLES_PER_INSTANCE: u32 = 4;
 
+/// Core instances one component may create (its modules and the shims between them): the
+/// componentize-py example has 14, componentize-js 4, a Rust `wasm32-wasip2` component 5. More
+/// is refused at load. Each is a small record in the pool, not a memory.
+pub const CORE_INSTANCES_PER_COMPONENT: u32 = 32;
+
+/// Largest runtime record of one component instance with its core instances (the Python
+/// example needs 390 KiB, JavaScript 204 KiB).
+const COMPONENT_INSTANCE_BYTES: usize = 4 << 20;
+
 /// Largest part of an agent's linear memory reset by copying rather than handed back to the
 /// kernel. The example agents write less than 32 KiB in a game: with a 32 KiB cap, as with this
 /// one, 1,600 games made 15 `madvise` calls in all, none of them per game. An agent that writes
@@ -191,7 +201,14 @@ fn pool_config(limits: &Limits, allocation: Allocation, instances: u32) -> Pooli
             .linear_memory_keep_resident(memory.min(KEEP_RESIDENT_MEMORY_BYTES))
             .table_keep_resident(limits.table_elements as usize * std::mem::size_of::<usize>());
     }
-    p.total_core_instances(instances)
+    // A component is several core instances (a Python agent 14, a JavaScript one 4) sharing
+    // one memory: each slot of the pool holds a component or a core module.
+    p.total_component_instances(instances)
+        .max_core_instances_per_component(CORE_INSTANCES_PER_COMPONENT)
+        .max_memories_per_component(1)
+        .max_tables_per_component(TABLES_PER_INSTANCE)
+        .max_component_instance_size(COMPONENT_INSTANCE_BYTES)
+        .total_core_instances(instances * CORE_INSTANCES_PER_COMPONENT)
         .total_memories(instances)
         .total_tables(instances * TABLES_PER_INSTANCE)
         .max_memories_per_module(1)
@@ -227,7 +244,7 @@ fn base_config(limits: &Limits) -> Config {
         .wasm_gc(false)
         .wasm_memory64(false)
         .wasm_multi_memory(false)
-        .wasm_component_model(false)
+        .wasm_component_model(true)
         .wasm_relaxed_simd(false)
         .relaxed_simd_deterministic(true)
         .wasm_stack_switching(false)

@@ -55,6 +55,10 @@ pub struct Limiter {
     pub refused: Option<LimitExceeded>,
     /// The agent's log, where refusals are written.
     pub log: AgentLog,
+    /// Instances the store may hold: 1 for a core module; a component's core instances.
+    pub instances: usize,
+    /// The size of the agent's memory as last allowed, in bytes.
+    pub memory_now: usize,
 }
 
 impl Limiter {
@@ -88,7 +92,11 @@ impl ResourceLimiter for Limiter {
         _maximum: Option<usize>,
     ) -> wasmtime::Result<bool> {
         let limit = self.memory_bytes;
-        self.grow("memory", desired, limit)
+        let allowed = self.grow("memory", desired, limit)?;
+        if allowed {
+            self.memory_now = desired;
+        }
+        Ok(allowed)
     }
 
     fn table_growing(
@@ -102,7 +110,7 @@ impl ResourceLimiter for Limiter {
     }
 
     fn instances(&self) -> usize {
-        1
+        self.instances
     }
 
     fn tables(&self) -> usize {

@@ -54,10 +54,28 @@ fn shape_limits_count_functions_locals_and_body_bytes() {
     assert!(tight(|l| l.function_body_bytes = 4).contains("bytes per function"));
     assert!(tight(|l| l.code_bytes = 10).contains("bytes of code"));
     assert!(tight(|l| l.exports = 5).contains("exports"));
-    let component = b"\0asm\x0d\x00\x01\x00";
-    assert!(format!(
-        "{:#}",
-        check_shape(component, &ShapeLimits::default()).unwrap_err()
-    )
-    .contains("component"));
+    // A component: each nested module is held to the limits, and their code adds up.
+    let component = wat::parse_str(format!(
+        "(component (core module {m}) (core module {m}))",
+        m = &wat_agent(
+            "(func (local i32 i64 f32) (local i32)) (func)",
+            r#"(memory (export "memory") 1)"#
+        )["(module".len()..]
+            .strip_suffix(')')
+            .unwrap()
+    ))
+    .unwrap();
+    let both = check_shape(&component, &ShapeLimits::default()).unwrap();
+    assert_eq!(both.functions, 14);
+    assert_eq!(both.code_bytes, 2 * shape.code_bytes);
+    let l = ShapeLimits {
+        code_bytes: shape.code_bytes * 3 / 2,
+        ..ShapeLimits::default()
+    };
+    assert!(format!("{:#}", check_shape(&component, &l).unwrap_err()).contains("bytes of code"));
+    let l = ShapeLimits {
+        functions: 6,
+        ..ShapeLimits::default()
+    };
+    assert!(format!("{:#}", check_shape(&component, &l).unwrap_err()).contains("7 functions"));
 }

@@ -175,7 +175,12 @@ fn every_wasi_function_of_wasmtime_wasi_is_replaced_with_its_own_type() {
     .unwrap();
     let mut charged: Linker<HostState> = Linker::new(engine);
     wasi::add_to_linker(&mut charged).unwrap();
-    let state = HostState::new(&Limits::default(), true, 1, AgentLog::new(64));
+    let state = HostState::new(
+        &Limits::default(),
+        super::player::Guest::Preview1,
+        1,
+        AgentLog::new(64),
+    );
     let mut store = Store::new(engine, state);
     let original = types(&original, &mut store);
     assert_eq!(types(&charged, &mut store), original);
@@ -291,7 +296,12 @@ fn random_get_serves_the_bytes_wasmtime_wasi_served() {
     let engine = sb.engine();
     let module = wasmtime::Module::new(engine, random_requests(&sizes)).unwrap();
     let bytes = |linker: &Linker<HostState>| {
-        let state = HostState::new(&Limits::default(), true, 42, AgentLog::new(64));
+        let state = HostState::new(
+            &Limits::default(),
+            super::player::Guest::Preview1,
+            42,
+            AgentLog::new(64),
+        );
         let mut store = Store::new(engine, state);
         store.set_fuel(u64::MAX).unwrap();
         store.set_epoch_deadline(1 << 40);

@@ -22,6 +22,8 @@
 mod cache;
 mod capacity;
 mod compile;
+mod component;
+mod component_linker;
 mod config;
 mod faults;
 mod host_failure;
@@ -37,7 +39,12 @@ mod wasi_calls;
 
 pub use cache::{Lookup, ModuleCache, CACHE_DIR_ENV};
 pub use compile::{child_main as compile_child_main, CompileLimits, Compiler, COMPILE_SUBCOMMAND};
-pub use config::{Allocation, Limits, DEFAULT_INSTANCES, EPOCH_TICK, KEEP_RESIDENT_MEMORY_BYTES};
+pub use component::{is_component, WorldInstance};
+pub use component_linker::HOST_INTERFACE;
+pub use config::{
+    Allocation, Limits, CORE_INSTANCES_PER_COMPONENT, DEFAULT_INSTANCES, EPOCH_TICK,
+    KEEP_RESIDENT_MEMORY_BYTES,
+};
 pub use faults::LimitExceeded;
 pub use host_failure::HostFailure;
 pub use host_fuel::{BYTE_FUEL, CALL_FUEL, GROW_FUEL};

@@ -13,6 +13,8 @@ use wasmtime::{Engine, ExternType, FuncType, InstancePre, Linker, Module, ValTyp
 
 use super::capacity;
 use super::compile::Compiler;
+use super::component::{self, World};
+use super::component_linker;
 use super::config::{self, Allocation, Limits, DEFAULT_INSTANCES, EPOCH_TICK};
 use super::faults::{classify, one_line, FuelScope, LimitExceeded};
 use super::player::{self, HostState, WasmPlayer};
@@ -40,6 +42,8 @@ pub(crate) struct SandboxInner {
     plain: Linker<HostState>,
     /// `arena.log` and WASI preview 1.
     with_wasi: Linker<HostState>,
+    /// Components: `arena:games/host` and WASI 0.2.
+    components: wasmtime::component::Linker<HostState>,
 }
 
 impl fmt::Debug for Sandbox {
@@ -117,6 +121,8 @@ impl Sandbox {
         let mut with_wasi = Linker::new(&engine);
         player::add_host_functions(&mut with_wasi)?;
         wasi::add_to_linker(&mut with_wasi)?;
+        let mut components = component_linker::linker(&engine)?;
+        component::add_type_interfaces(&mut components)?;
         start_ticker(&engine)?;
         Ok(Sandbox {
             inner: Arc::new(SandboxInner {
@@ -127,6 +133,7 @@ impl Sandbox {
                 compiler,
                 plain,
                 with_wasi,
+                components,
             }),
         })
     }
@@ -218,6 +225,9 @@ impl Sandbox {
     ) -> anyhow::Result<AgentModule> {
         let is_wat_name = path.is_some_and(|p| p.extension().is_some_and(|e| e == "wat"));
         let wasm = to_binary(bytes, is_wat_name)?;
+        if component::is_component(&wasm) {
+            return self.load_component(name, path, &wasm);
+        }
         let engine = &self.inner.engine;
         Module::validate(engine, &wasm)
             .map_err(|e| anyhow!("invalid WebAssembly module: {}", one_line(&e)))?;
@@ -243,7 +253,7 @@ impl Sandbox {
 
         let mut inner = ModuleInner {
             sandbox: self.clone(),
-            pre,
+            code: Code::Core(pre),
             name: name.to_owned(),
             path: path.map(Path::to_path_buf),
             sha256: crate::records::sha256_hex(&wasm),
@@ -269,6 +279,43 @@ impl Sandbox {
             inner: Arc::new(inner),
         };
         Ok(agent)
+    }
+
+    /// Compiles and checks a component (see `component.rs`), instantiating it once: a component
+    /// whose instantiation fails here would fail the same way in every game.
+    fn load_component(
+        &self,
+        name: &str,
+        path: Option<&Path>,
+        wasm: &[u8],
+    ) -> anyhow::Result<AgentModule> {
+        let engine = &self.inner.engine;
+        let limits = &self.inner.limits;
+        let compiled = self
+            .inner
+            .compiler
+            .compile_component(engine, limits, wasm)?;
+        let checked = component::check(engine, &self.inner.components, &compiled, limits, |pre| {
+            player::probe_component(engine, limits, pre)
+        })?;
+        let inner = ModuleInner {
+            sandbox: self.clone(),
+            games: vec![checked.world.game()],
+            code: Code::Component(checked.world),
+            name: name.to_owned(),
+            path: path.map(Path::to_path_buf),
+            sha256: crate::records::sha256_hex(wasm),
+            size: wasm.len() as u64,
+            exports: checked.exports,
+            imports: checked.imports,
+            abi_version: 0,
+            uses_wasi: true,
+            has_init: true,
+            has_initialize: false,
+        };
+        Ok(AgentModule {
+            inner: Arc::new(inner),
+        })
     }
 }
 
@@ -326,7 +373,8 @@ fn start_ticker(engine: &Engine) -> anyhow::Result<()> {
 
 const WASM_MAGIC: &[u8; 4] = b"\0asm";
 
-/// WebAssembly binary bytes from a file's content: binaries pass through, text is parsed.
+/// WebAssembly binary bytes (a core module or a component) from a file's content: binaries pass
+/// through, text is parsed.
 fn to_binary(bytes: &[u8], is_wat_name: bool) -> anyhow::Result<Vec<u8>> {
     if bytes.starts_with(WASM_MAGIC) {
         if bytes.len() < 8 {
@@ -336,11 +384,11 @@ fn to_binary(bytes: &[u8], is_wat_name: bool) -> anyhow::Result<Vec<u8>> {
             u16::from_le_bytes([bytes[4], bytes[5]]),
             u16::from_le_bytes([bytes[6], bytes[7]]),
         );
+        if layer == 1 && component::is_component(bytes) {
+            return Ok(bytes.to_vec());
+        }
         if layer == 1 {
-            bail!(
-                "this is a WebAssembly component; the arena runs core modules \
-                 (build for wasm32-unknown-unknown or wasm32-wasip1)"
-            );
+            bail!("unsupported WebAssembly component encoding {version} (this arena reads 13)");
         }
         if (version, layer) != (1, 0) {
             bail!("unsupported WebAssembly binary version {version} (layer {layer})");
@@ -534,7 +582,7 @@ pub struct AgentModule {
 
 pub(crate) struct ModuleInner {
     pub(crate) sandbox: Sandbox,
-    pub(crate) pre: InstancePre<HostState>,
+    pub(crate) code: Code,
     name: String,
     path: Option<PathBuf>,
     sha256: String,
@@ -547,6 +595,14 @@ pub(crate) struct ModuleInner {
     pub(crate) has_initialize: bool,
     /// The games whose decision exports the module has.
     games: Vec<GameKind>,
+}
+
+/// What an agent is made of.
+pub(crate) enum Code {
+    /// A core module speaking the byte ABI.
+    Core(InstancePre<HostState>),
+    /// A component of one world of the WIT package.
+    Component(World),
 }
 
 impl ModuleInner {
@@ -599,12 +655,27 @@ impl AgentModule {
         &self.inner.imports
     }
 
-    /// What `arena_abi_version()` returned (always `arena_abi::ABI_VERSION` once loaded).
+    /// What `arena_abi_version()` returned (always `arena_abi::ABI_VERSION` once loaded; 0 for
+    /// a component, which has no byte ABI).
     pub fn abi_version(&self) -> u32 {
         self.inner.abi_version
     }
 
-    /// True when the module imports WASI preview 1.
+    /// True for a component (world `arena:games/...` of the WIT package), false for a core
+    /// module.
+    pub fn is_component(&self) -> bool {
+        matches!(self.inner.code, Code::Component(_))
+    }
+
+    /// The WIT world of a component (`arena:games/farm@1.0.0`), `None` for a core module.
+    pub fn world(&self) -> Option<&'static str> {
+        match &self.inner.code {
+            Code::Component(world) => Some(world.name()),
+            Code::Core(_) => None,
+        }
+    }
+
+    /// True when the module imports WASI (preview 1; a component always links WASI 0.2).
     pub fn uses_wasi(&self) -> bool {
         self.inner.uses_wasi
     }
@@ -640,6 +711,13 @@ impl AgentModule {
     pub fn check_plays(&self, game: GameKind) -> anyhow::Result<()> {
         if self.plays(game) {
             return Ok(());
+        }
+        if let Some(world) = self.world() {
+            bail!(
+                "the agent does not play {}: it is a component of world {world} (a component \
+                 plays the one game of its world)",
+                game.title()
+            );
         }
         let missing: Vec<String> = game
             .decision_exports()

@@ -8,11 +8,14 @@ use wasmtime::{Caller, Extern, Instance, Linker, Memory, Store, TypedFunc};
 use wasmtime_wasi::p1::WasiP1Ctx;
 use wasmtime_wasi::I32Exit;
 
+use super::component::WorldInstance;
+use super::component_linker::{self, ComponentWasi};
+use super::config::CORE_INSTANCES_PER_COMPONENT;
 use super::faults::{classify, classify_after_refusal, one_line, FuelScope, Limiter};
 use super::host_failure::{is_agents_doing, HostFailure};
 use super::host_fuel::charge;
 use super::log::AgentLog;
-use super::module::{AgentModule, ModuleInner};
+use super::module::{AgentModule, Code, ModuleInner};
 use super::random::RandomBytes;
 use super::wasi;
 use crate::game::{Fault, FaultKind, GameKind};
@@ -27,7 +30,30 @@ pub struct HostState {
     pub(crate) wasi: Option<WasiP1Ctx>,
     /// What `random_get` serves (WASI agents only).
     pub(crate) random: Option<RandomBytes>,
-    log: AgentLog,
+    /// WASI 0.2 (component agents only).
+    pub(crate) p2: Option<ComponentWasi>,
+    pub(crate) log: AgentLog,
+}
+
+/// Which host an agent's store serves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Guest {
+    /// A core module without WASI.
+    Plain,
+    /// A core module importing WASI preview 1.
+    Preview1,
+    /// A component (WASI 0.2).
+    Component,
+}
+
+impl Guest {
+    pub(crate) fn of(module: &ModuleInner) -> Guest {
+        match (&module.code, module.uses_wasi) {
+            (Code::Component(_), _) => Guest::Component,
+            (Code::Core(_), true) => Guest::Preview1,
+            (Code::Core(_), false) => Guest::Plain,
+        }
+    }
 }
 
 /// The guest's exported memory, looked up from inside a host function.
@@ -67,18 +93,21 @@ pub(crate) fn add_host_functions(linker: &mut Linker<HostState>) -> anyhow::Resu
 impl HostState {
     /// The state of one agent in one game: its limits, its log, and for a WASI agent its WASI
     /// context and randomness, derived from `seed`.
-    pub(crate) fn new(
-        limits: &super::Limits,
-        uses_wasi: bool,
-        seed: u64,
-        log: AgentLog,
-    ) -> HostState {
-        let (wasi, random) = match uses_wasi {
-            true => {
+    pub(crate) fn new(limits: &super::Limits, guest: Guest, seed: u64, log: AgentLog) -> HostState {
+        let (wasi, random) = match guest {
+            Guest::Preview1 => {
                 let (ctx, random) = wasi::context(seed, &log);
                 (Some(ctx), Some(random))
             }
-            false => (None, None),
+            Guest::Plain | Guest::Component => (None, None),
+        };
+        let p2 = (guest == Guest::Component).then(|| ComponentWasi {
+            ctx: wasi::context_p2(seed, &log),
+            table: wasmtime::component::ResourceTable::new(),
+        });
+        let instances = match guest {
+            Guest::Component => CORE_INSTANCES_PER_COMPONENT as usize,
+            Guest::Plain | Guest::Preview1 => 1,
         };
         HostState {
             limiter: Limiter {
@@ -87,9 +116,12 @@ impl HostState {
                 instantiating: false,
                 refused: None,
                 log: log.clone(),
+                instances,
+                memory_now: 0,
             },
             wasi,
             random,
+            p2,
             log,
         }
     }
@@ -97,11 +129,48 @@ impl HostState {
 
 /// A fresh store for one game of `module`.
 fn new_store(module: &ModuleInner, seed: u64, log: AgentLog) -> Store<HostState> {
-    let state = HostState::new(module.limits(), module.uses_wasi, seed, log);
-    let mut store = Store::new(module.engine(), state);
+    store_for(
+        module.engine(),
+        module.limits(),
+        Guest::of(module),
+        seed,
+        log,
+    )
+}
+
+/// A fresh store for one game of a component.
+fn component_store(
+    engine: &wasmtime::Engine,
+    limits: &super::Limits,
+    seed: u64,
+    log: AgentLog,
+) -> Store<HostState> {
+    store_for(engine, limits, Guest::Component, seed, log)
+}
+
+fn store_for(
+    engine: &wasmtime::Engine,
+    limits: &super::Limits,
+    guest: Guest,
+    seed: u64,
+    log: AgentLog,
+) -> Store<HostState> {
+    let state = HostState::new(limits, guest, seed, log);
+    let mut store = Store::new(engine, state);
     store.limiter(|s| &mut s.limiter);
     store.epoch_deadline_trap();
+    if guest == Guest::Component {
+        component_linker::charge_host_calls(&mut store);
+    }
     store
+}
+
+/// The core module's instance-maker (the caller knows the agent is a core module).
+fn core_pre(module: &ModuleInner) -> &wasmtime::InstancePre<HostState> {
+    match &module.code {
+        Code::Core(pre) => pre,
+        Code::Component(_) => unreachable!("a component has no core instance-maker"),
+    }
 }
 
 /// Instantiates the module in `store` (its start function runs here), with the limiter refusing
@@ -128,7 +197,7 @@ pub(crate) fn probe_abi_version(module: &ModuleInner) -> anyhow::Result<u32> {
         let mut store = new_store(module, 0, AgentLog::new(limits.log_bytes));
         store.set_fuel(limits.fuel_per_decision)?;
         store.set_epoch_deadline(limits.wall_ticks());
-        let instance = instantiate(&module.pre, &mut store).map_err(|e| {
+        let instance = instantiate(core_pre(module), &mut store).map_err(|e| {
             if !is_agents_doing(&e) {
                 return anyhow::Error::new(HostFailure(format!(
                     "cannot instantiate the module: {}",
@@ -158,13 +227,53 @@ pub(crate) fn probe_abi_version(module: &ModuleInner) -> anyhow::Result<u32> {
     })
 }
 
+/// Instantiates a component once at load, on the budget of one decision: one that cannot be
+/// instantiated (a start function that loops, memory past the limits) is refused rather than
+/// failing in every game.
+pub(crate) fn probe_component(
+    engine: &wasmtime::Engine,
+    limits: &super::Limits,
+    pre: &wasmtime::component::InstancePre<HostState>,
+) -> anyhow::Result<()> {
+    super::run_with_big_stack(|| {
+        let mut store = component_store(engine, limits, 0, AgentLog::new(limits.log_bytes));
+        store.set_fuel(limits.fuel_per_decision)?;
+        store.set_epoch_deadline(limits.wall_ticks());
+        store.data_mut().limiter.instantiating = true;
+        let made = pre.instantiate(&mut store);
+        store.data_mut().limiter.instantiating = false;
+        match made {
+            Ok(_) => Ok(()),
+            Err(e) if !is_agents_doing(&e) => Err(anyhow::Error::new(HostFailure(format!(
+                "cannot instantiate the component: {}",
+                one_line(&e)
+            )))),
+            Err(e) => {
+                let refused = store.data_mut().limiter.refused.take();
+                let f = classify_after_refusal(&e, "instantiation", FuelScope::Decision, refused);
+                anyhow::bail!("cannot instantiate the component: {}", f.detail)
+            }
+        }
+    })
+}
+
 /// The parts of a live instance a decision needs.
 struct Live {
     store: Store<HostState>,
+    game: GameKind,
+    agent: LiveAgent,
+}
+
+enum LiveAgent {
+    Core(LiveCore),
+    Component(WorldInstance),
+}
+
+/// A core module's instance: its memory, exchange buffer and decision exports.
+struct LiveCore {
     memory: Memory,
     buf_ptr: usize,
     buf_size: usize,
-    game: GameKind,
     /// The game's decision exports, in the order of [`GameKind::decision_exports`].
     decisions: Vec<TypedFunc<i32, i32>>,
 }
@@ -241,9 +350,10 @@ impl WasmPlayer {
 
     /// Size of the agent's linear memory now, in bytes (0 before the game starts).
     pub fn memory_bytes(&self) -> usize {
-        self.live
-            .as_ref()
-            .map_or(0, |l| l.memory.data_size(&l.store))
+        self.live.as_ref().map_or(0, |l| match &l.agent {
+            LiveAgent::Core(core) => core.memory.data_size(&l.store),
+            LiveAgent::Component(_) => l.store.data().limiter.memory_now,
+        })
     }
 
     fn limits(&self) -> &super::Limits {
@@ -303,17 +413,24 @@ impl WasmPlayer {
             seed,
             round_cap: self.round_cap,
         };
-        let result = Self::init_instance(&inner, &mut store, &init);
+        let result = match &inner.code {
+            Code::Core(pre) => Self::init_instance(pre, &inner, &mut store, &init).map(
+                |(memory, buf_ptr, buf_size, decisions)| {
+                    LiveAgent::Core(LiveCore {
+                        memory,
+                        buf_ptr,
+                        buf_size,
+                        decisions,
+                    })
+                },
+            ),
+            Code::Component(world) => {
+                Self::init_component(world, &mut store, &init).map(LiveAgent::Component)
+            }
+        };
         self.account(&store, allowance);
         match result {
-            Ok((memory, buf_ptr, buf_size, decisions)) => Ok(Live {
-                store,
-                game,
-                memory,
-                buf_ptr,
-                buf_size,
-                decisions,
-            }),
+            Ok(agent) => Ok(Live { store, game, agent }),
             Err(InitError::Wasm("instantiation", e)) if !is_agents_doing(&e) => {
                 let failure = HostFailure(format!(
                     "cannot instantiate agent {}: {}",
@@ -327,10 +444,7 @@ impl WasmPlayer {
             Err(InitError::Wasm(what, e)) => {
                 let refused = store.data_mut().limiter.refused.take();
                 let mut fault = classify_after_refusal(&e, what, scope, refused);
-                let is_trap = e.downcast_ref::<wasmtime::Trap>().is_some()
-                    || e.downcast_ref::<super::faults::LimitExceeded>().is_some()
-                    || e.downcast_ref::<I32Exit>().is_some();
-                if !is_trap {
+                if !is_trap(&e) {
                     fault = Fault::new(FaultKind::LoadFailed, format!("{what}: {}", one_line(&e)));
                 }
                 Err(fault)
@@ -339,14 +453,50 @@ impl WasmPlayer {
         }
     }
 
+    /// Instantiates a component and calls its `init`; an `err` answer refuses the game (the
+    /// message goes to the agent's log).
+    fn init_component(
+        world: &super::component::World,
+        store: &mut Store<HostState>,
+        init: &Init,
+    ) -> Result<WorldInstance, InitError> {
+        store.data_mut().limiter.instantiating = true;
+        let instance = world.instantiate(store);
+        store.data_mut().limiter.instantiating = false;
+        let instance = instance.map_err(|e| InitError::Wasm("instantiation", e))?;
+        if init.game != world.game() {
+            return Err(InitError::Abi(format!(
+                "the component is of world {}, not a {} agent",
+                world.name(),
+                init.game.title()
+            )));
+        }
+        let answer = instance
+            .init(store, init.seat, init.players, init.seed, init.round_cap)
+            .map_err(|e| InitError::Wasm("init", e))?;
+        match answer {
+            Ok(()) => Ok(instance),
+            Err(message) => {
+                let log = &store.data().log;
+                log.append(message.as_bytes());
+                log.append(b"\n");
+                Err(InitError::Abi(format!(
+                    "init refused the game: {}",
+                    excerpt(&message)
+                )))
+            }
+        }
+    }
+
     #[allow(clippy::type_complexity)]
     fn init_instance(
+        pre: &wasmtime::InstancePre<HostState>,
         inner: &ModuleInner,
         store: &mut Store<HostState>,
         init: &Init,
     ) -> Result<(Memory, usize, usize, Vec<TypedFunc<i32, i32>>), InitError> {
         let wasm = |what: &'static str| move |e: wasmtime::Error| InitError::Wasm(what, e);
-        let instance = instantiate(&inner.pre, store).map_err(wasm("instantiation"))?;
+        let instance = instantiate(pre, store).map_err(wasm("instantiation"))?;
         let memory = instance
             .get_memory(&mut *store, names::MEMORY)
             .ok_or_else(|| InitError::Abi("the module exports no memory".into()))?;
@@ -440,19 +590,22 @@ impl WasmPlayer {
         let (allowance, scope) = self.allowance()?;
         let ticks = self.limits().wall_ticks();
         let live = self.live.as_mut().expect("a live instance when not dead");
-        let room = live.buf_size.min(MAX_WRITE);
+        let LiveAgent::Core(core) = &live.agent else {
+            unreachable!("a component agent is called through `call_component`")
+        };
+        let room = core.buf_size.min(MAX_WRITE);
         // Encoded straight into the guest's memory (no copy through a host buffer): the exchange
         // buffer was checked to be inside memory at load, and memory never shrinks, so this
         // cannot fail; if it did, it would be the host's bug, not the agent's doing.
-        let Some(buf) = live
+        let Some(buf) = core
             .memory
             .data_mut(&mut live.store)
-            .get_mut(live.buf_ptr..live.buf_ptr + room)
+            .get_mut(core.buf_ptr..core.buf_ptr + room)
         else {
             let failure = HostFailure(format!(
                 "the exchange buffer of agent {} ({room} bytes at {}) is outside its memory",
                 self.module.name(),
-                live.buf_ptr
+                core.buf_ptr
             ));
             let fault = Fault::new(FaultKind::LoadFailed, failure.to_string());
             self.host_failure = Some(failure);
@@ -462,7 +615,7 @@ impl WasmPlayer {
         let len = encode(buf);
         // Borrowed, not cloned: cloning a `TypedFunc` clones its registered type (an atomic
         // reference count) on every decision.
-        let func = &live.decisions[decision];
+        let func = &core.decisions[decision];
         let what = live.game.decision_exports()[decision];
         Self::arm(&mut live.store, allowance, ticks);
         let result = func.call(&mut live.store, len as i32);
@@ -473,8 +626,11 @@ impl WasmPlayer {
         match result {
             Ok(answer) => {
                 let live = self.live.as_ref().expect("live");
-                let data = live.memory.data(&live.store);
-                Ok((answer, &data[live.buf_ptr..live.buf_ptr + live.buf_size]))
+                let LiveAgent::Core(core) = &live.agent else {
+                    unreachable!("checked above")
+                };
+                let data = core.memory.data(&live.store);
+                Ok((answer, &data[core.buf_ptr..core.buf_ptr + core.buf_size]))
             }
             Err(e) => {
                 let refused = live.store.data_mut().limiter.refused.take();
@@ -489,6 +645,69 @@ impl WasmPlayer {
             }
         }
     }
+}
+
+impl WasmPlayer {
+    /// One decision of a component agent: `decide` calls the export (named `what` in faults)
+    /// on the instance, on the same budgets as a core module's decision. An answer the canonical
+    /// ABI cannot lift is a `bad_answer` fault. After any fault the instance is not called
+    /// again in this game: wasmtime refuses to enter a component instance that trapped.
+    pub fn call_component<R>(
+        &mut self,
+        what: &'static str,
+        decide: impl FnOnce(&mut Store<HostState>, &WorldInstance) -> wasmtime::Result<R>,
+    ) -> Result<R, Fault> {
+        if let Some(fault) = &self.dead {
+            return Err(fault.clone());
+        }
+        self.calls += 1;
+        let (allowance, scope) = self.allowance()?;
+        let ticks = self.limits().wall_ticks();
+        let live = self.live.as_mut().expect("a live instance when not dead");
+        let LiveAgent::Component(instance) = &live.agent else {
+            unreachable!("a core module is called through `call`")
+        };
+        Self::arm(&mut live.store, allowance, ticks);
+        let result = decide(&mut live.store, instance);
+        let left = live.store.get_fuel().unwrap_or(0);
+        self.fuel_used = self
+            .fuel_used
+            .saturating_add(allowance.saturating_sub(left));
+        let e = match result {
+            Ok(answer) => return Ok(answer),
+            Err(e) => e,
+        };
+        let refused = live.store.data_mut().limiter.refused.take();
+        let mut fault = classify_after_refusal(&e, what, scope, refused);
+        if fault.kind == FaultKind::Trap && !is_trap(&e) {
+            fault = Fault::new(
+                FaultKind::BadAnswer,
+                format!("{what}: the answer cannot be read: {}", one_line(&e)),
+            );
+        }
+        self.dead = Some(Fault::new(
+            fault.kind,
+            format!("{} (the component is not called again)", fault.detail),
+        ));
+        Err(fault)
+    }
+}
+
+/// The start of an agent's message for a fault detail (the whole message is in its log).
+fn excerpt(message: &str) -> String {
+    const MAX: usize = 200;
+    match message.char_indices().nth(MAX) {
+        Some((end, _)) => format!("{}...", &message[..end]),
+        None => message.to_owned(),
+    }
+}
+
+/// True for the errors of a call that are the agent's trap (or exit, or limit), not an answer
+/// the host could not read.
+fn is_trap(e: &wasmtime::Error) -> bool {
+    e.downcast_ref::<wasmtime::Trap>().is_some()
+        || e.downcast_ref::<super::faults::LimitExceeded>().is_some()
+        || e.downcast_ref::<I32Exit>().is_some()
 }
 
 enum InitError {

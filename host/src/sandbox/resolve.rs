@@ -17,7 +17,10 @@ pub const AGENT_PROFILE: &str = "wasm-agent";
 /// * a directory holding a `Cargo.toml` (an agent crate) is built with
 ///   `cargo build --release --target wasm32-unknown-unknown` (`--profile wasm-agent` when its
 ///   workspace defines that profile, as the arena's does for its example agents) and its `.wasm`
-///   is returned.
+///   is returned;
+/// * another folder made by `arena new` (Python, JavaScript, C, Zig, AssemblyScript, WAT) is
+///   built with its toolchain unless its last build is newer than its sources
+///   (`cli::new::folder`).
 pub fn resolve_agent(path: &Path) -> anyhow::Result<PathBuf> {
     let meta = std::fs::metadata(path)
         .with_context(|| format!("agent {}: no such file or directory", path.display()))?;
@@ -31,8 +34,12 @@ pub fn resolve_agent(path: &Path) -> anyhow::Result<PathBuf> {
     if path.join("Cargo.toml").is_file() {
         return build_crate(path);
     }
+    if let Some(module) = crate::cli::new::folder::build_folder(path)? {
+        return Ok(module);
+    }
     bail!(
-        "agent {}: expected a .wasm or .wat file, or an agent crate directory (with Cargo.toml)",
+        "agent {}: expected a .wasm or .wat file, an agent crate directory (with Cargo.toml) or \
+         a folder made by `arena new`",
         path.display()
     )
 }

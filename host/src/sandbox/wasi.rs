@@ -74,6 +74,19 @@ fn random_stream(seed: u64) -> ChaCha8Rng {
 /// The WASI context of one agent for one game, and the bytes its `random_get` serves (the same
 /// bytes wasmtime-wasi would serve from the context's secure random source).
 pub(crate) fn context(seed: u64, log: &AgentLog) -> (WasiP1Ctx, RandomBytes) {
+    let (mut builder, random) = builder(seed, log);
+    (builder.build_p1(), random)
+}
+
+/// The WASI context of one component agent for one game: the same capabilities (none), log,
+/// randomness and clocks as [`context`] gives a core module (WASI 0.2 serves randomness from
+/// the context's secure random source, so the same bytes as preview 1's `random_get`).
+pub(crate) fn context_p2(seed: u64, log: &AgentLog) -> wasmtime_wasi::WasiCtx {
+    builder(seed, log).0.build()
+}
+
+/// What both WASI contexts are made of.
+fn builder(seed: u64, log: &AgentLog) -> (WasiCtxBuilder, RandomBytes) {
     // The random cycles are generated as the agent reads them: most agents read a few bytes or
     // none, and filling 128 KiB up front cost about 100 µs per agent per game.
     let cycle_words = (RANDOM_CYCLE / 4) as u128;
@@ -84,7 +97,8 @@ pub(crate) fn context(seed: u64, log: &AgentLog) -> (WasiP1Ctx, RandomBytes) {
     rest.set_word_pos(2 * cycle_words);
     let hash_seed = (rest.next_u64() as u128) << 64 | rest.next_u64() as u128;
     let random = RandomBytes::new(random_stream(seed), RANDOM_CYCLE / 4);
-    let ctx = WasiCtxBuilder::new()
+    let mut builder = WasiCtxBuilder::new();
+    builder
         .stdout(log.pipe())
         .stderr(log.pipe())
         .secure_random(secure)
@@ -96,9 +110,8 @@ pub(crate) fn context(seed: u64, log: &AgentLog) -> (WasiP1Ctx, RandomBytes) {
         .allow_blocking_current_thread(false)
         .allow_tcp(false)
         .allow_udp(false)
-        .allow_ip_name_lookup(false)
-        .build_p1();
-    (ctx, random)
+        .allow_ip_name_lookup(false);
+    (builder, random)
 }
 
 /// Adds WASI preview 1 to `linker`: wasmtime-wasi's functions, each replaced by one that

@@ -1,0 +1,106 @@
+//! What a component agent may import: WASI 0.2 with no capability (the same context as a core
+//! module's WASI preview 1: no files, no network, no environment, stdout and stderr into the
+//! bounded log, randomness and clocks from the game seed), sleeps that are ready at once, and
+//! `arena:games/host.log`. Every host call is charged in fuel, as for a core module.
+
+use wasmtime::component::{Linker, Resource, ResourceTable};
+use wasmtime::{CallHook, StoreContextMut, Trap};
+use wasmtime_wasi::p2::{subscribe, DynPollable, Pollable};
+use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
+
+use super::host_fuel::{BYTE_FUEL, CALL_FUEL};
+use super::player::HostState;
+
+/// The interface of `log`, as the WIT package `wit/` names it.
+pub const HOST_INTERFACE: &str = "arena:games/host@1.0.0";
+
+/// The WASI 0.2 version wasmtime-wasi defines; a component importing any 0.2.x version is linked
+/// to it (the linker matches semver-compatible versions).
+const WASI_VERSION: &str = "0.2.12";
+
+/// The WASI 0.2 state of one component agent in one game.
+pub struct ComponentWasi {
+    pub(crate) ctx: WasiCtx,
+    pub(crate) table: ResourceTable,
+}
+
+impl WasiView for HostState {
+    fn ctx(&mut self) -> WasiCtxView<'_> {
+        let wasi = self
+            .p2
+            .as_mut()
+            .expect("a WASI 0.2 context exists for every component agent");
+        WasiCtxView {
+            ctx: &mut wasi.ctx,
+            table: &mut wasi.table,
+        }
+    }
+}
+
+/// The linker of component agents.
+pub(crate) fn linker(engine: &wasmtime::Engine) -> anyhow::Result<Linker<HostState>> {
+    let mut linker = Linker::new(engine);
+    wasmtime_wasi::p2::add_to_linker_sync(&mut linker)?;
+    linker.allow_shadowing(true);
+    let mut clocks = linker.instance(&format!("wasi:clocks/monotonic-clock@{WASI_VERSION}"))?;
+    clocks.func_wrap(
+        "subscribe-duration",
+        |store: StoreContextMut<'_, HostState>, (_,): (u64,)| ready(store),
+    )?;
+    clocks.func_wrap(
+        "subscribe-instant",
+        |store: StoreContextMut<'_, HostState>, (_,): (u64,)| ready(store),
+    )?;
+    linker.allow_shadowing(false);
+    linker.instance(HOST_INTERFACE)?.func_wrap(
+        "log",
+        |mut store: StoreContextMut<'_, HostState>, (message,): (String,)| {
+            // The call itself was charged by the call hook; the bytes are charged here.
+            charge(&mut store, message.len() as u64 * BYTE_FUEL)?;
+            store.data().log.append(message.as_bytes());
+            Ok(())
+        },
+    )?;
+    Ok(linker)
+}
+
+/// A pollable that is always ready: a sleep (a monotonic-clock subscription) returns at once, so
+/// that no agent can hold a host thread with a sleep (its fuel still bounds how often it asks).
+struct Ready;
+
+#[wasmtime_wasi::async_trait]
+impl Pollable for Ready {
+    async fn ready(&mut self) {}
+}
+
+fn ready(mut store: StoreContextMut<'_, HostState>) -> wasmtime::Result<(Resource<DynPollable>,)> {
+    let table = &mut store
+        .data_mut()
+        .p2
+        .as_mut()
+        .expect("a WASI 0.2 context exists for every component agent")
+        .table;
+    let pollable = table.push(Ready)?;
+    Ok((subscribe(table, pollable)?,))
+}
+
+/// Charges [`CALL_FUEL`] for every call from the component into the host (WASI and `log`),
+/// before the host does anything, as every host function of a core module does.
+pub(crate) fn charge_host_calls(store: &mut wasmtime::Store<HostState>) {
+    store.call_hook(|mut store, hook| match hook {
+        CallHook::CallingHost => charge(&mut store, CALL_FUEL),
+        _ => Ok(()),
+    });
+}
+
+/// Takes `price` fuel; when less is left, empties it and fails with the out-of-fuel trap (the
+/// fault of the budget that ran out, as for WebAssembly instructions).
+fn charge(store: &mut StoreContextMut<'_, HostState>, price: u64) -> wasmtime::Result<()> {
+    let left = store.get_fuel()?;
+    if price > left {
+        store.set_fuel(0)?;
+        return Err(Trap::OutOfFuel.into());
+    }
+    store.set_fuel(left - price)?;
+    Ok(())
+}

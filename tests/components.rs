@@ -1,0 +1,267 @@
+//! Component agents (Python with componentize-py, JavaScript with componentize-js, Rust with
+//! wit-bindgen) play wherever a core module plays: `arena play`, `check` and leagues of both
+//! games, against core modules, with the same records, which `arena verify` accepts.
+//!
+//! The examples are built once into target/component-agents (see `common/components.rs`); a
+//! missing toolchain fails the test with the command that installs it.
+
+mod common;
+
+use std::path::Path;
+
+use common::components::{arena_cached, component};
+use common::*;
+
+fn run_cached(args: &[&str]) -> std::process::Output {
+    arena_cached().args(args).output().expect("run arena")
+}
+
+fn write_league(dir: &Path, game: &str, agents: &[(&str, &Path)]) -> std::path::PathBuf {
+    let mut text = format!(
+        "name = \"components\"\ngame = \"{game}\"\nplayers_per_game = 2\ngames_per_group = 2\n\
+         seed = 7\nround_cap = 120\nthreads = 2\n"
+    );
+    for (name, path) in agents {
+        text.push_str(&format!(
+            "[[agent]]\nname = \"{name}\"\npath = \"{}\"\n",
+            path.display()
+        ));
+    }
+    let file = dir.join("league.toml");
+    std::fs::write(&file, text).unwrap();
+    file
+}
+
+/// Runs the league of `file` into `dir/out`, checks that no game had a fault, and verifies the
+/// league's records.
+fn league_without_faults(dir: &Path, file: &Path) {
+    let out = dir.join("out");
+    let o = run_cached(&[
+        "league",
+        "--config",
+        file.to_str().unwrap(),
+        "--output",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let records: Vec<_> = std::fs::read_dir(out.join("records"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert!(!records.is_empty(), "the league wrote no record");
+    for r in &records {
+        let body = std::fs::read_to_string(r).unwrap();
+        assert!(
+            !body.contains("\"type\":\"fault\""),
+            "{} records a fault:\n{body}",
+            r.display()
+        );
+    }
+    let o = run(&["verify", "--quiet", "--league", out.to_str().unwrap()]);
+    assert!(o.status.success(), "arena verify --league: {}", text(&o));
+}
+
+#[test]
+fn python_javascript_and_rust_components_play_a_farm_league_with_a_core_module() {
+    let dir = temp_dir("components-farm");
+    let (py, js, rs) = (
+        component("py-climber"),
+        component("js-climber"),
+        component("rs-greedy"),
+    );
+    let greedy = example_wasm("greedy");
+    let file = write_league(
+        &dir,
+        "little-animal-farm",
+        &[("py", &py), ("js", &js), ("rs", &rs), ("greedy", &greedy)],
+    );
+    league_without_faults(&dir, &file);
+}
+
+#[test]
+fn python_and_javascript_components_play_a_farkle_league_with_a_core_module() {
+    let dir = temp_dir("components-farkle");
+    let (py, js) = (component("py-farkle"), component("js-farkle"));
+    let threshold = example_wasm("farkle-threshold");
+    let file = write_league(
+        &dir,
+        "farkle",
+        &[("py", &py), ("js", &js), ("threshold", &threshold)],
+    );
+    league_without_faults(&dir, &file);
+}
+
+#[test]
+fn a_played_component_game_replays_exactly_and_its_record_verifies() {
+    let dir = temp_dir("components-play");
+    let py = component("py-climber");
+    let js = component("js-climber");
+    let greedy = example_wasm("greedy");
+    let mut records = Vec::new();
+    for n in 0..2 {
+        let record = dir.join(format!("game{n}.jsonl"));
+        let o = run_cached(&[
+            "play",
+            py.to_str().unwrap(),
+            greedy.to_str().unwrap(),
+            js.to_str().unwrap(),
+            "--seed",
+            "99",
+            "--record",
+            record.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", text(&o));
+        let o = run(&["verify", record.to_str().unwrap()]);
+        assert!(o.status.success(), "arena verify: {}", text(&o));
+        records.push(std::fs::read(&record).unwrap());
+    }
+    assert_eq!(
+        records[0], records[1],
+        "the same seed gives the same record"
+    );
+}
+
+#[test]
+fn check_reports_a_components_world_size_load_time_and_fuel() {
+    let py = component("py-climber");
+    let o = run_cached(&["check", py.to_str().unwrap()]);
+    let out = text(&o);
+    assert!(o.status.success(), "{out}");
+    let size = std::fs::metadata(&py).unwrap().len();
+    for expected in [
+        "kind:        WebAssembly component".to_string(),
+        "world:       arena:games/farm@1.0.0".to_string(),
+        format!("size:        {size} bytes"),
+        "load time:".to_string(),
+        "fuel per decision:".to_string(),
+        "OK:".to_string(),
+    ] {
+        assert!(out.contains(&expected), "missing {expected:?} in:\n{out}");
+    }
+}
+
+#[test]
+fn a_component_of_the_other_world_is_refused_naming_its_world() {
+    let farkle = component("js-farkle");
+    let greedy = example_wasm("greedy");
+    let o = run_cached(&[
+        "play",
+        "--game",
+        "little-animal-farm",
+        farkle.to_str().unwrap(),
+        greedy.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success(), "{}", text(&o));
+    let out = text(&o);
+    assert!(
+        out.contains("component of world arena:games/farkle@1.0.0"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_python_folder_made_by_arena_new_plays_is_rebuilt_only_when_a_source_changes() {
+    let dir = temp_dir("components-new-python");
+    let bot = dir.join("my-bot");
+    let o = run(&["new", bot.to_str().unwrap(), "--lang", "python"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let printed = text(&o);
+    assert!(
+        printed.contains("componentize-py -d wit -w farm componentize agent -p . -o agent.wasm"),
+        "prints the build command: {printed}"
+    );
+    for file in ["agent.py", "wit/farm.wit", "wit/types.wit", ".gitignore"] {
+        assert!(bot.join(file).is_file(), "{file} is missing");
+    }
+    let greedy = example_wasm("greedy");
+    let play = || {
+        run_cached(&[
+            "play",
+            bot.to_str().unwrap(),
+            greedy.to_str().unwrap(),
+            "--seed",
+            "3",
+        ])
+    };
+    let o = play();
+    assert!(o.status.success(), "{}", text(&o));
+    let built = bot.join("agent.wasm");
+    let first = std::fs::metadata(&built).unwrap().modified().unwrap();
+    let o = play();
+    assert!(o.status.success(), "{}", text(&o));
+    assert_eq!(
+        std::fs::metadata(&built).unwrap().modified().unwrap(),
+        first,
+        "nothing changed: not built again"
+    );
+
+    // A source that does not compile: the build fails, naming the command and the error.
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let source = bot.join("agent.py");
+    let mut text_py = std::fs::read_to_string(&source).unwrap();
+    text_py.push_str("\ndef broken(:\n");
+    std::fs::write(&source, text_py).unwrap();
+    let o = play();
+    assert!(!o.status.success(), "{}", text(&o));
+    let said = text(&o);
+    assert!(said.contains("cannot build the Python agent"), "{said}");
+    assert!(said.contains("componentize-py"), "{said}");
+    assert!(said.contains("SyntaxError"), "{said}");
+}
+
+#[test]
+fn arena_new_javascript_prints_its_build_and_writes_a_project_of_the_world() {
+    let dir = temp_dir("components-new-javascript");
+    let bot = dir.join("dice-bot");
+    let o = run(&[
+        "new",
+        bot.to_str().unwrap(),
+        "--lang",
+        "javascript",
+        "--game",
+        "farkle",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains("npm install && npm run build"),
+        "{}",
+        text(&o)
+    );
+    let build = std::fs::read_to_string(bot.join("build.mjs")).unwrap();
+    assert!(build.contains("worldName: 'farkle'"), "{build}");
+    let package = std::fs::read_to_string(bot.join("package.json")).unwrap();
+    assert!(package.contains("\"name\": \"dice-bot\""), "{package}");
+    assert!(
+        package.contains("\"@bytecodealliance/componentize-js\": \"0.23.0\""),
+        "{package}"
+    );
+    let agent = std::fs::read_to_string(bot.join("agent.js")).unwrap();
+    assert!(agent.contains("export function draft"), "{agent}");
+}
+
+#[test]
+fn bench_components_measures_start_decision_and_games_of_each_agent() {
+    let rs = component("rs-greedy");
+    let o = arena_cached()
+        .current_dir(workspace())
+        .args(["bench", "--quick", "--json", "--components"])
+        .arg(&rs)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    let all: Vec<serde_json::Value> = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(all.len(), 2, "greedy and the component: {all:?}");
+    assert_eq!(all[1]["world"], "arena:games/farm@1.0.0");
+    for f in &all {
+        for key in [
+            "start_us",
+            "decision_us",
+            "games_per_s",
+            "ms_per_game",
+            "load_ms",
+        ] {
+            assert!(f[key].as_f64().unwrap() > 0.0, "{key}: {f}");
+        }
+    }
+}

@@ -1,0 +1,76 @@
+//! Hostile component agents of world `arena:games/farm` (../../../wit): each cargo feature
+//! turns on one behaviour the sandbox must contain (see tests/hostile.rs). Without a feature
+//! the agent passes every turn and declines every offer.
+
+wit_bindgen::generate!({
+    path: "../../../wit",
+    world: "arena:games/farm@1.0.0",
+});
+
+#[cfg(any(feature = "snoop", feature = "allocate"))]
+use arena::games::host::log;
+
+struct Hostile;
+
+impl Guest for Hostile {
+    fn init(_setup: Setup) -> Result<(), String> {
+        #[cfg(feature = "snoop")]
+        snoop();
+        #[cfg(feature = "loop-init")]
+        let _ = spin();
+        Ok(())
+    }
+
+    fn trade(_view: View) -> Option<Offer> {
+        #[cfg(feature = "allocate")]
+        hoard();
+        None
+    }
+
+    fn accept_offer(_view: View, _offer: Offer) -> bool {
+        false
+    }
+}
+
+/// Everything WASI 0.2 offers outside the sandbox, each answer logged.
+#[cfg(feature = "snoop")]
+fn snoop() {
+    log(&format!("read /etc/passwd: {:?}", std::fs::read("/etc/passwd").map(|b| b.len())));
+    log(&format!("list /: {:?}", std::fs::read_dir("/").map(|d| d.count())));
+    log(&format!("write /tmp/x: {:?}", std::fs::write("/tmp/hostile-component", b"x")));
+    log(&format!("environment: {:?}", std::env::vars().collect::<Vec<_>>()));
+    log(&format!("arguments: {:?}", std::env::args().collect::<Vec<_>>()));
+    log(&format!(
+        "connect 127.0.0.1:22: {:?}",
+        std::net::TcpStream::connect("127.0.0.1:22").map(|_| "connected")
+    ));
+    log(&format!(
+        "bind udp: {:?}",
+        std::net::UdpSocket::bind("0.0.0.0:0").map(|_| "bound")
+    ));
+}
+
+/// A loop the compiler cannot remove.
+#[cfg(feature = "loop-init")]
+fn spin() -> u64 {
+    let mut n = 0u64;
+    loop {
+        n = std::hint::black_box(n.wrapping_add(1));
+        if n == u64::MAX {
+            return n;
+        }
+    }
+}
+
+/// Keeps 1 MiB blocks until the allocator fails (an abort: a trap). The blocks are reserved,
+/// not written, so that memory runs out long before fuel.
+#[cfg(feature = "allocate")]
+fn hoard() {
+    let mut blocks = Vec::new();
+    loop {
+        blocks.push(std::hint::black_box(Vec::<u8>::with_capacity(1 << 20)));
+        log(&format!("holding {} MiB", blocks.len()));
+    }
+}
+
+export!(Hostile);
