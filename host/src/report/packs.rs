@@ -1,0 +1,157 @@
+//! The replay packs: the data of every game's replay viewer, written without copying the records.
+//!
+//! Browsers refuse `fetch()` of `file://` URLs, so a viewer cannot read a record file; it loads a
+//! script. One script per game (as the report once wrote) doubled a league's disk use: a replay's
+//! data is the record's lines plus the position after each turn, and the file system spends at
+//! least a block per file. So the games are grouped by id, [`PACK_GAMES`] to a pack
+//! (`games/replays-012300.js` holds games 12300 to 12399), and each game's replay data is stored
+//! gzip-compressed and in base64: `window.ARENA_PACK = {"first":12300,"games":{"12300":"H4sI…"}};`.
+//! The viewer decompresses its game with the browser's own `DecompressionStream`.
+//!
+//! Packs are written on every core. Each depends on its games' records only, so the files are the
+//! same whatever the number of threads; the rows come back in the order of the games, and an error
+//! is the one of the first game that failed, as when the games were written one after the other.
+
+use std::io::Write;
+use std::ops::Range;
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use anyhow::Context;
+use serde_json::{Map, Value};
+
+use super::base64;
+use super::data::{game_data, GameRow};
+use super::games_folder;
+use super::script::script;
+use crate::league::result::GameResult;
+
+/// Games per replay pack: game N is in the pack of the games from N - N % PACK_GAMES.
+pub const PACK_GAMES: usize = 100;
+
+/// File name of the replay pack that holds game `id`.
+pub fn pack_name(id: usize) -> String {
+    format!("replays-{:06}.js", id - id % PACK_GAMES)
+}
+
+/// The packs of `games` (sorted by id): ranges of games that share a pack.
+fn packs(games: &[GameResult]) -> Vec<Range<usize>> {
+    let mut out: Vec<Range<usize>> = Vec::new();
+    for (i, g) in games.iter().enumerate() {
+        match out.last_mut() {
+            Some(r) if games[r.start].id / PACK_GAMES == g.id / PACK_GAMES => r.end = i + 1,
+            _ => out.push(i..i + 1),
+        }
+    }
+    out
+}
+
+/// Writes `games_dir/replays-NNNNNN.js` for every pack that holds a game whose record can be
+/// read, and returns the games' rows in the order of `games` (sorted by id) and the names of the
+/// packs written.
+pub fn write_packs(
+    output_dir: &Path,
+    games_dir: &Path,
+    games: &[GameResult],
+) -> anyhow::Result<(Vec<GameRow>, Vec<String>)> {
+    let packs = packs(games);
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, packs.len().max(1));
+    let next = AtomicUsize::new(0);
+    // The first pack that could not be written. Packs after it need not be written; packs before
+    // it still are, in case one of them fails too and is the error to report.
+    let failed = AtomicUsize::new(usize::MAX);
+    let worker = || {
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= packs.len() || i > failed.load(Ordering::Relaxed) {
+                return done;
+            }
+            let result = write_pack(output_dir, games_dir, &games[packs[i].clone()]);
+            if result.is_err() {
+                failed.fetch_min(i, Ordering::Relaxed);
+            }
+            done.push((i, result));
+        }
+    };
+    let mut results: Vec<Option<anyhow::Result<(Vec<GameRow>, Option<String>)>>> =
+        std::iter::repeat_with(|| None).take(packs.len()).collect();
+    std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads).map(|_| s.spawn(worker)).collect();
+        for w in workers {
+            let done = w.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
+            for (i, result) in done {
+                results[i] = Some(result);
+            }
+        }
+    });
+    let mut rows = Vec::with_capacity(games.len());
+    let mut written = Vec::new();
+    for result in results {
+        match result {
+            Some(Ok((pack_rows, name))) => {
+                rows.extend(pack_rows);
+                written.extend(name);
+            }
+            Some(Err(e)) => return Err(e),
+            None => unreachable!("every pack before the first failure is written"),
+        }
+    }
+    Ok((rows, written))
+}
+
+/// Writes the pack of `games` (games of one pack) if one of them can be shown; returns their rows
+/// and the pack's name when written.
+fn write_pack(
+    output_dir: &Path,
+    games_dir: &Path,
+    games: &[GameResult],
+) -> anyhow::Result<(Vec<GameRow>, Option<String>)> {
+    let mut rows = Vec::with_capacity(games.len());
+    let mut packed = Map::new();
+    for g in games {
+        let (row, json) = game_data(output_dir, g);
+        if let Some(json) = json {
+            packed.insert(g.id.to_string(), Value::String(compress(&json)?));
+        }
+        rows.push(row);
+    }
+    let Some(first) = games.first() else {
+        return Ok((rows, None));
+    };
+    if packed.is_empty() {
+        return Ok((rows, None));
+    }
+    let name = pack_name(first.id);
+    let mut pack = Map::new();
+    pack.insert("first".into(), (first.id - first.id % PACK_GAMES).into());
+    pack.insert("games".into(), Value::Object(packed));
+    let path = games_dir.join(&name);
+    games_folder::rewrite(&path, &script("ARENA_PACK", &pack))
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok((rows, Some(name)))
+}
+
+/// gzip at the fastest level, then base64. Replay data repeats itself (every turn carries the
+/// whole position), so even the fastest level shrinks it about tenfold.
+fn compress(json: &[u8]) -> anyhow::Result<String> {
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(json)?;
+    Ok(base64::encode(&gz.finish()?))
+}
+
+/// The replay data of game `id` as a pack written by [`write_packs`] holds it (JSON text), or
+/// `None` when the pack has no such game.
+#[cfg(test)]
+pub fn unpack(pack: &Value, id: usize) -> Option<String> {
+    use std::io::Read;
+    let coded = pack["games"].get(id.to_string())?.as_str()?;
+    let bytes = base64::decode(coded)?;
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(&bytes[..])
+        .read_to_string(&mut text)
+        .ok()?;
+    Some(text)
+}
