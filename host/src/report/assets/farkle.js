@@ -192,7 +192,10 @@
     var rounds = Math.max(1, turns[turns.length - 1].round);
     var top = Math.max(target, Math.max.apply(null, turns.map(function (t) { return t.score || 0; })));
     var ystep = niceStep(top / 6), ymax = Math.ceil(top / ystep) * ystep;
-    var xstep = Math.max(1, niceStep(rounds / 12)), W = 900, H = 340, left = 70, right = 150, tp = 14, bottom = 50;
+    // Room at the right for the longest name (labels are 18 px, about 11 px a character).
+    var longest = Math.max.apply(null, names.map(function (nm) { return String(nm).length; }));
+    var right = Math.min(360, Math.max(150, 24 + 11 * longest));
+    var xstep = Math.max(1, niceStep(rounds / 12)), W = 900, H = 350, left = 70, tp = 14, bottom = 56;
     function x(r) { return left + r / rounds * (W - left - right); }
     function y(v) { return tp + (1 - v / ymax) * (H - tp - bottom); }
     var g = "";
@@ -208,7 +211,7 @@
       '<text class="value target" x="' + (left + 8) + '" y="' + (y(target) - 8 < tp + 16 ? y(target) + 20 : y(target) - 8) + '">target ' +
       target.toLocaleString("en-US") + "</text>" +
       '<line class="axis" x1="' + left + '" x2="' + (W - right) + '" y1="' + y(0) + '" y2="' + y(0) + '"/>' +
-      '<text class="axis-label" x="' + ((left + W - right) / 2) + '" y="' + (H - 10) + '" text-anchor="middle">round</text>';
+      '<text class="axis-label" x="' + ((left + W - right) / 2) + '" y="' + (H - 6) + '" text-anchor="middle">round</text>';
     // Each player's name at the right, at the height of its last score, moved apart so that no
     // two names overlap.
     var ends = names.map(function (nm, seat) {

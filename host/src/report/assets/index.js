@@ -60,6 +60,11 @@
   function replayLink(id, text) {
     return '<a href="' + viewer(id) + '">' + esc(text) + "</a>";
   }
+  // Room at the left of a chart for labels "rank. name" (18 px type, about 11 px a character).
+  function labelRoom(list) {
+    var longest = Math.max.apply(null, list.map(function (a) { return String(a.rank + ". " + a.name).length; }));
+    return Math.min(400, Math.max(190, 24 + 11 * longest));
+  }
   function fixed(x, d) { return x == null ? "—" : Number(x).toFixed(d); }
   function signed(x) {
     var r = Math.round(x);
@@ -112,7 +117,7 @@
 
     // Comparison: box plots on one axis.
     (function () {
-      var W = 900, left = 190, right = 170, rowH = 46, top = 14, H = top + list.length * rowH + 40;
+      var W = 900, left = labelRoom(list), right = 170, rowH = 46, top = 14, H = top + list.length * rowH + 40;
       function x(v) { return left + (v - x0) / (x1 - x0) * (W - left - right); }
       var g = "";
       for (var t = x0; t <= x1 + 1e-9; t += step) {
@@ -231,7 +236,7 @@
     lo = Math.floor(lo / step) * step;
     hi = Math.ceil(hi / step) * step;
     if (hi === lo) { hi += 100; lo -= 100; }
-    var W = 900, left = 190, right = 120, rowH = 34, top = 14, H = top + agents.length * rowH + 36;
+    var W = 900, left = labelRoom(agents), right = 120, rowH = 34, top = 14, H = top + agents.length * rowH + 36;
     function x(v) { return left + (v - lo) / (hi - lo) * (W - left - right); }
     var g = "";
     for (var t = lo; t <= hi + 1e-9; t += step) {
