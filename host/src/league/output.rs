@@ -302,9 +302,9 @@ pub fn table(s: &Standings) -> String {
 /// agent with fewer wins can rank above one with more, which surprises readers who expect wins to
 /// decide.
 pub const RATING_NOTE: &str = "rank is by rating: a Bradley-Terry rating on the Elo scale, fitted to \
-every pair of players in every game\n(the better finishing rank wins the pair, equal ranks share it). \
-With more than 2 players a game, the places behind the\nwinner count too, so an agent with fewer \
-wins can rank above one with more.";
+every pair of players\nin every game (the better finishing rank wins the pair, equal ranks share \
+it). With more than 2 players\na game, the places behind the winner count too, so an agent with \
+fewer wins can rank above one with more.";
 
 /// The cross-table with the agents' full names: rows are numbered by rank order, and columns by
 /// the same numbers, so that no name is cut to fit a column.

@@ -116,9 +116,9 @@ var Arena = (function () {
   // Games per replay pack, as `arena report` writes them (PACK_GAMES in report/packs.rs).
   var PACK_GAMES = 100;
 
-  // Game `id`'s replay data: from its replay pack, games/replays-NNNNNN.js (the report's), where
-  // it is stored gzip-compressed in base64; else from its own script games/game-NNNNNN.js (as
-  // `arena serve` serves it). Calls done(game) or fail(message).
+  // Game `id`'s replay data: from its replay pack, games/replays-NNNNNN.js (the report's), whose
+  // `data` is one gzip stream in base64 of lines `ID JSON` (see report/packs.rs); else from its
+  // own script games/game-NNNNNN.js (as `arena serve` serves it). Calls done(game) or fail(message).
   function loadGame(id, done, fail) {
     var pack = "games/replays-" + pad6(id - id % PACK_GAMES) + ".js";
     var single = "games/game-" + pad6(id) + ".js";
@@ -133,9 +133,14 @@ var Arena = (function () {
       });
     }
     loadScript(pack, function () {
-      var coded = window.ARENA_PACK && window.ARENA_PACK.games && window.ARENA_PACK.games[id];
-      if (!coded) { fromSingle(); return; }
-      gunzipBase64(coded).then(function (text) { done(JSON.parse(text)); }, function (e) {
+      var P = window.ARENA_PACK;
+      if (!P || !P.games || P.games.indexOf(id) < 0) { fromSingle(); return; }
+      gunzipBase64(P.data).then(function (text) {
+        var key = "\n" + id + " ", at = ("\n" + text).indexOf(key);
+        if (at < 0) throw new Error("game " + id + " is not in the data");
+        var start = at + key.length - 1, end = text.indexOf("\n", start);
+        return JSON.parse(text.slice(start, end < 0 ? text.length : end));
+      }).then(done, function (e) {
         fail("The replay data of game " + id + " in " + pack + " cannot be read (" + e +
           "): this browser may be too old (it needs DecompressionStream), or the file is damaged.");
       });
