@@ -260,13 +260,20 @@ fn layout(
     let url = format!("{}{query}", file_url(&report.join(&copy)));
     let dom = browser.run(
         &url,
-        &["--dump-dom".into(), format!("--window-size={width},{height}")],
+        &[
+            "--dump-dom".into(),
+            format!("--window-size={width},{height}"),
+        ],
     );
     let found = text_after(&dom, "id=\"layout-check\"")
         .unwrap_or_else(|| panic!("the layout check did not run on {url}"));
     let found: Value = serde_json::from_str(&unescape(found)).unwrap();
     // Headless Chromium keeps part of the window's height for itself; the width is the page's.
-    assert_eq!(found["width"].as_u64(), Some(width.into()), "{url}: window width");
+    assert_eq!(
+        found["width"].as_u64(),
+        Some(width.into()),
+        "{url}: window width"
+    );
     found
 }
 
@@ -499,19 +506,33 @@ fn report_and_replay_in_headless_chromium() {
         .count();
     let games = slice(&dom, "id=\"games\"", "</table>");
     assert_eq!(games.matches("<tr data-game=").count(), crasher_games);
-    assert!(dom.contains(&format!(
-        "{crasher_games} of {} games",
-        run.results.len()
-    )));
+    assert!(dom.contains(&format!("{crasher_games} of {} games", run.results.len())));
 
     // Projector sizes in large type: herd cards clear of the dice and of each other, chart labels
     // inside their charts, nothing wider than the screen.
     for (width, height) in [(1024, 768), (1280, 800)] {
         let query = format!("?game={}&turn={}&large=1", game.id, game.turns / 2);
         let found = layout(&browser, &report_dir, "replay.html", &query, width, height);
-        assert_laid_out(&found, "herd cards", 3, &format!("replay at {width}×{height}"));
-        let found = layout(&browser, &report_dir, "index.html", "?large=1", width, height);
-        assert_laid_out(&found, "chart texts", 20, &format!("index at {width}×{height}"));
+        assert_laid_out(
+            &found,
+            "herd cards",
+            3,
+            &format!("replay at {width}×{height}"),
+        );
+        let found = layout(
+            &browser,
+            &report_dir,
+            "index.html",
+            "?large=1",
+            width,
+            height,
+        );
+        assert_laid_out(
+            &found,
+            "chart texts",
+            20,
+            &format!("index at {width}×{height}"),
+        );
     }
 
     // Screenshots, for people to judge readability (not compared automatically).
@@ -572,7 +593,11 @@ impl<A: arena_agent_sdk::FarkleAgent + Default + 'static> Contestant<FarkleGame>
 /// Plays a Farkle league of the banker, the one-and-done bot and the threshold bot (under long
 /// names, as real agents have) into `work/NAME`, writes its report and returns the league.
 fn farkle_league(work: &Path, name: &str, players: usize) -> (PathBuf, Vec<GameResult>) {
-    let names = ["wat-banker-deluxe", "one-and-done-forever", "threshold-3000"];
+    let names = [
+        "wat-banker-deluxe",
+        "one-and-done-forever",
+        "threshold-3000",
+    ];
     let mut text = format!(
         "name = '{name}'\ngame = 'farkle'\nplayers_per_game = {players}\ngames_per_group = 6\nseed = 5\nround_cap = 200\n"
     );
@@ -616,17 +641,43 @@ fn farkle_pages_in_headless_chromium() {
     let (solo, games) = farkle_league(&work, "solo", 1);
     let report = solo.join("report");
     for g in games.iter().take(3) {
-        let found = layout(&browser, &report, "farkle.html", &format!("?game={}", g.id), 1280, 800);
+        let found = layout(
+            &browser,
+            &report,
+            "farkle.html",
+            &format!("?game={}", g.id),
+            1280,
+            800,
+        );
         assert_laid_out(&found, "chart texts", 8, &format!("solo game {}", g.id));
-        let found = layout(&browser, &report, "farkle.html", &format!("?game={}&large=1", g.id), 1024, 768);
-        assert_laid_out(&found, "chart texts", 8, &format!("solo game {} large", g.id));
+        let found = layout(
+            &browser,
+            &report,
+            "farkle.html",
+            &format!("?game={}&large=1", g.id),
+            1024,
+            768,
+        );
+        assert_laid_out(
+            &found,
+            "chart texts",
+            8,
+            &format!("solo game {} large", g.id),
+        );
     }
     let mut singular = false;
     for g in &games {
-        let dom = browser.dom(&format!("{}?game={}", file_url(&report.join("farkle.html")), g.id));
+        let dom = browser.dom(&format!(
+            "{}?game={}",
+            file_url(&report.join("farkle.html")),
+            g.id
+        ));
         let facts = text_after(&dom, "id=\"facts\"").unwrap();
         for word in ["turns", "farkles", "rolls", "faults", "rejected drafts"] {
-            assert!(!facts.contains(&format!(" 1 {word}")) && !facts.starts_with(&format!("1 {word}")), "{facts}");
+            assert!(
+                !facts.contains(&format!(" 1 {word}")) && !facts.starts_with(&format!("1 {word}")),
+                "{facts}"
+            );
         }
         singular |= facts.contains(" 1 farkle,") || facts.contains(" 1 farkle;");
     }
@@ -635,16 +686,39 @@ fn farkle_pages_in_headless_chromium() {
     // Race: the filter's labels read apart, the standings say what the rating measures.
     let (race, games) = farkle_league(&work, "race", 3);
     let report = race.join("report");
-    let dom = browser.dom(&format!("{}?game={}", file_url(&report.join("farkle.html")), games[0].id));
-    assert!(dom.contains("Only turns that banked nothing</label>"), "checkbox label");
-    assert!(dom.contains("<label for=\"seat\">Player:</label>"), "player label");
-    assert!(dom.contains("<option value=\"\">every player</option>"), "every player");
-    let found = layout(&browser, &report, "farkle.html", &format!("?game={}", games[0].id), 1280, 800);
+    let dom = browser.dom(&format!(
+        "{}?game={}",
+        file_url(&report.join("farkle.html")),
+        games[0].id
+    ));
+    assert!(
+        dom.contains("Only turns that banked nothing</label>"),
+        "checkbox label"
+    );
+    assert!(
+        dom.contains("<label for=\"seat\">Player:</label>"),
+        "player label"
+    );
+    assert!(
+        dom.contains("<option value=\"\">every player</option>"),
+        "every player"
+    );
+    let found = layout(
+        &browser,
+        &report,
+        "farkle.html",
+        &format!("?game={}", games[0].id),
+        1280,
+        800,
+    );
     assert_laid_out(&found, "chart texts", 8, "race game");
     let index = file_url(&report.join("index.html"));
     let dom = browser.dom(&index);
     let standings = slice(&dom, "id=\"standings-section\"", "</section>");
-    assert!(standings.contains("finishing"), "the rating is explained: {standings}");
+    assert!(
+        standings.contains("finishing"),
+        "the rating is explained: {standings}"
+    );
     let found = layout(&browser, &report, "index.html", "", 1280, 800);
     assert_laid_out(&found, "chart texts", 20, "race index");
 }

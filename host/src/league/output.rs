@@ -301,7 +301,8 @@ pub fn table(s: &Standings) -> String {
 /// What the rating measures, printed under the standings: in games of more than two players an
 /// agent with fewer wins can rank above one with more, which surprises readers who expect wins to
 /// decide.
-pub const RATING_NOTE: &str = "rank is by rating: a Bradley-Terry rating on the Elo scale, fitted to \
+pub const RATING_NOTE: &str =
+    "rank is by rating: a Bradley-Terry rating on the Elo scale, fitted to \
 every pair of players\nin every game (the better finishing rank wins the pair, equal ranks share \
 it). With more than 2 players\na game, the places behind the winner count too, so an agent with \
 fewer wins can rank above one with more.";

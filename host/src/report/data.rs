@@ -10,8 +10,8 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::packs::pack_name;
-use super::rows::compact_rows;
 use super::replay::game_json;
+use super::rows::compact_rows;
 use crate::league::journal::JOURNAL_FILE;
 use crate::league::output::{result_name, NOT_PLAYED, STANDINGS_JSON};
 use crate::league::result::GameResult;

@@ -66,10 +66,7 @@ pub fn write_report(output_dir: &Path) -> anyhow::Result<PathBuf> {
     let names: HashSet<String> = league.games.iter().map(|g| pack_name(g.id)).collect();
     games_folder::prepare(&games_dir, &names)?;
     let (rows, written) = write_packs(output_dir, &games_dir, &league.games)?;
-    let unwritten: Vec<String> = names
-        .into_iter()
-        .filter(|n| !written.contains(n))
-        .collect();
+    let unwritten: Vec<String> = names.into_iter().filter(|n| !written.contains(n)).collect();
     games_folder::remove_unwritten(&games_dir, &unwritten)?;
     let summary = report_data(&league, &rows);
     write(&dir.join("data.js"), &script("ARENA_REPORT", &summary))?;

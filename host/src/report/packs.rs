@@ -9,7 +9,7 @@
 //! `window.ARENA_PACK = {"first":12300,"games":[12300,12301,…],"data":"H4sI…"};`. Decompressed,
 //! the data is one line per game, `ID JSON`. Games of a league look alike, so one stream for the
 //! pack compresses far better than a stream per game (for the 100,000-game league of
-//! docs/PERFORMANCE.md, 7 % of the records' size against 22 %). The viewer decompresses the pack
+//! docs/PERFORMANCE.md, 6 % of the records' size against 23 %). The viewer decompresses the pack
 //! with the browser's own `DecompressionStream` and parses only its game's line.
 //!
 //! Packs are written on every core. Each depends on its games' records only, so the files are the
@@ -22,9 +22,9 @@ use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use anyhow::Context;
+use serde_json::json;
 #[cfg(test)]
 use serde_json::Value;
-use serde_json::json;
 
 use super::base64;
 use super::data::{game_data, GameRow};

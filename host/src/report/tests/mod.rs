@@ -289,7 +289,10 @@ fn a_report_written_again_is_the_one_a_fresh_folder_gets() {
         std::fs::write(games.join(pack_name(999_999)), "stale").unwrap();
         std::fs::create_dir_all(games.join("stale-folder")).unwrap();
         write_report(&out).unwrap();
-        assert!(files(&out.join(REPORT_DIR)) == fresh, "the same files ({i})");
+        assert!(
+            files(&out.join(REPORT_DIR)) == fresh,
+            "the same files ({i})"
+        );
     }
     assert!(
         std::fs::read(&linked).unwrap() == b"kept",
