@@ -32,6 +32,9 @@ use super::games_folder;
 use super::script::script;
 use crate::league::result::GameResult;
 
+/// The rows of a pack's games, and the pack's name when it was written.
+type PackRows = (Vec<GameRow>, Option<String>);
+
 /// Games per replay pack: game N is in the pack of the games from N - N % PACK_GAMES.
 pub const PACK_GAMES: usize = 100;
 
@@ -82,7 +85,7 @@ pub fn write_packs(
             done.push((i, result));
         }
     };
-    let mut results: Vec<Option<anyhow::Result<(Vec<GameRow>, Option<String>)>>> =
+    let mut results: Vec<Option<anyhow::Result<PackRows>>> =
         std::iter::repeat_with(|| None).take(packs.len()).collect();
     std::thread::scope(|s| {
         let workers: Vec<_> = (0..threads).map(|_| s.spawn(worker)).collect();
@@ -114,7 +117,7 @@ fn write_pack(
     output_dir: &Path,
     games_dir: &Path,
     games: &[GameResult],
-) -> anyhow::Result<(Vec<GameRow>, Option<String>)> {
+) -> anyhow::Result<PackRows> {
     let mut rows = Vec::with_capacity(games.len());
     let mut held = Vec::new();
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
