@@ -15,7 +15,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use arena::farkle::native::NativeFarklePlayer;
+use arena::farkle::{FarkleGame, FarklePlayer};
 use arena::farm::{AcceptView, FarmGame, FarmPlayer, Fault, FaultKind, Observation};
+use arena::league::result::GameResult;
 use arena::league::{play_league, Contestant, LeagueConfig, RunOptions};
 use arena::native::NativePlayer;
 use arena_agent_sdk::FarmAgent;
@@ -220,6 +223,71 @@ fn number(shown: &str) -> f64 {
         .unwrap_or_else(|_| panic!("`{shown}` is not a number"))
 }
 
+/// The text of a dumped element, with the entities a text node is written with decoded.
+fn unescape(text: &str) -> String {
+    text.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&nbsp;", "\u{a0}")
+        .replace("&amp;", "&")
+}
+
+/// Opens a copy of the report page `page` (in `report`) that runs the layout check
+/// (fixtures/report-layout-check.js) in a `width`×`height` window; returns its findings:
+/// `{"measured": {...}, "problems": [...]}`.
+fn layout(
+    browser: &Browser,
+    report: &Path,
+    page: &str,
+    query: &str,
+    width: u32,
+    height: u32,
+) -> Value {
+    let html = std::fs::read_to_string(report.join(page)).unwrap();
+    let copy = page.replace(".html", "-layout-check.html");
+    std::fs::write(
+        report.join(&copy),
+        html.replace(
+            "</body>",
+            "<script src=\"layout-check.js\"></script>\n</body>",
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        report.join("layout-check.js"),
+        include_str!("fixtures/report-layout-check.js"),
+    )
+    .unwrap();
+    let url = format!("{}{query}", file_url(&report.join(&copy)));
+    let dom = browser.run(
+        &url,
+        &[
+            "--dump-dom".into(),
+            format!("--window-size={width},{height}"),
+        ],
+    );
+    let found = text_after(&dom, "id=\"layout-check\"")
+        .unwrap_or_else(|| panic!("the layout check did not run on {url}"));
+    let found: Value = serde_json::from_str(&unescape(found)).unwrap();
+    // Headless Chromium keeps part of the window's height for itself; the width is the page's.
+    assert_eq!(
+        found["width"].as_u64(),
+        Some(width.into()),
+        "{url}: window width"
+    );
+    found
+}
+
+/// Asserts that the layout check found nothing wrong, and measured at least `least` of `what`.
+fn assert_laid_out(found: &Value, what: &str, least: u64, context: &str) {
+    assert!(
+        found["problems"].as_array().unwrap().is_empty(),
+        "{context}: {:#}",
+        found["problems"]
+    );
+    let n = found["measured"][what].as_u64().unwrap_or(0);
+    assert!(n >= least, "{context}: measured {n} {what}: {found}");
+}
+
 fn read_record(path: &Path) -> Vec<Value> {
     let bytes = std::fs::read(path).unwrap();
     let text = if path.extension().is_some_and(|e| e == "gz") {
@@ -394,19 +462,20 @@ fn report_and_replay_in_headless_chromium() {
     }
     assert!(dom.contains("class=\"ev win\""), "the win is narrated");
 
+    // The report holds no file per game: the replays are in packs of 100 games, compressed.
+    let report_dir = cfg.output.join("report");
+    let pack_files: Vec<_> = std::fs::read_dir(report_dir.join("games"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(pack_files, ["replays-000000.js"]);
+
     // An agent's captured debug log shows beside its turn when the record has one. Records only
-    // gain an optional per-turn `logs` field, so this game's data gets one added by hand.
-    let data = cfg
-        .output
-        .join("report/games")
-        .join(format!("game-{:06}.js", game.id));
-    let text = std::fs::read_to_string(&data).unwrap();
-    let json = text
-        .trim_end()
-        .strip_prefix("window.ARENA_GAME = ")
-        .and_then(|t| t.strip_suffix(';'))
-        .unwrap();
-    let mut with_logs: Value = serde_json::from_str(json).unwrap();
+    // gain an optional per-turn `logs` field, so this game's data gets one added by hand, as a
+    // script of its own (as `arena serve` serves a game), which the viewer reads when no pack
+    // holds the game.
+    let json = arena::report::game_data(&cfg.output, game).1.unwrap();
+    let mut with_logs: Value = serde_json::from_slice(&json).unwrap();
     with_logs["id"] = 999_999.into();
     with_logs["turns"][0]["logs"] = serde_json::json!([
         {"seat": 0, "text": "plan: buy a sheep <first>\nrabbits: 2"}
@@ -427,6 +496,44 @@ fn report_and_replay_in_headless_chromium() {
         "the log text is shown, escaped"
     );
     assert!(dom.contains("Turn 1 of "), "the viewer is at turn 1");
+
+    // The games list is filtered from the URL, and pages past 100 games.
+    let dom = browser.dom(&format!("{}?agent=CRASH", file_url(&index)));
+    let crasher_games = run
+        .results
+        .iter()
+        .filter(|r| r.seats.iter().any(|s| s == "crasher"))
+        .count();
+    let games = slice(&dom, "id=\"games\"", "</table>");
+    assert_eq!(games.matches("<tr data-game=").count(), crasher_games);
+    assert!(dom.contains(&format!("{crasher_games} of {} games", run.results.len())));
+
+    // Projector sizes in large type: herd cards clear of the dice and of each other, chart labels
+    // inside their charts, nothing wider than the screen.
+    for (width, height) in [(1024, 768), (1280, 800)] {
+        let query = format!("?game={}&turn={}&large=1", game.id, game.turns / 2);
+        let found = layout(&browser, &report_dir, "replay.html", &query, width, height);
+        assert_laid_out(
+            &found,
+            "herd cards",
+            3,
+            &format!("replay at {width}×{height}"),
+        );
+        let found = layout(
+            &browser,
+            &report_dir,
+            "index.html",
+            "?large=1",
+            width,
+            height,
+        );
+        assert_laid_out(
+            &found,
+            "chart texts",
+            20,
+            &format!("index at {width}×{height}"),
+        );
+    }
 
     // Screenshots, for people to judge readability (not compared automatically).
     browser.screenshot(
@@ -450,6 +557,14 @@ fn report_and_replay_in_headless_chromium() {
         1080,
     );
     browser.screenshot(&logs_url, &shots.join("replay-logs.png"), 1366, 900);
+    for (width, height) in [(1024, 768), (1280, 800)] {
+        browser.screenshot(
+            &format!("{}?game={}&turn={mid}&large=1", file_url(&replay), game.id),
+            &shots.join(format!("replay-projector-{width}x{height}.png")),
+            width,
+            height,
+        );
+    }
     let faulty = run
         .results
         .iter()
@@ -461,4 +576,149 @@ fn report_and_replay_in_headless_chromium() {
         1366,
         900,
     );
+}
+
+/// A Farkle example bot played natively, standing in for an agent file.
+struct FarkleBot<A>(std::marker::PhantomData<fn() -> A>);
+
+impl<A: arena_agent_sdk::FarkleAgent + Default + 'static> Contestant<FarkleGame> for FarkleBot<A> {
+    fn new_player(&self) -> Box<dyn FarklePlayer> {
+        Box::new(NativeFarklePlayer::<A>::with(A::default, 100))
+    }
+    fn code_hash(&self) -> Option<String> {
+        None
+    }
+}
+
+/// Plays a Farkle league of the banker, the one-and-done bot and the threshold bot (under long
+/// names, as real agents have) into `work/NAME`, writes its report and returns the league.
+fn farkle_league(work: &Path, name: &str, players: usize) -> (PathBuf, Vec<GameResult>) {
+    let names = [
+        "wat-banker-deluxe",
+        "one-and-done-forever",
+        "threshold-3000",
+    ];
+    let mut text = format!(
+        "name = '{name}'\ngame = 'farkle'\nplayers_per_game = {players}\ngames_per_group = 6\nseed = 5\nround_cap = 200\n"
+    );
+    for n in names {
+        std::fs::write(work.join(format!("{n}.wasm")), b"").unwrap();
+        text.push_str(&format!("[[agent]]\npath = '{n}.wasm'\n"));
+    }
+    let mut cfg = LeagueConfig::parse(&text, work).unwrap();
+    cfg.output = work.join(name);
+    let banker = FarkleBot::<farkle_banker::Banker>(Default::default());
+    let one = FarkleBot::<farkle_one_and_done::OneAndDone>(Default::default());
+    let threshold = FarkleBot::<farkle_threshold::Threshold>(Default::default());
+    let contestants: [&dyn Contestant<FarkleGame>; 3] = [&banker, &one, &threshold];
+    let opts = RunOptions {
+        fresh: true,
+        threads: Some(2),
+        quiet: true,
+        ..RunOptions::default()
+    };
+    let run = play_league(
+        &FarkleGame,
+        &cfg,
+        &contestants,
+        &serde_json::json!({"native": true}),
+        &opts,
+    )
+    .unwrap();
+    arena::report::write_report(&cfg.output).unwrap();
+    (cfg.output, run.results)
+}
+
+#[test]
+fn farkle_pages_in_headless_chromium() {
+    let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("report-browser-farkle");
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work).unwrap();
+    let browser = Browser::new(&work);
+
+    // Solo: the score chart's target label clear of the agent's name, counts in the singular
+    // when there is one.
+    let (solo, games) = farkle_league(&work, "solo", 1);
+    let report = solo.join("report");
+    for g in games.iter().take(3) {
+        let found = layout(
+            &browser,
+            &report,
+            "farkle.html",
+            &format!("?game={}", g.id),
+            1280,
+            800,
+        );
+        assert_laid_out(&found, "chart texts", 8, &format!("solo game {}", g.id));
+        let found = layout(
+            &browser,
+            &report,
+            "farkle.html",
+            &format!("?game={}&large=1", g.id),
+            1024,
+            768,
+        );
+        assert_laid_out(
+            &found,
+            "chart texts",
+            8,
+            &format!("solo game {} large", g.id),
+        );
+    }
+    let mut singular = false;
+    for g in &games {
+        let dom = browser.dom(&format!(
+            "{}?game={}",
+            file_url(&report.join("farkle.html")),
+            g.id
+        ));
+        let facts = text_after(&dom, "id=\"facts\"").unwrap();
+        for word in ["turns", "farkles", "rolls", "faults", "rejected drafts"] {
+            assert!(
+                !facts.contains(&format!(" 1 {word}")) && !facts.starts_with(&format!("1 {word}")),
+                "{facts}"
+            );
+        }
+        singular |= facts.contains(" 1 farkle,") || facts.contains(" 1 farkle;");
+    }
+    assert!(singular, "some solo game has exactly one farkle");
+
+    // Race: the filter's labels read apart, the standings say what the rating measures.
+    let (race, games) = farkle_league(&work, "race", 3);
+    let report = race.join("report");
+    let dom = browser.dom(&format!(
+        "{}?game={}",
+        file_url(&report.join("farkle.html")),
+        games[0].id
+    ));
+    assert!(
+        dom.contains("Only turns that banked nothing</label>"),
+        "checkbox label"
+    );
+    assert!(
+        dom.contains("<label for=\"seat\">Player:</label>"),
+        "player label"
+    );
+    assert!(
+        dom.contains("<option value=\"\">every player</option>"),
+        "every player"
+    );
+    let found = layout(
+        &browser,
+        &report,
+        "farkle.html",
+        &format!("?game={}", games[0].id),
+        1280,
+        800,
+    );
+    assert_laid_out(&found, "chart texts", 8, "race game");
+    let index = file_url(&report.join("index.html"));
+    let dom = browser.dom(&index);
+    let standings = slice(&dom, "id=\"standings-section\"", "</section>");
+    assert!(
+        standings.contains("finishing"),
+        "the rating is explained: {standings}"
+    );
+    let found = layout(&browser, &report, "index.html", "", 1280, 800);
+    assert_laid_out(&found, "chart texts", 20, "race index");
 }

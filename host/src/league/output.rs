@@ -286,33 +286,9 @@ pub fn table(s: &Standings) -> String {
             faults
         );
     }
+    let _ = writeln!(out, "\n{RATING_NOTE}");
     if s.agents.len() <= 12 {
-        let _ = writeln!(
-            out,
-            "\ncross-table (pairwise points of the row agent against the column agent):"
-        );
-        let short: Vec<String> = s
-            .agents
-            .iter()
-            .map(|a| a.name.chars().take(9).collect())
-            .collect();
-        let _ = write!(out, "{:<width$}", "");
-        for n in &short {
-            let _ = write!(out, " {n:>9}");
-        }
-        out.push('\n');
-        for (i, a) in s.agents.iter().enumerate() {
-            let name: String = a.name.chars().take(width).collect();
-            let _ = write!(out, "{name:<width$}");
-            for (j, c) in s.cross[i].iter().enumerate() {
-                if i == j || c.games == 0 {
-                    let _ = write!(out, " {:>9}", "-");
-                } else {
-                    let _ = write!(out, " {:>9}", format!("{}/{}", c.points, c.games));
-                }
-            }
-            out.push('\n');
-        }
+        cross_table(&mut out, s);
     }
     let _ = writeln!(
         out,
@@ -320,6 +296,68 @@ pub fn table(s: &Standings) -> String {
         s.games, s.mean_rounds
     );
     out
+}
+
+/// What the rating measures, printed under the standings: in games of more than two players an
+/// agent with fewer wins can rank above one with more, which surprises readers who expect wins to
+/// decide.
+pub const RATING_NOTE: &str =
+    "rank is by rating: a Bradley-Terry rating on the Elo scale, fitted to \
+every pair of players\nin every game (the better finishing rank wins the pair, equal ranks share \
+it). With more than 2 players\na game, the places behind the winner count too, so an agent with \
+fewer wins can rank above one with more.";
+
+/// The cross-table with the agents' full names: rows are numbered by rank order, and columns by
+/// the same numbers, so that no name is cut to fit a column.
+fn cross_table(out: &mut String, s: &Standings) {
+    let _ = writeln!(
+        out,
+        "\ncross-table (pairwise points of the row agent against the column agent):"
+    );
+    let cells: Vec<Vec<String>> = s
+        .agents
+        .iter()
+        .enumerate()
+        .map(|(i, _)| {
+            s.cross[i]
+                .iter()
+                .enumerate()
+                .map(|(j, c)| {
+                    if i == j || c.games == 0 {
+                        "-".to_owned()
+                    } else {
+                        format!("{}/{}", c.points, c.games)
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let col = cells
+        .iter()
+        .flatten()
+        .map(|c| c.chars().count())
+        .chain(std::iter::once(s.agents.len().to_string().len()))
+        .max()
+        .unwrap_or(1);
+    let name_width = s
+        .agents
+        .iter()
+        .map(|a| a.name.chars().count())
+        .max()
+        .unwrap_or(0);
+    let number = s.agents.len().to_string().len();
+    let _ = write!(out, "{:number$}  {:name_width$}", "", "");
+    for j in 1..=s.agents.len() {
+        let _ = write!(out, " {j:>col$}");
+    }
+    out.push('\n');
+    for (i, a) in s.agents.iter().enumerate() {
+        let _ = write!(out, "{:>number$}  {:<name_width$}", i + 1, a.name);
+        for c in &cells[i] {
+            let _ = write!(out, " {c:>col$}");
+        }
+        out.push('\n');
+    }
 }
 
 fn faults_text(faults: &std::collections::BTreeMap<String, u32>) -> String {
@@ -387,4 +425,58 @@ fn benchmark_table(s: &Standings, b: &Benchmark) -> String {
         s.games
     );
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::farm::Outcome;
+    use crate::league::standings::compute;
+
+    fn game(id: usize, seats: &[&str], winner: usize) -> GameResult {
+        GameResult {
+            id,
+            key: format!("g{id}"),
+            seed: 0,
+            seats: seats.iter().map(|s| s.to_string()).collect(),
+            outcome: Outcome::Win {
+                seat: winner,
+                last_standing: false,
+            },
+            rounds: 10,
+            turns: 20,
+            forfeits: vec![],
+            faults: vec![],
+            scores: None,
+            record: String::new(),
+        }
+    }
+
+    #[test]
+    fn the_cross_table_shows_whole_names_and_the_rating_is_explained() {
+        let names = ["wat-banker-2000", "careful-counter", "x"];
+        let results: Vec<GameResult> = (0..6)
+            .map(|i| {
+                let (a, b) = (names[i % 3], names[(i + 1) % 3]);
+                game(i, &[a, b], i % 2)
+            })
+            .collect();
+        let owned: Vec<String> = names.iter().map(|s| s.to_string()).collect();
+        let table = table(&compute(&owned, &results));
+        let cross = &table[table.find("cross-table").expect("a cross-table")..];
+        for name in names {
+            assert!(
+                cross.lines().any(|l| l.contains(&format!(" {name} "))),
+                "`{name}` whole in the cross-table:\n{table}"
+            );
+        }
+        // Columns are numbered as the rows are.
+        let header = cross.lines().nth(1).unwrap();
+        assert_eq!(
+            header.split_whitespace().collect::<Vec<_>>(),
+            ["1", "2", "3"],
+            "{table}"
+        );
+        assert!(table.contains("rank is by rating") && table.contains("finishing rank"));
+    }
 }

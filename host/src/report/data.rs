@@ -9,7 +9,9 @@ use anyhow::{bail, Context};
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::replay::game_script;
+use super::packs::pack_name;
+use super::replay::game_json;
+use super::rows::compact_rows;
 use crate::league::journal::JOURNAL_FILE;
 use crate::league::output::{result_name, NOT_PLAYED, STANDINGS_JSON};
 use crate::league::result::GameResult;
@@ -45,8 +47,8 @@ pub struct GameRow {
     /// Names of the agents that forfeited, in order.
     pub forfeits: Vec<String>,
     pub faults: Vec<FaultRow>,
-    /// The game's data script, relative to the report folder; `None` when the record could not
-    /// be read (then `error` says why).
+    /// The replay pack that holds the game's data, relative to the report folder; `None` when
+    /// the record could not be read (then `error` says why).
     pub data: Option<String>,
     /// The record file, relative to the report folder.
     pub record: String,
@@ -119,13 +121,8 @@ fn read_journal(path: &Path) -> anyhow::Result<Vec<GameResult>> {
     Ok(games)
 }
 
-/// File name of a game's data script.
-pub fn game_script_name(id: usize) -> String {
-    format!("game-{id:06}.js")
-}
-
-/// The list row of a game and, when its record can be read, the data script the replay viewer
-/// animates (`window.ARENA_GAME = ...;`).
+/// The list row of a game and, when its record can be read, the data the replay viewer animates
+/// (as JSON).
 pub fn game_data(dir: &Path, g: &GameResult) -> (GameRow, Option<Vec<u8>>) {
     let name = |seat: usize| {
         g.seats
@@ -162,11 +159,11 @@ pub fn game_data(dir: &Path, g: &GameResult) -> (GameRow, Option<Vec<u8>>) {
         record: format!("../{}", g.record),
         error: None,
     };
-    match game_script(&dir.join(&g.record), g.id, &row.record) {
-        Ok((game, script)) => {
+    match game_json(&dir.join(&g.record), g.id, &row.record) {
+        Ok((game, json)) => {
             row.game = Some(game.to_owned());
-            row.data = Some(format!("{}/{}", super::GAMES_DIR, game_script_name(g.id)));
-            (row, Some(script))
+            row.data = Some(format!("{}/{}", super::GAMES_DIR, pack_name(g.id)));
+            (row, Some(json))
         }
         Err(e) => {
             row.error = Some(format!("{e:#}"));
@@ -267,7 +264,7 @@ pub fn report_data(league: &LeagueFiles, rows: &[GameRow]) -> Value {
         "mean_rounds": s.get("mean_rounds"),
         // Solo leagues only: turns to the target per agent, with each agent's distribution.
         "benchmark": s.get("benchmark").cloned().unwrap_or(Value::Null),
-        "games": rows,
+        "games": compact_rows(rows),
         "faults": faults_by_agent(&agents, rows),
         "lengths": length_histogram(rows),
     });

@@ -4,15 +4,18 @@
 //! the projector at the end of a challenge.
 //!
 //! Browsers refuse `fetch()` of `file://` URLs, so every piece of data is a small script that
-//! assigns a global (`report/data.js`, `report/games/game-NNNNNN.js`); the pages load them with
+//! assigns a global (`report/data.js`, and the replay packs `report/games/replays-NNNNNN.js`, see
+//! [`packs`]); the pages load them with
 //! `<script src>`, which `file://` allows. The pages themselves are fixed templates
 //! (`assets/`), so that the HTML, CSS and JS can be read and changed without touching Rust.
 
+mod base64;
 mod data;
-mod game_scripts;
 mod games_folder;
 mod json;
+mod packs;
 mod replay;
+mod rows;
 mod script;
 
 use std::collections::HashSet;
@@ -20,18 +23,17 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-use data::game_script_name;
 pub use data::{game_data, load_league, report_data, GameRow, LeagueFiles};
-use game_scripts::write_game_scripts;
+use packs::{pack_name, write_packs};
 pub use replay::game_script_of_text;
 use script::script;
 
 /// Folder of the report inside a league output folder.
 pub const REPORT_DIR: &str = "report";
-/// Folder of the per-game data scripts inside [`REPORT_DIR`].
+/// Folder of the replay packs inside [`REPORT_DIR`].
 pub const GAMES_DIR: &str = "games";
 
-const ASSETS: [(&str, &str); 8] = [
+const ASSETS: [(&str, &str); 9] = [
     ("index.html", include_str!("assets/index.html")),
     ("replay.html", include_str!("assets/replay.html")),
     ("farkle.html", include_str!("assets/farkle.html")),
@@ -39,6 +41,7 @@ const ASSETS: [(&str, &str); 8] = [
     ("report.css", include_str!("assets/report.css")),
     ("common.js", include_str!("assets/common.js")),
     ("index.js", include_str!("assets/index.js")),
+    ("game-list.js", include_str!("assets/game-list.js")),
     ("replay.js", include_str!("assets/replay.js")),
 ];
 
@@ -59,19 +62,11 @@ pub fn write_report(output_dir: &Path) -> anyhow::Result<PathBuf> {
     let league = load_league(output_dir)?;
     let dir = output_dir.join(REPORT_DIR);
     let games_dir = dir.join(GAMES_DIR);
-    // Game ids of an earlier, different league must not linger next to the new ones.
-    let names: HashSet<String> = league
-        .games
-        .iter()
-        .map(|g| game_script_name(g.id))
-        .collect();
+    // Packs of an earlier, different league must not linger next to the new ones.
+    let names: HashSet<String> = league.games.iter().map(|g| pack_name(g.id)).collect();
     games_folder::prepare(&games_dir, &names)?;
-    let rows = write_game_scripts(output_dir, &games_dir, &league.games)?;
-    let unwritten: Vec<String> = rows
-        .iter()
-        .filter(|r| r.data.is_none())
-        .map(|r| game_script_name(r.id))
-        .collect();
+    let (rows, written) = write_packs(output_dir, &games_dir, &league.games)?;
+    let unwritten: Vec<String> = names.into_iter().filter(|n| !written.contains(n)).collect();
     games_folder::remove_unwritten(&games_dir, &unwritten)?;
     let summary = report_data(&league, &rows);
     write(&dir.join("data.js"), &script("ARENA_REPORT", &summary))?;

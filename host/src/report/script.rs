@@ -9,14 +9,19 @@ const SEPARATORS: [(&str, &str); 2] = [("\u{2028}", "\\u2028"), ("\u{2029}", "\\
 /// `window.NAME = <json>;\n`. JSON is valid JavaScript since ES2019 (which made U+2028/U+2029
 /// legal in strings); escaping them anyway keeps older viewers working.
 pub fn script<T: Serialize + ?Sized>(global: &str, value: &T) -> Vec<u8> {
-    let prefix = format!("window.{global} = ");
-    let mut out = prefix.clone().into_bytes();
-    if serde_json::to_writer(&mut out, value).is_err() {
-        out.truncate(prefix.len());
-        out.extend_from_slice(b"null");
-    }
+    let mut out = format!("window.{global} = ").into_bytes();
+    out.extend_from_slice(&json(value));
     out.extend_from_slice(b";\n");
-    escape_line_separators(out)
+    out
+}
+
+/// `value` as JSON text that is also a JavaScript expression (U+2028/U+2029 escaped); `null` if it
+/// cannot be serialized.
+pub fn json<T: Serialize + ?Sized>(value: &T) -> Vec<u8> {
+    match serde_json::to_vec(value) {
+        Ok(out) => escape_line_separators(out),
+        Err(_) => b"null".to_vec(),
+    }
 }
 
 fn escape_line_separators(text: Vec<u8>) -> Vec<u8> {

@@ -97,12 +97,70 @@ var Arena = (function () {
     return toggle;
   }
 
+  // "1 farkle", "2 farkles": a count with its noun, singular for one.
+  function count(n, one, many) {
+    return n + " " + (n === 1 ? one : many || one + "s");
+  }
+
   function pad6(n) { return ("000000" + n).slice(-6); }
+
+  // Data is loaded with <script> elements, because browsers block fetch() on file:// pages.
+  function loadScript(src, done, failed) {
+    var s = document.createElement("script");
+    s.src = src;
+    s.onload = done;
+    s.onerror = failed;
+    document.head.appendChild(s);
+  }
+
+  // Games per replay pack, as `arena report` writes them (PACK_GAMES in report/packs.rs).
+  var PACK_GAMES = 100;
+
+  // Game `id`'s replay data: from its replay pack, games/replays-NNNNNN.js (the report's), whose
+  // `data` is one gzip stream in base64 of lines `ID JSON` (see report/packs.rs); else from its
+  // own script games/game-NNNNNN.js (as `arena serve` serves it). Calls done(game) or fail(message).
+  function loadGame(id, done, fail) {
+    var pack = "games/replays-" + pad6(id - id % PACK_GAMES) + ".js";
+    var single = "games/game-" + pad6(id) + ".js";
+    function fromSingle() {
+      window.ARENA_GAME = undefined;
+      loadScript(single, function () {
+        if (window.ARENA_GAME) done(window.ARENA_GAME);
+        else fail(single + " holds no game.");
+      }, function () {
+        fail("No replay data for game " + id + " (" + pack + " does not hold it: its record may be " +
+          "unreadable; see the report's list of games).");
+      });
+    }
+    loadScript(pack, function () {
+      var P = window.ARENA_PACK;
+      if (!P || !P.games || P.games.indexOf(id) < 0) { fromSingle(); return; }
+      gunzipBase64(P.data).then(function (text) {
+        var key = "\n" + id + " ", at = ("\n" + text).indexOf(key);
+        if (at < 0) throw new Error("game " + id + " is not in the data");
+        var start = at + key.length - 1, end = text.indexOf("\n", start);
+        return JSON.parse(text.slice(start, end < 0 ? text.length : end));
+      }).then(done, function (e) {
+        fail("The replay data of game " + id + " in " + pack + " cannot be read (" + e +
+          "): this browser may be too old (it needs DecompressionStream), or the file is damaged.");
+      });
+    }, fromSingle);
+  }
+
+  function gunzipBase64(coded) {
+    return Promise.resolve().then(function () {
+      var bin = atob(coded), bytes = new Uint8Array(bin.length);
+      for (var i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+      var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+      return new Response(stream).text();
+    });
+  }
 
   return {
     ANIMALS: ANIMALS, SEAT_COLOURS: SEAT_COLOURS, REASONS: REASONS, FAULTS: FAULTS,
     DECISIONS: DECISIONS, RESULTS: RESULTS, esc: esc, animalWord: animalWord,
-    herdWords: herdWords, params: params, setupLargeType: setupLargeType, pad6: pad6,
+    herdWords: herdWords, count: count, params: params, setupLargeType: setupLargeType, pad6: pad6,
+    loadScript: loadScript, loadGame: loadGame,
     seatColour: function (seat) { return SEAT_COLOURS[seat % SEAT_COLOURS.length]; },
     reason: function (r) { return REASONS[r] || String(r).replace(/_/g, " "); },
     fault: function (k) { return FAULTS[k] || String(k).replace(/_/g, " "); },

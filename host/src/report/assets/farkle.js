@@ -1,5 +1,5 @@
-// The Farkle game viewer: farkle.html?game=12[&turn=N][&large=1]. Loads games/game-000012.js
-// (window.ARENA_GAME, written by `arena report`) and shows the game as a score chart and a table
+// The Farkle game viewer: farkle.html?game=12[&turn=N][&large=1]. Loads the game's data
+// (Arena.loadGame: from the report's replay pack) and shows the game as a score chart and a table
 // of every turn: the rolls, what was drafted, and how the turn ended.
 "use strict";
 
@@ -22,19 +22,10 @@
     fail("No game given: open a game from the report's list of games (farkle.html?game=N).");
     return;
   }
-  var s = document.createElement("script");
-  s.src = "games/game-" + Arena.pad6(id) + ".js";
-  s.onload = function () {
-    var G = window.ARENA_GAME;
-    if (!G) fail("games/game-" + Arena.pad6(id) + ".js holds no game.");
-    else if (G.game !== "farkle") location.replace("replay.html" + location.search);
+  Arena.loadGame(id, function (G) {
+    if (G.game !== "farkle") location.replace("replay.html" + location.search);
     else start(G);
-  };
-  s.onerror = function () {
-    fail("No data for game " + id + " (games/game-" + Arena.pad6(id) +
-      ".js is missing: its record may be unreadable; see the report's list of games).");
-  };
-  document.head.appendChild(s);
+  }, fail);
 
   var REJECTS = {
     empty_draft: "empty draft (nothing drafted)",
@@ -94,17 +85,18 @@
       }
     });
     $("facts").innerHTML = facts.map(function (f, seat) {
-      return (solo ? "" : who(seat) + ": ") + f.turns + " turns: " + f.banked + " banked, " + f.farkle + " farkles" +
-        (f.rejected ? ", <strong>" + f.rejected + " rejected drafts</strong>" : "") +
-        (f.fault ? ", <strong>" + f.fault + " faults</strong>" : "") +
-        "; " + num(f.lost) + " points lost at risk; " + f.rolls + " rolls, " + f.hot + " hot dice; seed " + esc(G.seed) + ".";
+      var count = Arena.count;
+      return (solo ? "" : who(seat) + ": ") + count(f.turns, "turn") + ": " + f.banked + " banked, " + count(f.farkle, "farkle") +
+        (f.rejected ? ", <strong>" + count(f.rejected, "rejected draft") + "</strong>" : "") +
+        (f.fault ? ", <strong>" + count(f.fault, "fault") + "</strong>" : "") +
+        "; " + num(f.lost) + (f.lost === 1 ? " point" : " points") + " lost at risk; " + count(f.rolls, "roll") + ", " + f.hot + " hot dice; seed " + esc(G.seed) + ".";
     }).join("<br>");
 
     drawProgress(G, names, target);
 
     // Seat filter for races.
     if (!solo) {
-      $("seat-filter").innerHTML = ' <label for="seat">player </label><select id="seat"><option value="">all</option>' +
+      $("seat-filter").innerHTML = '<label for="seat">Player:</label> <select id="seat"><option value="">every player</option>' +
         names.map(function (nm, i) { return '<option value="' + i + '">' + esc(nm) + "</option>"; }).join("") + "</select>";
     }
     var onlyLost = $("only-lost"), seatSel = $("seat");
@@ -200,7 +192,10 @@
     var rounds = Math.max(1, turns[turns.length - 1].round);
     var top = Math.max(target, Math.max.apply(null, turns.map(function (t) { return t.score || 0; })));
     var ystep = niceStep(top / 6), ymax = Math.ceil(top / ystep) * ystep;
-    var xstep = Math.max(1, niceStep(rounds / 12)), W = 900, H = 340, left = 70, right = 150, tp = 14, bottom = 50;
+    // Room at the right for the longest name (labels are 18 px, about 11 px a character).
+    var longest = Math.max.apply(null, names.map(function (nm) { return String(nm).length; }));
+    var right = Math.min(360, Math.max(150, 24 + 11 * longest));
+    var xstep = Math.max(1, niceStep(rounds / 12)), W = 900, H = 350, left = 70, tp = 14, bottom = 56;
     function x(r) { return left + r / rounds * (W - left - right); }
     function y(v) { return tp + (1 - v / ymax) * (H - tp - bottom); }
     var g = "";
@@ -212,9 +207,26 @@
       g += '<text class="tick" x="' + x(r) + '" y="' + (H - bottom + 22) + '" text-anchor="middle">' + r + "</text>";
     }
     g += '<line class="zero" x1="' + left + '" x2="' + (W - right) + '" y1="' + y(target) + '" y2="' + y(target) + '"/>' +
-      '<text class="value" x="' + (W - right + 8) + '" y="' + (y(target) + 5) + '">target ' + target.toLocaleString("en-US") + "</text>" +
+      // Above the dashed line, or below it when the line is the top of the chart.
+      '<text class="value target" x="' + (left + 8) + '" y="' + (y(target) - 8 < tp + 16 ? y(target) + 20 : y(target) - 8) + '">target ' +
+      target.toLocaleString("en-US") + "</text>" +
       '<line class="axis" x1="' + left + '" x2="' + (W - right) + '" y1="' + y(0) + '" y2="' + y(0) + '"/>' +
-      '<text class="axis-label" x="' + ((left + W - right) / 2) + '" y="' + (H - 10) + '" text-anchor="middle">round</text>';
+      '<text class="axis-label" x="' + ((left + W - right) / 2) + '" y="' + (H - 6) + '" text-anchor="middle">round</text>';
+    // Each player's name at the right, at the height of its last score, moved apart so that no
+    // two names overlap.
+    var ends = names.map(function (nm, seat) {
+      var last = 0;
+      turns.forEach(function (t) { if (t.seat === seat) last = t.score || 0; });
+      return { seat: seat, y: y(last) + 6 };
+    }).sort(function (a, b) { return a.y - b.y; });
+    var labelY = [];
+    ends.forEach(function (e, i) {
+      var at = i ? Math.max(e.y, ends[i - 1].y + 22) : e.y;
+      e.y = at;
+      labelY[e.seat] = at;
+    });
+    var over = ends.length ? ends[ends.length - 1].y - (H - bottom + 6) : 0;
+    if (over > 0) labelY = labelY.map(function (v) { return v - over; });
     names.forEach(function (nm, seat) {
       var pts = [[0, 0]];
       turns.forEach(function (t) { if (t.seat === seat) pts.push([t.round, t.score || 0]); });
@@ -222,7 +234,7 @@
       var lastPt = pts[pts.length - 1];
       g += "<g><title>" + Arena.esc(nm) + ": " + lastPt[1] + " points after round " + lastPt[0] + "</title>" +
         '<path d="' + d + '" fill="none" stroke="' + c + '" stroke-width="3" stroke-linejoin="round"/>' +
-        '<text class="label" x="' + (W - right + 8) + '" y="' + (y(lastPt[1]) + (seat * 18) - (names.length - 1) * 9 + 22) + '" fill="' + c + '">' + Arena.esc(nm) + "</text></g>";
+        '<text class="label" x="' + (W - right + 8) + '" y="' + labelY[seat] + '" fill="' + c + '">' + Arena.esc(nm) + "</text></g>";
     });
     $("progress").innerHTML = '<svg viewBox="0 0 ' + W + " " + H + '" role="img" aria-label="Score by round">' + g + "</svg>";
   }

@@ -23,8 +23,7 @@
   Array.prototype.forEach.call(document.querySelectorAll("[data-mode]"), function (el) {
     el.hidden = (el.getAttribute("data-mode") === "solo") !== solo;
   });
-  var gameById = {};
-  (R.games || []).forEach(function (g) { gameById[g.id] = g; });
+  var games = Arena.gameRows(R.games);
 
   document.title = R.league + " — league report";
   document.getElementById("title").textContent = R.league;
@@ -39,9 +38,9 @@
 
   // Games decided by the wall-clock backstop: the league may not reproduce on another machine.
   if (R.machine_dependent_games) {
-    var timed = (R.games || []).filter(function (g) {
-      return (g.faults || []).some(function (f) { return f.kind === "timeout"; });
-    }).map(function (g) { return g.id; });
+    var timed = games.ids(games.matching(function (i) {
+      return games.faults(i).some(function (f) { return f.kind === "timeout"; });
+    }));
     var warn = document.getElementById("machine-dependent");
     warn.hidden = false;
     warn.textContent = R.machine_dependent_games + (R.machine_dependent_games === 1 ? " game" : " games") +
@@ -55,11 +54,16 @@
 
   // Farkle games open in their own viewer; everything else in the farm replay viewer.
   function viewer(id) {
-    var g = gameById[id];
+    var g = games.byId(id);
     return (g && g.game === "farkle" ? "farkle.html" : "replay.html") + "?game=" + id;
   }
   function replayLink(id, text) {
     return '<a href="' + viewer(id) + '">' + esc(text) + "</a>";
+  }
+  // Room at the left of a chart for labels "rank. name" (18 px type, about 11 px a character).
+  function labelRoom(list) {
+    var longest = Math.max.apply(null, list.map(function (a) { return String(a.rank + ". " + a.name).length; }));
+    return Math.min(400, Math.max(190, 24 + 11 * longest));
   }
   function fixed(x, d) { return x == null ? "—" : Number(x).toFixed(d); }
   function signed(x) {
@@ -113,7 +117,7 @@
 
     // Comparison: box plots on one axis.
     (function () {
-      var W = 900, left = 190, right = 170, rowH = 46, top = 14, H = top + list.length * rowH + 40;
+      var W = 900, left = labelRoom(list), right = 170, rowH = 46, top = 14, H = top + list.length * rowH + 40;
       function x(v) { return left + (v - x0) / (x1 - x0) * (W - left - right); }
       var g = "";
       for (var t = x0; t <= x1 + 1e-9; t += step) {
@@ -232,7 +236,7 @@
     lo = Math.floor(lo / step) * step;
     hi = Math.ceil(hi / step) * step;
     if (hi === lo) { hi += 100; lo -= 100; }
-    var W = 900, left = 190, right = 120, rowH = 34, top = 14, H = top + agents.length * rowH + 36;
+    var W = 900, left = labelRoom(agents), right = 120, rowH = 34, top = 14, H = top + agents.length * rowH + 36;
     function x(v) { return left + (v - lo) / (hi - lo) * (W - left - right); }
     var g = "";
     for (var t = lo; t <= hi + 1e-9; t += step) {
@@ -311,7 +315,8 @@
     var ystep = niceStep(max / 5) || 1;
     if (ystep < 1) ystep = 1;
     var ymax = Math.max(ystep, Math.ceil(max / ystep) * ystep);
-    var W = 900, H = 340, left = 60, right = 20, top = 16, bottom = 64;
+    // The top leaves room for the count written above the tallest bar.
+    var W = 900, H = 360, left = 60, right = 20, top = 36, bottom = 64;
     var bw = (W - left - right) / bins.length;
     function y(v) { return top + (1 - v / ymax) * (H - top - bottom); }
     var g = '<defs><pattern id="hatch" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">' +
@@ -383,10 +388,14 @@
     document.getElementById("settings").innerHTML = h;
   })();
 
-  // Every game.
+  // Every game: a page of the list at a time, so that a league of 100,000 games opens at once;
+  // the filter picks the matching rows from the compact list and draws only the first page.
   (function () {
-    var games = R.games || [];
+    var PAGE = 100;
     var table = document.getElementById("games");
+    var input = document.getElementById("game-filter");
+    var p = Arena.params();
+    var shown = [], page = 0;
     function seatList(g) {
       return g.seats.map(function (n, i) {
         var out = g.forfeits.indexOf(n) >= 0;
@@ -394,7 +403,7 @@
           i + ": " + esc(n) + (out ? " <em>(forfeited)</em>" : "") + "</span>";
       }).join(" ");
     }
-    var scored = games.some(function (g) { return g.scores; });
+    var scored = games.scored;
     function faultsCell(g) {
       return g.faults.length ? g.faults.map(function (x) { return esc(x.agent + ": " + x.kind.replace(/_/g, " ")); }).join("<br>") : "—";
     }
@@ -407,33 +416,46 @@
       if (g.result === "win") return "<strong>" + g.turns + "</strong>";
       return "not reached (" + (g.result === "draw_round_cap" ? "round cap" : g.forfeits.length ? "forfeited" : esc(Arena.result(g.result))) + ")";
     }
-    function draw(filter) {
-      var f = (filter || "").trim().toLowerCase(), shown = 0, h;
+    var head = solo
+      ? "<thead><tr><th scope=\"col\">Game</th><th scope=\"col\">Agent</th><th scope=\"col\">Turns to 10,000</th><th scope=\"col\">Score</th><th scope=\"col\">Faults</th><th scope=\"col\">Turns</th><th scope=\"col\">Record</th></tr></thead><tbody>"
+      : "<thead><tr><th scope=\"col\">Game</th><th scope=\"col\">Seats</th><th scope=\"col\">Winner</th><th scope=\"col\">Result</th><th scope=\"col\">Rounds</th>" +
+        (scored ? "<th scope=\"col\">Scores</th>" : "") + "<th scope=\"col\">Faults</th><th scope=\"col\">Replay</th><th scope=\"col\">Record</th></tr></thead><tbody>";
+    function row(g) {
       if (solo) {
-        h = "<thead><tr><th scope=\"col\">Game</th><th scope=\"col\">Agent</th><th scope=\"col\">Turns to 10,000</th><th scope=\"col\">Score</th><th scope=\"col\">Faults</th><th scope=\"col\">Turns</th><th scope=\"col\">Record</th></tr></thead><tbody>";
-      } else {
-        h = "<thead><tr><th scope=\"col\">Game</th><th scope=\"col\">Seats</th><th scope=\"col\">Winner</th><th scope=\"col\">Result</th><th scope=\"col\">Rounds</th>" +
-          (scored ? "<th scope=\"col\">Scores</th>" : "") + "<th scope=\"col\">Faults</th><th scope=\"col\">Replay</th><th scope=\"col\">Record</th></tr></thead><tbody>";
+        return "<tr data-game=\"" + g.id + "\"><td>" + g.id + "</td><td class=\"text\">" + esc(g.seats[0]) + "</td><td>" + soloResult(g) +
+          "</td><td>" + (g.scores ? Number(g.scores[0]).toLocaleString("en-US") : "—") + "</td><td class=\"text\">" + faultsCell(g) + "</td>" + links(g);
       }
-      games.forEach(function (g) {
-        if (f && !g.seats.some(function (n) { return n.toLowerCase().indexOf(f) >= 0; })) return;
-        shown++;
-        if (solo) {
-          h += "<tr data-game=\"" + g.id + "\"><td>" + g.id + "</td><td class=\"text\">" + esc(g.seats[0]) + "</td><td>" + soloResult(g) +
-            "</td><td>" + (g.scores ? Number(g.scores[0]).toLocaleString("en-US") : "—") + "</td><td class=\"text\">" + faultsCell(g) + "</td>" + links(g);
-          return;
-        }
-        h += "<tr data-game=\"" + g.id + "\"><td>" + g.id + "</td><td class=\"text\">" + seatList(g) + "</td><td class=\"text\">" +
-          (g.winner ? "<strong>" + esc(g.winner) + "</strong>" : "—") + "</td><td class=\"text\">" + esc(Arena.result(g.result)) +
-          "</td><td>" + g.rounds + "</td>" +
-          (scored ? "<td class=\"text\">" + (g.scores || []).map(function (x) { return Number(x).toLocaleString("en-US"); }).join(" / ") + "</td>" : "") +
-          "<td class=\"text\">" + faultsCell(g) + "</td>" + links(g);
-      });
-      table.innerHTML = h + "</tbody>";
-      document.getElementById("game-count").textContent = shown + " of " + games.length + " games";
+      return "<tr data-game=\"" + g.id + "\"><td>" + g.id + "</td><td class=\"text\">" + seatList(g) + "</td><td class=\"text\">" +
+        (g.winner ? "<strong>" + esc(g.winner) + "</strong>" : "—") + "</td><td class=\"text\">" + esc(Arena.result(g.result)) +
+        "</td><td>" + g.rounds + "</td>" +
+        (scored ? "<td class=\"text\">" + (g.scores || []).map(function (x) { return Number(x).toLocaleString("en-US"); }).join(" / ") + "</td>" : "") +
+        "<td class=\"text\">" + faultsCell(g) + "</td>" + links(g);
     }
-    var input = document.getElementById("game-filter");
-    input.addEventListener("input", function () { draw(input.value); });
-    draw("");
+    function drawPage() {
+      var pages = Math.max(1, Math.ceil(shown.length / PAGE));
+      page = Math.max(0, Math.min(page, pages - 1));
+      var h = head;
+      for (var k = page * PAGE; k < Math.min(shown.length, (page + 1) * PAGE); k++) h += row(games.get(shown[k]));
+      table.innerHTML = h + "</tbody>";
+      document.getElementById("game-count").textContent = shown.length + " of " + games.length + " games" +
+        (pages > 1 ? " (" + (page * PAGE + 1) + "–" + Math.min(shown.length, (page + 1) * PAGE) + " shown)" : "");
+      document.getElementById("game-page").textContent = "page " + (page + 1) + " of " + pages;
+      document.getElementById("game-prev").disabled = page === 0;
+      document.getElementById("game-next").disabled = page >= pages - 1;
+      Array.prototype.forEach.call(document.querySelectorAll(".pager"), function (el) { el.hidden = pages < 2; });
+    }
+    function filter(text) {
+      shown = games.withAgent(text);
+      page = 0;
+      drawPage();
+    }
+    input.addEventListener("input", function () { filter(input.value); });
+    document.getElementById("game-prev").addEventListener("click", function () { page--; drawPage(); });
+    document.getElementById("game-next").addEventListener("click", function () { page++; drawPage(); });
+    // index.html?agent=NAME&page=N opens the list filtered and at that page.
+    input.value = p.agent || "";
+    shown = games.withAgent(input.value);
+    page = (parseInt(p.page, 10) || 1) - 1;
+    drawPage();
   })();
 })();

@@ -1,5 +1,5 @@
-// The replay viewer: replay.html?game=12[&turn=end|N][&speed=4][&play=1][&large=1]. Loads
-// games/game-000012.js (window.ARENA_GAME, written by `arena report`) and shows the game turn by
+// The replay viewer: replay.html?game=12[&turn=end|N][&speed=4][&play=1][&large=1]. Loads the
+// game's data (Arena.loadGame: from the report's replay pack) and shows the game turn by
 // turn. Frame 0 is the position before the first turn; frame k the position after turn k.
 "use strict";
 
@@ -23,20 +23,11 @@
     fail("No game given: open a replay from the report's list of games (replay.html?game=N).");
     return;
   }
-  // A <script> element rather than fetch(): browsers block fetch() on file:// pages.
-  var s = document.createElement("script");
-  s.src = "games/game-" + Arena.pad6(id) + ".js";
-  s.onload = function () {
-    if (!window.ARENA_GAME) fail("games/game-" + Arena.pad6(id) + ".js holds no game.");
+  Arena.loadGame(id, function (G) {
     // Farkle games have their own viewer.
-    else if (window.ARENA_GAME.game === "farkle") location.replace("farkle.html" + location.search);
-    else start(window.ARENA_GAME);
-  };
-  s.onerror = function () {
-    fail("No replay data for game " + id + " (games/game-" + Arena.pad6(id) +
-      ".js is missing: its record may be unreadable; see the report's list of games).");
-  };
-  document.head.appendChild(s);
+    if (G.game === "farkle") location.replace("farkle.html" + location.search);
+    else start(G);
+  }, fail);
 
   function pic(name, cls) {
     return '<svg class="' + (cls || "pic") + '" viewBox="0 0 64 64" aria-hidden="true"><use href="#pic-' + name + '"></use></svg>';

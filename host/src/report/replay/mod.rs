@@ -15,7 +15,7 @@ use anyhow::{bail, Context};
 use serde::Serialize;
 
 use super::json::{Json, Object};
-use super::script::script;
+use super::script::{json, script};
 use crate::game::GameKind;
 
 /// A record value that is missing, as the report shows it (`Value::Null`).
@@ -39,8 +39,18 @@ impl Replay<'_> {
     }
 }
 
+/// The replay data of game `id` as JSON, from its record file, whose path from the report folder
+/// is `record`; and the game's name. The report stores it compressed in its replay packs.
+pub fn game_json(path: &Path, id: usize, record: &str) -> anyhow::Result<(&'static str, Vec<u8>)> {
+    let text = read_record_text(path)?;
+    let lines = parse_record_lines(path, &text)?;
+    let replay = replay_data(id, record, &lines)?;
+    Ok((replay.game(), json(&replay)))
+}
+
 /// The data script of game `id` (`window.ARENA_GAME = ...;`) from its record file, whose path
 /// from the report folder is `record`; and the game's name.
+#[cfg(test)]
 pub fn game_script(
     path: &Path,
     id: usize,

@@ -98,6 +98,25 @@ fn script_value(path: &Path, global: &str) -> Value {
     serde_json::from_str(json).unwrap()
 }
 
+/// The rows of the list of games in data.js, decoded as the page decodes them.
+fn game_rows(data: &Value) -> Vec<Value> {
+    rows::decode_rows(&data["games"])
+}
+
+/// The replay data of game `id` from its replay pack in the report of `out`, if the pack holds it.
+fn packed_text(out: &Path, id: usize) -> Option<String> {
+    let path = out.join(REPORT_DIR).join(GAMES_DIR).join(pack_name(id));
+    if !path.is_file() {
+        return None;
+    }
+    packs::unpack(&script_value(&path, "ARENA_PACK"), id)
+}
+
+fn packed_game(out: &Path, id: usize) -> Value {
+    let text = packed_text(out, id).unwrap_or_else(|| panic!("no replay data for game {id}"));
+    serde_json::from_str(&text).unwrap()
+}
+
 #[test]
 fn report_holds_standings_games_faults_and_replays() {
     let dir = temp("data");
@@ -120,7 +139,7 @@ fn report_holds_standings_games_faults_and_replays() {
         "a farm league has no benchmark"
     );
 
-    let games = data["games"].as_array().unwrap();
+    let games = game_rows(&data);
     assert_eq!(games.len(), 12, "3 pairs x 4 games");
     let total: u64 = data["lengths"]["bins"]
         .as_array()
@@ -141,14 +160,11 @@ fn report_holds_standings_games_faults_and_replays() {
     assert_eq!(greedy["total"], 0);
 
     let mut compressed = 0;
-    for g in games {
+    for g in &games {
         assert!(g["error"].is_null(), "{g}");
         let record = g["record"].as_str().unwrap();
         compressed += usize::from(record.ends_with(".gz"));
-        let game = script_value(
-            &out.join("report").join(g["data"].as_str().unwrap()),
-            "ARENA_GAME",
-        );
+        let game = packed_game(&out, g["id"].as_u64().unwrap() as usize);
         assert_eq!(game["id"], g["id"]);
         assert_eq!(game["game"], "little-animal-farm");
         assert_eq!(g["game"], "little-animal-farm");
@@ -166,34 +182,50 @@ fn report_holds_standings_games_faults_and_replays() {
     }
     assert!(compressed > 0, "some records are .jsonl.gz");
 
+    // One pack holds the 12 games: no file per game.
+    let packs: Vec<_> = std::fs::read_dir(out.join("report/games"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(packs, ["replays-000000.js"]);
+
     // Re-writing drops data of games that are gone.
-    std::fs::write(out.join("report/games/game-999999.js"), "stale").unwrap();
+    std::fs::write(out.join("report/games/replays-999900.js"), "stale").unwrap();
+    std::fs::write(out.join("report/games/game-000001.js"), "stale").unwrap();
     write_report(&out).unwrap();
-    assert!(!out.join("report/games/game-999999.js").exists());
+    assert!(!out.join("report/games/replays-999900.js").exists());
+    assert!(!out.join("report/games/game-000001.js").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
-fn game_scripts_come_back_in_order_and_the_first_failure_is_the_error() {
+fn packs_come_back_in_order_and_the_first_failure_is_the_error() {
     let dir = temp("order");
     let out = league(&dir);
-    let league_files = load_league(&out).unwrap();
+    let mut league_files = load_league(&out).unwrap();
+    // Ids a pack apart, so that every game has its own pack and the packs are written by several
+    // threads.
+    for g in &mut league_files.games {
+        g.id *= packs::PACK_GAMES;
+    }
     let games = dir.join("games");
     std::fs::create_dir_all(&games).unwrap();
-    let rows = game_scripts::write_game_scripts(&out, &games, &league_files.games).unwrap();
+    let (rows, written) = packs::write_packs(&out, &games, &league_files.games).unwrap();
     let ids: Vec<usize> = rows.iter().map(|r| r.id).collect();
     let expected: Vec<usize> = league_files.games.iter().map(|g| g.id).collect();
     assert_eq!(ids, expected);
+    let names: Vec<String> = expected.iter().map(|&id| pack_name(id)).collect();
+    assert_eq!(written, names);
 
-    // Folders where the scripts of two games go: their files cannot be written.
+    // Folders where the packs of two games go: their files cannot be written.
     let (first, later) = (&league_files.games[3], &league_files.games[7]);
     for g in [later, first] {
-        let path = games.join(data::game_script_name(g.id));
+        let path = games.join(pack_name(g.id));
         std::fs::remove_file(&path).unwrap();
         std::fs::create_dir(&path).unwrap();
     }
-    let err = game_scripts::write_game_scripts(&out, &games, &league_files.games).unwrap_err();
-    let path = games.join(data::game_script_name(first.id));
+    let err = packs::write_packs(&out, &games, &league_files.games).unwrap_err();
+    let path = games.join(pack_name(first.id));
     assert_eq!(err.to_string(), format!("cannot write {}", path.display()));
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -224,45 +256,64 @@ fn a_report_written_again_is_the_one_a_fresh_folder_gets() {
     write_report(&out).unwrap();
     let fresh = files(&out.join(REPORT_DIR));
     let games = out.join(REPORT_DIR).join(GAMES_DIR);
-    let game = |id: usize| games.join(data::game_script_name(id));
-
-    // A longer file, a folder, a hard link and a symbolic link where scripts go, and entries of
-    // no game.
-    std::fs::write(game(0), vec![b'x'; 1 << 20]).unwrap();
-    std::fs::remove_file(game(1)).unwrap();
-    std::fs::create_dir_all(game(1).join("inner")).unwrap();
-    std::fs::write(game(1).join("inner/file"), "x").unwrap();
+    // The league's 12 games share one pack.
+    let pack = games.join(pack_name(0));
     let linked = dir.join("linked.js");
-    std::fs::write(&linked, "kept").unwrap();
-    std::fs::remove_file(game(2)).unwrap();
-    std::fs::hard_link(&linked, game(2)).unwrap();
-    #[cfg(unix)]
-    {
-        let target = dir.join("target.js");
-        std::fs::write(&target, "kept").unwrap();
-        std::fs::remove_file(game(3)).unwrap();
-        std::os::unix::fs::symlink(&target, game(3)).unwrap();
+    let target = dir.join("target.js");
+    let damage: [&dyn Fn(); 4] = [
+        // A longer file where the pack goes.
+        &|| std::fs::write(&pack, vec![b'x'; 1 << 20]).unwrap(),
+        // A folder.
+        &|| {
+            std::fs::remove_file(&pack).unwrap();
+            std::fs::create_dir_all(pack.join("inner")).unwrap();
+            std::fs::write(pack.join("inner/file"), "x").unwrap();
+        },
+        // A hard link.
+        &|| {
+            std::fs::write(&linked, "kept").unwrap();
+            std::fs::remove_file(&pack).unwrap();
+            std::fs::hard_link(&linked, &pack).unwrap();
+        },
+        // A symbolic link.
+        &|| {
+            std::fs::write(&target, "kept").unwrap();
+            std::fs::remove_file(&pack).unwrap();
+            #[cfg(unix)]
+            std::os::unix::fs::symlink(&target, &pack).unwrap();
+        },
+    ];
+    for (i, damage) in damage.iter().enumerate() {
+        damage();
+        // And entries of no game.
+        std::fs::write(games.join(pack_name(999_999)), "stale").unwrap();
+        std::fs::create_dir_all(games.join("stale-folder")).unwrap();
+        write_report(&out).unwrap();
+        assert!(
+            files(&out.join(REPORT_DIR)) == fresh,
+            "the same files ({i})"
+        );
     }
-    std::fs::write(game(999_999), "stale").unwrap();
-    std::fs::create_dir_all(games.join("stale-folder")).unwrap();
-    write_report(&out).unwrap();
-    assert!(files(&out.join(REPORT_DIR)) == fresh, "the same files");
     assert!(
         std::fs::read(&linked).unwrap() == b"kept",
         "a hard link is left alone"
     );
-    #[cfg(unix)]
     assert!(
-        std::fs::read(dir.join("target.js")).unwrap() == b"kept",
+        std::fs::read(&target).unwrap() == b"kept",
         "a link's target is left alone"
     );
 
-    // A game whose record can no longer be read loses its script.
+    // A game whose record can no longer be read leaves its pack; a pack with no game left goes.
     let league_files = load_league(&out).unwrap();
     std::fs::write(out.join(&league_files.games[4].record), "damaged").unwrap();
     write_report(&out).unwrap();
-    assert!(!game(league_files.games[4].id).exists());
-    assert!(game(league_files.games[5].id).is_file());
+    assert!(packed_text(&out, league_files.games[4].id).is_none());
+    assert!(packed_text(&out, league_files.games[5].id).is_some());
+    for g in &league_files.games {
+        std::fs::write(out.join(&g.record), "damaged").unwrap();
+    }
+    write_report(&out).unwrap();
+    assert!(!pack.exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -430,13 +481,13 @@ fn a_solo_farkle_league_reports_turns_to_the_target() {
     assert_eq!(bench.len(), 3);
     let data = script_value(&out.join("report/data.js"), "ARENA_REPORT");
     assert_eq!(data["benchmark"], standings["benchmark"]);
-    let games = data["games"].as_array().unwrap();
+    let games = game_rows(&data);
     assert_eq!(games.len(), 36, "3 agents x 12 solo games");
 
     // Recompute every agent's turns from the records themselves.
     let mut reached: std::collections::BTreeMap<String, Vec<u64>> = Default::default();
     let mut played: std::collections::BTreeMap<String, u64> = Default::default();
-    for g in games {
+    for g in &games {
         assert_eq!(g["game"], "farkle");
         assert!(g["error"].is_null(), "{g}");
         let lines =
@@ -453,10 +504,7 @@ fn a_solo_farkle_league_reports_turns_to_the_target() {
             assert_eq!(turns, 45, "an unreached game ran to the cap");
         }
         // The game's viewer data: every turn with its rolls, the scores adding up.
-        let game = script_value(
-            &out.join("report").join(g["data"].as_str().unwrap()),
-            "ARENA_GAME",
-        );
+        let game = packed_game(&out, g["id"].as_u64().unwrap() as usize);
         assert_eq!(game["game"], "farkle");
         assert_eq!(game["tally_matches_final"], true);
         assert_eq!(
@@ -527,15 +575,12 @@ fn a_farkle_race_reports_standings_and_scores() {
     assert!(data["benchmark"].is_null());
     assert!(!out.join("benchmark.csv").exists());
     assert_eq!(data["cross"].as_array().unwrap().len(), 3);
-    let games = data["games"].as_array().unwrap();
+    let games = game_rows(&data);
     assert_eq!(games.len(), 6, "3 pairs x 2 games");
-    for g in games {
+    for g in &games {
         assert_eq!(g["game"], "farkle");
         assert_eq!(g["scores"].as_array().unwrap().len(), 2);
-        let game = script_value(
-            &out.join("report").join(g["data"].as_str().unwrap()),
-            "ARENA_GAME",
-        );
+        let game = packed_game(&out, g["id"].as_u64().unwrap() as usize);
         assert_eq!(game["tally_matches_final"], true);
         let last = game["turns"].as_array().unwrap().last().unwrap();
         assert_eq!(last["scores"], game["scores"]);

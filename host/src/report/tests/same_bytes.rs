@@ -30,27 +30,31 @@ fn assert_same_on(dir: &Path, bytes: &[u8]) {
     assert_eq!(got, expected, "record:\n{}", String::from_utf8_lossy(bytes));
 }
 
-/// Every game of a finished league: the file the report wrote is the reference's script, and a
-/// game without one shows the reference's error.
+/// Every game of a finished league: the replay data the report packed is the reference's script's
+/// value, byte for byte, and a game without any shows the reference's error.
 fn assert_league_matches_reference(out: &Path) {
     write_report(out).unwrap();
     let league = load_league(out).unwrap();
     let data = script_value(&out.join("report/data.js"), "ARENA_REPORT");
-    let rows = data["games"].as_array().unwrap();
+    let rows = rows::decode_rows(&data["games"]);
     assert_eq!(rows.len(), league.games.len());
     for (g, row) in league.games.iter().zip(rows) {
         let record = format!("../{}", g.record);
-        let file = out
-            .join(REPORT_DIR)
-            .join(GAMES_DIR)
-            .join(data::game_script_name(g.id));
+        let packed = packed_text(out, g.id);
         match reference::game_script(&out.join(&g.record), g.id, &record) {
             Ok(expected) => {
-                let written = std::fs::read_to_string(&file).unwrap();
-                assert!(written == expected, "game {}: the scripts differ", g.id);
+                let expected = expected
+                    .strip_prefix("window.ARENA_GAME = ")
+                    .and_then(|t| t.strip_suffix(";\n"))
+                    .unwrap();
+                assert!(
+                    packed.as_deref() == Some(expected),
+                    "game {}: the data differ",
+                    g.id
+                );
             }
             Err(e) => {
-                assert!(!file.exists(), "game {}", g.id);
+                assert!(packed.is_none(), "game {}", g.id);
                 assert_eq!(row["error"], e.as_str(), "game {}", g.id);
             }
         }
