@@ -168,7 +168,7 @@ fn a_python_folder_made_by_arena_new_plays_is_rebuilt_only_when_a_source_changes
     assert!(o.status.success(), "{}", text(&o));
     let printed = text(&o);
     assert!(
-        printed.contains("componentize-py -d wit -w farm componentize agent -p . -o agent.wasm"),
+        printed.contains("componentize-py -d wit -w farm componentize agent -p . -o my-bot.wasm"),
         "prints the build command: {printed}"
     );
     for file in ["agent.py", "wit/farm.wit", "wit/types.wit", ".gitignore"] {
@@ -186,7 +186,7 @@ fn a_python_folder_made_by_arena_new_plays_is_rebuilt_only_when_a_source_changes
     };
     let o = play();
     assert!(o.status.success(), "{}", text(&o));
-    let built = bot.join("agent.wasm");
+    let built = bot.join("my-bot.wasm");
     let first = std::fs::metadata(&built).unwrap().modified().unwrap();
     let o = play();
     assert!(o.status.success(), "{}", text(&o));

@@ -822,7 +822,7 @@ fn compile_bombs_are_refused_by_the_shape_limits_in_milliseconds() {
         (
             "bomb_functions.wat",
             bomb_functions(50_000),
-            "functions, more than the arena's limit of 10000",
+            "functions, more than the arena's limit of 20000",
         ),
     ] {
         let path = dir.join(name);

@@ -105,28 +105,6 @@ impl Journal {
         super::atomic::write(&dir.join(JOURNAL_FILE), &text)
     }
 
-    /// Replaces the journal in `dir` at once by one of `header`'s league holding `results`: a
-    /// league cut short (a match that reached its verdict) keeps the games of the smaller league.
-    pub fn rewrite(
-        dir: &Path,
-        fingerprint: &str,
-        name: &str,
-        games: usize,
-        results: &[GameResult],
-    ) -> anyhow::Result<()> {
-        let mut text = serde_json::to_vec(&Line::League {
-            fingerprint: fingerprint.into(),
-            name: name.into(),
-            games,
-        })?;
-        text.push(b'\n');
-        for r in results {
-            serde_json::to_writer(&mut text, &GameLine::Game(r))?;
-            text.push(b'\n');
-        }
-        super::atomic::write(&dir.join(JOURNAL_FILE), &text)
-    }
-
     /// Opens the journal in `dir` to append games to it.
     pub fn open(dir: &Path) -> anyhow::Result<Journal> {
         let path = dir.join(JOURNAL_FILE);
@@ -345,10 +323,10 @@ mod tests {
         let mut j = Journal::create(&dir, "fp", "l", 6, false).unwrap();
         j.append_all(&[result(0), result(3), result(1)]).unwrap();
         drop(j);
-        Journal::rewrite(&dir, "cut", "l", 2, &[result(0), result(1)]).unwrap();
+        Journal::write(&dir, "cut", "l", 2, None, &[result(0), result(1)]).unwrap();
         let text = std::fs::read_to_string(dir.join(JOURNAL_FILE)).unwrap();
         assert!(text.starts_with(r#"{"type":"league","fingerprint":"cut","name":"l","games":2}"#));
-        let (_, done) = Journal::resume(&dir, "cut").unwrap();
+        let (_, done) = Journal::resume(&dir, "cut", None).unwrap();
         assert_eq!(done, vec![result(0), result(1)]);
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -353,9 +353,18 @@ fn cut_league<G: Game>(
             == schedule.len() / (cfg.games_per_group as usize) * cut.games_per_group as usize,
         "the league was cut to {cycles} cycles before all of their games had ended"
     );
-    let fingerprint = fingerprint(&cut, &hashes(modules), limits_json);
+    // The journal becomes the smaller league's: its header, settings and the games it kept.
+    let settings = settings_json(&cut, limits_json, &hashes(modules));
+    let fingerprint = crate::records::sha256_hex(settings.to_string().as_bytes());
     let games = results.len();
-    super::journal::Journal::rewrite(out, &fingerprint, &cut.name, games, results)?;
+    super::journal::Journal::write(
+        out,
+        &fingerprint,
+        &cut.name,
+        games,
+        Some(&settings),
+        results,
+    )?;
     Ok(cut)
 }
 

@@ -200,6 +200,7 @@ pub fn run_match(settings: &MatchSettings) -> anyhow::Result<MatchRun> {
     );
     let opts = RunOptions {
         resume: false,
+        extend: false,
         fresh: settings.fresh,
         threads: settings.threads,
         quiet: true,
