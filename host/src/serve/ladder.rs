@@ -13,7 +13,7 @@
 //! added as workers' results are written) and the leaderboard computed from them with the
 //! league's fit, at most a few times a second.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -87,7 +87,9 @@ impl Board {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Reads the active versions and the results that count from the database.
+    /// Reads the active versions and the results that count from the database. A result added
+    /// while the database was being read (its game committed after the read) is kept: results are
+    /// never taken back, only left out once one of their versions is replaced.
     pub async fn reload(&self, db: &Db) -> anyhow::Result<()> {
         let active = db.active_versions().await?;
         let mut results = BTreeMap::new();
@@ -97,23 +99,23 @@ impl Board {
             results.insert(id, r);
         }
         let mut s = self.lock();
+        let labels = labels(&active);
+        let added = std::mem::take(&mut s.results);
+        results.extend(added.into_iter().filter(|(_, r)| counts(r, &labels)));
         s.active = active;
         s.results = results;
         s.dirty = true;
         Ok(())
     }
 
-    /// Adds the results of games just counted (of active versions only: a result whose version
-    /// was replaced meanwhile is left out, as the database query would).
+    /// Adds the results of games just counted. A result whose version the board does not know
+    /// as active yet (it was accepted while the result was on its way) is kept all the same: the
+    /// leaderboard counts only the results of the versions active when it is computed.
     pub fn add(&self, results: impl IntoIterator<Item = (i64, GameResult)>) {
         let mut s = self.lock();
-        let labels: std::collections::HashSet<String> =
-            s.active.iter().map(ActiveVersion::label).collect();
         for (id, r) in results {
-            if r.seats.iter().all(|n| labels.contains(n)) {
-                s.results.insert(id, r);
-                s.dirty = true;
-            }
+            s.results.insert(id, r);
+            s.dirty = true;
         }
     }
 
@@ -125,10 +127,14 @@ impl Board {
                 return None;
             }
             s.dirty = false;
-            (
-                s.active.clone(),
-                s.results.values().cloned().collect::<Vec<_>>(),
-            )
+            let labels = labels(&s.active);
+            let counted: Vec<GameResult> = s
+                .results
+                .values()
+                .filter(|r| counts(r, &labels))
+                .cloned()
+                .collect();
+            (s.active.clone(), counted)
         };
         // The fit runs without the lock: pages keep reading the previous leaderboard meanwhile.
         let board = leaderboard(self.measure, &active, &results);
@@ -151,6 +157,16 @@ impl Board {
     pub fn active(&self) -> Vec<ActiveVersion> {
         self.lock().active.clone()
     }
+}
+
+/// The labels of the active versions (a result names its seats by them).
+fn labels(active: &[ActiveVersion]) -> HashSet<String> {
+    active.iter().map(ActiveVersion::label).collect()
+}
+
+/// Whether a result counts: every seat is an active version.
+fn counts(result: &GameResult, labels: &HashSet<String>) -> bool {
+    result.seats.iter().all(|n| labels.contains(n))
 }
 
 fn leaderboard(
