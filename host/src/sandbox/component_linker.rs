@@ -1,7 +1,7 @@
 //! What a component agent may import: WASI 0.2 with no capability (the same context as a core
 //! module's WASI preview 1: no files, no network, no environment, stdout and stderr into the
 //! bounded log, randomness and clocks from the game seed), sleeps that are ready at once, and
-//! `arena:games/host.log`. Every host call is charged in fuel, as for a core module.
+//! `arena:games/host` (`log`, `fuel-left`). Every host call is charged in fuel, as for a core module.
 
 use wasmtime::component::{Linker, Resource, ResourceTable};
 use wasmtime::{CallHook, StoreContextMut, Trap};
@@ -52,13 +52,22 @@ pub(crate) fn linker(engine: &wasmtime::Engine) -> anyhow::Result<Linker<HostSta
         |store: StoreContextMut<'_, HostState>, (_,): (u64,)| ready(store),
     )?;
     linker.allow_shadowing(false);
-    linker.instance(HOST_INTERFACE)?.func_wrap(
+    let mut host = linker.instance(HOST_INTERFACE)?;
+    host.func_wrap(
         "log",
         |mut store: StoreContextMut<'_, HostState>, (message,): (String,)| {
             // The call itself was charged by the call hook; the bytes are charged here.
             charge(&mut store, message.len() as u64 * BYTE_FUEL)?;
             store.data().log.append(message.as_bytes());
             Ok(())
+        },
+    )?;
+    // As `arena.fuel_left` for a core module: the fuel the current call has left, its price
+    // (the call) already taken by the call hook.
+    host.func_wrap(
+        "fuel-left",
+        |store: StoreContextMut<'_, HostState>, (): ()| -> wasmtime::Result<(i64,)> {
+            Ok((i64::try_from(store.get_fuel()?).unwrap_or(i64::MAX),))
         },
     )?;
     Ok(linker)

@@ -129,6 +129,9 @@ pub enum FuelScope {
     Decision,
     /// What was left of the game's budget was the smaller one.
     Game,
+    /// The game allowed this call less than a decision's budget (Jungle's fuel clock): this
+    /// much, which was the smallest.
+    Allowance(u64),
 }
 
 /// The fault for a failed call. `what` names the call for the detail ("farm_trade", "arena_init").
@@ -143,6 +146,13 @@ pub fn classify(err: &wasmtime::Error, what: &str, fuel: FuelScope) -> Fault {
                 FuelScope::Game => Fault::new(
                     FaultKind::GameFuel,
                     format!("{what} used up the fuel left for the game"),
+                ),
+                FuelScope::Allowance(fuel) => Fault::new(
+                    FaultKind::DecisionFuel,
+                    format!(
+                        "{what} used up the {fuel} fuel the game allowed it (less than the \
+                         fuel of one decision)"
+                    ),
                 ),
             },
             Trap::Interrupt => Fault::new(

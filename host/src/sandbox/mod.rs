@@ -2,12 +2,14 @@
 //!
 //! * [`Sandbox`]: one engine per process (Cranelift, fuel and epoch interruption with a ticker
 //!   thread, proposals agents do not need turned off, NaN canonicalisation, no backtraces) and the
-//!   host functions agents may import: `arena.log` and WASI preview 1 without any capability.
+//!   host functions agents may import: `arena.log`, `arena.fuel_left` and WASI preview 1
+//!   without any capability.
 //! * [`Sandbox::load`] reads a `.wasm`/`.wat` file (size-capped), checks it against ABI v1
 //!   (exports and their types, allowed imports, `arena_abi_version() == 1`) and compiles it once
 //!   into an [`AgentModule`].
 //! * [`AgentModule::player`] gives a [`WasmPlayer`] for one game: a fresh store and instance made
-//!   in `FarmPlayer::start`, fuel per decision and per game, a wall-clock backstop, memory and table
+//!   in `FarmPlayer::start`, fuel per decision and per game (and per call, below the decision's,
+//!   when a game allows less: Jungle's clock), a wall-clock backstop, memory and table
 //!   limits, a bounded log. Every failure becomes a [`crate::farm::Fault`].
 //!
 //! Guest code must run on threads with big native stacks (wasmtime's stack limit covers wasm
@@ -75,6 +77,8 @@ pub fn run_with_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
     })
 }
 
+#[cfg(test)]
+mod fuel_allowance_tests;
 #[cfg(test)]
 mod hardening_tests;
 #[cfg(test)]

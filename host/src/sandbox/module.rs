@@ -471,6 +471,16 @@ fn check_imports(module: &Module) -> anyhow::Result<Vec<Entry>> {
                 }
                 true
             }
+            (names::HOST_MODULE, ExternType::Func(f)) if import.name() == names::FUEL_LEFT => {
+                if !func(&[], &[ValType::I64])(f) {
+                    refused.push(format!(
+                        "`{full}` has type {}, expected func() -> i64",
+                        describe(&ty)
+                    ));
+                    continue;
+                }
+                true
+            }
             (WASI_MODULE, ExternType::Func(_)) => true,
             _ => false,
         };
@@ -485,7 +495,7 @@ fn check_imports(module: &Module) -> anyhow::Result<Vec<Entry>> {
     if !refused.is_empty() {
         bail!(
             "the module imports {} which the arena does not provide \
-             (allowed: arena::log and wasi_snapshot_preview1 functions)",
+             (allowed: arena::log, arena::fuel_left and wasi_snapshot_preview1 functions)",
             refused.join(", ")
         );
     }

@@ -87,6 +87,18 @@ pub(crate) fn add_host_functions(linker: &mut Linker<HostState>) -> anyhow::Resu
             Ok(())
         },
     )?;
+    // `arena.fuel_left()`: the fuel the current call has left once this call is paid for.
+    // The store's fuel is the call's allowance (the smallest of the decision's cap, the fuel the
+    // game lets this call use, such as a player's clock, and what is left of the game's budget)
+    // less what the call spent, so this is exactly what the agent can still spend.
+    linker.func_wrap(
+        names::HOST_MODULE,
+        names::FUEL_LEFT,
+        |mut caller: Caller<'_, HostState>| -> wasmtime::Result<i64> {
+            charge(&mut caller, 0)?;
+            Ok(i64::try_from(caller.get_fuel()?).unwrap_or(i64::MAX))
+        },
+    )?;
     Ok(())
 }
 
@@ -295,6 +307,9 @@ pub struct WasmPlayer {
     log: AgentLog,
     /// Set when the host could not set the agent up for this game (see [`HostFailure`]).
     host_failure: Option<HostFailure>,
+    /// Fuel the game allows each call from now on, below the per-decision budget (Jungle's fuel
+    /// clock): see [`WasmPlayer::set_fuel_allowance`].
+    call_fuel: Option<u64>,
 }
 
 impl WasmPlayer {
@@ -311,7 +326,17 @@ impl WasmPlayer {
             )),
             log: AgentLog::new(0),
             host_failure: None,
+            call_fuel: None,
         }
+    }
+
+    /// Lets the following calls (decisions, and the loading of the next game) use at most
+    /// `fuel`, when that is less than the per-decision budget; `None` gives them the whole
+    /// budget again. A game with a fuel clock sets it before each decision to what the player's
+    /// clock holds. A call that runs out of it is a `decision_fuel` fault that says so, and
+    /// `arena.fuel_left()` counts down from it.
+    pub fn set_fuel_allowance(&mut self, fuel: Option<u64>) {
+        self.call_fuel = fuel;
     }
 
     /// The host's own failure in the current game, if it had one: the agent's fault in the game
@@ -369,10 +394,11 @@ impl WasmPlayer {
             self.dead = Some(fault.clone());
             return Err(fault);
         }
-        if left <= per_decision {
-            Ok((left, FuelScope::Game))
-        } else {
-            Ok((per_decision, FuelScope::Decision))
+        let allowed = self.call_fuel.filter(|&f| f < per_decision);
+        match allowed {
+            _ if left <= allowed.unwrap_or(per_decision) => Ok((left, FuelScope::Game)),
+            Some(fuel) => Ok((fuel, FuelScope::Allowance(fuel))),
+            None => Ok((per_decision, FuelScope::Decision)),
         }
     }
 
