@@ -4,7 +4,7 @@
 //! record lines and its narration. Everything else is shared: the sandbox and its budgets, faults
 //! and the fault policy, scheduling, the journal, results, ratings, verification and reports. The
 //! league runner only knows the [`Game`] trait; each game implements it in its own module
-//! (`crate::farm`, `crate::farkle`).
+//! (`crate::farm`, `crate::farkle`, `crate::games::jungle`).
 
 pub mod abi;
 pub mod fault;
@@ -26,16 +26,19 @@ pub enum GameKind {
     Farm,
     #[serde(rename = "farkle")]
     Farkle,
+    #[serde(rename = "jungle")]
+    Jungle,
 }
 
 impl GameKind {
-    pub const ALL: [GameKind; 2] = [GameKind::Farm, GameKind::Farkle];
+    pub const ALL: [GameKind; 3] = [GameKind::Farm, GameKind::Farkle, GameKind::Jungle];
 
     /// Name in league files, records and on the command line.
     pub const fn name(self) -> &'static str {
         match self {
             GameKind::Farm => "little-animal-farm",
             GameKind::Farkle => "farkle",
+            GameKind::Jungle => "jungle",
         }
     }
 
@@ -44,6 +47,7 @@ impl GameKind {
         match self {
             GameKind::Farm => "Little Animal Farm",
             GameKind::Farkle => "Farkle",
+            GameKind::Jungle => "Jungle",
         }
     }
 
@@ -52,6 +56,7 @@ impl GameKind {
         match self {
             GameKind::Farm => arena_abi::game::LITTLE_ANIMAL_FARM,
             GameKind::Farkle => arena_abi::game::FARKLE,
+            GameKind::Jungle => arena_abi::game::JUNGLE,
         }
     }
 
@@ -60,6 +65,7 @@ impl GameKind {
         match self {
             GameKind::Farm => &[arena_abi::names::FARM_TRADE, arena_abi::names::FARM_ACCEPT],
             GameKind::Farkle => &[arena_abi::names::FARKLE_DRAFT],
+            GameKind::Jungle => &[arena_abi::names::JUNGLE_MOVE],
         }
     }
 
@@ -69,6 +75,8 @@ impl GameKind {
             GameKind::Farm => 2..=farm_rules::MAX_PLAYERS,
             // The Farkle observation has a score slot per seat.
             GameKind::Farkle => 1..=arena_abi::farkle::MAX_SEATS,
+            // Two sides; seat 0 plays the first player (upper case, the bottom of the board).
+            GameKind::Jungle => 2..=2,
         }
     }
 }

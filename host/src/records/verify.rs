@@ -65,9 +65,14 @@ impl VerifySummary {
             (GameKind::Farkle, _, Outcome::Draw { round_cap: false }) => {
                 "draw (a shared highest score, or everyone forfeited)".to_string()
             }
+            (GameKind::Jungle, _, Outcome::Draw { round_cap: true }) => {
+                "draw (100 plies without a capture, or the ply cap)".to_string()
+            }
             (_, _, outcome) => Self::outcome_text(outcome),
         };
         let dice = match self.dice {
+            // Jungle has no dice: the seed is the agents' own randomness.
+            DiceOrigin::Seeded(seed) if self.game == GameKind::Jungle => format!("seed {seed}"),
             DiceOrigin::Seeded(seed) => format!("dice: seeded {seed}"),
             DiceOrigin::Explicit => "dice: explicit, not derived from a seed".to_string(),
         };
@@ -151,6 +156,9 @@ pub fn verify_reader(source: impl Read) -> Result<VerifySummary, VerifyError> {
     match first.value.get("game").and_then(Value::as_str) {
         Some(game) if game == GameKind::Farkle.name() => {
             crate::farkle::record::verify_lines(reader, first)
+        }
+        Some(game) if game == GameKind::Jungle.name() => {
+            crate::games::jungle::record::verify_lines(reader, first)
         }
         // Little Animal Farm, and every malformed setup line (its reader names the problem).
         _ => verify_farm(reader, first),

@@ -13,6 +13,7 @@ use super::player::HostState;
 use crate::farkle::component::bindings::{Farkle, FarklePre};
 use crate::farm::component::bindings::{Farm, FarmPre};
 use crate::game::GameKind;
+use crate::games::jungle::component::bindings::{Jungle, JunglePre};
 
 /// The first 8 bytes of a component binary: the magic, then version 0x0d and layer 1 (a core
 /// module has version 1, layer 0).
@@ -24,10 +25,11 @@ pub fn is_component(bytes: &[u8]) -> bool {
 }
 
 /// The interfaces of the WIT package that only hold types: the linker defines them empty.
-const TYPE_INTERFACES: [&str; 3] = [
+const TYPE_INTERFACES: [&str; 4] = [
     "arena:games/types@1.0.0",
     "arena:games/farm-types@1.0.0",
     "arena:games/farkle-types@1.0.0",
+    "arena:games/jungle-types@1.0.0",
 ];
 
 /// Defines the type-only interfaces of the WIT package in `linker`.
@@ -43,6 +45,7 @@ pub(crate) fn add_type_interfaces(linker: &mut Linker<HostState>) -> anyhow::Res
 pub(crate) enum World {
     Farm(FarmPre<HostState>),
     Farkle(FarklePre<HostState>),
+    Jungle(JunglePre<HostState>),
 }
 
 impl World {
@@ -50,6 +53,7 @@ impl World {
         match self {
             World::Farm(_) => GameKind::Farm,
             World::Farkle(_) => GameKind::Farkle,
+            World::Jungle(_) => GameKind::Jungle,
         }
     }
 
@@ -58,6 +62,7 @@ impl World {
         match self {
             World::Farm(_) => "arena:games/farm@1.0.0",
             World::Farkle(_) => "arena:games/farkle@1.0.0",
+            World::Jungle(_) => "arena:games/jungle@1.0.0",
         }
     }
 
@@ -69,6 +74,7 @@ impl World {
         Ok(match self {
             World::Farm(pre) => WorldInstance::Farm(pre.instantiate(store)?),
             World::Farkle(pre) => WorldInstance::Farkle(pre.instantiate(store)?),
+            World::Jungle(pre) => WorldInstance::Jungle(pre.instantiate(store)?),
         })
     }
 }
@@ -77,6 +83,7 @@ impl World {
 pub enum WorldInstance {
     Farm(Farm),
     Farkle(Farkle),
+    Jungle(Jungle),
 }
 
 impl WorldInstance {
@@ -86,6 +93,7 @@ impl WorldInstance {
         let world = match self {
             WorldInstance::Farm(_) => "farm",
             WorldInstance::Farkle(_) => "farkle",
+            WorldInstance::Jungle(_) => "jungle",
         };
         wasmtime::Error::msg(format!(
             "a component of world {world} was asked a decision of world {wanted}"
@@ -109,6 +117,10 @@ impl WorldInstance {
             WorldInstance::Farkle(farkle) => farkle.call_init(
                 store,
                 crate::farkle::component::setup(seat, players, seed, round_cap),
+            ),
+            WorldInstance::Jungle(jungle) => jungle.call_init(
+                store,
+                crate::games::jungle::component::setup(seat, players, seed, round_cap),
             ),
         }
     }
@@ -160,8 +172,8 @@ pub(crate) fn check(
     let not_an_agent = |why: String| {
         anyhow!(
             "not an arena agent: the component exports {} ({why}); the arena's worlds are \
-             arena:games/farm (init, trade, accept-offer) and arena:games/farkle (init, draft), \
-             in wit/",
+             arena:games/farm (init, trade, accept-offer), arena:games/farkle (init, draft) \
+             and arena:games/jungle (init, choose-move), in wit/",
             if exported.is_empty() {
                 "nothing".to_owned()
             } else {
@@ -177,6 +189,11 @@ pub(crate) fn check(
         World::Farkle(
             FarklePre::new(pre)
                 .map_err(|e| not_an_agent(format!("world farkle: {}", one_line(&e))))?,
+        )
+    } else if has("choose-move") {
+        World::Jungle(
+            JunglePre::new(pre)
+                .map_err(|e| not_an_agent(format!("world jungle: {}", one_line(&e))))?,
         )
     } else {
         return Err(not_an_agent("no decision export of any world".into()));

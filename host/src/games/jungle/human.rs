@@ -1,0 +1,138 @@
+//! A person at the terminal in a Jungle seat (`arena play human AGENT`): the board is drawn
+//! before each of their moves, moves are typed in the notation (`c3c4`), and a move the rules
+//! refuse is refused with the reason (the rules crate's `Illegal`) and asked again. `moves`
+//! lists the legal moves; `quit`, or the end of the input, leaves the game.
+
+use std::cell::RefCell;
+use std::io::{BufRead, Write};
+use std::rc::Rc;
+
+use jungle_rules::{Move, Position};
+
+use super::narrate::{board, fuel, piece_name, side_words};
+use super::player::{Ask, JunglePlayer, Reply};
+use crate::game::{Fault, FaultKind};
+use crate::terminal;
+
+/// Where the person's text goes, shared with the narration of the game.
+pub type Screen = Rc<RefCell<Box<dyn Write>>>;
+
+/// A person playing through `input` and `screen`.
+pub struct Human {
+    input: Box<dyn BufRead>,
+    screen: Screen,
+    /// The opponent's name, as shown.
+    opponent: String,
+    left: bool,
+}
+
+impl Human {
+    pub fn new(input: Box<dyn BufRead>, screen: Screen, opponent: &str) -> Human {
+        Human {
+            input,
+            screen,
+            opponent: terminal::line(opponent).into_owned(),
+            left: false,
+        }
+    }
+
+    fn say(&self, text: &str) {
+        let mut s = self.screen.borrow_mut();
+        let _ = s.write_all(text.as_bytes());
+        let _ = s.flush();
+    }
+
+    /// The next line typed, trimmed; `None` at the end of the input.
+    fn read(&mut self) -> Option<String> {
+        let mut line = String::new();
+        match self.input.read_line(&mut line) {
+            Ok(0) | Err(_) => None,
+            Ok(_) => Some(line.trim().to_owned()),
+        }
+    }
+
+    fn leave(&mut self, why: &str) -> Reply {
+        self.left = true;
+        self.say(&format!("\n{why}: the game is stopped, unfinished.\n"));
+        Reply {
+            answer: Err(Fault::new(FaultKind::LoadFailed, "the player left")),
+            fuel: 0,
+        }
+    }
+}
+
+/// The legal moves, with the piece of each: `g3g4 rat, g3g2 rat, …`.
+fn move_list(pos: &Position) -> String {
+    let moves: Vec<String> = pos
+        .legal_moves()
+        .iter()
+        .map(|m| match pos.piece_at(m.from) {
+            Some(p) => format!("{m} {}", piece_name(p)),
+            None => m.to_string(),
+        })
+        .collect();
+    moves.join(", ")
+}
+
+impl JunglePlayer for Human {
+    fn choose(&mut self, ask: &Ask) -> Reply {
+        let obs = ask.observation;
+        let Some(pos) = obs.position() else {
+            return self.leave("the host sent a position the rules refuse");
+        };
+        let last = obs.played().last().and_then(|p| p.mv);
+        self.say(&format!(
+            "\n{}\n{}'s clock: {} fuel\n",
+            board(&pos, last),
+            self.opponent,
+            fuel(obs.clock.theirs)
+        ));
+        loop {
+            self.say(&format!(
+                "Your move ({}, move {}), e.g. {}; `moves` lists them, `quit` stops: ",
+                side_words(pos.side_to_move()),
+                pos.move_number(),
+                pos.legal_moves()[0]
+            ));
+            let Some(text) = self.read() else {
+                return self.leave("\nend of input");
+            };
+            match text.as_str() {
+                "" => continue,
+                "quit" | "exit" | "q" => return self.leave("you left"),
+                "moves" | "?" | "help" => {
+                    self.say(&format!("legal moves: {}\n", move_list(&pos)));
+                    continue;
+                }
+                _ => {}
+            }
+            let mv = match Move::parse(&text) {
+                Ok(mv) => mv,
+                Err(e) => {
+                    self.say(&format!(
+                        "not a move: {e} (`{}`)\n",
+                        terminal::line(&text)
+                    ));
+                    continue;
+                }
+            };
+            match pos.check_move(mv) {
+                Ok(()) => {
+                    return Reply {
+                        answer: Ok(mv),
+                        fuel: 0,
+                    }
+                }
+                Err(why) => self.say(&format!(
+                    "illegal: {mv}: {} ({})\n",
+                    why.message(),
+                    why.name()
+                )),
+            }
+        }
+    }
+
+    fn left(&self) -> bool {
+        self.left
+    }
+}
