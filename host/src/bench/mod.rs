@@ -594,6 +594,8 @@ fn league_config(scratch: &Path, name: &str, per_group: u32) -> LeagueConfig {
         threads: 1,
         compress_records_over: 256 * 1024,
         budgets: Budgets::default(),
+        // Jungle plays with the default clock here.
+        jungle: Default::default(),
         agents: STRATEGIES
             .iter()
             .map(|s| AgentEntry {

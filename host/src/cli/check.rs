@@ -1,5 +1,6 @@
 //! `arena check AGENT...`: loads each agent, describes it, plays a few smoke games of every game
-//! it plays (Little Animal Farm against a built-in opponent, Farkle alone: see `check_farkle`) and
+//! it plays (Little Animal Farm against a built-in opponent, Farkle alone: see `check_farkle`,
+//! Jungle against a built-in random player: see `crate::games::jungle::check`) and
 //! gives a verdict; with several agents, a summary at the end; with `--json`, one JSON document
 //! instead (for scripts).
 //!
@@ -222,6 +223,18 @@ fn check_module(
             GameKind::Farkle => {
                 super::check_farkle::smoke_games(module, args, &mut errors, &mut warnings, out)?
             }
+            GameKind::Jungle => crate::games::jungle::check::smoke_games(
+                module,
+                &crate::games::jungle::check::SmokeArgs {
+                    games: args.games,
+                    round_cap: args.round_cap,
+                    seed: args.seed,
+                    logs: args.logs,
+                },
+                &mut errors,
+                &mut warnings,
+                out,
+            )?,
         }
     }
     if !warnings.is_empty() {

@@ -31,6 +31,7 @@ pub mod check_farkle;
 pub mod league;
 pub mod match_command;
 pub mod new;
+pub mod perft;
 pub mod play;
 pub mod play_farkle;
 pub mod report;
@@ -45,8 +46,9 @@ pub mod verify;
     about = "Run programming contests between untrusted WebAssembly bots",
     long_about = "Run programming contests between untrusted WebAssembly bots.\n\n\
         Agents are core WebAssembly modules (see docs/ABI.md) run in a wasmtime sandbox with fuel, \
-        memory and stack budgets. Games: Little Animal Farm (2 to 6 players) and Farkle (solo \
-        benchmark or a race of 2 to 6); an agent plays the games whose decision functions it \
+        memory and stack budgets. Games: Little Animal Farm (2 to 6 players), Farkle (solo \
+        benchmark or a race of 2 to 6) and Jungle (2 players, with a fuel clock; a person can \
+        play it against an agent); an agent plays the games whose decision functions it \
         exports. Games are recorded as JSON Lines that `arena verify` re-checks."
 )]
 pub struct Cli {
@@ -56,7 +58,8 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Play one game (Little Animal Farm or Farkle) between agents and narrate it turn by turn
+    /// Play one game (Little Animal Farm, Farkle or Jungle) between agents and narrate it turn by
+    /// turn; `arena play human AGENT` to play Jungle against an agent yourself
     Play(play::PlayArgs),
     /// Load an agent, report its exports, imports, size and ABI version, and play smoke games of
     /// every game it plays
@@ -70,8 +73,11 @@ pub enum Command {
     /// Elo difference (or turns saved) with its interval, and an optional SPRT that stops early
     Match(match_command::MatchArgs),
     /// Create a ready-to-build agent in a new folder (Rust, C, WAT, AssemblyScript or Zig; for
-    /// Farkle, Rust or WAT)
+    /// Farkle, Rust or WAT; for Jungle, Rust or WAT)
     New(new::NewArgs),
+    /// Count the move sequences of a Jungle position to a depth (perft), with the time and the
+    /// speed
+    Perft(perft::PerftArgs),
     /// Measure the performance figures of docs/PERFORMANCE.md (per-decision overhead, wasm vs
     /// native vs process-per-agent leagues, threads, start-up, memory)
     Bench(bench::BenchArgs),
@@ -110,6 +116,7 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::League(args) => league::run(args),
         Command::Match(args) => match_command::run(args),
         Command::New(args) => new::run(args),
+        Command::Perft(args) => perft::run(args),
         Command::Bench(args) => bench::run_cmd(args),
         Command::Report(args) => report::run(args),
         Command::Serve(args) => serve::run(args),

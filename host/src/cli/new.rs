@@ -4,7 +4,8 @@
 //! arena's sources), and prints the commands that build and check it, one per line, to be pasted
 //! one after the other. Little Animal Farm agents come in every language; Farkle agents in Rust,
 //! WAT, Python and JavaScript (Python and JavaScript agents are WebAssembly components:
-//! `new/components.rs`). The module an agent builds is named after its project (a league names
+//! `new/components.rs`); Jungle agents in Rust and WAT (`crate::games::jungle::templates`). The
+//! module an agent builds is named after its project (a league names
 //! each agent after its file).
 //!
 //! Exit status: 0 when the project was created; 2 when NAME exists or cannot be used.
@@ -62,8 +63,8 @@ pub struct NewArgs {
     /// Language of the agent
     #[arg(long, value_enum, default_value = "rust")]
     pub lang: Lang,
-    /// The game the agent plays: little-animal-farm or farkle (Farkle: Rust, WAT, Python or
-    /// JavaScript)
+    /// The game the agent plays: little-animal-farm, farkle or jungle (Farkle: Rust, WAT,
+    /// Python or JavaScript; Jungle: Rust or WAT)
     #[arg(long, value_name = "GAME", default_value = "little-animal-farm")]
     pub game: GameKind,
     /// Rust only: depend on this agent-sdk folder (of an arena checkout) instead of the copy of
@@ -96,6 +97,11 @@ fn files(lang: Lang, game: GameKind) -> Option<&'static [TemplateFile]> {
     match game {
         GameKind::Farm => Some(farm_files(lang)),
         GameKind::Farkle => farkle_files(lang),
+        GameKind::Jungle => match lang {
+            Lang::Rust => Some(crate::games::jungle::templates::RUST),
+            Lang::Wat => Some(crate::games::jungle::templates::WAT),
+            _ => None,
+        },
     }
 }
 

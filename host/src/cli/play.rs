@@ -1,6 +1,8 @@
 //! `arena play A [B ...]`: one game between sandboxed agents, narrated turn by turn (or printed
 //! as a game record with `--json`). The game is `--game`, or the one game every agent plays (from
-//! its exports). Little Animal Farm is narrated here; Farkle in `play_farkle`.
+//! its exports). Little Animal Farm is narrated here; Farkle in `play_farkle`; Jungle, and a
+//! person playing Jungle at the terminal (`arena play human AGENT`), in
+//! `crate::games::jungle::play_cli`.
 //!
 //! Exit status: 0 when the game was played, 1 when an agent cannot be built or loaded, 2 on usage
 //! errors and when the host itself fails (it cannot set an agent up: not the agent's fault).
@@ -93,10 +95,13 @@ impl From<PolicyArg> for FaultPolicy {
 #[derive(clap::Args, Debug)]
 pub struct PlayArgs {
     /// Agents, seat 0 first: .wasm or .wat files, or agent crate directories (built for wasm).
-    /// Little Animal Farm takes 2 to 6; Farkle 1 (the solo benchmark) to 6 (a race)
+    /// Little Animal Farm takes 2 to 6; Farkle 1 (the solo benchmark) to 6 (a race); Jungle 2.
+    /// The word `human` in a Jungle seat is you, typing moves at the terminal (`arena play
+    /// human AGENT` plays first, `arena play AGENT human` second)
     #[arg(required = true, num_args = 1..=6, value_name = "AGENT")]
     pub agents: Vec<PathBuf>,
-    /// The game: little-animal-farm or farkle [default: the one game all the agents play]
+    /// The game: little-animal-farm, farkle or jungle [default: the one game all the agents
+    /// play]
     #[arg(long, value_name = "GAME")]
     pub game: Option<GameKind>,
     /// Seed of the dice and of the agents' randomness [default: chosen at random and printed]
@@ -117,13 +122,35 @@ pub struct PlayArgs {
     /// Show what the agents logged (arena.log, stdout, stderr) in the narration
     #[arg(long)]
     pub logs: bool,
+    /// Jungle: the position to start from, in the notation (docs/JUNGLE.md), e.g.
+    /// "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w" [default: the start]
+    #[arg(long, value_name = "NOTATION")]
+    pub position: Option<String>,
+    /// Jungle: fuel on each player's clock at the start [default: 60000000]
+    #[arg(long, value_name = "FUEL")]
+    pub clock: Option<u64>,
+    /// Jungle: fuel added to a player's clock at each of its moves [default: 1000000]
+    #[arg(long, value_name = "FUEL")]
+    pub increment: Option<u64>,
+    /// Jungle: draw the board after every ply (by default: at the start, after each capture,
+    /// and at the end)
+    #[arg(long)]
+    pub boards: bool,
     #[command(flatten)]
     pub limits: LimitArgs,
 }
 
 pub fn run(args: PlayArgs) -> anyhow::Result<i32> {
+    if args
+        .agents
+        .iter()
+        .any(|p| crate::games::jungle::play_cli::is_human(p))
+    {
+        return crate::games::jungle::play_cli::run_human(&args);
+    }
     if let Some(game) = args.game {
         check_seats(game, args.agents.len())?;
+        crate::games::jungle::play_cli::check_options(&args, game)?;
     }
     anyhow::ensure!(args.round_cap > 0, "--rounds must be at least 1");
     let limits = args.limits.limits();
@@ -142,11 +169,15 @@ pub fn run(args: PlayArgs) -> anyhow::Result<i32> {
     }
     let game = choose_game(args.game, &modules)?;
     check_seats(game, modules.len())?;
+    crate::games::jungle::play_cli::check_options(&args, game)?;
     sandbox.games_at_once(modules.len(), 1)?;
     let names = unique_names(modules.iter().map(|m| m.name().to_owned()).collect());
     let seed = args.seed.unwrap_or_else(random_seed);
     if game == GameKind::Farkle {
         return super::play_farkle::run(&args, &modules, &names, &limits, seed);
+    }
+    if game == GameKind::Jungle {
+        return crate::games::jungle::play_cli::run(&args, &modules, &names, &limits, seed);
     }
     let mut setup = Setup::standard(modules.len(), seed, args.round_cap);
     setup.policy = args.fault_policy.into();
@@ -787,6 +818,10 @@ mod tests {
             json: false,
             fault_policy: PolicyArg::LoseMove,
             logs: true,
+            position: None,
+            clock: None,
+            increment: None,
+            boards: false,
             limits: LimitArgs::default(),
         };
         assert_eq!(run(args).unwrap(), 0);

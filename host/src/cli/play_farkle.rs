@@ -363,6 +363,10 @@ mod tests {
             json: false,
             fault_policy: PolicyArg::Forfeit,
             logs: true,
+            position: None,
+            clock: None,
+            increment: None,
+            boards: false,
             limits: LimitArgs::default(),
         }
     }

@@ -9,6 +9,7 @@ use super::runner::{play_league_watched, LeagueRun, RunOptions, Watcher};
 use crate::farkle::{FarkleGame, FarklePlayer};
 use crate::farm::{FarmGame, FarmPlayer};
 use crate::game::{Contestant, Game, GameKind};
+use crate::games::jungle::{JungleGame, JunglePlayer};
 use crate::sandbox::{resolve_agent, AgentModule, Limits, Sandbox};
 
 /// The sandbox limits a league's budgets ask for.
@@ -70,6 +71,16 @@ impl Contestant<FarkleGame> for Entrant {
     }
 }
 
+impl Contestant<JungleGame> for Entrant {
+    fn new_player(&self) -> Box<dyn JunglePlayer> {
+        Box::new(self.module.player_with_round_cap(self.round_cap))
+    }
+
+    fn code_hash(&self) -> Option<String> {
+        Some(self.module.sha256().to_owned())
+    }
+}
+
 /// Loads the league's agents into a sandbox and plays the league. The output folder is locked
 /// first: a second run on it is turned away before it spends time loading agents. The sandbox
 /// holds an instance for every seat of every game played at once; where the address space cannot
@@ -110,10 +121,20 @@ pub fn run_league_watched(
             round_cap: cfg.round_cap,
         })
         .collect();
-    let limits = serde_json::to_value(&limits)?;
+    let decision_cap = limits.fuel_per_decision;
+    let mut limits = serde_json::to_value(&limits)?;
     match cfg.game {
         GameKind::Farm => play(&FarmGame, cfg, &entrants, &limits, opts, lock, watcher),
         GameKind::Farkle => play(&FarkleGame, cfg, &entrants, &limits, opts, lock, watcher),
+        GameKind::Jungle => {
+            // The clock is a budget the records keep with the others (and `--resume` compares).
+            cfg.jungle.add_to_limits(&mut limits);
+            let game = JungleGame {
+                settings: cfg.jungle,
+                decision_cap,
+            };
+            play(&game, cfg, &entrants, &limits, opts, lock, watcher)
+        }
     }
 }
 

@@ -26,6 +26,8 @@ struct RawConfig {
     include: Vec<String>,
     #[serde(default)]
     budgets: Budgets,
+    /// Jungle's own keys (the fuel clock), read by the game.
+    jungle: Option<toml::Table>,
     #[serde(default)]
     agent: Vec<RawAgent>,
 }
@@ -73,6 +75,9 @@ pub struct LeagueConfig {
     /// Records larger than this many bytes are stored gzip-compressed.
     pub compress_records_over: u64,
     pub budgets: Budgets,
+    /// The fuel clock of a Jungle league (the `[jungle]` table; the defaults for other games,
+    /// which refuse the table).
+    pub jungle: crate::games::jungle::Settings,
     pub agents: Vec<AgentEntry>,
 }
 
@@ -115,6 +120,13 @@ impl LeagueConfig {
             bail!("key `round_cap`: must be at least 1");
         }
         check_budgets(&raw.budgets)?;
+        if raw.jungle.is_some() && game != GameKind::Jungle {
+            bail!(
+                "the [jungle] table sets Jungle's clock; this league plays {} (add game = \"jungle\")",
+                game.name()
+            );
+        }
+        let jungle = crate::games::jungle::Settings::from_keys(raw.jungle.as_ref())?;
 
         let mut agents = Vec::new();
         for (i, a) in raw.agent.iter().enumerate() {
@@ -197,6 +209,7 @@ impl LeagueConfig {
             threads: raw.threads.unwrap_or(0),
             compress_records_over: raw.compress_records_over.unwrap_or(256 * 1024),
             budgets: raw.budgets,
+            jungle,
             agents,
         })
     }
@@ -409,6 +422,25 @@ fuel_per_decision = 1000
             .contains("budgets.fuel_per_game"));
         assert!(err("include=['*.wasm']\n[budgets]\nfuel = 1", &d).contains("fuel"));
         assert!(err("game = 'chess'\ninclude=['*.wasm']", &d).contains("game"));
+        assert!(err("[jungle]\nclock = 5\n[[agent]]\npath='a.wasm'\n[[agent]]\npath='b.wasm'", &d)
+            .contains("add game = \"jungle\""));
+        assert!(err(
+            "game = 'jungle'\ninclude=['*.wasm']\n[jungle]\nclock = 0\nincrement = 0",
+            &d
+        )
+        .contains("no fuel"));
+        let c = LeagueConfig::parse(
+            "game = 'jungle'\ninclude=['*.wasm']\n[jungle]\nclock = 7\nincrement = 3",
+            d.path(),
+        )
+        .unwrap();
+        assert_eq!(
+            c.jungle,
+            crate::games::jungle::Settings {
+                clock: 7,
+                increment: 3
+            }
+        );
         assert!(err("games_per_group = 4294967294\ninclude=['*.wasm']", &d)
             .contains("would schedule 4294967294 games"));
     }

@@ -178,6 +178,8 @@ pub fn run_match(settings: &MatchSettings) -> anyhow::Result<MatchRun> {
         threads: 0,
         compress_records_over: 256 * 1024,
         budgets: settings.budgets.clone(),
+        // Jungle plays with the default clock here.
+        jungle: Default::default(),
         agents: [&settings.new, &settings.old]
             .iter()
             .map(|side| AgentEntry {

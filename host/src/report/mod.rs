@@ -1,6 +1,6 @@
 //! The league report: a static HTML site written into the league's output folder
-//! (`report/index.html`, `report/replay.html?game=N`, and `report/farkle.html?game=N` for Farkle
-//! games) that works from `file://` on a machine with no network, e.g. the laptop plugged into
+//! (`report/index.html`, `report/replay.html?game=N`, `report/farkle.html?game=N` for Farkle
+//! games and `report/jungle.html?game=N` for Jungle games) that works from `file://` on a machine with no network, e.g. the laptop plugged into
 //! the projector at the end of a challenge.
 //!
 //! Browsers refuse `fetch()` of `file://` URLs, so every piece of data is a small script that
@@ -12,7 +12,7 @@
 mod base64;
 mod data;
 mod games_folder;
-mod json;
+pub(crate) mod json;
 mod packs;
 mod replay;
 mod rows;
@@ -33,7 +33,7 @@ pub const REPORT_DIR: &str = "report";
 /// Folder of the replay packs inside [`REPORT_DIR`].
 pub const GAMES_DIR: &str = "games";
 
-const ASSETS: [(&str, &str); 9] = [
+const ASSETS: [(&str, &str); 11] = [
     ("index.html", include_str!("assets/index.html")),
     ("replay.html", include_str!("assets/replay.html")),
     ("farkle.html", include_str!("assets/farkle.html")),
@@ -43,6 +43,8 @@ const ASSETS: [(&str, &str); 9] = [
     ("index.js", include_str!("assets/index.js")),
     ("game-list.js", include_str!("assets/game-list.js")),
     ("replay.js", include_str!("assets/replay.js")),
+    ("jungle.html", crate::games::jungle::viewer::HTML),
+    ("jungle.js", crate::games::jungle::viewer::JS),
 ];
 
 /// The report's fixed page, style sheet or script named `name` (`replay.html`, `common.js`...):

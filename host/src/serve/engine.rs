@@ -103,7 +103,13 @@ impl Engine {
     /// child process, with the module cache).
     pub fn new(rules: Rules) -> anyhow::Result<Engine> {
         let limits = limits(&rules.budgets);
-        let limits_json = Arc::new(serde_json::to_value(&limits)?);
+        let mut limits_json = serde_json::to_value(&limits)?;
+        if rules.game == GameKind::Jungle {
+            // A challenge plays Jungle with the default clock, kept with the limits as a
+            // league keeps it.
+            crate::games::jungle::Settings::default().add_to_limits(&mut limits_json);
+        }
+        let limits_json = Arc::new(limits_json);
         Ok(Engine {
             sandbox: Sandbox::new(limits)?,
             rules,
@@ -216,6 +222,18 @@ impl Engine {
                     .map(|a| Box::new(a.0.player_with_round_cap(cap)) as Box<dyn FarklePlayer>)
                     .collect();
                 FarkleGame.play(&table, &mut players)?
+            }
+            GameKind::Jungle => {
+                use crate::games::jungle::{JungleGame, JunglePlayer};
+                let mut players: Vec<Box<dyn JunglePlayer>> = agents
+                    .iter()
+                    .map(|a| Box::new(a.0.player_with_round_cap(cap)) as Box<dyn JunglePlayer>)
+                    .collect();
+                let game = JungleGame {
+                    settings: Default::default(),
+                    decision_cap: self.sandbox.limits().fuel_per_decision,
+                };
+                game.play(&table, &mut players)?
             }
         };
         Ok(Played {
@@ -371,6 +389,8 @@ pub fn run_final(
         threads,
         compress_records_over: COMPRESS_RECORDS_OVER as u64,
         budgets: rules.budgets.clone(),
+        // Jungle plays with the default clock here.
+        jungle: Default::default(),
         agents: entrants
             .iter()
             .map(|e| league::config::AgentEntry {

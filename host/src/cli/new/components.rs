@@ -6,10 +6,11 @@ use super::{Lang, TemplateFile};
 use crate::game::GameKind;
 
 /// The WIT package, copied into every component project (the build reads it from `wit/`).
-const WIT: [TemplateFile; 3] = [
+const WIT: [TemplateFile; 4] = [
     ("wit/types.wit", include_str!("../../../../wit/types.wit")),
     ("wit/farm.wit", include_str!("../../../../wit/farm.wit")),
     ("wit/farkle.wit", include_str!("../../../../wit/farkle.wit")),
+    ("wit/jungle.wit", include_str!("../../../../wit/jungle.wit")),
 ];
 
 const PYTHON_FARM: &[TemplateFile] = &[
@@ -18,6 +19,7 @@ const PYTHON_FARM: &[TemplateFile] = &[
     WIT[0],
     WIT[1],
     WIT[2],
+    WIT[3],
 ];
 
 const PYTHON_FARKLE: &[TemplateFile] = &[
@@ -26,6 +28,7 @@ const PYTHON_FARKLE: &[TemplateFile] = &[
     WIT[0],
     WIT[1],
     WIT[2],
+    WIT[3],
 ];
 
 const JAVASCRIPT_FARM: &[TemplateFile] = &[
@@ -39,6 +42,7 @@ const JAVASCRIPT_FARM: &[TemplateFile] = &[
     WIT[0],
     WIT[1],
     WIT[2],
+    WIT[3],
 ];
 
 const JAVASCRIPT_FARKLE: &[TemplateFile] = &[
@@ -52,6 +56,7 @@ const JAVASCRIPT_FARKLE: &[TemplateFile] = &[
     WIT[0],
     WIT[1],
     WIT[2],
+    WIT[3],
 ];
 
 /// The files of a component project; `None` for a language that builds core modules.
@@ -70,6 +75,7 @@ pub(super) fn world(game: GameKind) -> &'static str {
     match game {
         GameKind::Farm => "farm",
         GameKind::Farkle => "farkle",
+        GameKind::Jungle => "jungle",
     }
 }
 

@@ -23,7 +23,8 @@
     return;
   }
   Arena.loadGame(id, function (G) {
-    if (G.game !== "farkle") location.replace("replay.html" + location.search);
+    if (G.game === "jungle") location.replace("jungle.html" + location.search);
+    else if (G.game !== "farkle") location.replace("replay.html" + location.search);
     else start(G);
   }, fail);
 

@@ -32,7 +32,7 @@
     ? agents.length + " agents, " + R.games_total + " solo games of " + (s.game === "farkle" ? "Farkle" : s.game) +
       " (each agent plays alone; the measure is turns to reach 10,000)."
     : agents.length + " agents, " + R.games_total + " games" +
-      (s.game === "farkle" ? " of Farkle" : "") +
+      (s.game === "farkle" ? " of Farkle" : s.game === "jungle" ? " of Jungle" : "") +
       (s.players_per_game ? " of " + s.players_per_game + " players" : "") +
       (R.mean_rounds != null ? ", mean length " + Number(R.mean_rounds).toFixed(1) + " rounds" : "") + ".";
 
@@ -52,10 +52,11 @@
       (R.unplayed_games === 1 ? " game" : " games") + " could not be played by any agent and count for nobody.";
   }
 
-  // Farkle games open in their own viewer; everything else in the farm replay viewer.
+  // Farkle and Jungle games open in their own viewers; everything else in the farm replay viewer.
   function viewer(id) {
     var g = games.byId(id);
-    return (g && g.game === "farkle" ? "farkle.html" : "replay.html") + "?game=" + id;
+    var page = g && g.game === "farkle" ? "farkle.html" : g && g.game === "jungle" ? "jungle.html" : "replay.html";
+    return page + "?game=" + id;
   }
   function replayLink(id, text) {
     return '<a href="' + viewer(id) + '">' + esc(text) + "</a>";

@@ -24,8 +24,9 @@
     return;
   }
   Arena.loadGame(id, function (G) {
-    // Farkle games have their own viewer.
+    // Farkle and Jungle games have their own viewers.
     if (G.game === "farkle") location.replace("farkle.html" + location.search);
+    else if (G.game === "jungle") location.replace("jungle.html" + location.search);
     else start(G);
   }, fail);
 

@@ -27,6 +27,7 @@ static NULL: Json<'static> = Json::Null;
 enum Replay<'r> {
     Farm(farm::FarmReplay<'r>),
     Farkle(farkle::FarkleReplay<'r>),
+    Jungle(crate::games::jungle::replay::JungleReplay<'r>),
 }
 
 impl Replay<'_> {
@@ -35,6 +36,7 @@ impl Replay<'_> {
         match self {
             Replay::Farm(_) => GameKind::Farm.name(),
             Replay::Farkle(_) => GameKind::Farkle.name(),
+            Replay::Jungle(_) => GameKind::Jungle.name(),
         }
     }
 }
@@ -116,6 +118,9 @@ fn replay_data<'r>(
     match game.parse::<GameKind>() {
         Ok(GameKind::Farm) => farm::replay(id, record, setup, lines).map(Replay::Farm),
         Ok(GameKind::Farkle) => farkle::replay(id, record, setup, lines).map(Replay::Farkle),
+        Ok(GameKind::Jungle) => {
+            crate::games::jungle::replay::replay(id, record, setup, lines).map(Replay::Jungle)
+        }
         Err(e) => bail!("{e}"),
     }
 }

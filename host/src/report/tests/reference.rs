@@ -167,6 +167,9 @@ pub fn replay_data(id: usize, lines: &[Value]) -> anyhow::Result<Value> {
     match game.parse::<GameKind>() {
         Ok(GameKind::Farm) => farm_replay_data(id, setup, lines),
         Ok(GameKind::Farkle) => farkle_replay_data(id, setup, lines),
+        // Jungle's viewer data was written with the report's own JSON type from the start:
+        // there is no earlier computation to compare it with.
+        Ok(GameKind::Jungle) => bail!("no reference data for Jungle"),
         Err(e) => bail!("{e}"),
     }
 }
