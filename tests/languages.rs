@@ -371,6 +371,7 @@ fn new_game_project_builds_and_passes_check(lang: &str, game: &str) {
     );
     let smoke = match game {
         "farkle" => "Farkle smoke games",
+        "jungle" => "Jungle smoke games",
         _ => "Little Animal Farm smoke games",
     };
     assert!(text(&out).contains(smoke), "{}", text(&out));
@@ -416,6 +417,16 @@ fn arena_new_farkle_rust_builds_and_passes_check() {
 #[test]
 fn arena_new_farkle_wat_passes_check() {
     new_game_project_builds_and_passes_check("wat", "farkle");
+}
+
+#[test]
+fn arena_new_jungle_rust_builds_and_passes_check() {
+    new_game_project_builds_and_passes_check("rust", "jungle");
+}
+
+#[test]
+fn arena_new_jungle_wat_passes_check() {
+    new_game_project_builds_and_passes_check("wat", "jungle");
 }
 
 #[test]

@@ -19,6 +19,9 @@ pub const FARKLE_EXAMPLES: [&str; 4] = [
     "farkle-planner",
 ];
 
+/// The Rust Jungle example agents, weakest first.
+pub const JUNGLE_EXAMPLES: [&str; 3] = ["jungle-random", "jungle-greedy", "jungle-search"];
+
 pub fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
@@ -59,7 +62,11 @@ pub fn example_wasm(name: &str) -> PathBuf {
                 "--target-dir",
             ])
             .arg(&target);
-        for e in EXAMPLES.iter().chain(&FARKLE_EXAMPLES) {
+        for e in EXAMPLES
+            .iter()
+            .chain(&FARKLE_EXAMPLES)
+            .chain(&JUNGLE_EXAMPLES)
+        {
             cmd.args(["-p", e]);
         }
         let out = cmd.output().expect("run cargo");

@@ -422,8 +422,11 @@ fuel_per_decision = 1000
             .contains("budgets.fuel_per_game"));
         assert!(err("include=['*.wasm']\n[budgets]\nfuel = 1", &d).contains("fuel"));
         assert!(err("game = 'chess'\ninclude=['*.wasm']", &d).contains("game"));
-        assert!(err("[jungle]\nclock = 5\n[[agent]]\npath='a.wasm'\n[[agent]]\npath='b.wasm'", &d)
-            .contains("add game = \"jungle\""));
+        assert!(err(
+            "[jungle]\nclock = 5\n[[agent]]\npath='a.wasm'\n[[agent]]\npath='b.wasm'",
+            &d
+        )
+        .contains("add game = \"jungle\""));
         assert!(err(
             "game = 'jungle'\ninclude=['*.wasm']\n[jungle]\nclock = 0\nincrement = 0",
             &d

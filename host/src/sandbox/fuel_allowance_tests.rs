@@ -63,16 +63,25 @@ fn fuel_left_counts_down_from_the_allowance_and_costs_a_host_call() {
     let (left, used) = decide(&agent(TWICE), Some(50_000));
     let (first, second) = left.unwrap();
     // The first call paid CALL_FUEL and the few instructions before it.
-    assert!((50_000 - CALL_FUEL as i64 - 5..50_000 - CALL_FUEL as i64).contains(&first), "{first}");
+    assert!(
+        (50_000 - CALL_FUEL as i64 - 5..50_000 - CALL_FUEL as i64).contains(&first),
+        "{first}"
+    );
     // Between the two: the second call, and the instructions that store the first result.
     let between = first - second;
-    assert!((CALL_FUEL as i64..CALL_FUEL as i64 + 10).contains(&between), "{between}");
+    assert!(
+        (CALL_FUEL as i64..CALL_FUEL as i64 + 10).contains(&between),
+        "{between}"
+    );
     assert!(used > 2 * CALL_FUEL && used < 2 * CALL_FUEL + 20, "{used}");
     // Without an allowance (or one above the cap), the decision's cap bounds it.
     for fuel in [None, Some(5 * CAP)] {
         let (left, _) = decide(&agent(TWICE), fuel);
         let (first, _) = left.unwrap();
-        assert!(first < CAP as i64 - CALL_FUEL as i64 && first > CAP as i64 - 2_000, "{first}");
+        assert!(
+            first < CAP as i64 - CALL_FUEL as i64 && first > CAP as i64 - 2_000,
+            "{first}"
+        );
     }
 }
 
@@ -113,7 +122,10 @@ fn fuel_left_must_have_its_type() {
   (func (export "arena_buffer") (result i32) i32.const 0)
   (func (export "arena_buffer_size") (result i32) i32.const 8192)
   (func (export "jungle_move") (param $len i32) (result i32) i32.const 0))"#;
-    let e = format!("{:#}", sandbox().load_bytes("bad", wat.as_bytes()).unwrap_err());
+    let e = format!(
+        "{:#}",
+        sandbox().load_bytes("bad", wat.as_bytes()).unwrap_err()
+    );
     assert!(
         e.contains("`arena::fuel_left` has type func() -> i32, expected func() -> i64"),
         "{e}"

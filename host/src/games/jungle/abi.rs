@@ -34,10 +34,9 @@ pub fn read_answer(ret: i32, buf: &[u8]) -> Result<Move, Fault> {
             DecodeError::TooShort { needed: 2, .. } => {
                 "an answer has 2 bytes (the from and to squares), so it returns at least 2".into()
             }
-            DecodeError::TooShort { .. } => format!(
-                "more bytes than the exchange buffer has ({})",
-                buf.len()
-            ),
+            DecodeError::TooShort { .. } => {
+                format!("more bytes than the exchange buffer has ({})", buf.len())
+            }
             DecodeError::BadValue { offset } => format!(
                 "the {} square (byte {offset}) is {}, not a square (0 to 62)",
                 if offset == 0 { "from" } else { "to" },

@@ -4,7 +4,9 @@
 use std::ops::ControlFlow;
 
 use arena_abi::jungle::{Clock, Observation, Played};
-use jungle_rules::{DrawReason, Illegal, Move, Outcome as RulesOutcome, Piece, Position, Side, WinReason};
+use jungle_rules::{
+    DrawReason, Illegal, Move, Outcome as RulesOutcome, Piece, Position, Side, WinReason,
+};
 
 use super::player::{Ask, JunglePlayer};
 use crate::farm::AgentLog;

@@ -89,13 +89,14 @@ impl JunglePlayer for Human {
         ));
         loop {
             self.say(&format!(
-                "Your move ({}, move {}), e.g. {}; `moves` lists them, `quit` stops: ",
-                side_words(pos.side_to_move()),
+                "Move {}: you are the {}. Your move, such as {} (`moves` lists them, `quit` \
+                 stops): ",
                 pos.move_number(),
+                side_words(pos.side_to_move()),
                 pos.legal_moves()[0]
             ));
             let Some(text) = self.read() else {
-                return self.leave("\nend of input");
+                return self.leave("end of input");
             };
             match text.as_str() {
                 "" => continue,
@@ -109,10 +110,7 @@ impl JunglePlayer for Human {
             let mv = match Move::parse(&text) {
                 Ok(mv) => mv,
                 Err(e) => {
-                    self.say(&format!(
-                        "not a move: {e} (`{}`)\n",
-                        terminal::line(&text)
-                    ));
+                    self.say(&format!("not a move: {e} (`{}`)\n", terminal::line(&text)));
                     continue;
                 }
             };

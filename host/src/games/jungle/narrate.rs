@@ -138,18 +138,18 @@ pub fn result_line(end: &GameEnd, name: &dyn Fn(usize) -> String) -> String {
         Outcome::Win { seat, .. } => format!(
             "{} ({}) wins by {} after {} plies",
             name(seat),
-            if seat == 0 { "first player" } else { "second player" },
+            if seat == 0 {
+                "first player"
+            } else {
+                "second player"
+            },
             end.reason.words(),
             end.turns
         ),
         Outcome::Draw { .. } if end.reason == EndReason::Forfeit => {
             "no game: both agents failed to load".to_string()
         }
-        Outcome::Draw { .. } => format!(
-            "draw by {} after {} plies",
-            end.reason.words(),
-            end.turns
-        ),
+        Outcome::Draw { .. } => format!("draw by {} after {} plies", end.reason.words(), end.turns),
         Outcome::Unfinished => "unfinished".to_string(),
     }
 }
@@ -211,7 +211,10 @@ pub fn narrate(names: &[String], record: &GameRecord, logs: bool, boards: bool) 
         print_logs(&ply.logs, &mut out);
         if boards || ply.captured.is_some() {
             out.push('\n');
-            out.push_str(&board(&ply.position, ply.answer.filter(|_| ply.fault.is_none())));
+            out.push_str(&board(
+                &ply.position,
+                ply.answer.filter(|_| ply.fault.is_none()),
+            ));
             out.push('\n');
         }
     }

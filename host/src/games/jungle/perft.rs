@@ -72,8 +72,17 @@ mod tests {
         assert_eq!(total, 576);
         assert_eq!(moves.len(), 24);
         assert!(moves.iter().all(|(_, n)| *n == 24), "{moves:?}");
-        let line = describe(4, &Count { nodes: 260_099, seconds: 0.5 });
-        assert_eq!(line, "perft 4: 260,099 leaf nodes in 0.500 s (0.5 million nodes/s)");
+        let line = describe(
+            4,
+            &Count {
+                nodes: 260_099,
+                seconds: 0.5,
+            },
+        );
+        assert_eq!(
+            line,
+            "perft 4: 260,099 leaf nodes in 0.500 s (0.5 million nodes/s)"
+        );
         let e = position(Some("7/7 w")).unwrap_err().to_string();
         assert!(e.contains("--position") && e.contains("9 expected"), "{e}");
     }

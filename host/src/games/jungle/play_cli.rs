@@ -44,7 +44,11 @@ pub fn check_options(args: &PlayArgs, game: GameKind) -> anyhow::Result<()> {
         (args.increment.is_some(), "--increment"),
         (args.boards, "--boards"),
     ] {
-        anyhow::ensure!(!given, "{flag} is an option of Jungle, not of {}", game.title());
+        anyhow::ensure!(
+            !given,
+            "{flag} is an option of Jungle, not of {}",
+            game.title()
+        );
     }
     Ok(())
 }
@@ -148,7 +152,12 @@ pub fn run(
     let bytes = write_record(&record, &meta)?;
     keep_record(args, &bytes)?;
     if !args.json {
-        out(&terminal::block(&narrate(names, &record, args.logs, args.boards)));
+        out(&terminal::block(&narrate(
+            names,
+            &record,
+            args.logs,
+            args.boards,
+        )));
         crate::cli::play::print_fuel_and_record(names, &seat_fuel(&record), args.record.as_deref());
     }
     Ok(0)
@@ -232,7 +241,10 @@ pub fn run_human(args: &PlayArgs) -> anyhow::Result<i32> {
         "a person plays against an agent: name one agent besides `human`"
     );
     if let Some(game) = args.game.filter(|g| *g != GameKind::Jungle) {
-        anyhow::bail!("a person at the terminal can play Jungle only, not {}", game.title());
+        anyhow::bail!(
+            "a person at the terminal can play Jungle only, not {}",
+            game.title()
+        );
     }
     anyhow::ensure!(
         !args.json,
@@ -262,7 +274,9 @@ pub fn run_human(args: &PlayArgs) -> anyhow::Result<i32> {
     let played = run_with_big_stack(|| {
         let screen: Screen = Rc::new(RefCell::new(Box::new(std::io::stdout())));
         let input: Box<dyn BufRead> = Box::new(stdin.lock());
-        play_with_person(&setup, &module, &names, human_seat, input, screen, args.logs)
+        play_with_person(
+            &setup, &module, &names, human_seat, input, screen, args.logs,
+        )
     })?;
     let Some(record) = played else {
         out("No record written: the game was not finished.\n");

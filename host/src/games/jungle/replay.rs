@@ -45,8 +45,7 @@ struct Turn<'r>(&'r Object<'r>);
 
 impl Serialize for Turn<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.0
-            .serialize_edited::<S, ()>(serializer, "type", &[])
+        self.0.serialize_edited::<S, ()>(serializer, "type", &[])
     }
 }
 

@@ -103,8 +103,16 @@ fn greedy_beats_random_and_the_record_verifies_and_repeats() {
     let (bytes, summary) = verified(&record);
     assert_eq!(summary.turns, record.plies.len());
     assert_eq!(summary.outcome, record.end.outcome);
-    assert!(summary.describe().starts_with("jungle: "), "{}", summary.describe());
-    assert!(summary.describe().contains("seed 3"), "{}", summary.describe());
+    assert!(
+        summary.describe().starts_with("jungle: "),
+        "{}",
+        summary.describe()
+    );
+    assert!(
+        summary.describe().contains("seed 3"),
+        "{}",
+        summary.describe()
+    );
     // The same seed plays the same game.
     let again = write_record(&native_game(3), &RecordMeta::anonymous(2)).unwrap();
     assert_eq!(bytes, again);
@@ -127,7 +135,11 @@ fn the_clock_gets_the_increment_and_loses_what_each_decision_used() {
     assert_eq!(a.asked[1], (5_500, 4_000));
     assert_eq!(a.asked[2], (5_000, 4_000));
     assert_eq!(a.asked[5], (3_500, 3_500));
-    assert!(b.asked.iter().enumerate().all(|(i, &c)| c.0 == 6_000 + 1_000 * i as u64));
+    assert!(b
+        .asked
+        .iter()
+        .enumerate()
+        .all(|(i, &c)| c.0 == 6_000 + 1_000 * i as u64));
     // Its clock runs out: 6,000 - 500 a move, and when the clock (3,000 and below, under the
     // cap) cannot pay 1,500 more than once... the agent keeps answering within its allowance,
     // so it never loses on time; the plies record the fuel and the clock after each.
@@ -224,7 +236,11 @@ fn an_illegal_move_is_a_bad_answer_fault_with_the_rules_reason() {
     assert_eq!(p.illegal, Some(jungle_rules::Illegal::NotAStep));
     let f = &p.fault.as_ref().unwrap().fault;
     assert_eq!(f.kind, FaultKind::BadAnswer);
-    assert!(f.detail.contains("a3a5") && f.detail.contains("not_a_step"), "{}", f.detail);
+    assert!(
+        f.detail.contains("a3a5") && f.detail.contains("not_a_step"),
+        "{}",
+        f.detail
+    );
     assert_eq!(record.end.reason, EndReason::Forfeit);
     let (bytes, _) = verified(&record);
     let text = String::from_utf8(bytes).unwrap();
@@ -278,7 +294,10 @@ fn a_game_starts_from_the_given_position_and_ends_at_the_draw_rules() {
     assert_eq!(record.end.outcome, Outcome::Draw { round_cap: true });
     let (bytes, _) = verified(&record);
     let text = String::from_utf8(bytes).unwrap();
-    assert!(text.contains("\"position\":\"r6/7/7/7/7/7/7/7/6R b 95 30\""), "{text}");
+    assert!(
+        text.contains("\"position\":\"r6/7/7/7/7/7/7/7/6R b 95 30\""),
+        "{text}"
+    );
     // The ply cap counts the position's plies: move 30 is ply 59, a cap of 31 rounds (62
     // plies) leaves 3.
     let mut a = scripted(first_move(0));
@@ -313,7 +332,10 @@ fn verification_refuses_a_changed_move_fuel_clock_or_position() {
     let more_fuel = edit_line(&text, 5, &fuel, &format!("\"fuel\":{}", ply.fuel + 1));
     let e = verify_record(&more_fuel).unwrap_err();
     assert_eq!(e.line, 5, "{e}");
-    assert!(e.message.contains("clock") && e.message.contains("the clock:"), "{e}");
+    assert!(
+        e.message.contains("clock") && e.message.contains("the clock:"),
+        "{e}"
+    );
     let clock = format!("\"clock\":{}", ply.clock);
     let e = verify_record(&edit_line(&text, 5, &clock, "\"clock\":1")).unwrap_err();
     assert_eq!(e.line, 5, "{e}");
@@ -327,7 +349,10 @@ fn verification_refuses_a_changed_move_fuel_clock_or_position() {
     assert_eq!(e.line, text.lines().count(), "{e}");
     assert!(e.message.starts_with("digest: expected"), "{e}");
     let e = verify_record(&edit_line(&text, 1, "T5L w", "T5L x")).unwrap_err();
-    assert!(e.message.contains("position") && e.message.contains("'w' or 'b'"), "{e}");
+    assert!(
+        e.message.contains("position") && e.message.contains("'w' or 'b'"),
+        "{e}"
+    );
     // A record whose limits say another clock than its clock.
     let limits = write_record(
         &record,
@@ -338,7 +363,11 @@ fn verification_refuses_a_changed_move_fuel_clock_or_position() {
     )
     .unwrap();
     let e = verify_record(std::str::from_utf8(&limits).unwrap()).unwrap_err();
-    assert!(e.message.contains("limits.clock is 1, but clock.start is 60000000"), "{e}");
+    assert!(
+        e.message
+            .contains("limits.clock is 1, but clock.start is 60000000"),
+        "{e}"
+    );
 }
 
 /// A reply drawn from `choice`: a legal move, an illegal one, a fault, or running out of fuel,

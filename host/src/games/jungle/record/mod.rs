@@ -341,10 +341,7 @@ pub(crate) fn verify_lines(
     let start = Position::parse(&setup.position).map_err(|e| {
         fail(
             1,
-            format!(
-                "position {}: {e}",
-                Value::String(setup.position.clone())
-            ),
+            format!("position {}: {e}", Value::String(setup.position.clone())),
         )
     })?;
     let clock = FuelClock {

@@ -1,9 +1,9 @@
 //! {{name}}: a Jungle agent (made by `arena new --game jungle`).
 //!
 //! It looks one move ahead: it enters the enemy den when it can, otherwise it takes the most
-//! valuable piece it can take without the taker being taken back at once, otherwise it moves
-//! the piece that gets closest to the enemy den without stepping next to an enemy that could
-//! take it; ties are broken at random. Edit `choose_move` to make it yours: `view.position`
+//! valuable piece it can, otherwise it steps a piece toward the enemy den (the nearest first),
+//! and it avoids squares where the opponent could take the piece at once; ties are broken at
+//! random. Edit `choose_move` to make it yours: `view.position`
 //! is the rules' position (`legal_moves`, `make`, `unmake`, `outcome`, the same rules as the
 //! host's), and `fuel::fuel_left()` says how much fuel this decision has left, for a search
 //! that deepens until its share of the fuel clock is spent (docs/ABI.md, "The fuel clock").
@@ -52,7 +52,9 @@ impl JungleAgent for Agent {
                 return mv;
             }
             let rank = |sq| pos.piece_at(sq).map_or(0, |p| p.kind.rank() as i32);
-            let mut score = 100 * rank(mv.to) - distance(mv.to, me.opponent());
+            let (before, now) = (distance(mv.from, me.opponent()), distance(mv.to, me.opponent()));
+            // Captures first, then steps toward the den (the nearer the piece, the better).
+            let mut score = 100 * rank(mv.to) + 10 * (before - now) - now;
             if attacked(&after, mv.to) {
                 score -= 100 * rank(mv.from);
             }
