@@ -1,6 +1,6 @@
 //! Component agents (Python with componentize-py, JavaScript with componentize-js, Rust with
-//! wit-bindgen) play wherever a core module plays: `arena play`, `check` and leagues of both
-//! games, against core modules, with the same records, which `arena verify` accepts.
+//! wit-bindgen) play wherever a core module plays: `arena play`, `check` and leagues of every
+//! game, against core modules, with the same records, which `arena verify` accepts.
 //!
 //! The examples are built once into target/component-agents (see `common/components.rs`); a
 //! missing toolchain fails the test with the command that installs it.
@@ -90,6 +90,29 @@ fn python_and_javascript_components_play_a_farkle_league_with_a_core_module() {
         &[("py", &py), ("js", &js), ("threshold", &threshold)],
     );
     league_without_faults(&dir, &file);
+}
+
+#[test]
+fn a_python_component_plays_a_jungle_league_with_core_modules_and_reads_its_fuel() {
+    let dir = temp_dir("components-jungle");
+    let py = component("py-jungle");
+    let random = example_wasm("jungle-random");
+    let greedy = example_wasm("jungle-greedy");
+    let file = write_league(
+        &dir,
+        "jungle",
+        &[("py", &py), ("random", &random), ("greedy", &greedy)],
+    );
+    league_without_faults(&dir, &file);
+    // The component asked `fuel-left` in its first decision of every game: it has the cap less
+    // what it spent so far.
+    let record = std::fs::read_to_string(dir.join("out/records/game-000001.jsonl")).unwrap();
+    let told = record
+        .split("fuel left: ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no fuel-left log in:\n{record}"));
+    let left: u64 = told.split(' ').next().unwrap().parse().unwrap();
+    assert!(left > 5_000_000 && left < 10_000_000, "{told}");
 }
 
 #[test]

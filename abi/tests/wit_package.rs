@@ -272,3 +272,67 @@ fn farkle_actions_follow_the_answer_codes() {
         .collect();
     assert_eq!(cases, by_code);
 }
+
+#[test]
+fn the_jungle_world_exports_init_and_choose_move_and_imports_the_host() {
+    let (resolve, pkg) = package();
+    let got = exports(&resolve, pkg, "jungle");
+    let names: Vec<&str> = got.iter().map(|(n, _, _)| n.as_str()).collect();
+    assert_eq!(names, ["init", "choose-move"]);
+    assert_eq!(got[1].1, ["view"]);
+    assert_eq!(got[1].2.as_deref(), Some("move"));
+    assert!(imported_interfaces(&resolve, pkg, "jungle").contains(&"host".to_string()));
+    // The host offers `fuel-left` (docs/ABI.md, "The fuel clock") beside `log`.
+    let host = resolve.packages[pkg].interfaces["host"];
+    let functions: Vec<&str> = resolve.interfaces[host]
+        .functions
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(functions, ["log", "fuel-left"]);
+}
+
+#[test]
+fn jungle_kinds_and_sides_follow_the_piece_codes() {
+    let (resolve, pkg) = package();
+    let kinds = names(&resolve, type_in(&resolve, pkg, "jungle-types", "kind"));
+    // Case i is the first player's piece code i + 1 (the rank), the second player's i + 9.
+    let by_code: Vec<String> = (1..=8u8)
+        .map(|code| {
+            let piece = jungle_rules::Piece::from_code(code).expect("a piece code");
+            assert_eq!(
+                jungle_rules::Piece::from_code(code + 8).map(|p| p.kind),
+                Some(piece.kind)
+            );
+            piece.kind.name().to_string()
+        })
+        .collect();
+    assert_eq!(kinds, by_code);
+    let sides = names(&resolve, type_in(&resolve, pkg, "jungle-types", "side"));
+    let by_index: Vec<String> = (0..2)
+        .map(|i| {
+            jungle_rules::Side::from_index(i)
+                .expect("a side")
+                .name()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(sides, by_index);
+    // The view says what the byte observation says, field for field where they share a name.
+    let view = names(&resolve, type_in(&resolve, pkg, "jungle-types", "view"));
+    for field in [
+        "side",
+        "ply",
+        "plies-since-capture",
+        "draw-limit",
+        "ply-cap",
+        "clock",
+        "board",
+        "legal",
+        "recent",
+    ] {
+        assert!(view.contains(&field.to_string()), "view has no `{field}`");
+    }
+    let clock = names(&resolve, type_in(&resolve, pkg, "jungle-types", "clock"));
+    assert_eq!(clock, ["mine", "theirs", "increment", "decision-cap"]);
+}

@@ -2,14 +2,14 @@
 # Builds a Python agent into a WebAssembly component of one arena world, with componentize-py
 # (pip install componentize-py==0.25.1; scripts/install-test-tools.sh installs it).
 #
-#   ./build.sh WORLD SOURCE.py OUT.wasm        WORLD: farm or farkle
+#   ./build.sh WORLD SOURCE.py OUT.wasm        WORLD: farm, farkle or jungle
 #
 # SOURCE.py defines `class WitWorld` (see climber.py); modules next to it can be imported. The
 # WIT package is ../../wit from this script, or $ARENA_WIT. $PYTHON names the Python that has
 # componentize-py (default python3).
 set -eu
 if [ $# -ne 3 ]; then
-    echo "usage: $0 WORLD SOURCE.py OUT.wasm   (WORLD: farm or farkle)" >&2
+    echo "usage: $0 WORLD SOURCE.py OUT.wasm   (WORLD: farm, farkle or jungle)" >&2
     exit 2
 fi
 world=$1

@@ -84,6 +84,7 @@ fn recipe(name: &str, out: &Path) -> (Command, Vec<PathBuf>) {
     match name {
         "py-climber" => python("farm", "climber.py"),
         "py-farkle" => python("farkle", "farkle_threshold.py"),
+        "py-jungle" => python("jungle", "jungle_random.py"),
         "js-climber" => javascript("farm", "climber.js"),
         "js-farkle" => javascript("farkle", "farkle-threshold.js"),
         "rs-greedy" => {
@@ -126,7 +127,8 @@ fn recipe(name: &str, out: &Path) -> (Command, Vec<PathBuf>) {
     }
 }
 
-/// The component example `name` (py-climber, py-farkle, js-climber, js-farkle, rs-greedy), or
+/// The component example `name` (py-climber, py-farkle, py-jungle, js-climber, js-farkle,
+/// rs-greedy), or
 /// a hostile component of tests/hostile/rust-component (`hostile-FEATURE`), built if it is
 /// missing or older than a source.
 pub fn component(name: &str) -> PathBuf {
