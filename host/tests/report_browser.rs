@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 use arena::farkle::native::NativeFarklePlayer;
 use arena::farkle::{FarkleGame, FarklePlayer};
 use arena::farm::{AcceptView, FarmGame, FarmPlayer, Fault, FaultKind, Observation};
+use arena::games::jungle::{JungleGame, JunglePlayer, NativeJunglePlayer};
 use arena::league::result::GameResult;
 use arena::league::{play_league, Contestant, LeagueConfig, RunOptions};
 use arena::native::NativePlayer;
@@ -721,4 +722,178 @@ fn farkle_pages_in_headless_chromium() {
     );
     let found = layout(&browser, &report, "index.html", "", 1280, 800);
     assert_laid_out(&found, "chart texts", 20, "race index");
+}
+
+/// A Jungle example agent played natively, standing in for an agent file.
+struct JungleBot<A>(std::marker::PhantomData<fn() -> A>);
+
+impl<A: arena_agent_sdk::JungleAgent + Default + 'static> Contestant<JungleGame> for JungleBot<A> {
+    fn new_player(&self) -> Box<dyn JunglePlayer> {
+        Box::new(NativeJunglePlayer::<A>::with(A::default, 150))
+    }
+    fn code_hash(&self) -> Option<String> {
+        None
+    }
+}
+
+/// The pieces a position in the notation has (its letters).
+fn pieces(notation: &str) -> usize {
+    notation
+        .split(' ')
+        .next()
+        .unwrap()
+        .chars()
+        .filter(|c| c.is_ascii_alphabetic())
+        .count()
+}
+
+/// `n` with thousands separators, as the page writes fuel.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[test]
+fn jungle_pages_in_headless_chromium() {
+    let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("report-browser-jungle");
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work).unwrap();
+    let browser = Browser::new(&work);
+    let mut text = "name = 'jungle'\ngame = 'jungle'\ngames_per_group = 4\nseed = 3\nround_cap = 150\n[jungle]\nclock = 20_000_000\nincrement = 500_000\n".to_string();
+    for n in ["the-search-agent", "greedy", "random"] {
+        std::fs::write(work.join(format!("{n}.wasm")), b"").unwrap();
+        text.push_str(&format!("[[agent]]\npath = '{n}.wasm'\n"));
+    }
+    let mut cfg = LeagueConfig::parse(&text, &work).unwrap();
+    cfg.output = work.join("out");
+    let search = JungleBot::<jungle_search::SearchAgent>(Default::default());
+    let greedy = JungleBot::<jungle_greedy::Greedy>(Default::default());
+    let random = JungleBot::<jungle_random::Random>(Default::default());
+    let contestants: [&dyn Contestant<JungleGame>; 3] = [&search, &greedy, &random];
+    let game = JungleGame {
+        settings: cfg.jungle,
+        decision_cap: 10_000_000,
+    };
+    let run = play_league(
+        &game,
+        &cfg,
+        &contestants,
+        &serde_json::json!({"native": true}),
+        &RunOptions {
+            fresh: true,
+            threads: Some(2),
+            quiet: true,
+            ..RunOptions::default()
+        },
+    )
+    .unwrap();
+    arena::report::write_report(&cfg.output).unwrap();
+    let report = cfg.output.join("report");
+    let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("report-screenshots");
+    std::fs::create_dir_all(&shots).unwrap();
+
+    // The index links every Jungle game to its viewer.
+    let dom = browser.dom(&file_url(&report.join("index.html")));
+    assert!(dom.contains("games of Jungle"), "summary");
+    assert!(
+        dom.contains("href=\"jungle.html?game=1\""),
+        "a link to game 1"
+    );
+
+    // At the end of each game: the final position drawn piece by piece, the result, both
+    // clocks as the record's end line states them.
+    let mut captures_seen = false;
+    for g in &run.results {
+        let lines = read_record(&cfg.output.join(&g.record));
+        let end = lines.last().unwrap();
+        let final_position = end["position"].as_str().unwrap();
+        let url = format!(
+            "{}?game={}&turn=end",
+            file_url(&report.join("jungle.html")),
+            g.id
+        );
+        let dom = browser.dom(&url);
+        let board = slice(&dom, "id=\"board\"", "</svg>");
+        assert_eq!(
+            board.matches("<g class=\"piece").count(),
+            pieces(final_position),
+            "game {}: {board}",
+            g.id
+        );
+        assert_eq!(
+            unescape(text_after(&dom, "id=\"notation\"").unwrap()),
+            final_position,
+            "game {}",
+            g.id
+        );
+        let banner = text_after(&dom, "id=\"banner\"").unwrap();
+        let reason = end["reason"].as_str().unwrap();
+        let words = match reason {
+            "den" => "entering the den",
+            "all_captured" => "capturing every enemy piece",
+            "no_moves" => "leaving the opponent no legal move",
+            "time" => "time",
+            "no_capture" => "100 plies without a capture",
+            other => other,
+        };
+        assert!(banner.contains(words), "game {}: {banner}", g.id);
+        let clocks = slice(&dom, "id=\"clocks\"", "</aside>");
+        for c in end["clocks"].as_array().unwrap() {
+            let shown = thousands(c.as_u64().unwrap());
+            assert!(
+                clocks.contains(&shown),
+                "game {}: clock {shown} in {clocks}",
+                g.id
+            );
+        }
+        // A ply that captured: its narration says so, and the board marks the square.
+        let turns: Vec<&Value> = lines.iter().filter(|l| l["type"] == "turn").collect();
+        if let Some(k) = turns.iter().position(|t| t.get("captured").is_some()) {
+            let url = format!(
+                "{}?game={}&turn={}",
+                file_url(&report.join("jungle.html")),
+                g.id,
+                k + 1
+            );
+            let dom = browser.dom(&url);
+            let narration = slice(&dom, "id=\"narration\"", "</ol>");
+            assert!(narration.contains("and takes the"), "{narration}");
+            assert!(
+                dom.contains("class=\"taken\""),
+                "game {} ply {}",
+                g.id,
+                k + 1
+            );
+            let board = slice(&dom, "id=\"board\"", "</svg>");
+            let position = turns[k]["position"].as_str().unwrap();
+            assert_eq!(board.matches("<g class=\"piece").count(), pieces(position));
+            if !captures_seen {
+                browser.screenshot(&url, &shots.join("jungle-capture.png"), 1366, 900);
+            }
+            captures_seen = true;
+        }
+    }
+    assert!(captures_seen, "some game has a capture");
+    // The start: every piece of the start position, nothing marked.
+    let url = format!("{}?game=1", file_url(&report.join("jungle.html")));
+    let dom = browser.dom(&url);
+    let board = slice(&dom, "id=\"board\"", "</svg>");
+    assert_eq!(board.matches("<g class=\"piece").count(), 16);
+    assert!(!board.contains("class=\"from\""));
+    assert!(text_after(&dom, "id=\"position\"")
+        .unwrap()
+        .starts_with("Start"));
+    browser.screenshot(
+        &format!("{url}&turn=end&large=1"),
+        &shots.join("jungle-end-large.png"),
+        1024,
+        768,
+    );
 }

@@ -86,7 +86,7 @@
     var top = Math.max.apply(null, [startClock + (clock.increment || 0), 1].concat(turns.map(function (t) { return t.clock || 0; })));
 
     function name(seat) { return names[seat] != null ? names[seat] : "seat " + seat; }
-    function sideOf(seat) { return seat === 0 ? "first player (upper case)" : "second player (lower case)"; }
+    function sideOf(seat) { return seat === 0 ? "first player, upper case" : "second player, lower case"; }
     function who(seat) {
       return '<span class="who"><span class="swatch" style="background:' + Arena.seatColour(seat) + '"></span>' + esc(name(seat)) + "</span>";
     }
