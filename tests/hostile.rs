@@ -560,6 +560,7 @@ fn a_wasi_agent_reading_the_clock_plays_identically_twice() {
 /// price per call (tests/hostile/hammer_*.wat).
 const HAMMERS: &[&str] = &[
     "hammer_log",
+    "hammer_fuel_left",
     "hammer_random_get",
     "hammer_fd_write",
     "hammer_fd_write_iovecs",

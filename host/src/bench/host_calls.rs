@@ -14,10 +14,14 @@ use crate::game::GameKind;
 use crate::sandbox::{Sandbox, WASI_FUNCTIONS};
 
 /// The hostile agents of the zoo that hammer one host call each (tests/hostile/).
-pub const HAMMER_FILES: [(&str, &str); 11] = [
+pub const HAMMER_FILES: [(&str, &str); 12] = [
     (
         "arena.log, 1 byte",
         include_str!("../../../tests/hostile/hammer_log.wat"),
+    ),
+    (
+        "arena.fuel_left",
+        include_str!("../../../tests/hostile/hammer_fuel_left.wat"),
     ),
     (
         "random_get, 4 KiB",
