@@ -369,6 +369,12 @@ output = "/srv/final"
         )
         .unwrap();
         assert_eq!(c.game, GameKind::Farkle);
+        let jungle = Challenge::parse("game = \"jungle\"", Path::new("/c")).unwrap();
+        assert_eq!(jungle.game, GameKind::Jungle);
+        assert!(Challenge::parse("game = \"jungle\"\nplayers_per_game = 3", Path::new("/c"))
+            .unwrap_err()
+            .to_string()
+            .contains("players_per_game"));
         assert_eq!(c.data, Path::new("/c/state"));
         // 17:30 UTC on 2026-12-01.
         assert_eq!(c.deadline_ms, Some(1_796_146_200_000));
