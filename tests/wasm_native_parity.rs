@@ -11,7 +11,7 @@ use common::example_wasm;
 /// in the sandbox with no imports but `arena.log`, and never fault.
 #[test]
 fn wasm_builds_play_exactly_like_native_builds() {
-    let sandbox = arena::sandbox::Sandbox::new(Default::default()).unwrap();
+    let sandbox = arena::sandbox::Sandbox::new(arena::games::AGENTS, Default::default()).unwrap();
     fn native(name: &str) -> Box<dyn FarmPlayer> {
         match name {
             "passer" => Box::new(NativePlayer::<passer::Passer>::new().round_cap(300)),

@@ -6,7 +6,8 @@ use std::path::PathBuf;
 
 use arena::bench::{decision_ns, games_only, strategies, PASSER_WAT};
 use arena::farm::{FarmPlayer, Observation};
-use arena::sandbox::{resolve_agent, AgentModule, Limits, Sandbox, DEFAULT_ROUND_CAP};
+use arena::resolve::resolve_agent;
+use arena::sandbox::{AgentModule, Limits, Sandbox, DEFAULT_ROUND_CAP};
 use criterion::{criterion_group, criterion_main, Criterion};
 use farm_rules::Position;
 
@@ -15,7 +16,7 @@ fn workspace() -> PathBuf {
 }
 
 fn decisions(c: &mut Criterion) {
-    let sandbox = Sandbox::new(Limits::default()).unwrap();
+    let sandbox = Sandbox::new(arena::games::AGENTS, Limits::default()).unwrap();
     let passer = sandbox
         .load_bytes("passer.wat", PASSER_WAT.as_bytes())
         .unwrap();
@@ -31,7 +32,7 @@ fn decisions(c: &mut Criterion) {
     };
     let mut g = c.benchmark_group("decision");
     let mut wasm = passer.player();
-    wasm.start(arena::game::GameKind::Farm, 0, 2, 7).unwrap();
+    wasm.start(&arena::farm::AGENT, 0, 2, 7).unwrap();
     g.bench_function("wasm_passer", |b| b.iter(|| wasm.trade(&obs).unwrap()));
     let mut native = strategies::native_player("passer", 0).unwrap();
     native.start(0, 2, 7).unwrap();
@@ -42,7 +43,7 @@ fn decisions(c: &mut Criterion) {
 }
 
 fn games(c: &mut Criterion) {
-    let sandbox = Sandbox::new(Limits::default()).unwrap();
+    let sandbox = Sandbox::new(arena::games::AGENTS, Limits::default()).unwrap();
     let wasm: Vec<AgentModule> = strategies::STRATEGIES
         .iter()
         .map(|s| {

@@ -8,16 +8,18 @@
 pub mod audit;
 pub mod bench;
 pub mod cli;
-pub mod farkle;
-pub mod farm;
 pub mod fuzz_checks;
 pub mod game;
+pub mod games;
 pub mod league;
 pub mod matchup;
 pub mod native;
 pub mod records;
 pub mod report;
-pub mod sandbox;
+pub mod resolve;
 pub mod serve;
 pub mod stats;
 pub mod terminal;
+
+pub use arena_sandbox as sandbox;
+pub use games::{farkle, farm};

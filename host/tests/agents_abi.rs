@@ -184,7 +184,7 @@ fn the_wat_agent_in_the_abi_doc_is_the_tested_one() {
 
 #[test]
 fn the_wat_passer_loads_and_plays() {
-    let sandbox = arena::sandbox::Sandbox::new(Default::default()).unwrap();
+    let sandbox = arena::sandbox::Sandbox::new(arena::games::AGENTS, Default::default()).unwrap();
     let module = sandbox
         .load(&repo().join("example-agents/wat/passer.wat"))
         .unwrap();

@@ -10,7 +10,6 @@ use farm_rules::Position;
 use serde::Serialize;
 
 use crate::farm::{FarmPlayer, Observation};
-use crate::game::GameKind;
 use crate::sandbox::{Sandbox, WASI_FUNCTIONS};
 
 /// The hostile agents of the zoo that hammer one host call each (tests/hostile/).
@@ -154,7 +153,7 @@ pub fn time_all(sandbox: &Sandbox, reps: u32) -> anyhow::Result<Vec<Timing>> {
         for _ in 0..reps.max(1) {
             let mut player = module.player();
             player
-                .start(GameKind::Farm, 0, 2, 1)
+                .start(&crate::farm::AGENT, 0, 2, 1)
                 .map_err(|f| anyhow::anyhow!("the hammer {name:?} did not start: {}", f.detail))?;
             let before = player.fuel_used();
             let t = Instant::now();

@@ -133,7 +133,7 @@ pub fn run(opts: &BenchOptions, progress: &mut dyn FnMut(&str)) -> anyhow::Resul
     std::fs::create_dir_all(&opts.scratch)
         .with_context(|| format!("cannot create {}", opts.scratch.display()))?;
     let mut figures = Vec::new();
-    let sandbox = Sandbox::new(Limits::default())?;
+    let sandbox = Sandbox::new(crate::games::AGENTS, Limits::default())?;
     let q = opts.quick;
 
     progress("per-decision overhead");
@@ -509,7 +509,7 @@ pub fn start_us(module: &AgentModule, reps: u32, players: u32) -> anyhow::Result
         for i in 0..players {
             let mut player = module.player();
             player
-                .start(crate::game::GameKind::Farm, 0, 2, i as u64)
+                .start(&crate::farm::AGENT, 0, 2, i as u64)
                 .map_err(|f| anyhow::anyhow!("{} did not start: {}", module.name(), f.detail))?;
             std::hint::black_box(&mut player);
         }

@@ -6,7 +6,8 @@ use anyhow::Context;
 use clap::Args;
 
 use crate::bench::{run, table, BenchOptions};
-use crate::sandbox::{resolve_agent, run_with_big_stack, Limits, Sandbox};
+use crate::resolve::resolve_agent;
+use crate::sandbox::{run_with_big_stack, Limits, Sandbox};
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
@@ -102,7 +103,7 @@ fn default_scratch() -> PathBuf {
 
 /// `arena bench --host-calls`: every hammer's decision, slowest first.
 fn host_calls(args: &BenchArgs) -> anyhow::Result<i32> {
-    let sandbox = Sandbox::new(Limits::default())?;
+    let sandbox = Sandbox::new(crate::games::AGENTS, Limits::default())?;
     let reps = if args.quick { 1 } else { 5 };
     let timings = run_with_big_stack(|| crate::bench::host_calls::time_all(&sandbox, reps))?;
     if args.json {
@@ -121,7 +122,7 @@ fn host_calls(args: &BenchArgs) -> anyhow::Result<i32> {
 
 /// `arena bench --components AGENT...`: each agent's figures, and the byte-ABI greedy's beside.
 fn components(args: &BenchArgs) -> anyhow::Result<i32> {
-    let sandbox = Sandbox::new(Limits::default())?;
+    let sandbox = Sandbox::new(crate::games::AGENTS, Limits::default())?;
     let (games, reps) = if args.quick { (3, 1) } else { (100, 5) };
     let mut paths = vec![resolve_agent(&PathBuf::from("example-agents/greedy"))
         .context("cannot build example-agents/greedy (run from the workspace root)")?];

@@ -21,7 +21,8 @@ use crate::farm::{
     SeededDice, Setup,
 };
 use crate::game::GameKind;
-use crate::sandbox::{resolve_agent, run_with_big_stack, AgentModule, HostFailure, Sandbox};
+use crate::resolve::resolve_agent;
+use crate::sandbox::{run_with_big_stack, AgentModule, HostFailure, Sandbox};
 use crate::terminal;
 
 /// `writeln!` whose error is ignored: a closed standard output must not change the verdict (the
@@ -70,7 +71,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
     }
     anyhow::ensure!(args.round_cap > 0, "--rounds must be at least 1");
     let limits = args.limits.limits();
-    let sandbox = Sandbox::new(limits)?;
+    let sandbox = Sandbox::new(crate::games::AGENTS, limits)?;
     let (mut stdout, mut sink) = (std::io::stdout(), std::io::sink());
     let out: &mut dyn Write = if args.json { &mut sink } else { &mut stdout };
     let mut verdicts = Vec::new();
@@ -122,7 +123,7 @@ impl Verdict {
             v["sha256"] = m.sha256().into();
             v["size"] = m.size().into();
             v["abi_version"] = m.abi_version().into();
-            v["games"] = m.games().iter().map(|g| g.name()).collect();
+            v["games"] = m.games().iter().map(|g| GameKind::of(g).name()).collect();
         }
         v
     }
@@ -182,7 +183,8 @@ fn check_file(
         Err(e) if HostFailure::find(&e).is_some() => return Err(e),
         Err(e) => return Ok(failed(format!("cannot load the agent: {e:#}"), out)),
     };
-    let (errors, warnings) = check_module(&module, started.elapsed(), module.games(), args, out)?;
+    let games: Vec<GameKind> = module.games().iter().map(|g| GameKind::of(g)).collect();
+    let (errors, warnings) = check_module(&module, started.elapsed(), &games, args, out)?;
     Ok(Verdict {
         path: path.to_path_buf(),
         module: Some(module),

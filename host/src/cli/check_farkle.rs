@@ -197,7 +197,9 @@ mod tests {
 
     #[test]
     fn solo_reports_count_rejections_and_faults() {
-        let sb = crate::sandbox::Sandbox::new(crate::sandbox::Limits::default()).unwrap();
+        let sb =
+            crate::sandbox::Sandbox::new(crate::games::AGENTS, crate::sandbox::Limits::default())
+                .unwrap();
         let bad = BANKER.replace(
             "(i32.store (i32.const 0) (local.get $action))",
             "(i32.store (i32.const 0) (i32.const 7))",

@@ -13,7 +13,8 @@ use anyhow::Context;
 use super::play::{choose_game, LimitArgs, PolicyArg};
 use crate::game::GameKind;
 use crate::matchup::{self, MatchSettings, Mode, Side};
-use crate::sandbox::{resolve_agent, Sandbox};
+use crate::resolve::resolve_agent;
+use crate::sandbox::Sandbox;
 use crate::terminal;
 
 #[derive(clap::Args, Debug)]
@@ -92,7 +93,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<i32> {
         matchup::check_games(games)?;
     }
     let limits = args.limits.limits();
-    let sandbox = Sandbox::new(limits)?;
+    let sandbox = Sandbox::new(crate::games::AGENTS, limits)?;
     let mut sides = Vec::new();
     let mut modules = Vec::new();
     for (role, path) in [("NEW", &args.new), ("OLD", &args.old)] {

@@ -19,9 +19,8 @@ use crate::farm::{
 };
 use crate::game::GameKind;
 use crate::records::{write_record, RecordMeta};
-use crate::sandbox::{
-    resolve_agent, run_with_big_stack, AgentModule, HostFailure, Limits, Sandbox, WasmPlayer,
-};
+use crate::resolve::resolve_agent;
+use crate::sandbox::{run_with_big_stack, AgentModule, HostFailure, Limits, Sandbox, WasmPlayer};
 use crate::terminal;
 
 /// Budgets shared by `play` and `check` (defaults: `Limits::default()`).
@@ -127,7 +126,7 @@ pub fn run(args: PlayArgs) -> anyhow::Result<i32> {
     }
     anyhow::ensure!(args.round_cap > 0, "--rounds must be at least 1");
     let limits = args.limits.limits();
-    let sandbox = Sandbox::new(limits.clone())?;
+    let sandbox = Sandbox::new(crate::games::AGENTS, limits.clone())?;
     let mut modules = Vec::new();
     for path in &args.agents {
         match load_agent(&sandbox, path) {
@@ -221,14 +220,14 @@ fn check_seats(game: GameKind, agents: usize) -> anyhow::Result<()> {
 pub fn choose_game(given: Option<GameKind>, modules: &[AgentModule]) -> anyhow::Result<GameKind> {
     if let Some(game) = given {
         for m in modules {
-            m.check_plays(game)
+            m.check_plays(game.agent())
                 .with_context(|| format!("agent {} cannot play --game {game}", m.name()))?;
         }
         return Ok(game);
     }
     let common: Vec<GameKind> = GameKind::ALL
         .into_iter()
-        .filter(|g| modules.iter().all(|m| m.plays(*g)))
+        .filter(|g| modules.iter().all(|m| m.plays(g.agent())))
         .collect();
     match common.as_slice() {
         [game] => Ok(*game),
@@ -236,7 +235,8 @@ pub fn choose_game(given: Option<GameKind>, modules: &[AgentModule]) -> anyhow::
             let plays: Vec<String> = modules
                 .iter()
                 .map(|m| {
-                    let games: Vec<&str> = m.games().iter().map(|g| g.name()).collect();
+                    let games: Vec<&str> =
+                        m.games().iter().map(|g| GameKind::of(g).name()).collect();
                     format!("{} plays {}", m.name(), games.join(" and "))
                 })
                 .collect();
@@ -804,7 +804,7 @@ mod tests {
 
     #[test]
     fn narration_shows_offers_dice_herds_logs_and_result() {
-        let sb = Sandbox::new(Limits::default()).unwrap();
+        let sb = Sandbox::new(crate::games::AGENTS, Limits::default()).unwrap();
         let m = sb.load_bytes("quiet", PASSER.as_bytes()).unwrap();
         let setup = Setup::standard(2, 5, 20);
         let (record, logs, fuel) = play_logged(&setup, &[m.clone(), m]).unwrap();

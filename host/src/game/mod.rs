@@ -15,7 +15,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::sandbox::HostFailure;
+use crate::sandbox::{AgentInterface, HostFailure};
 
 pub use fault::{Fault, FaultKind, FaultPolicy};
 
@@ -47,20 +47,30 @@ impl GameKind {
         }
     }
 
-    /// Game id in the ABI envelope.
-    pub const fn abi_id(self) -> u32 {
+    /// What the sandbox is told about the game.
+    pub fn agent(self) -> &'static AgentInterface {
         match self {
-            GameKind::Farm => arena_abi::game::LITTLE_ANIMAL_FARM,
-            GameKind::Farkle => arena_abi::game::FARKLE,
+            GameKind::Farm => &crate::games::farm::AGENT,
+            GameKind::Farkle => &crate::games::farkle::AGENT,
         }
     }
 
+    /// The game of an agent interface.
+    pub fn of(agent: &AgentInterface) -> GameKind {
+        GameKind::ALL
+            .into_iter()
+            .find(|g| g.agent().abi_id == agent.abi_id)
+            .expect("an interface of a game of the arena")
+    }
+
+    /// Game id in the ABI envelope.
+    pub fn abi_id(self) -> u32 {
+        self.agent().abi_id
+    }
+
     /// The decision exports an agent must have to play this game (all `(i32) -> i32`).
-    pub const fn decision_exports(self) -> &'static [&'static str] {
-        match self {
-            GameKind::Farm => &[arena_abi::names::FARM_TRADE, arena_abi::names::FARM_ACCEPT],
-            GameKind::Farkle => &[arena_abi::names::FARKLE_DRAFT],
-        }
+    pub fn decision_exports(self) -> &'static [&'static str] {
+        self.agent().decisions
     }
 
     /// Players at one table. Farkle with one player is the solo benchmark (turns to 10,000).

@@ -9,7 +9,8 @@ use super::runner::{play_league_watched, LeagueRun, RunOptions, Watcher};
 use crate::farkle::{FarkleGame, FarklePlayer};
 use crate::farm::{FarmGame, FarmPlayer};
 use crate::game::{Contestant, Game, GameKind};
-use crate::sandbox::{resolve_agent, AgentModule, Limits, Sandbox};
+use crate::resolve::resolve_agent;
+use crate::sandbox::{AgentModule, Limits, Sandbox};
 
 /// The sandbox limits a league's budgets ask for.
 pub fn limits(b: &Budgets) -> Limits {
@@ -37,7 +38,7 @@ pub fn load_agents(cfg: &LeagueConfig, sandbox: &Sandbox) -> anyhow::Result<Vec<
                 format!("agent {:?} ({}) cannot be loaded", a.name, wasm.display())
             })?;
             module
-                .check_plays(cfg.game)
+                .check_plays(cfg.game.agent())
                 .with_context(|| format!("agent {:?} ({})", a.name, wasm.display()))?;
             Ok(module)
         })
@@ -90,7 +91,7 @@ pub fn run_league_watched(
     let players = cfg.players_per_game;
     let wanted = opts.threads.unwrap_or_else(|| cfg.worker_threads()).max(1);
     let instances = u32::try_from(wanted.saturating_mul(players)).unwrap_or(u32::MAX);
-    let sandbox = Sandbox::for_instances(limits.clone(), instances)?;
+    let sandbox = Sandbox::for_instances(crate::games::AGENTS, limits.clone(), instances)?;
     let threads = sandbox.games_at_once(players, wanted)?;
     if threads < wanted {
         eprintln!(

@@ -47,10 +47,7 @@ impl RecordMeta {
     }
 }
 
-/// Lower-case hex SHA-256 of `bytes`.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    hex(ring::digest::digest(&ring::digest::SHA256, bytes).as_ref())
-}
+pub use crate::sandbox::sha256_hex;
 
 fn hex(bytes: &[u8]) -> String {
     use std::fmt::Write;

@@ -105,7 +105,7 @@ impl Engine {
         let limits = limits(&rules.budgets);
         let limits_json = Arc::new(serde_json::to_value(&limits)?);
         Ok(Engine {
-            sandbox: Sandbox::new(limits)?,
+            sandbox: Sandbox::new(crate::games::AGENTS, limits)?,
             rules,
             limits_json,
         })
@@ -144,7 +144,7 @@ impl Engine {
                 Err(e) => return Ok(refused(out, format!("cannot load the agent: {e:#}"), None)),
             };
             let sha = Some(module.sha256().to_owned());
-            if let Err(e) = module.check_plays(self.rules.game) {
+            if let Err(e) = module.check_plays(self.rules.game.agent()) {
                 return Ok(refused(out, format!("{e:#}"), sha));
             }
             let args = CheckArgs {
@@ -175,7 +175,7 @@ impl Engine {
     /// Loads an agent that passed the check (compiled artifacts come from the module cache).
     pub fn load(&self, name: &str, bytes: &[u8]) -> anyhow::Result<Agent> {
         let module = self.sandbox.load_bytes(name, bytes)?;
-        module.check_plays(self.rules.game)?;
+        module.check_plays(self.rules.game.agent())?;
         Ok(Agent(module))
     }
 

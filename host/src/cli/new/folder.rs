@@ -1,7 +1,7 @@
 //! A folder made by `arena new`, named wherever an agent is expected (`arena play my-bot/`,
 //! `check`, league files): its language is known from the files it holds, it is built with the
 //! command `arena new` printed, and the build is kept until a source changes. (A Rust crate
-//! folder is built by cargo: `sandbox::resolve`.)
+//! folder is built by cargo: `crate::resolve`.)
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

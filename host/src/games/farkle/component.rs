@@ -2,9 +2,14 @@
 //! becomes the WIT `view`, the typed answer the rules' answer. The budgets, faults and log are
 //! the sandbox's ([`WasmPlayer::call_component`]).
 
+use std::any::Any;
+
+use wasmtime::component::InstancePre;
+use wasmtime::Store;
+
 use super::{Answer, Observation};
 use crate::game::{Fault, FaultKind};
-use crate::sandbox::{WasmPlayer, WorldInstance};
+use crate::sandbox::{wrong_world, ComponentWorld, HostState, Init, WasmPlayer, WorldPre};
 
 /// The typed exports of world `farkle`, generated from the WIT package.
 pub mod bindings {
@@ -13,15 +18,58 @@ pub mod bindings {
 
 use bindings::arena::games::farkle_types as wit;
 use bindings::arena::games::types as shared;
+use bindings::{Farkle, FarklePre};
+
+/// World `arena:games/farkle`, for the sandbox.
+pub struct FarkleWorld;
+
+impl ComponentWorld for FarkleWorld {
+    fn name(&self) -> &'static str {
+        "arena:games/farkle@1.0.0"
+    }
+
+    fn exports(&self) -> &'static [&'static str] {
+        &["init", "draft"]
+    }
+
+    fn type_interfaces(&self) -> &'static [&'static str] {
+        &["arena:games/farkle-types@1.0.0"]
+    }
+
+    fn prepare(&self, pre: InstancePre<HostState>) -> wasmtime::Result<Box<dyn WorldPre>> {
+        Ok(Box::new(FarklePre::new(pre)?))
+    }
+}
+
+impl WorldPre for FarklePre<HostState> {
+    fn instantiate(&self, store: &mut Store<HostState>) -> wasmtime::Result<Box<dyn Any + Send>> {
+        Ok(Box::new(FarklePre::instantiate(self, store)?))
+    }
+
+    fn init(
+        &self,
+        instance: &(dyn Any + Send),
+        store: &mut Store<HostState>,
+        init: &Init,
+    ) -> wasmtime::Result<Result<(), String>> {
+        farkle(instance)?.call_init(store, setup(init))
+    }
+}
+
+/// The instance of a Farkle agent.
+fn farkle(instance: &(dyn Any + Send)) -> wasmtime::Result<&Farkle> {
+    (instance as &dyn Any)
+        .downcast_ref::<Farkle>()
+        .ok_or_else(|| wrong_world("farkle"))
+}
 
 /// Most dice a draft can name: the byte ABI's limit (k ≤ 6); more is a `bad_answer` fault.
 const MAX_DICE: usize = 6;
 
 pub(crate) fn draft(player: &mut WasmPlayer, obs: &Observation) -> Result<Answer, Fault> {
     let view = view(obs);
-    let answer = player.call_component("draft", |store, world| match world {
-        WorldInstance::Farkle(farkle) => farkle.call_draft(store, &view),
-        other => Err(other.wrong_world("farkle")),
+    let answer = player.call_component("draft", |store, world| {
+        farkle(world)?.call_draft(store, &view)
     })?;
     if answer.dice.len() > MAX_DICE {
         return Err(Fault::new(
@@ -59,11 +107,11 @@ fn view(obs: &Observation) -> wit::View {
 }
 
 /// What `init` is given.
-pub(crate) fn setup(seat: usize, players: usize, seed: u64, round_cap: u32) -> shared::Setup {
+fn setup(init: &Init) -> shared::Setup {
     shared::Setup {
-        seat: seat as u32,
-        players: players as u32,
-        seed,
-        round_cap,
+        seat: init.seat as u32,
+        players: init.players as u32,
+        seed: init.seed,
+        round_cap: init.round_cap,
     }
 }

@@ -1,6 +1,9 @@
 //! Component agents (the component model, WASI 0.2): which world of the WIT package `wit/` a
-//! component plays, its checks at load, and its typed instance in a game. Everything else (the
-//! budgets, faults, log and records) is the same as for a core module.
+//! component plays, its checks at load, and its instance in a game. The worlds are the games'
+//! ([`ComponentWorld`]); everything else (the budgets, faults, log and records) is the same as for
+//! a core module.
+
+use std::any::Any;
 
 use anyhow::{anyhow, bail};
 use wasmtime::component::{Component, InstancePre, Linker};
@@ -8,11 +11,9 @@ use wasmtime::{Engine, Store};
 
 use super::config::{Limits, TABLES_PER_INSTANCE};
 use super::faults::{classify, one_line, FuelScope, LimitExceeded};
+use super::interface::{AgentInterface, ComponentWorld, Games, Init, WorldPre};
 use super::module::Entry;
 use super::player::HostState;
-use crate::farkle::component::bindings::{Farkle, FarklePre};
-use crate::farm::component::bindings::{Farm, FarmPre};
-use crate::game::GameKind;
 
 /// The first 8 bytes of a component binary: the magic, then version 0x0d and layer 1 (a core
 /// module has version 1, layer 0).
@@ -23,94 +24,54 @@ pub fn is_component(bytes: &[u8]) -> bool {
     bytes.len() >= 8 && bytes[..4] == COMPONENT_HEADER[..4] && bytes[6..8] == [1, 0]
 }
 
-/// The interfaces of the WIT package that only hold types: the linker defines them empty.
-const TYPE_INTERFACES: [&str; 3] = [
-    "arena:games/types@1.0.0",
-    "arena:games/farm-types@1.0.0",
-    "arena:games/farkle-types@1.0.0",
-];
+/// The interface of the WIT package that every world's types build on: the linker defines it
+/// empty, as each world's own type-only interfaces.
+const SHARED_TYPES: &str = "arena:games/types@1.0.0";
 
-/// Defines the type-only interfaces of the WIT package in `linker`.
-pub(crate) fn add_type_interfaces(linker: &mut Linker<HostState>) -> anyhow::Result<()> {
-    for name in TYPE_INTERFACES {
-        linker.instance(name)?;
+/// Defines the type-only interfaces of the WIT package (those of `games`' worlds) in `linker`.
+pub(crate) fn add_type_interfaces(
+    linker: &mut Linker<HostState>,
+    games: Games,
+) -> anyhow::Result<()> {
+    linker.instance(SHARED_TYPES)?;
+    for world in games.iter().filter_map(|g| g.component) {
+        for name in world.type_interfaces() {
+            linker.instance(name)?;
+        }
     }
     Ok(())
 }
 
-/// A component's world, with its exports checked against the WIT types.
-#[derive(Clone)]
-pub(crate) enum World {
-    Farm(FarmPre<HostState>),
-    Farkle(FarklePre<HostState>),
+/// A component's world, with its exports checked against the WIT types: the game it plays and
+/// its instance-maker.
+pub(crate) struct World {
+    pub(crate) game: &'static AgentInterface,
+    pub(crate) world: &'static dyn ComponentWorld,
+    pre: Box<dyn WorldPre>,
 }
 
 impl World {
-    pub(crate) fn game(&self) -> GameKind {
-        match self {
-            World::Farm(_) => GameKind::Farm,
-            World::Farkle(_) => GameKind::Farkle,
-        }
-    }
-
     /// The world's name in the WIT package.
     pub(crate) fn name(&self) -> &'static str {
-        match self {
-            World::Farm(_) => "arena:games/farm@1.0.0",
-            World::Farkle(_) => "arena:games/farkle@1.0.0",
-        }
+        self.world.name()
     }
 
     /// A fresh instance in `store`.
     pub(crate) fn instantiate(
         &self,
         store: &mut Store<HostState>,
-    ) -> wasmtime::Result<WorldInstance> {
-        Ok(match self {
-            World::Farm(pre) => WorldInstance::Farm(pre.instantiate(store)?),
-            World::Farkle(pre) => WorldInstance::Farkle(pre.instantiate(store)?),
-        })
-    }
-}
-
-/// A live component instance of one world.
-pub enum WorldInstance {
-    Farm(Farm),
-    Farkle(Farkle),
-}
-
-impl WorldInstance {
-    /// The host's error when a game asks an instance of another world (the game checks the
-    /// world before it starts, so this is never the agent's doing).
-    pub fn wrong_world(&self, wanted: &str) -> wasmtime::Error {
-        let world = match self {
-            WorldInstance::Farm(_) => "farm",
-            WorldInstance::Farkle(_) => "farkle",
-        };
-        wasmtime::Error::msg(format!(
-            "a component of world {world} was asked a decision of world {wanted}"
-        ))
+    ) -> wasmtime::Result<Box<dyn Any + Send>> {
+        self.pre.instantiate(store)
     }
 
     /// Calls `init(setup)`: `Ok(Err(message))` when the agent refuses the game.
     pub(crate) fn init(
         &self,
+        instance: &(dyn Any + Send),
         store: &mut Store<HostState>,
-        seat: usize,
-        players: usize,
-        seed: u64,
-        round_cap: u32,
+        init: &Init,
     ) -> wasmtime::Result<Result<(), String>> {
-        match self {
-            WorldInstance::Farm(farm) => farm.call_init(
-                store,
-                crate::farm::component::setup(seat, players, seed, round_cap),
-            ),
-            WorldInstance::Farkle(farkle) => farkle.call_init(
-                store,
-                crate::farkle::component::setup(seat, players, seed, round_cap),
-            ),
-        }
+        self.pre.init(instance, store, init)
     }
 }
 
@@ -127,6 +88,7 @@ pub(crate) struct Checked {
 pub(crate) fn check(
     engine: &Engine,
     linker: &Linker<HostState>,
+    games: Games,
     component: &Component,
     limits: &Limits,
     probe: impl FnOnce(&InstancePre<HostState>) -> anyhow::Result<()>,
@@ -157,35 +119,54 @@ pub(crate) fn check(
     })?;
     probe(&pre)?;
     let exported: Vec<&str> = exports.iter().map(|e| e.name.as_str()).collect();
+    let worlds: Vec<(&'static AgentInterface, &'static dyn ComponentWorld)> = games
+        .iter()
+        .filter_map(|g| g.component.map(|w| (*g, w)))
+        .collect();
     let not_an_agent = |why: String| {
+        let known: Vec<String> = worlds
+            .iter()
+            .map(|(_, w)| {
+                let name = w.name().split_once('@').map_or(w.name(), |(n, _)| n);
+                format!("{name} ({})", w.exports().join(", "))
+            })
+            .collect();
         anyhow!(
-            "not an arena agent: the component exports {} ({why}); the arena's worlds are \
-             arena:games/farm (init, trade, accept-offer) and arena:games/farkle (init, draft), \
-             in wit/",
+            "not an arena agent: the component exports {} ({why}); the arena's worlds are {}, in \
+             wit/",
             if exported.is_empty() {
                 "nothing".to_owned()
             } else {
                 exported.join(", ")
-            }
+            },
+            join_and(&known)
         )
     };
-    let world = if has("trade") || has("accept-offer") {
-        World::Farm(
-            FarmPre::new(pre).map_err(|e| not_an_agent(format!("world farm: {}", one_line(&e))))?,
-        )
-    } else if has("draft") {
-        World::Farkle(
-            FarklePre::new(pre)
-                .map_err(|e| not_an_agent(format!("world farkle: {}", one_line(&e))))?,
-        )
-    } else {
+    // A component plays the first world whose decisions it exports.
+    let Some((game, world)) = worlds
+        .iter()
+        .copied()
+        .find(|(_, w)| w.decisions().any(|d| has(d)))
+    else {
         return Err(not_an_agent("no decision export of any world".into()));
     };
+    let pre = world
+        .prepare(pre)
+        .map_err(|e| not_an_agent(format!("world {}: {}", world.short_name(), one_line(&e))))?;
     Ok(Checked {
-        world,
+        world: World { game, world, pre },
         imports,
         exports,
     })
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn join_and(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
 }
 
 fn kind(item: &wasmtime::component::types::ComponentItem) -> &'static str {

@@ -1,24 +1,26 @@
 //! `WasmPlayer`: one agent instance playing one game through ABI v1, with its budgets. It knows
 //! the envelope, the init call and the exchange buffer, not any game: each game's adapter
-//! (`crate::farm::wasm`, `crate::farkle::wasm`) encodes its observations and decodes its answers
-//! through [`WasmPlayer::call`].
+//! encodes its observations and decodes its answers through [`WasmPlayer::call`] (a component:
+//! calls its world's typed instance through [`WasmPlayer::call_component`]).
+
+use std::any::Any;
 
 use arena_abi::names;
 use wasmtime::{Caller, Extern, Instance, Linker, Memory, Store, TypedFunc};
 use wasmtime_wasi::p1::WasiP1Ctx;
 use wasmtime_wasi::I32Exit;
 
-use super::component::WorldInstance;
 use super::component_linker::{self, ComponentWasi};
 use super::config::CORE_INSTANCES_PER_COMPONENT;
 use super::faults::{classify, classify_after_refusal, one_line, FuelScope, Limiter};
 use super::host_failure::{is_agents_doing, HostFailure};
 use super::host_fuel::charge;
+use super::interface::{AgentInterface, Init};
 use super::log::AgentLog;
 use super::module::{AgentModule, Code, ModuleInner};
 use super::random::RandomBytes;
 use super::wasi;
-use crate::game::{Fault, FaultKind, GameKind};
+use crate::fault::{Fault, FaultKind};
 
 /// Largest part of the exchange buffer the host fills (observations are a few KiB at most; a
 /// bigger buffer only lets more old events through).
@@ -260,13 +262,14 @@ pub(crate) fn probe_component(
 /// The parts of a live instance a decision needs.
 struct Live {
     store: Store<HostState>,
-    game: GameKind,
+    game: &'static AgentInterface,
     agent: LiveAgent,
 }
 
 enum LiveAgent {
     Core(LiveCore),
-    Component(WorldInstance),
+    /// The world's typed instance, which the game's calls downcast.
+    Component(Box<dyn Any + Send>),
 }
 
 /// A core module's instance: its memory, exchange buffer and decision exports.
@@ -274,7 +277,7 @@ struct LiveCore {
     memory: Memory,
     buf_ptr: usize,
     buf_size: usize,
-    /// The game's decision exports, in the order of [`GameKind::decision_exports`].
+    /// The game's decision exports, in the order of [`AgentInterface::decisions`].
     decisions: Vec<TypedFunc<i32, i32>>,
 }
 
@@ -288,6 +291,8 @@ pub struct WasmPlayer {
     fuel_used: u64,
     /// Decisions answered (or failed) in this game.
     calls: u64,
+    /// The most fuel one decision used in this game.
+    max_call_fuel: u64,
     /// Set when the instance must not be called again (it exited, the game's fuel is gone, it
     /// failed to load): every later decision fails at once with this fault.
     dead: Option<Fault>,
@@ -305,6 +310,7 @@ impl WasmPlayer {
             live: None,
             fuel_used: 0,
             calls: 0,
+            max_call_fuel: 0,
             dead: Some(Fault::new(
                 FaultKind::LoadFailed,
                 "the agent was asked to decide before the game started",
@@ -343,9 +349,14 @@ impl WasmPlayer {
         self.limits().fuel_per_game.saturating_sub(self.fuel_used)
     }
 
-    /// Trade and accept calls made in the current game.
+    /// Decisions asked of the agent in the current game.
     pub fn decisions(&self) -> u64 {
         self.calls
+    }
+
+    /// The most fuel one decision used in the current game (loading aside).
+    pub fn max_decision_fuel(&self) -> u64 {
+        self.max_call_fuel
     }
 
     /// Size of the agent's linear memory now, in bytes (0 before the game starts).
@@ -395,7 +406,7 @@ impl WasmPlayer {
     /// Instantiates and initialises the agent; on failure returns the fault (the caller forfeits).
     fn load(
         &mut self,
-        game: GameKind,
+        game: &'static AgentInterface,
         seat: usize,
         players: usize,
         seed: u64,
@@ -407,14 +418,13 @@ impl WasmPlayer {
         let mut store = new_store(&inner, seed, self.log.clone());
         Self::arm(&mut store, allowance, ticks);
         let init = Init {
-            game,
             seat,
             players,
             seed,
             round_cap: self.round_cap,
         };
         let result = match &inner.code {
-            Code::Core(pre) => Self::init_instance(pre, &inner, &mut store, &init).map(
+            Code::Core(pre) => Self::init_instance(pre, &inner, &mut store, game, &init).map(
                 |(memory, buf_ptr, buf_size, decisions)| {
                     LiveAgent::Core(LiveCore {
                         memory,
@@ -425,7 +435,7 @@ impl WasmPlayer {
                 },
             ),
             Code::Component(world) => {
-                Self::init_component(world, &mut store, &init).map(LiveAgent::Component)
+                Self::init_component(world, &mut store, game, &init).map(LiveAgent::Component)
             }
         };
         self.account(&store, allowance);
@@ -458,21 +468,22 @@ impl WasmPlayer {
     fn init_component(
         world: &super::component::World,
         store: &mut Store<HostState>,
+        game: &AgentInterface,
         init: &Init,
-    ) -> Result<WorldInstance, InitError> {
+    ) -> Result<Box<dyn Any + Send>, InitError> {
         store.data_mut().limiter.instantiating = true;
         let instance = world.instantiate(store);
         store.data_mut().limiter.instantiating = false;
         let instance = instance.map_err(|e| InitError::Wasm("instantiation", e))?;
-        if init.game != world.game() {
+        if world.game.abi_id != game.abi_id {
             return Err(InitError::Abi(format!(
                 "the component is of world {}, not a {} agent",
                 world.name(),
-                init.game.title()
+                game.title
             )));
         }
-        let answer = instance
-            .init(store, init.seat, init.players, init.seed, init.round_cap)
+        let answer = world
+            .init(&*instance, store, init)
             .map_err(|e| InitError::Wasm("init", e))?;
         match answer {
             Ok(()) => Ok(instance),
@@ -493,6 +504,7 @@ impl WasmPlayer {
         pre: &wasmtime::InstancePre<HostState>,
         inner: &ModuleInner,
         store: &mut Store<HostState>,
+        game: &AgentInterface,
         init: &Init,
     ) -> Result<(Memory, usize, usize, Vec<TypedFunc<i32, i32>>), InitError> {
         let wasm = |what: &'static str| move |e: wasmtime::Error| InitError::Wasm(what, e);
@@ -505,9 +517,8 @@ impl WasmPlayer {
                 .get_typed_func::<i32, i32>(&mut *store, name)
                 .map_err(wasm(name))
         };
-        let decisions = init
-            .game
-            .decision_exports()
+        let decisions = game
+            .decisions
             .iter()
             .map(|name| typed(store, name))
             .collect::<Result<Vec<_>, _>>()?;
@@ -522,7 +533,7 @@ impl WasmPlayer {
         if inner.has_init {
             let init_fn = typed(store, names::INIT)?;
             let mut buf = [0u8; 64];
-            let len = init.encode(&mut buf);
+            let len = encode_init(game, init, &mut buf);
             memory
                 .write(&mut *store, ptr, &buf[..len])
                 .map_err(|e| InitError::Abi(format!("cannot write the init payload: {e}")))?;
@@ -549,7 +560,7 @@ impl WasmPlayer {
     /// dropped) and calls its `arena_init`. A fault here forfeits the game, whatever the policy.
     pub fn start(
         &mut self,
-        game: GameKind,
+        game: &'static AgentInterface,
         seat: usize,
         players: usize,
         seed: u64,
@@ -557,6 +568,7 @@ impl WasmPlayer {
         self.live = None;
         self.fuel_used = 0;
         self.calls = 0;
+        self.max_call_fuel = 0;
         self.dead = None;
         self.host_failure = None;
         match self.load(game, seat, players, seed) {
@@ -576,7 +588,7 @@ impl WasmPlayer {
 
     /// One decision: `encode` writes the envelope and payload into the given buffer and returns
     /// the length written; then the game's decision export number `decision` (in the order of
-    /// [`GameKind::decision_exports`]) is called on its budgets. Returns the export's return
+    /// [`AgentInterface::decisions`]) is called on its budgets. Returns the export's return
     /// value and the exchange buffer as the agent left it, for the game to decode.
     pub fn call(
         &mut self,
@@ -616,13 +628,13 @@ impl WasmPlayer {
         // Borrowed, not cloned: cloning a `TypedFunc` clones its registered type (an atomic
         // reference count) on every decision.
         let func = &core.decisions[decision];
-        let what = live.game.decision_exports()[decision];
+        let what = live.game.decisions[decision];
         Self::arm(&mut live.store, allowance, ticks);
         let result = func.call(&mut live.store, len as i32);
         let left = live.store.get_fuel().unwrap_or(0);
-        self.fuel_used = self
-            .fuel_used
-            .saturating_add(allowance.saturating_sub(left));
+        let used = allowance.saturating_sub(left);
+        self.fuel_used = self.fuel_used.saturating_add(used);
+        self.max_call_fuel = self.max_call_fuel.max(used);
         match result {
             Ok(answer) => {
                 let live = self.live.as_ref().expect("live");
@@ -649,13 +661,14 @@ impl WasmPlayer {
 
 impl WasmPlayer {
     /// One decision of a component agent: `decide` calls the export (named `what` in faults)
-    /// on the instance, on the same budgets as a core module's decision. An answer the canonical
-    /// ABI cannot lift is a `bad_answer` fault. After any fault the instance is not called
-    /// again in this game: wasmtime refuses to enter a component instance that trapped.
+    /// on the instance (the world's typed instance, which the game downcasts), on the same
+    /// budgets as a core module's decision. An answer the canonical ABI cannot lift is a
+    /// `bad_answer` fault. After any fault the instance is not called again in this game:
+    /// wasmtime refuses to enter a component instance that trapped.
     pub fn call_component<R>(
         &mut self,
         what: &'static str,
-        decide: impl FnOnce(&mut Store<HostState>, &WorldInstance) -> wasmtime::Result<R>,
+        decide: impl FnOnce(&mut Store<HostState>, &(dyn Any + Send)) -> wasmtime::Result<R>,
     ) -> Result<R, Fault> {
         if let Some(fault) = &self.dead {
             return Err(fault.clone());
@@ -668,11 +681,11 @@ impl WasmPlayer {
             unreachable!("a core module is called through `call`")
         };
         Self::arm(&mut live.store, allowance, ticks);
-        let result = decide(&mut live.store, instance);
+        let result = decide(&mut live.store, &**instance);
         let left = live.store.get_fuel().unwrap_or(0);
-        self.fuel_used = self
-            .fuel_used
-            .saturating_add(allowance.saturating_sub(left));
+        let used = allowance.saturating_sub(left);
+        self.fuel_used = self.fuel_used.saturating_add(used);
+        self.max_call_fuel = self.max_call_fuel.max(used);
         let e = match result {
             Ok(answer) => return Ok(answer),
             Err(e) => e,
@@ -746,24 +759,27 @@ fn buffer(
     Ok((ptr, size))
 }
 
-/// What `arena_init` is told.
-struct Init {
-    game: GameKind,
-    seat: usize,
-    players: usize,
-    seed: u64,
-    round_cap: u32,
-}
-
-impl Init {
-    fn encode(&self, buf: &mut [u8]) -> usize {
-        let Init {
-            game,
-            seat,
-            players,
-            seed,
-            round_cap,
-        } = *self;
-        crate::game::abi::encode_init(game, seat, players, seed, round_cap, buf)
+/// Writes the envelope and payload of `arena_init` for a game of `game` into `buf`; returns the
+/// length written.
+pub fn encode_init(game: &AgentInterface, init: &Init, buf: &mut [u8]) -> usize {
+    use arena_abi::{
+        Decision, Envelope, InitPayload, ABI_VERSION, ENVELOPE_SIZE, INIT_PAYLOAD_SIZE,
+    };
+    Envelope {
+        abi_version: ABI_VERSION,
+        game: game.abi_id,
+        decision: Decision::Init,
+        seat: init.seat as u32,
+        players: init.players as u32,
+        turn: 0,
+        round: 0,
+        payload_len: INIT_PAYLOAD_SIZE as u32,
     }
+    .encode(buf);
+    InitPayload {
+        seed: init.seed,
+        round_cap: init.round_cap,
+    }
+    .encode(&mut buf[ENVELOPE_SIZE..ENVELOPE_SIZE + INIT_PAYLOAD_SIZE]);
+    ENVELOPE_SIZE + INIT_PAYLOAD_SIZE
 }

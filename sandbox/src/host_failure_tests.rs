@@ -1,18 +1,14 @@
-//! The host's own failures are never an agent's fault: a player remembers them and a game
-//! returns them instead of a record.
+//! The host's own failures are never an agent's fault: a player remembers them (and a game
+//! returns them instead of a record: the games' tests).
 
-use std::sync::Arc;
-
+use super::test_game::{GAMES, TEST_GAME};
 use super::*;
-use crate::farm::{FarmGame, FarmPlayer, FaultKind, FaultPolicy};
-use crate::game::{Game, GameKind, Table};
-use crate::records::RecordMeta;
 
-const PASSER: &str = include_str!("../../../example-agents/wat/passer.wat");
+const PASSER: &str = include_str!("../../example-agents/wat/passer.wat");
 
 /// A sandbox whose pool holds one instance.
 fn one_slot() -> Sandbox {
-    Sandbox::allocating_instances(Limits::default(), Allocation::Pool, 1).unwrap()
+    Sandbox::allocating_instances(GAMES, Limits::default(), Allocation::Pool, 1).unwrap()
 }
 
 #[test]
@@ -21,8 +17,8 @@ fn an_exhausted_pool_is_the_hosts_failure_not_the_agents() {
     let (first, second, failure) = run_with_big_stack(move || {
         let mut a = m.player();
         let mut b = m.player();
-        let first = a.start(GameKind::Farm, 0, 2, 1);
-        let second = b.start(GameKind::Farm, 1, 2, 1).unwrap_err();
+        let first = a.start(&TEST_GAME, 0, 2, 1);
+        let second = b.start(&TEST_GAME, 1, 2, 1).unwrap_err();
         (first, second, b.host_failure().cloned())
     });
     assert_eq!(first, Ok(()));
@@ -40,34 +36,8 @@ fn an_exhausted_pool_is_the_hosts_failure_not_the_agents() {
 }
 
 #[test]
-fn a_game_the_host_could_not_set_up_is_an_error_not_a_record() {
-    let m = one_slot().load_bytes("passer", PASSER.as_bytes()).unwrap();
-    let err = run_with_big_stack(move || {
-        let mut players: Vec<Box<dyn FarmPlayer>> =
-            vec![Box::new(m.player()), Box::new(m.player())];
-        let table = Table {
-            seed: 5,
-            round_cap: 50,
-            policy: FaultPolicy::Forfeit,
-            meta: RecordMeta {
-                names: vec!["a".into(), "b".into()],
-                agent_hashes: vec![None, None],
-                limits: Arc::new(serde_json::Value::Null),
-            },
-        };
-        match FarmGame.play(&table, &mut players) {
-            Ok(_) => panic!("a game with a seat the host could not set up was recorded"),
-            Err(e) => e,
-        }
-    });
-    let failure = HostFailure::find(&err).expect("the error is a host failure");
-    assert!(failure.0.contains("seat 1 (b)"), "{failure}");
-    assert!(failure.0.contains("maximum concurrent limit"), "{failure}");
-}
-
-#[test]
 fn a_sandbox_holds_the_instances_asked_for_and_says_how_many_games_fit() {
-    let sb = Sandbox::for_instances(Limits::default(), 12).unwrap();
+    let sb = Sandbox::for_instances(GAMES, Limits::default(), 12).unwrap();
     assert_eq!(sb.instances(), 12);
     assert_eq!(sb.games_at_once(2, 100).unwrap(), 6);
     assert_eq!(sb.games_at_once(6, 100).unwrap(), 2);
@@ -79,6 +49,7 @@ fn a_sandbox_holds_the_instances_asked_for_and_says_how_many_games_fit() {
 /// A sandbox whose compiler process is `executable`.
 fn compiling_with(executable: std::path::PathBuf) -> Sandbox {
     Sandbox::with_compiler(
+        GAMES,
         Limits::default(),
         Compiler {
             executable: Some(executable),

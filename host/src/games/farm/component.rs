@@ -2,11 +2,15 @@
 //! game's observations become the WIT `view`, the typed answers become the rules' offers. The
 //! budgets, faults and log are the sandbox's ([`WasmPlayer::call_component`]).
 
+use std::any::Any;
+
 use farm_rules::{Herd, Offer, MAX_PLAYERS};
+use wasmtime::component::InstancePre;
+use wasmtime::Store;
 
 use super::{AcceptView, Decision, Event, Fault, Observation, Party};
 use crate::game::FaultKind;
-use crate::sandbox::{WasmPlayer, WorldInstance};
+use crate::sandbox::{wrong_world, ComponentWorld, HostState, Init, WasmPlayer, WorldPre};
 
 /// The typed exports of world `farm`, generated from the WIT package.
 pub mod bindings {
@@ -15,6 +19,50 @@ pub mod bindings {
 
 use bindings::arena::games::farm_types as wit;
 use bindings::arena::games::types as shared;
+use bindings::{Farm, FarmPre};
+
+/// World `arena:games/farm`, for the sandbox.
+pub struct FarmWorld;
+
+impl ComponentWorld for FarmWorld {
+    fn name(&self) -> &'static str {
+        "arena:games/farm@1.0.0"
+    }
+
+    fn exports(&self) -> &'static [&'static str] {
+        &["init", "trade", "accept-offer"]
+    }
+
+    fn type_interfaces(&self) -> &'static [&'static str] {
+        &["arena:games/farm-types@1.0.0"]
+    }
+
+    fn prepare(&self, pre: InstancePre<HostState>) -> wasmtime::Result<Box<dyn WorldPre>> {
+        Ok(Box::new(FarmPre::new(pre)?))
+    }
+}
+
+impl WorldPre for FarmPre<HostState> {
+    fn instantiate(&self, store: &mut Store<HostState>) -> wasmtime::Result<Box<dyn Any + Send>> {
+        Ok(Box::new(FarmPre::instantiate(self, store)?))
+    }
+
+    fn init(
+        &self,
+        instance: &(dyn Any + Send),
+        store: &mut Store<HostState>,
+        init: &Init,
+    ) -> wasmtime::Result<Result<(), String>> {
+        farm(instance)?.call_init(store, setup(init))
+    }
+}
+
+/// The instance of a farm agent.
+fn farm(instance: &(dyn Any + Send)) -> wasmtime::Result<&Farm> {
+    (instance as &dyn Any)
+        .downcast_ref::<Farm>()
+        .ok_or_else(|| wrong_world("farm"))
+}
 
 /// The offer's `kind` codes of the byte ABI (docs/ABI.md) for each `party`.
 const STOCK: u32 = 1;
@@ -22,9 +70,8 @@ const PLAYER: u32 = 2;
 
 pub(crate) fn trade(player: &mut WasmPlayer, obs: &Observation) -> Result<Offer, Fault> {
     let view = view(obs);
-    let answer = player.call_component("trade", |store, world| match world {
-        WorldInstance::Farm(farm) => farm.call_trade(store, &view),
-        other => Err(other.wrong_world("farm")),
+    let answer = player.call_component("trade", |store, world| {
+        farm(world)?.call_trade(store, &view)
     })?;
     Ok(answer.map_or(Offer::PASS, |o| offer(&o)))
 }
@@ -36,9 +83,8 @@ pub(crate) fn accept(
 ) -> Result<bool, Fault> {
     let view = view(obs);
     let given = offer_of(&put.offer);
-    player.call_component("accept-offer", |store, world| match world {
-        WorldInstance::Farm(farm) => farm.call_accept_offer(store, &view, given),
-        other => Err(other.wrong_world("farm")),
+    player.call_component("accept-offer", |store, world| {
+        farm(world)?.call_accept_offer(store, &view, given)
     })
 }
 
@@ -229,11 +275,11 @@ fn view(obs: &Observation) -> wit::View {
 }
 
 /// What `init` is given.
-pub(crate) fn setup(seat: usize, players: usize, seed: u64, round_cap: u32) -> shared::Setup {
+fn setup(init: &Init) -> shared::Setup {
     shared::Setup {
-        seat: seat as u32,
-        players: players as u32,
-        seed,
-        round_cap,
+        seat: init.seat as u32,
+        players: init.players as u32,
+        seed: init.seed,
+        round_cap: init.round_cap,
     }
 }

@@ -1,15 +1,18 @@
-//! Sandbox tests with hand-written WAT agents.
+//! The sandbox under Little Animal Farm: hand-written WAT agents load or are refused, play, fault
+//! and are bounded as the game sees them.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use farm_rules::{Herd, Offer, Partner, Position, Trade};
 
-use super::*;
 use crate::farm::{
-    play_game, AcceptView, Event, FarmPlayer, Fault, FaultKind, FaultPolicy, GameRecord,
+    play_game, AcceptView, Event, FarmGame, FarmPlayer, Fault, FaultKind, FaultPolicy, GameRecord,
     Observation, SeededDice, Setup,
 };
-use crate::game::GameKind;
+use crate::game::{Game, Table};
+use crate::records::RecordMeta;
+use crate::sandbox::*;
 
 /// An agent module: the ABI exports around the given trade and accept bodies, plus `extra`
 /// (imports must come first in WAT: put them in `imports`).
@@ -56,7 +59,7 @@ fn small_limits() -> Limits {
 }
 
 fn sandbox() -> Sandbox {
-    Sandbox::new(small_limits()).unwrap()
+    Sandbox::new(crate::games::AGENTS, small_limits()).unwrap()
 }
 
 fn load(sb: &Sandbox, name: &str, wat: &str) -> AgentModule {
@@ -138,7 +141,7 @@ fn with_player<R: Send>(
     let m = m.clone();
     run_with_big_stack(move || {
         let mut p = m.player();
-        p.start(GameKind::Farm, 0, 2, seed).expect("start");
+        p.start(&crate::farm::AGENT, 0, 2, seed).expect("start");
         f(&mut p)
     })
 }
@@ -277,10 +280,13 @@ fn refuses_non_wasm_truncated_and_components() {
 
 #[test]
 fn refuses_files_over_the_size_cap_before_reading_them() {
-    let sb = Sandbox::new(Limits {
-        module_bytes: 100,
-        ..small_limits()
-    })
+    let sb = Sandbox::new(
+        crate::games::AGENTS,
+        Limits {
+            module_bytes: 100,
+            ..small_limits()
+        },
+    )
     .unwrap();
     let dir = std::env::temp_dir().join(format!("arena-sandbox-cap-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -320,12 +326,15 @@ fn an_infinite_loop_is_a_decision_fuel_fault_and_the_game_goes_on() {
 #[test]
 fn the_wall_clock_backstop_is_a_timeout_that_says_it_depends_on_the_machine() {
     // More fuel than the backstop lets it burn.
-    let sb = Sandbox::new(Limits {
-        fuel_per_decision: u64::MAX / 4,
-        fuel_per_game: u64::MAX / 2,
-        decision_wall_ms: 20,
-        ..Limits::default()
-    })
+    let sb = Sandbox::new(
+        crate::games::AGENTS,
+        Limits {
+            fuel_per_decision: u64::MAX / 4,
+            fuel_per_game: u64::MAX / 2,
+            decision_wall_ms: 20,
+            ..Limits::default()
+        },
+    )
     .unwrap();
     let looper = load(
         &sb,
@@ -343,11 +352,14 @@ fn the_wall_clock_backstop_is_a_timeout_that_says_it_depends_on_the_machine() {
 
 #[test]
 fn the_game_budget_ends_with_game_fuel_and_no_more_calls() {
-    let sb = Sandbox::new(Limits {
-        fuel_per_decision: 1_000_000,
-        fuel_per_game: 2_500_000,
-        ..Limits::default()
-    })
+    let sb = Sandbox::new(
+        crate::games::AGENTS,
+        Limits {
+            fuel_per_decision: 1_000_000,
+            fuel_per_game: 2_500_000,
+            ..Limits::default()
+        },
+    )
     .unwrap();
     let looper = load(
         &sb,
@@ -592,7 +604,7 @@ fn init_gets_the_seed_and_a_nonzero_return_fails_the_load() {
         (0..2u64)
             .map(|seed| {
                 m.player()
-                    .start(GameKind::Farm, 0, 2, seed)
+                    .start(&crate::farm::AGENT, 0, 2, seed)
                     .map_err(|f| f.kind)
             })
             .collect::<Vec<_>>()
@@ -658,7 +670,7 @@ fn a_start_function_that_fails_in_one_game_is_a_load_fault_of_that_game() {
         .expect("one variant passes the load probe");
     let outcomes: Vec<Result<(), Fault>> = run_with_big_stack(move || {
         (1..=20)
-            .map(|seed| m.player().start(GameKind::Farm, 0, 2, seed))
+            .map(|seed| m.player().start(&crate::farm::AGENT, 0, 2, seed))
             .collect()
     });
     assert!(outcomes.iter().any(|o| o.is_ok()), "{outcomes:?}");
@@ -704,14 +716,14 @@ fn every_game_gets_a_fresh_instance() {
         let mut p = m.player();
         let mut out = Vec::new();
         for game in 0..3 {
-            p.start(GameKind::Farm, 0, 2, game).unwrap();
+            p.start(&crate::farm::AGENT, 0, 2, game).unwrap();
             for _ in 0..2 {
                 with_obs(|o| p.trade(o).unwrap());
                 out.push(p.take_log().unwrap_or_default());
             }
         }
         let mut fresh = m.player();
-        fresh.start(GameKind::Farm, 0, 2, 9).unwrap();
+        fresh.start(&crate::farm::AGENT, 0, 2, 9).unwrap();
         with_obs(|o| fresh.trade(o).unwrap());
         out.push(fresh.take_log().unwrap_or_default());
         out
@@ -767,7 +779,9 @@ fn a_game_never_sees_what_an_earlier_game_wrote() {
     // The allocation this machine gives, and the two every machine has.
     scribble_games(&sandbox());
     for allocation in [Allocation::Pool, Allocation::OnDemand] {
-        scribble_games(&Sandbox::allocating(small_limits(), allocation).unwrap());
+        scribble_games(
+            &Sandbox::allocating(crate::games::AGENTS, small_limits(), allocation).unwrap(),
+        );
     }
 }
 
@@ -782,7 +796,7 @@ fn scribble_games(sb: &Sandbox) {
             if game % 4 == 0 {
                 p = m.player();
             }
-            p.start(GameKind::Farm, 0, 2, game)
+            p.start(&crate::farm::AGENT, 0, 2, game)
                 .unwrap_or_else(|f| panic!("game {game}: {}", f.detail));
             with_obs(|o| p.trade(o).unwrap());
             logs.push(p.take_log().unwrap_or_default());
@@ -811,10 +825,13 @@ fn scribble_games(sb: &Sandbox) {
 
 #[test]
 fn the_log_is_bounded_and_out_of_bounds_logs_are_ignored() {
-    let sb = Sandbox::new(Limits {
-        log_bytes: 10,
-        ..small_limits()
-    })
+    let sb = Sandbox::new(
+        crate::games::AGENTS,
+        Limits {
+            log_bytes: 10,
+            ..small_limits()
+        },
+    )
     .unwrap();
     let m = load(
         &sb,
@@ -942,7 +959,8 @@ fn a_small_buffer_or_one_outside_memory_fails_the_load() {
             &format!(r#"(func (export "arena_buffer_size") (result i32) i32.const {size})"#),
         );
         let m = load(&sb, "buf", &wat);
-        let fault = run_with_big_stack(|| m.player().start(GameKind::Farm, 0, 2, 1).unwrap_err());
+        let fault =
+            run_with_big_stack(|| m.player().start(&crate::farm::AGENT, 0, 2, 1).unwrap_err());
         assert_eq!(fault.kind, FaultKind::LoadFailed);
         assert!(fault.detail.contains(needle), "{fault:?}");
     }
@@ -955,4 +973,34 @@ fn limits_round_trip_through_json_with_defaults() {
     assert_eq!(l.fuel_per_game, Limits::default().fuel_per_game);
     let back: Limits = serde_json::from_value(serde_json::to_value(&l).unwrap()).unwrap();
     assert_eq!(back, l);
+}
+#[test]
+fn a_game_the_host_could_not_set_up_is_an_error_not_a_record() {
+    // A sandbox whose pool holds one instance: the second seat cannot be set up.
+    let one_slot =
+        Sandbox::allocating_instances(crate::games::AGENTS, Limits::default(), Allocation::Pool, 1)
+            .unwrap();
+    let passer = include_str!("../../../../../example-agents/wat/passer.wat");
+    let m = one_slot.load_bytes("passer", passer.as_bytes()).unwrap();
+    let err = run_with_big_stack(move || {
+        let mut players: Vec<Box<dyn FarmPlayer>> =
+            vec![Box::new(m.player()), Box::new(m.player())];
+        let table = Table {
+            seed: 5,
+            round_cap: 50,
+            policy: FaultPolicy::Forfeit,
+            meta: RecordMeta {
+                names: vec!["a".into(), "b".into()],
+                agent_hashes: vec![None, None],
+                limits: Arc::new(serde_json::Value::Null),
+            },
+        };
+        match FarmGame.play(&table, &mut players) {
+            Ok(_) => panic!("a game with a seat the host could not set up was recorded"),
+            Err(e) => e,
+        }
+    });
+    let failure = HostFailure::find(&err).expect("the error is a host failure");
+    assert!(failure.0.contains("seat 1 (b)"), "{failure}");
+    assert!(failure.0.contains("maximum concurrent limit"), "{failure}");
 }

@@ -3,14 +3,12 @@
 
 use std::collections::BTreeMap;
 
-use farm_rules::Position;
 use wasmtime::{ExternType, Linker, Store};
 
 use super::log::AgentLog;
 use super::player::HostState;
+use super::test_game::{GAMES, TEST_GAME};
 use super::*;
-use crate::farm::{FarmPlayer, Fault, FaultKind, Observation};
-use crate::game::GameKind;
 
 fn limits(fuel_per_decision: u64) -> Limits {
     Limits {
@@ -21,7 +19,7 @@ fn limits(fuel_per_decision: u64) -> Limits {
 }
 
 fn sandbox(fuel_per_decision: u64) -> Sandbox {
-    Sandbox::with_compiler(limits(fuel_per_decision), Compiler::in_process()).unwrap()
+    Sandbox::with_compiler(GAMES, limits(fuel_per_decision), Compiler::in_process()).unwrap()
 }
 
 /// An agent whose `farm_trade` runs `body` (after `imports`) and passes; 2 pages of memory,
@@ -47,24 +45,21 @@ fn decide(sb: &Sandbox, wat: &str) -> (Result<(), Fault>, u64, String) {
         .unwrap_or_else(|e| panic!("{e:#}\n{wat}"));
     run_with_big_stack(move || {
         let mut p = m.player();
-        p.start(GameKind::Farm, 0, 2, 7).expect("start");
+        p.start(&TEST_GAME, 0, 2, 7).expect("start");
         let before = p.fuel_used();
-        let pos = Position::new(2);
-        let obs = Observation {
-            seat: 0,
-            to_move: 0,
-            turn: 1,
-            round: 1,
-            position: &pos,
-            events: &[],
-        };
-        let answer = p.trade(&obs).map(|_| ());
+        let answer = trade(&mut p).map(|_| ());
         (
             answer,
             p.fuel_used() - before,
             p.take_log().unwrap_or_default(),
         )
     })
+}
+
+/// The agent's trade decision (export 0 of the test game), given no observation: these agents
+/// read none.
+fn trade(p: &mut WasmPlayer) -> Result<(), Fault> {
+    p.call(0, |_| 0).map(|_| ())
 }
 
 const LOG: &str = r#"(import "arena" "log" (func $log (param i32 i32)))"#;
@@ -108,6 +103,7 @@ fn running_out_of_fuel_in_a_host_call_is_the_fault_of_the_budget_that_ran_out() 
 
     // When the game's fuel is the smaller budget, it is a game_fuel fault.
     let sb = Sandbox::with_compiler(
+        GAMES,
         Limits {
             fuel_per_decision: 1_000_000,
             fuel_per_game: 1_500_000,
@@ -119,17 +115,8 @@ fn running_out_of_fuel_in_a_host_call_is_the_fault_of_the_budget_that_ran_out() 
     let m = sb.load_bytes("hammer", hammer.as_bytes()).unwrap();
     let (first, second) = run_with_big_stack(move || {
         let mut p = m.player();
-        p.start(GameKind::Farm, 0, 2, 7).unwrap();
-        let pos = Position::new(2);
-        let obs = Observation {
-            seat: 0,
-            to_move: 0,
-            turn: 1,
-            round: 1,
-            position: &pos,
-            events: &[],
-        };
-        (p.trade(&obs).unwrap_err(), p.trade(&obs).unwrap_err())
+        p.start(&TEST_GAME, 0, 2, 7).unwrap();
+        (trade(&mut p).unwrap_err(), trade(&mut p).unwrap_err())
     });
     assert_eq!(first.kind, FaultKind::DecisionFuel);
     assert_eq!(second.kind, FaultKind::GameFuel, "{second:?}");

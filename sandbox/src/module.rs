@@ -17,9 +17,9 @@ use super::component::{self, World};
 use super::component_linker;
 use super::config::{self, Allocation, Limits, DEFAULT_INSTANCES, EPOCH_TICK};
 use super::faults::{classify, one_line, FuelScope, LimitExceeded};
+use super::interface::{AgentInterface, Games};
 use super::player::{self, HostState, WasmPlayer};
 use super::wasi::{self, WASI_MODULE};
-use crate::game::GameKind;
 
 /// Round cap announced to agents created with [`AgentModule::player`] (the league's default).
 pub const DEFAULT_ROUND_CAP: u32 = 300;
@@ -38,6 +38,8 @@ pub(crate) struct SandboxInner {
     instances: u32,
     pub(crate) limits: Limits,
     compiler: Compiler,
+    /// The games whose agents the sandbox hosts.
+    games: Games,
     /// `arena.log` only.
     plain: Linker<HostState>,
     /// `arena.log` and WASI preview 1.
@@ -55,26 +57,35 @@ impl fmt::Debug for Sandbox {
 }
 
 impl Sandbox {
-    /// A sandbox whose modules are compiled by [`Compiler::process_default`] (for the `arena`
-    /// command: in a limited child process, with the module cache), holding up to
-    /// [`DEFAULT_INSTANCES`] agent instances at once.
-    pub fn new(limits: Limits) -> anyhow::Result<Sandbox> {
-        Sandbox::for_instances(limits, DEFAULT_INSTANCES)
+    /// A sandbox for the agents of `games` whose modules are compiled by
+    /// [`Compiler::process_default`] (for the `arena` command: in a limited child process, with
+    /// the module cache), holding up to [`DEFAULT_INSTANCES`] agent instances at once.
+    pub fn new(games: Games, limits: Limits) -> anyhow::Result<Sandbox> {
+        Sandbox::for_instances(games, limits, DEFAULT_INSTANCES)
     }
 
     /// A sandbox that holds `instances` agent instances at once (a league: threads × players per
     /// game), or as many as the address space allows ([`Sandbox::instances`]); fails when not
     /// one fits.
-    pub fn for_instances(limits: Limits, instances: u32) -> anyhow::Result<Sandbox> {
-        Sandbox::build(limits, Compiler::process_default(), instances)
+    pub fn for_instances(games: Games, limits: Limits, instances: u32) -> anyhow::Result<Sandbox> {
+        Sandbox::build(games, limits, Compiler::process_default(), instances)
     }
 
     /// A sandbox whose modules are compiled by `compiler`.
-    pub fn with_compiler(limits: Limits, compiler: Compiler) -> anyhow::Result<Sandbox> {
-        Sandbox::build(limits, compiler, DEFAULT_INSTANCES)
+    pub fn with_compiler(
+        games: Games,
+        limits: Limits,
+        compiler: Compiler,
+    ) -> anyhow::Result<Sandbox> {
+        Sandbox::build(games, limits, compiler, DEFAULT_INSTANCES)
     }
 
-    fn build(limits: Limits, compiler: Compiler, wanted: u32) -> anyhow::Result<Sandbox> {
+    fn build(
+        games: Games,
+        limits: Limits,
+        compiler: Compiler,
+        wanted: u32,
+    ) -> anyhow::Result<Sandbox> {
         limits.validate().context("invalid sandbox limits")?;
         let instances = capacity::instances_that_fit(wanted.max(1));
         if instances == 0 {
@@ -82,25 +93,29 @@ impl Sandbox {
         }
         let (engine, allocation) =
             config::engine(&limits, instances).context("cannot create the wasmtime engine")?;
-        Sandbox::with_engine(limits, compiler, engine, allocation, instances)
+        Sandbox::with_engine(games, limits, compiler, engine, allocation, instances)
     }
 
     /// A sandbox that allocates instances as `allocation` says, whatever the machine would pick
-    /// (tests of each way of allocating).
-    #[cfg(test)]
-    pub(crate) fn allocating(limits: Limits, allocation: Allocation) -> anyhow::Result<Sandbox> {
-        Sandbox::allocating_instances(limits, allocation, DEFAULT_INSTANCES)
+    /// (tests of each way of allocating, here and in the games).
+    pub fn allocating(
+        games: Games,
+        limits: Limits,
+        allocation: Allocation,
+    ) -> anyhow::Result<Sandbox> {
+        Sandbox::allocating_instances(games, limits, allocation, DEFAULT_INSTANCES)
     }
 
     /// The same with a pool of `instances` slots.
-    #[cfg(test)]
-    pub(crate) fn allocating_instances(
+    pub fn allocating_instances(
+        games: Games,
         limits: Limits,
         allocation: Allocation,
         instances: u32,
     ) -> anyhow::Result<Sandbox> {
         let engine = config::engine_allocating(&limits, allocation, instances)?;
         Sandbox::with_engine(
+            games,
             limits,
             Compiler::process_default(),
             engine,
@@ -110,6 +125,7 @@ impl Sandbox {
     }
 
     fn with_engine(
+        games: Games,
         limits: Limits,
         compiler: Compiler,
         engine: Engine,
@@ -122,7 +138,7 @@ impl Sandbox {
         player::add_host_functions(&mut with_wasi)?;
         wasi::add_to_linker(&mut with_wasi)?;
         let mut components = component_linker::linker(&engine)?;
-        component::add_type_interfaces(&mut components)?;
+        component::add_type_interfaces(&mut components, games)?;
         start_ticker(&engine)?;
         Ok(Sandbox {
             inner: Arc::new(SandboxInner {
@@ -131,6 +147,7 @@ impl Sandbox {
                 instances,
                 limits,
                 compiler,
+                games,
                 plain,
                 with_wasi,
                 components,
@@ -165,6 +182,11 @@ impl Sandbox {
             capacity::too_few(self.inner.instances, players)?;
         }
         Ok(games.min(wanted))
+    }
+
+    /// The games whose agents the sandbox hosts.
+    pub fn games(&self) -> Games {
+        self.inner.games
     }
 
     /// How this sandbox compiles modules.
@@ -239,7 +261,7 @@ impl Sandbox {
 
         let imports = check_imports(&module)?;
         let uses_wasi = module.imports().any(|i| i.module() == WASI_MODULE);
-        let (exports, games) = check_exports(&module)?;
+        let (exports, games) = check_exports(&module, self.inner.games)?;
         let linker = if uses_wasi {
             &self.inner.with_wasi
         } else {
@@ -256,7 +278,7 @@ impl Sandbox {
             code: Code::Core(pre),
             name: name.to_owned(),
             path: path.map(Path::to_path_buf),
-            sha256: crate::records::sha256_hex(&wasm),
+            sha256: crate::sha256_hex(&wasm),
             size: wasm.len() as u64,
             exports,
             imports,
@@ -295,16 +317,22 @@ impl Sandbox {
             .inner
             .compiler
             .compile_component(engine, limits, wasm)?;
-        let checked = component::check(engine, &self.inner.components, &compiled, limits, |pre| {
-            player::probe_component(engine, limits, pre)
-        })?;
+        let games = self.inner.games;
+        let checked = component::check(
+            engine,
+            &self.inner.components,
+            games,
+            &compiled,
+            limits,
+            |pre| player::probe_component(engine, limits, pre),
+        )?;
         let inner = ModuleInner {
             sandbox: self.clone(),
-            games: vec![checked.world.game()],
+            games: vec![checked.world.game],
             code: Code::Component(checked.world),
             name: name.to_owned(),
             path: path.map(Path::to_path_buf),
-            sha256: crate::records::sha256_hex(wasm),
+            sha256: crate::sha256_hex(wasm),
             size: wasm.len() as u64,
             exports: checked.exports,
             imports: checked.imports,
@@ -494,7 +522,10 @@ fn check_imports(module: &Module) -> anyhow::Result<Vec<Entry>> {
 
 /// Checks the exports every agent needs and the decision exports of each game; returns the
 /// module's exports and the games whose decision exports are all present (at least one).
-fn check_exports(module: &Module) -> anyhow::Result<(Vec<Entry>, Vec<GameKind>)> {
+fn check_exports(
+    module: &Module,
+    all: Games,
+) -> anyhow::Result<(Vec<Entry>, Vec<&'static AgentInterface>)> {
     let i32_ = ValType::I32;
     let getter = [i32_.clone()];
     let unary = [i32_.clone()];
@@ -537,9 +568,9 @@ fn check_exports(module: &Module) -> anyhow::Result<(Vec<Entry>, Vec<GameKind>)>
     // that game; a game is played when all of its decision exports are there.
     let mut games = Vec::new();
     let mut unplayed = Vec::new();
-    for game in GameKind::ALL {
+    for &game in all {
         let mut missing = Vec::new();
-        for name in game.decision_exports() {
+        for name in game.decisions {
             check(name, &unary, &unary, true);
             if module.get_export(name).is_none() {
                 missing.push(format!(
@@ -551,7 +582,7 @@ fn check_exports(module: &Module) -> anyhow::Result<(Vec<Entry>, Vec<GameKind>)>
         if missing.is_empty() {
             games.push(game);
         } else {
-            unplayed.push(format!("for {}: {}", game.title(), missing.join(", ")));
+            unplayed.push(format!("for {}: {}", game.title, missing.join(", ")));
         }
     }
     if games.is_empty() {
@@ -593,8 +624,8 @@ pub(crate) struct ModuleInner {
     pub(crate) uses_wasi: bool,
     pub(crate) has_init: bool,
     pub(crate) has_initialize: bool,
-    /// The games whose decision exports the module has.
-    games: Vec<GameKind>,
+    /// The games whose decision exports the module has (a component: its world's).
+    games: Vec<&'static AgentInterface>,
 }
 
 /// What an agent is made of.
@@ -696,19 +727,18 @@ impl AgentModule {
         WasmPlayer::new(self.clone(), DEFAULT_ROUND_CAP)
     }
 
-    /// A player for one game whose round cap is `round_cap` (told to the agent at init).
-    /// The games whose decision exports the module has.
-    pub fn games(&self) -> &[GameKind] {
+    /// The games whose decision exports the module has (a component: the game of its world).
+    pub fn games(&self) -> &[&'static AgentInterface] {
         &self.inner.games
     }
 
     /// Whether the module has every decision export of `game`.
-    pub fn plays(&self, game: GameKind) -> bool {
-        self.inner.games.contains(&game)
+    pub fn plays(&self, game: &AgentInterface) -> bool {
+        self.inner.games.iter().any(|g| g.abi_id == game.abi_id)
     }
 
     /// Fails, naming the missing exports, unless the module plays `game`.
-    pub fn check_plays(&self, game: GameKind) -> anyhow::Result<()> {
+    pub fn check_plays(&self, game: &AgentInterface) -> anyhow::Result<()> {
         if self.plays(game) {
             return Ok(());
         }
@@ -716,22 +746,23 @@ impl AgentModule {
             bail!(
                 "the agent does not play {}: it is a component of world {world} (a component \
                  plays the one game of its world)",
-                game.title()
+                game.title
             );
         }
         let missing: Vec<String> = game
-            .decision_exports()
+            .decisions
             .iter()
             .filter(|name| !self.inner.exports.iter().any(|e| e.name == **name))
             .map(|name| format!("`{name}`"))
             .collect();
         bail!(
             "the agent does not play {}: missing export {}",
-            game.title(),
+            game.title,
             missing.join(", ")
         )
     }
 
+    /// A player for one game whose round cap is `round_cap` (told to the agent at init).
     pub fn player_with_round_cap(&self, round_cap: u32) -> WasmPlayer {
         WasmPlayer::new(self.clone(), round_cap)
     }

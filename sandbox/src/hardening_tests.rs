@@ -1,5 +1,6 @@
 //! Engine hardening and shape limits.
 
+use super::test_game::GAMES;
 use super::*;
 
 fn wat_agent(extra: &str, memory: &str) -> String {
@@ -17,7 +18,7 @@ fn wat_agent(extra: &str, memory: &str) -> String {
 
 #[test]
 fn threads_and_shared_memories_are_refused() {
-    let sb = Sandbox::with_compiler(Limits::default(), Compiler::in_process()).unwrap();
+    let sb = Sandbox::with_compiler(GAMES, Limits::default(), Compiler::in_process()).unwrap();
     let shared = wat_agent("", r#"(memory (export "memory") 1 1 shared)"#);
     let err = format!(
         "{:#}",

@@ -114,9 +114,7 @@ mod tests {
 
     #[test]
     fn the_pool_takes_no_more_address_space_than_the_estimates() {
-        if !alone(
-            "sandbox::capacity::tests::the_pool_takes_no_more_address_space_than_the_estimates",
-        ) {
+        if !alone("capacity::tests::the_pool_takes_no_more_address_space_than_the_estimates") {
             return;
         }
         let limits = Limits::default();

@@ -12,12 +12,24 @@ pub mod player;
 pub mod record;
 mod wasm;
 
+use arena_abi::names;
+
+use crate::sandbox::AgentInterface;
+
 pub use game::{
     play_game, play_game_into, GameEnd, GameRecord, GameSink, LoadFault, RollRecord, Setup,
     TurnEnd, TurnRecord,
 };
 pub use league::FarkleGame;
 pub use player::{Answer, FarklePlayer, Observation};
+
+/// What the sandbox is told about Farkle.
+pub static AGENT: AgentInterface = AgentInterface {
+    title: "Farkle",
+    abi_id: arena_abi::game::FARKLE,
+    decisions: &[names::FARKLE_DRAFT],
+    component: Some(&component::FarkleWorld),
+};
 
 #[cfg(test)]
 mod tests;

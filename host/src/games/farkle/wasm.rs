@@ -2,15 +2,15 @@
 
 use super::abi::{encode_observation, read_answer};
 use super::{Answer, FarklePlayer, Observation};
-use crate::game::{Fault, GameKind};
+use crate::game::Fault;
 use crate::sandbox::{HostFailure, WasmPlayer};
 
-/// Index of `farkle_draft` in `GameKind::Farkle.decision_exports()`.
+/// Index of `farkle_draft` in [`super::AGENT`]`.decisions`.
 const DRAFT: usize = 0;
 
 impl FarklePlayer for WasmPlayer {
     fn start(&mut self, seat: usize, players: usize, seed: u64) -> Result<(), Fault> {
-        WasmPlayer::start(self, GameKind::Farkle, seat, players, seed)
+        WasmPlayer::start(self, &super::AGENT, seat, players, seed)
     }
 
     fn draft(&mut self, obs: &Observation) -> Result<Answer, Fault> {

@@ -7,7 +7,7 @@ use wasmtime::{ResourceLimiter, Trap};
 use wasmtime_wasi::I32Exit;
 
 use super::log::AgentLog;
-use crate::farm::{Fault, FaultKind};
+use crate::fault::{Fault, FaultKind};
 
 /// A memory or table size past the limits: the error of an instantiation the limiter refuses (a
 /// module whose own initial sizes are too big), and what a refused `memory.grow` or `table.grow`

@@ -6,16 +6,15 @@ use farm_rules::Offer;
 
 use super::abi_events::{decode_accept_answer, decode_trade_answer, encode_observation};
 use super::{AcceptView, FarmPlayer, Fault, Observation};
-use crate::game::GameKind;
 use crate::sandbox::{HostFailure, WasmPlayer};
 
-/// Index of each decision export in `GameKind::Farm.decision_exports()`.
+/// Index of each decision export in [`super::AGENT`]`.decisions`.
 const TRADE: usize = 0;
 const ACCEPT: usize = 1;
 
 impl FarmPlayer for WasmPlayer {
     fn start(&mut self, seat: usize, players: usize, seed: u64) -> Result<(), Fault> {
-        WasmPlayer::start(self, GameKind::Farm, seat, players, seed)
+        WasmPlayer::start(self, &super::AGENT, seat, players, seed)
     }
 
     fn trade(&mut self, obs: &Observation) -> Result<Offer, Fault> {

@@ -11,6 +11,10 @@ pub mod league;
 pub mod player;
 mod wasm;
 
+use arena_abi::names;
+
+use crate::sandbox::AgentInterface;
+
 pub use dice::{DiceSource, ExplicitDice, SeededDice};
 pub use event::{Event, Party};
 pub use fault::{Decision, Fault, FaultKind, FaultPolicy};
@@ -20,3 +24,14 @@ pub use game::{
 };
 pub use league::FarmGame;
 pub use player::{AcceptView, FarmPlayer, Observation};
+
+/// What the sandbox is told about Little Animal Farm.
+pub static AGENT: AgentInterface = AgentInterface {
+    title: "Little Animal Farm",
+    abi_id: arena_abi::game::LITTLE_ANIMAL_FARM,
+    decisions: &[names::FARM_TRADE, names::FARM_ACCEPT],
+    component: Some(&component::FarmWorld),
+};
+
+#[cfg(test)]
+mod tests;

@@ -108,7 +108,7 @@ impl ModuleCache {
         engine.precompile_compatibility_hash().hash(&mut h);
         h.write(&(limits.wasm_stack_bytes as u64).to_le_bytes());
         h.write(&Sha256::digest(wasm));
-        crate::records::sha256_hex(&h.0.finalize())
+        crate::sha256_hex(&h.0.finalize())
     }
 
     /// Where the artifact of `key` is stored.
@@ -198,7 +198,7 @@ fn random_suffix() -> String {
             .map_or(0, |d| d.as_nanos() as u64);
         (t ^ u64::from(std::process::id())).to_le_bytes()
     });
-    crate::records::sha256_hex(&b)[..16].to_owned()
+    crate::sha256_hex(&b)[..16].to_owned()
 }
 
 #[cfg(unix)]
