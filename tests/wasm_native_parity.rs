@@ -3,8 +3,8 @@
 
 mod common;
 
-use arena::farm::{play_game, FarmPlayer, SeededDice, Setup};
-use arena::native::NativePlayer;
+use arena::games::farm::NativePlayer;
+use arena::games::farm::{play_game, FarmPlayer, SeededDice, Setup};
 use common::example_wasm;
 
 /// The example agents built for wasm play exactly like their native builds (same records), load

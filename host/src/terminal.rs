@@ -112,3 +112,8 @@ mod tests {
         assert_eq!(line("a\tb\nc"), "a\\tb\\nc");
     }
 }
+
+/// A duration in milliseconds for people: `12.3 ms`.
+pub fn millis(d: std::time::Duration) -> String {
+    format!("{:.1} ms", d.as_secs_f64() * 1000.0)
+}

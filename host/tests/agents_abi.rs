@@ -3,12 +3,12 @@
 
 use std::path::Path;
 
-use arena::farm::abi_events::{encode_init, encode_observation, to_abi_event};
-use arena::farm::{
+use arena::games::farm::abi::{encode_init, encode_observation, to_abi_event};
+use arena::games::farm::NativePlayer;
+use arena::games::farm::{
     play_game, AcceptView, Decision, Event, FarmPlayer, Fault, FaultKind, Observation, Party,
     SeededDice, Setup,
 };
-use arena::native::NativePlayer;
 use arena_agent_sdk::{handle_init, FarmAgent, InitContext, View, BUFFER_SIZE};
 use farm_rules::{check_offer, Animal, FailReason, Herd, Offer, Position, Roll};
 

@@ -131,7 +131,7 @@ pub enum FuelScope {
     Game,
 }
 
-/// The fault for a failed call. `what` names the call for the detail ("farm_trade", "arena_init").
+/// The fault for a failed call. `what` names the call for the detail (a decision export, "arena_init").
 pub fn classify(err: &wasmtime::Error, what: &str, fuel: FuelScope) -> Fault {
     if let Some(trap) = err.downcast_ref::<Trap>() {
         return match trap {

@@ -1,6 +1,6 @@
 //! Engine hardening and shape limits.
 
-use super::test_game::GAMES;
+use super::game_for_tests::GAMES;
 use super::*;
 
 fn wat_agent(extra: &str, memory: &str) -> String {

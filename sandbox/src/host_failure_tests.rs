@@ -1,7 +1,7 @@
 //! The host's own failures are never an agent's fault: a player remembers them (and a game
 //! returns them instead of a record: the games' tests).
 
-use super::test_game::{GAMES, TEST_GAME};
+use super::game_for_tests::{GAMES, TEST_GAME};
 use super::*;
 
 const PASSER: &str = include_str!("../../example-agents/wat/passer.wat");

@@ -5,9 +5,9 @@ use std::collections::BTreeMap;
 
 use wasmtime::{ExternType, Linker, Store};
 
+use super::game_for_tests::{GAMES, TEST_GAME};
 use super::log::AgentLog;
 use super::player::HostState;
-use super::test_game::{GAMES, TEST_GAME};
 use super::*;
 
 fn limits(fuel_per_decision: u64) -> Limits {

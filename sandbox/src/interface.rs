@@ -16,7 +16,7 @@ use crate::player::HostState;
 
 /// What the sandbox needs to host an agent of a game.
 pub struct AgentInterface {
-    /// The game's name for people ("Little Animal Farm"), in the messages of refused modules.
+    /// The game's name for people, in the messages of refused modules.
     pub title: &'static str,
     /// The game's id in the ABI envelope (`arena_init` and every decision).
     pub abi_id: u32,
@@ -62,6 +62,9 @@ pub trait ComponentWorld: Send + Sync + 'static {
     fn exports(&self) -> &'static [&'static str];
     /// The interfaces of the world that only hold types: the linker defines them empty.
     fn type_interfaces(&self) -> &'static [&'static str];
+    /// The world's file in the WIT package (`wit/NAME.wit`) and its text, which component
+    /// projects copy.
+    fn wit_file(&self) -> (&'static str, &'static str);
     /// Checks a linked component's exports against the world's types: the instance-maker of the
     /// agent's games, or why the component is not an agent of this world.
     fn prepare(&self, pre: InstancePre<HostState>) -> wasmtime::Result<Box<dyn WorldPre>>;
@@ -82,7 +85,7 @@ pub trait WorldPre: Send + Sync {
 }
 
 impl dyn ComponentWorld {
-    /// The world's name without its package and version (`farm` of `arena:games/farm@1.0.0`).
+    /// The world's name without its package and version (`NAME` of `arena:games/NAME@1.0.0`).
     pub fn short_name(&self) -> &'static str {
         let name = self.name();
         let name = name.rsplit_once('/').map_or(name, |(_, n)| n);

@@ -97,10 +97,10 @@ pub fn run_with_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
 }
 
 #[cfg(test)]
+mod game_for_tests;
+#[cfg(test)]
 mod hardening_tests;
 #[cfg(test)]
 mod host_failure_tests;
 #[cfg(test)]
 mod host_fuel_tests;
-#[cfg(test)]
-mod test_game;

@@ -698,7 +698,7 @@ impl AgentModule {
         matches!(self.inner.code, Code::Component(_))
     }
 
-    /// The WIT world of a component (`arena:games/farm@1.0.0`), `None` for a core module.
+    /// The WIT world of a component (`arena:games/NAME@VERSION`), `None` for a core module.
     pub fn world(&self) -> Option<&'static str> {
         match &self.inner.code {
             Code::Component(world) => Some(world.name()),
@@ -722,7 +722,7 @@ impl AgentModule {
     }
 
     /// A player for one game, announcing [`DEFAULT_ROUND_CAP`] to the agent's `arena_init`.
-    /// The agent is instantiated when the game calls `FarmPlayer::start`.
+    /// The agent is instantiated when the game calls [`WasmPlayer::start`].
     pub fn player(&self) -> WasmPlayer {
         WasmPlayer::new(self.clone(), DEFAULT_ROUND_CAP)
     }

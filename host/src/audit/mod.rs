@@ -256,7 +256,7 @@ fn is_the_scheduled_game(
     summary: &VerifySummary,
 ) -> Result<(), String> {
     let s = &published.settings;
-    if summary.game != s.game {
+    if summary.game != s.game.name() {
         return Err(format!(
             "it is a game of {}, the league plays {}",
             summary.game, s.game

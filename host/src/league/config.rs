@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context};
 use serde::Deserialize;
 
-use crate::game::{FaultPolicy, GameKind};
+use crate::game::{FaultPolicy, Game, GameSettings};
 
 /// A league file as written by the organizer. Unknown keys are refused so that a typo never
 /// silently falls back to a default.
@@ -61,7 +61,9 @@ pub struct AgentEntry {
 #[derive(Clone, Debug)]
 pub struct LeagueConfig {
     pub name: String,
-    pub game: GameKind,
+    pub game: &'static dyn Game,
+    /// The game's own settings (the table named after the game), as the game completed them.
+    pub settings: GameSettings,
     pub players_per_game: usize,
     pub games_per_group: u32,
     pub seed: u64,
@@ -86,14 +88,14 @@ impl LeagueConfig {
     }
 
     pub fn parse(text: &str, base: &Path) -> anyhow::Result<LeagueConfig> {
-        let raw: RawConfig =
-            toml::from_str(text).map_err(|e| anyhow::anyhow!("{}", e.to_string().trim_end()))?;
+        let (raw, game_keys): (RawConfig, _) = parse_with_game_table(text)?;
         let game = match &raw.game {
-            Some(name) => name
-                .parse::<GameKind>()
-                .map_err(|e| anyhow::anyhow!("key `game`: {e}"))?,
-            None => GameKind::Farm,
+            Some(name) => {
+                crate::games::by_name(name).map_err(|e| anyhow::anyhow!("key `game`: {e}"))?
+            }
+            None => crate::games::first(),
         };
+        let settings = game.settings(game_keys.as_ref())?;
         let players_per_game = raw.players_per_game.unwrap_or(2);
         let seats = game.seats();
         if !seats.contains(&players_per_game) {
@@ -188,6 +190,7 @@ impl LeagueConfig {
         Ok(LeagueConfig {
             name: raw.name.unwrap_or_else(|| "league".into()),
             game,
+            settings,
             players_per_game,
             games_per_group,
             seed: raw.seed.unwrap_or(1),
@@ -208,6 +211,41 @@ impl LeagueConfig {
         } else {
             std::thread::available_parallelism().map_or(1, |n| n.get())
         }
+    }
+}
+
+/// Reads a league or challenge file whose keys are `T`'s, besides an optional table named after
+/// its game (`game = "NAME"` and `[NAME]`; without `game`, the first game's), which is returned
+/// apart for the game to read. Unknown keys and wrong types are refused, naming the key.
+pub fn parse_with_game_table<T: serde::de::DeserializeOwned>(
+    text: &str,
+) -> anyhow::Result<(T, Option<toml::Table>)> {
+    let trimmed = |e: &dyn std::fmt::Display| anyhow::anyhow!("{}", e.to_string().trim_end());
+    let mut table: toml::Table = toml::from_str(text).map_err(|e| trimmed(&e))?;
+    let name = match table.get("game") {
+        Some(toml::Value::String(name)) => name.clone(),
+        _ => crate::games::first().name().to_owned(),
+    };
+    match table.remove(&name) {
+        // The usual file, without a table of its game's: read from the text, so that an error
+        // shows the line.
+        None => Ok((toml::from_str(text).map_err(|e| trimmed(&e))?, None)),
+        Some(toml::Value::Table(keys)) => {
+            let raw = serde_path_to_error::deserialize(toml::Value::Table(table)).map_err(|e| {
+                let path = e.path().to_string();
+                let inner = e.into_inner();
+                if path == "." {
+                    anyhow::anyhow!("{inner}")
+                } else {
+                    anyhow::anyhow!("key `{path}`: {inner}")
+                }
+            })?;
+            Ok((raw, Some(keys)))
+        }
+        Some(other) => anyhow::bail!(
+            "key `{name}`: expected a table of the game's settings, found {}",
+            other.type_str()
+        ),
     }
 }
 

@@ -7,13 +7,13 @@ use arena_abi::farkle::{
 use arena_abi::{Decision, Envelope, ABI_VERSION, ENVELOPE_SIZE};
 
 use super::player::{Answer, Observation};
-use crate::game::{Fault, FaultKind, GameKind};
+use crate::game::{Fault, FaultKind};
 
 /// Writes the envelope and the observation payload; returns the length written.
 pub fn encode_observation(obs: &Observation, buf: &mut [u8]) -> usize {
     Envelope {
         abi_version: ABI_VERSION,
-        game: GameKind::Farkle.abi_id(),
+        game: super::INFO.agent.abi_id,
         decision: Decision::FarkleDraft,
         seat: obs.seat as u32,
         players: obs.players as u32,

@@ -36,6 +36,10 @@ impl ComponentWorld for FarkleWorld {
         &["arena:games/farkle-types@1.0.0"]
     }
 
+    fn wit_file(&self) -> (&'static str, &'static str) {
+        ("wit/farkle.wit", include_str!("../../../../wit/farkle.wit"))
+    }
+
     fn prepare(&self, pre: InstancePre<HostState>) -> wasmtime::Result<Box<dyn WorldPre>> {
         Ok(Box::new(FarklePre::new(pre)?))
     }

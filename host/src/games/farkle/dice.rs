@@ -1,7 +1,7 @@
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 
-use crate::farm::dice::chacha_key;
+use crate::game::seed::chacha_key;
 
 /// Six-sided dice derived from a 64-bit seed, specified in docs/RECORDS.md so that anyone can
 /// re-derive a game's rolls: the ChaCha8 key is made as for Little Animal Farm (four successive

@@ -4,8 +4,7 @@ use farkle_rules::{check_answer, is_farkle, Action, Reject, DICE};
 
 use super::dice::SeededD6;
 use super::player::{Answer, FarklePlayer, Observation};
-use crate::farm::AgentLog;
-use crate::game::{Fault, FaultPolicy, Outcome};
+use crate::game::{AgentLog, Fault, FaultPolicy, Outcome};
 
 /// Everything that determines a game apart from the players' answers.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,10 +31,9 @@ impl Setup {
         }
     }
 
-    /// Seed for the agent in `seat`'s own randomness (the same derivation as Little Animal Farm).
+    /// Seed for the agent in `seat`'s own randomness (as every game derives it).
     pub fn agent_seed(&self, seat: usize) -> u64 {
-        let mut state = self.seed ^ (0xA5A5_0000_0000_0000 | seat as u64);
-        crate::farm::dice::splitmix64(&mut state)
+        crate::game::seed::agent_seed(self.seed, seat)
     }
 }
 

@@ -5,9 +5,25 @@ use arena_agent_sdk::{handle_farkle_draft, handle_farkle_init, FarkleAgent, BUFF
 
 use super::abi::{encode_observation, read_answer};
 use super::{Answer, FarklePlayer, Observation};
-use crate::game::abi::encode_init;
-use crate::game::{Fault, GameKind};
-use crate::native::catch_panic;
+use crate::game::native::catch_panic;
+use crate::game::Fault;
+use crate::sandbox::{encode_init, Init};
+
+/// A native strategy in a Farkle seat ([`crate::game::Seat::Native`]): makes a fresh player for
+/// every game.
+pub struct Native(Box<dyn Fn() -> Box<dyn FarklePlayer> + Send + Sync>);
+
+impl Native {
+    /// A seat whose players are made by `make`.
+    pub fn new(make: impl Fn() -> Box<dyn FarklePlayer> + Send + Sync + 'static) -> Native {
+        Native(Box::new(make))
+    }
+
+    /// A player for one game.
+    pub fn player(&self) -> Box<dyn FarklePlayer> {
+        (self.0)()
+    }
+}
 
 /// A native Farkle agent in a seat: a fresh agent for every game (like a fresh wasm instance);
 /// a panic is a `trap` fault.
@@ -44,14 +60,13 @@ impl<A: FarkleAgent> NativeFarklePlayer<A> {
 impl<A: FarkleAgent> FarklePlayer for NativeFarklePlayer<A> {
     fn start(&mut self, seat: usize, players: usize, seed: u64) -> Result<(), Fault> {
         self.agent = (self.make)();
-        let n = encode_init(
-            GameKind::Farkle,
+        let init = Init {
             seat,
             players,
             seed,
-            self.round_cap,
-            &mut self.buf,
-        );
+            round_cap: self.round_cap,
+        };
+        let n = encode_init(&super::INFO.agent, &init, &mut self.buf);
         self.guarded(|agent, buf| handle_farkle_init(agent, buf, n as i32))
             .map(|_| ())
     }

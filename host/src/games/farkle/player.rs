@@ -1,4 +1,4 @@
-use crate::game::Fault;
+use crate::game::{Fault, SeatUsage};
 use crate::sandbox::HostFailure;
 
 /// What a player sees when asked to draft. A copy owned by the game.
@@ -54,6 +54,11 @@ pub trait FarklePlayer {
     /// The host's own failure in this game, if it had one (a sandboxed agent the host could not
     /// set up): the game is then not a fact about the players and must not be scored.
     fn host_failure(&self) -> Option<HostFailure> {
+        None
+    }
+
+    /// What the player used in this game (a sandboxed agent's fuel and decisions).
+    fn usage(&self) -> Option<SeatUsage> {
         None
     }
 }

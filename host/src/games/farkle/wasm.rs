@@ -2,7 +2,7 @@
 
 use super::abi::{encode_observation, read_answer};
 use super::{Answer, FarklePlayer, Observation};
-use crate::game::Fault;
+use crate::game::{Fault, SeatUsage};
 use crate::sandbox::{HostFailure, WasmPlayer};
 
 /// Index of `farkle_draft` in [`super::AGENT`]`.decisions`.
@@ -10,7 +10,7 @@ const DRAFT: usize = 0;
 
 impl FarklePlayer for WasmPlayer {
     fn start(&mut self, seat: usize, players: usize, seed: u64) -> Result<(), Fault> {
-        WasmPlayer::start(self, &super::AGENT, seat, players, seed)
+        WasmPlayer::start(self, &super::INFO.agent, seat, players, seed)
     }
 
     fn draft(&mut self, obs: &Observation) -> Result<Answer, Fault> {
@@ -27,5 +27,9 @@ impl FarklePlayer for WasmPlayer {
 
     fn host_failure(&self) -> Option<HostFailure> {
         WasmPlayer::host_failure(self).cloned()
+    }
+
+    fn usage(&self) -> Option<SeatUsage> {
+        Some(SeatUsage::of(self))
     }
 }

@@ -37,6 +37,10 @@ impl ComponentWorld for FarmWorld {
         &["arena:games/farm-types@1.0.0"]
     }
 
+    fn wit_file(&self) -> (&'static str, &'static str) {
+        ("wit/farm.wit", include_str!("../../../../wit/farm.wit"))
+    }
+
     fn prepare(&self, pre: InstancePre<HostState>) -> wasmtime::Result<Box<dyn WorldPre>> {
         Ok(Box::new(FarmPre::new(pre)?))
     }

@@ -2,6 +2,8 @@ use farm_rules::{Roll, DIE_FACES};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 
+use crate::game::seed::chacha_key;
+
 /// Where a game's rolls come from.
 pub trait DiceSource {
     /// The next roll, or `None` when an explicit list has run out.
@@ -43,25 +45,6 @@ impl DiceSource for SeededDice {
         let wolf = self.face();
         Some(Roll::from_indices(fox, wolf))
     }
-}
-
-/// SplitMix64: a tiny, fully specified generator used to stretch a 64-bit seed into a key, and to
-/// derive per-game seeds elsewhere in the arena.
-pub fn splitmix64(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-pub(crate) fn chacha_key(seed: u64) -> [u8; 32] {
-    let mut state = seed;
-    let mut key = [0u8; 32];
-    for chunk in key.chunks_exact_mut(8) {
-        chunk.copy_from_slice(&splitmix64(&mut state).to_le_bytes());
-    }
-    key
 }
 
 /// Dice given roll by roll, as in a record that carries its dice instead of a seed.

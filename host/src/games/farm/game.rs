@@ -5,11 +5,11 @@ use farm_rules::{
     MAX_PLAYERS,
 };
 
-use super::dice::{splitmix64, DiceSource};
+use super::dice::DiceSource;
 use super::event::{Event, Party};
 use super::fault::{Decision, Fault, FaultPolicy};
 use super::player::{AcceptView, FarmPlayer, Observation};
-pub use crate::game::Outcome;
+pub use crate::game::{AgentLog, Outcome};
 
 /// A position to start from instead of the standard start (like a chess FEN).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -63,8 +63,7 @@ impl Setup {
     /// Seed handed to the agent in `seat` for its own randomness: derived from the game seed so
     /// that a game replays exactly, and different for every seat.
     pub fn agent_seed(&self, seat: usize) -> u64 {
-        let mut state = self.seed.unwrap_or(0) ^ (0xA5A5_0000_0000_0000 | seat as u64);
-        splitmix64(&mut state)
+        crate::game::seed::agent_seed(self.seed.unwrap_or(0), seat)
     }
 }
 
@@ -83,13 +82,6 @@ pub struct TurnRecord {
     pub events: Vec<Event>,
     /// What the agents deciding in this turn wrote to their debug logs while deciding.
     pub logs: Vec<AgentLog>,
-}
-
-/// Debug output of one agent during one decision (or while loading, for the start).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AgentLog {
-    pub seat: usize,
-    pub text: String,
 }
 
 /// A whole game: its setup, what happened before the first turn, every turn, the outcome.

@@ -2,6 +2,7 @@ use farm_rules::{Offer, Position, Trade};
 
 use super::event::Event;
 use super::fault::Fault;
+use crate::game::SeatUsage;
 use crate::sandbox::HostFailure;
 
 /// What a player sees when asked for a decision. Everything is a copy owned by the game: a player
@@ -53,6 +54,11 @@ pub trait FarmPlayer {
     /// The host's own failure in this game, if it had one (a sandboxed agent the host could not
     /// set up): the game is then not a fact about the players and must not be scored.
     fn host_failure(&self) -> Option<HostFailure> {
+        None
+    }
+
+    /// What the player used in this game (a sandboxed agent's fuel and decisions).
+    fn usage(&self) -> Option<SeatUsage> {
         None
     }
 }

@@ -4,8 +4,9 @@
 
 use farm_rules::Offer;
 
-use super::abi_events::{decode_accept_answer, decode_trade_answer, encode_observation};
+use super::abi::{decode_accept_answer, decode_trade_answer, encode_observation};
 use super::{AcceptView, FarmPlayer, Fault, Observation};
+use crate::game::SeatUsage;
 use crate::sandbox::{HostFailure, WasmPlayer};
 
 /// Index of each decision export in [`super::AGENT`]`.decisions`.
@@ -14,7 +15,7 @@ const ACCEPT: usize = 1;
 
 impl FarmPlayer for WasmPlayer {
     fn start(&mut self, seat: usize, players: usize, seed: u64) -> Result<(), Fault> {
-        WasmPlayer::start(self, &super::AGENT, seat, players, seed)
+        WasmPlayer::start(self, &super::INFO.agent, seat, players, seed)
     }
 
     fn trade(&mut self, obs: &Observation) -> Result<Offer, Fault> {
@@ -39,5 +40,9 @@ impl FarmPlayer for WasmPlayer {
 
     fn host_failure(&self) -> Option<HostFailure> {
         WasmPlayer::host_failure(self).cloned()
+    }
+
+    fn usage(&self) -> Option<SeatUsage> {
+        Some(SeatUsage::of(self))
     }
 }

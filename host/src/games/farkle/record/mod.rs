@@ -12,13 +12,13 @@ use serde_json::{Map, Value};
 
 use super::game::{play_game_into, GameSink, LoadFault, Setup, TurnEnd, TurnRecord};
 use super::player::{Answer, FarklePlayer, Observation};
-use crate::farm::AgentLog;
-use crate::game::{Fault, FaultKind, FaultPolicy, GameKind};
-use crate::records::format::{FORMAT_NAME, FORMAT_VERSION};
+use crate::game::{AgentLog, Fault, FaultKind, FaultPolicy, Outcome};
 use crate::records::lines::{Line, RecordReader};
 use crate::records::stream::{check_digest, compare_line, to_value, TurnLines};
-use crate::records::verify::fail;
-use crate::records::{DiceOrigin, FaultCounts, RecordMeta, VerifyError, VerifySummary};
+use crate::records::{
+    fail, DiceOrigin, FaultCounts, RecordMeta, VerifyError, VerifySummary, FORMAT_NAME,
+    FORMAT_VERSION,
+};
 
 #[cfg(test)]
 pub(crate) mod value_writer;
@@ -276,10 +276,7 @@ pub fn verify_record(text: &str) -> Result<VerifySummary, VerifyError> {
 
 /// Verifies a Farkle record whose setup line (`first`) has been read, as a stream: see
 /// [`crate::records::verify_reader`].
-pub(crate) fn verify_lines(
-    mut reader: RecordReader,
-    first: Line,
-) -> Result<VerifySummary, VerifyError> {
+pub fn verify_lines(mut reader: RecordReader, first: Line) -> Result<VerifySummary, VerifyError> {
     let setup: SetupJson = field(&first.value, 1, "setup")?;
     if setup.format != FORMAT_NAME || setup.format_version != FORMAT_VERSION {
         return Err(fail(
@@ -290,7 +287,7 @@ pub(crate) fn verify_lines(
             ),
         ));
     }
-    if setup.game != GameKind::Farkle.name() {
+    if setup.game != super::NAME {
         return Err(fail(
             1,
             format!("game: expected \"farkle\", found {:?}", setup.game),
@@ -310,7 +307,7 @@ pub(crate) fn verify_lines(
         return Err(fail(1, "dice: Farkle records are always \"seeded\""));
     }
     let n = setup.players.len();
-    if !GameKind::Farkle.seats().contains(&n) {
+    if !super::INFO.seats.contains(&n) {
         return Err(fail(1, format!("players: {n} seats, expected 1 to 6")));
     }
     if let Some((i, p)) = setup.players.iter().enumerate().find(|(i, p)| p.seat != *i) {
@@ -414,7 +411,7 @@ pub(crate) fn verify_lines(
     check_digest(&reader, &end_read, &found.digest)?;
     reader.expect_end_of_file()?;
     Ok(VerifySummary {
-        game: GameKind::Farkle,
+        game: super::NAME,
         players: n,
         names: meta.names,
         agent_hashes: meta.agent_hashes,
@@ -428,5 +425,22 @@ pub(crate) fn verify_lines(
         forfeits: end.forfeits,
         faults,
         scores: Some(end.scores.iter().map(|&s| i64::from(s)).collect()),
+        result: result(n, end.outcome),
     })
+}
+
+/// How a game ended, in words: a solo game reaches the target or not; a race may end in a shared
+/// highest score.
+fn result(players: usize, outcome: Outcome) -> String {
+    match (players, outcome) {
+        (1, Outcome::Win { .. }) => "target reached".to_string(),
+        (1, Outcome::Draw { round_cap: true }) => {
+            "target not reached within the round cap".to_string()
+        }
+        (1, _) => "target not reached (forfeited)".to_string(),
+        (_, Outcome::Draw { round_cap: false }) => {
+            "draw (a shared highest score, or everyone forfeited)".to_string()
+        }
+        (_, outcome) => VerifySummary::outcome_text(outcome),
+    }
 }

@@ -5,11 +5,10 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::farkle::game::{GameRecord, RollRecord, TurnEnd, TurnRecord};
-use crate::farm::AgentLog;
-use crate::game::GameKind;
-use crate::records::format::{FORMAT_NAME, FORMAT_VERSION};
+use crate::game::AgentLog;
+use crate::games::farkle::game::{GameRecord, RollRecord, TurnEnd, TurnRecord};
 use crate::records::{sha256_hex, RecordMeta};
+use crate::records::{FORMAT_NAME, FORMAT_VERSION};
 
 /// Writes `record` as JSON Lines, the end line carrying the SHA-256 of every line before it.
 pub fn write_record(record: &GameRecord, meta: &RecordMeta) -> anyhow::Result<Vec<u8>> {
@@ -31,7 +30,7 @@ pub fn write_record(record: &GameRecord, meta: &RecordMeta) -> anyhow::Result<Ve
             "type": "setup",
             "format": FORMAT_NAME,
             "format_version": FORMAT_VERSION,
-            "game": GameKind::Farkle.name(),
+            "game": crate::games::farkle::NAME,
             "rules_version": farkle_rules::RULES_VERSION,
             "players": (0..n).map(|seat| json!({
                 "seat": seat,

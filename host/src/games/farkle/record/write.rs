@@ -6,12 +6,11 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::farkle::game::{GameRecord, LoadFault, RollRecord, Setup, TurnEnd, TurnRecord};
-use crate::farm::AgentLog;
-use crate::game::{FaultPolicy, GameKind, Outcome};
-use crate::records::format::{FORMAT_NAME, FORMAT_VERSION};
+use crate::game::{AgentLog, FaultPolicy, Outcome};
+use crate::games::farkle::game::{GameRecord, LoadFault, RollRecord, Setup, TurnEnd, TurnRecord};
 use crate::records::jsonl::{capacity, check_seats, push_line, LimitsJson, LogsJson};
 use crate::records::{sha256_hex, RecordMeta};
+use crate::records::{FORMAT_NAME, FORMAT_VERSION};
 
 /// Writes `record` as JSON Lines, the end line carrying the SHA-256 of every line before it.
 pub fn write_record(record: &GameRecord, meta: &RecordMeta) -> anyhow::Result<Vec<u8>> {
@@ -50,7 +49,7 @@ pub(crate) fn setup_line<'a>(
         fault_policy: setup.policy,
         format: FORMAT_NAME,
         format_version: FORMAT_VERSION,
-        game: GameKind::Farkle.name(),
+        game: crate::games::farkle::NAME,
         limits,
         players: (0..setup.players)
             .map(|seat| Player {

@@ -6,11 +6,11 @@ use std::time::{Duration, Instant};
 
 use farm_rules::{Herd, Offer, Partner, Position, Trade};
 
-use crate::farm::{
+use crate::game::{Game, Host, Seat, Table};
+use crate::games::farm::{
     play_game, AcceptView, Event, FarmGame, FarmPlayer, Fault, FaultKind, FaultPolicy, GameRecord,
     Observation, SeededDice, Setup,
 };
-use crate::game::{Game, Table};
 use crate::records::RecordMeta;
 use crate::sandbox::*;
 
@@ -141,7 +141,8 @@ fn with_player<R: Send>(
     let m = m.clone();
     run_with_big_stack(move || {
         let mut p = m.player();
-        p.start(&crate::farm::AGENT, 0, 2, seed).expect("start");
+        p.start(&crate::games::farm::INFO.agent, 0, 2, seed)
+            .expect("start");
         f(&mut p)
     })
 }
@@ -604,7 +605,7 @@ fn init_gets_the_seed_and_a_nonzero_return_fails_the_load() {
         (0..2u64)
             .map(|seed| {
                 m.player()
-                    .start(&crate::farm::AGENT, 0, 2, seed)
+                    .start(&crate::games::farm::INFO.agent, 0, 2, seed)
                     .map_err(|f| f.kind)
             })
             .collect::<Vec<_>>()
@@ -670,7 +671,10 @@ fn a_start_function_that_fails_in_one_game_is_a_load_fault_of_that_game() {
         .expect("one variant passes the load probe");
     let outcomes: Vec<Result<(), Fault>> = run_with_big_stack(move || {
         (1..=20)
-            .map(|seed| m.player().start(&crate::farm::AGENT, 0, 2, seed))
+            .map(|seed| {
+                m.player()
+                    .start(&crate::games::farm::INFO.agent, 0, 2, seed)
+            })
             .collect()
     });
     assert!(outcomes.iter().any(|o| o.is_ok()), "{outcomes:?}");
@@ -716,14 +720,17 @@ fn every_game_gets_a_fresh_instance() {
         let mut p = m.player();
         let mut out = Vec::new();
         for game in 0..3 {
-            p.start(&crate::farm::AGENT, 0, 2, game).unwrap();
+            p.start(&crate::games::farm::INFO.agent, 0, 2, game)
+                .unwrap();
             for _ in 0..2 {
                 with_obs(|o| p.trade(o).unwrap());
                 out.push(p.take_log().unwrap_or_default());
             }
         }
         let mut fresh = m.player();
-        fresh.start(&crate::farm::AGENT, 0, 2, 9).unwrap();
+        fresh
+            .start(&crate::games::farm::INFO.agent, 0, 2, 9)
+            .unwrap();
         with_obs(|o| fresh.trade(o).unwrap());
         out.push(fresh.take_log().unwrap_or_default());
         out
@@ -796,7 +803,7 @@ fn scribble_games(sb: &Sandbox) {
             if game % 4 == 0 {
                 p = m.player();
             }
-            p.start(&crate::farm::AGENT, 0, 2, game)
+            p.start(&crate::games::farm::INFO.agent, 0, 2, game)
                 .unwrap_or_else(|f| panic!("game {game}: {}", f.detail));
             with_obs(|o| p.trade(o).unwrap());
             logs.push(p.take_log().unwrap_or_default());
@@ -959,8 +966,11 @@ fn a_small_buffer_or_one_outside_memory_fails_the_load() {
             &format!(r#"(func (export "arena_buffer_size") (result i32) i32.const {size})"#),
         );
         let m = load(&sb, "buf", &wat);
-        let fault =
-            run_with_big_stack(|| m.player().start(&crate::farm::AGENT, 0, 2, 1).unwrap_err());
+        let fault = run_with_big_stack(|| {
+            m.player()
+                .start(&crate::games::farm::INFO.agent, 0, 2, 1)
+                .unwrap_err()
+        });
         assert_eq!(fault.kind, FaultKind::LoadFailed);
         assert!(fault.detail.contains(needle), "{fault:?}");
     }
@@ -983,19 +993,19 @@ fn a_game_the_host_could_not_set_up_is_an_error_not_a_record() {
     let passer = include_str!("../../../../../example-agents/wat/passer.wat");
     let m = one_slot.load_bytes("passer", passer.as_bytes()).unwrap();
     let err = run_with_big_stack(move || {
-        let mut players: Vec<Box<dyn FarmPlayer>> =
-            vec![Box::new(m.player()), Box::new(m.player())];
+        let seats = [Seat::Agent(&m), Seat::Agent(&m)];
         let table = Table {
             seed: 5,
             round_cap: 50,
             policy: FaultPolicy::Forfeit,
+            settings: Default::default(),
             meta: RecordMeta {
                 names: vec!["a".into(), "b".into()],
                 agent_hashes: vec![None, None],
                 limits: Arc::new(serde_json::Value::Null),
             },
         };
-        match FarmGame.play(&table, &mut players) {
+        match FarmGame.play(&Host::default(), &table, &seats) {
             Ok(_) => panic!("a game with a seat the host could not set up was recorded"),
             Err(e) => e,
         }
