@@ -146,7 +146,7 @@ pub(crate) fn check(
     let Some((game, world)) = worlds
         .iter()
         .copied()
-        .find(|(_, w)| w.decisions().any(|d| has(d)))
+        .find(|(_, w)| w.decisions().any(&has))
     else {
         return Err(not_an_agent("no decision export of any world".into()));
     };

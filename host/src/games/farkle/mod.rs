@@ -106,7 +106,7 @@ impl Game for FarkleGame {
             table,
             seats,
             |agent| Box::new(agent) as Box<dyn FarklePlayer>,
-            |native| native_player(native),
+            native_player,
         )?;
         let setup = Setup {
             policy: table.policy,

@@ -130,7 +130,7 @@ impl Game for FarmGame {
             table,
             seats,
             |agent| Box::new(agent) as Box<dyn FarmPlayer>,
-            |native| native_player(native),
+            native_player,
         )?;
         let setup = Setup {
             players: players.len(),
