@@ -232,7 +232,7 @@ fn a_league_killed_with_sigkill_resumes_to_the_same_standings() {
 
 /// The WAT Farkle agent that `arena new --game farkle --lang wat` writes.
 fn farkle_wat() -> std::path::PathBuf {
-    workspace().join("host/src/cli/new/templates/wat/farkle.wat")
+    workspace().join("host/src/games/farkle/templates/wat/farkle.wat")
 }
 
 #[test]

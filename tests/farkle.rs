@@ -7,9 +7,9 @@ mod common;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use arena::farkle::native::NativeFarklePlayer;
-use arena::farkle::{play_game, FarklePlayer, Setup};
-use arena::game::{GameKind, Outcome};
+use arena::game::Outcome;
+use arena::games::farkle::native::NativeFarklePlayer;
+use arena::games::farkle::{play_game, FarklePlayer, Setup};
 use common::{example_wasm, run, temp_dir, text, workspace, FARKLE_EXAMPLES};
 
 fn native(name: &str) -> Box<dyn FarklePlayer> {
@@ -34,10 +34,15 @@ fn native(name: &str) -> Box<dyn FarklePlayer> {
 
 #[test]
 fn wasm_bots_play_exactly_like_their_native_builds() {
-    let sandbox = arena::sandbox::Sandbox::new(Default::default()).unwrap();
+    let sandbox = arena::sandbox::Sandbox::new(arena::games::AGENTS, Default::default()).unwrap();
     for name in FARKLE_EXAMPLES {
         let module = sandbox.load(&example_wasm(name)).unwrap();
-        assert_eq!(module.games(), [GameKind::Farkle], "{name}");
+        assert_eq!(module.games().len(), 1, "{name}");
+        assert_eq!(
+            arena::games::of_agent(module.games()[0]).name(),
+            "farkle",
+            "{name}"
+        );
         for seed in 0..8 {
             let setup = Setup::new(2, seed, 300);
             let mut wasm = module.player_with_round_cap(300);

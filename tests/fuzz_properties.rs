@@ -1,12 +1,13 @@
 //! Property tests over hostile input, run in CI: agents' answers (`decode_trade_answer`,
 //! `decode_accept_answer`), record files (`read_record`, `verify_record_bytes`) and offers
-//! (`check_offer`, `execute_trade`). The same checks (`arena::fuzz_checks`) are cargo-fuzz
+//! (`check_offer`, `execute_trade`). The same checks (`arena::games::farm::fuzz_checks`) are cargo-fuzz
 //! targets in fuzz/ for long runs; here each property runs `FUZZ_CASES` cases (default 2000,
 //! a few seconds), more with `PROPTEST_CASES=N`.
 
-use arena::farm::{play_game, FarmPlayer, Observation, SeededDice, Setup};
-use arena::fuzz_checks;
-use arena::records::{record_to_string, RecordMeta};
+use arena::games::farm::fuzz_checks;
+use arena::games::farm::record::record_to_string;
+use arena::games::farm::{play_game, FarmPlayer, Observation, SeededDice, Setup};
+use arena::records::RecordMeta;
 use farm_rules::{Animal, Herd, Offer};
 use proptest::prelude::*;
 
@@ -41,7 +42,7 @@ fn offer() -> impl Strategy<Value = Offer> {
 struct Buyer;
 
 impl FarmPlayer for Buyer {
-    fn trade(&mut self, _obs: &Observation) -> Result<Offer, arena::farm::Fault> {
+    fn trade(&mut self, _obs: &Observation) -> Result<Offer, arena::games::farm::Fault> {
         Ok(Offer::with_stock(
             Herd::of(Animal::Rabbit, 6),
             Herd::of(Animal::Sheep, 1),
@@ -50,8 +51,8 @@ impl FarmPlayer for Buyer {
     fn accept(
         &mut self,
         _obs: &Observation,
-        _offer: &arena::farm::AcceptView,
-    ) -> Result<bool, arena::farm::Fault> {
+        _offer: &arena::games::farm::AcceptView,
+    ) -> Result<bool, arena::games::farm::Fault> {
         Ok(true)
     }
 }

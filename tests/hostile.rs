@@ -859,7 +859,12 @@ mod compiler {
             time_ms: 1500,
             ..CompileLimits::default()
         };
-        let sb = Sandbox::with_compiler(Limits::default(), child_compiler(limits)).unwrap();
+        let sb = Sandbox::with_compiler(
+            arena::games::AGENTS,
+            Limits::default(),
+            child_compiler(limits),
+        )
+        .unwrap();
         let t = Instant::now();
         let err = format!(
             "{:#}",
@@ -880,7 +885,12 @@ mod compiler {
             time_ms: 60_000,
             ..CompileLimits::default()
         };
-        let sb = Sandbox::with_compiler(Limits::default(), child_compiler(limits)).unwrap();
+        let sb = Sandbox::with_compiler(
+            arena::games::AGENTS,
+            Limits::default(),
+            child_compiler(limits),
+        )
+        .unwrap();
         // An ordinary agent compiles within that limit; the bomb does not.
         sb.load(&agent_path("dealer")).unwrap();
         let wasm = wat::parse_str(bomb_locals(20_000)).unwrap();
@@ -906,7 +916,9 @@ mod compiler {
         };
         let agents = ["greedy", "trader", "dealer", "malformed", "wasi_snoop"];
         let load_all = || {
-            let sb = Sandbox::with_compiler(Limits::default(), compiler.clone()).unwrap();
+            let sb =
+                Sandbox::with_compiler(arena::games::AGENTS, Limits::default(), compiler.clone())
+                    .unwrap();
             let t = Instant::now();
             let hashes: Vec<String> = agents
                 .iter()

@@ -60,7 +60,10 @@ fn perft_counts_the_start_and_refuses_what_it_cannot_count() {
             vec!["perft", "3", "--position", "7/7 w"],
             "the board has 2 ranks",
         ),
-        (vec!["perft", "--game", "farkle", "3"], "only jungle"),
+        (
+            vec!["perft", "--game", "farkle", "3"],
+            "Farkle has none to count (games with a move counter: jungle)",
+        ),
         (vec!["perft", "--game", "chess", "3"], "unknown game"),
     ] {
         let o = run(&args);
@@ -111,10 +114,10 @@ fn a_game_is_narrated_with_the_board_and_its_record_verifies() {
         s(&search),
         "--position",
         "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b 0 4",
-        "--clock",
-        "5000000",
-        "--increment",
-        "200000",
+        "--set",
+        "clock=5000000",
+        "--set",
+        "increment=200000",
         "--json",
     ]);
     let out = String::from_utf8_lossy(&o.stdout);
@@ -125,26 +128,30 @@ fn a_game_is_narrated_with_the_board_and_its_record_verifies() {
         "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b 0 4"
     );
     assert_eq!(setup["clock"]["start"], 5_000_000);
-    assert_eq!(setup["limits"]["increment"], 200_000);
+    assert_eq!(setup["clock"]["increment"], 200_000);
     let turn: serde_json::Value = serde_json::from_str(out.lines().nth(2).unwrap()).unwrap();
     assert_eq!(turn["seat"], 1, "the second player moves first here");
     // Bad options are named.
     for (args, says) in [
         (
             vec!["play", s(&greedy), s(&search), "--position", "7/7 w"],
-            "--position",
+            "position \"7/7 w\": ",
         ),
         (
             vec![
                 "play",
                 s(&greedy),
                 s(&search),
-                "--clock",
-                "0",
-                "--increment",
-                "0",
+                "--set",
+                "clock=0",
+                "--set",
+                "increment=0",
             ],
             "no fuel",
+        ),
+        (
+            vec!["play", s(&greedy), s(&search), "--set", "clok=5"],
+            "unknown key `jungle.clok`",
         ),
     ] {
         let o = run(&args);
@@ -155,7 +162,9 @@ fn a_game_is_narrated_with_the_board_and_its_record_verifies() {
     let o = run(&["play", s(&farm), s(&farm), "--position", "7/7 w"]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(
-        text(&o).contains("--position is an option of Jungle, not of Little Animal Farm"),
+        text(&o).contains(
+            "unknown key `little-animal-farm.position`: Little Animal Farm has no settings of its own"
+        ),
         "{}",
         text(&o)
     );
@@ -250,12 +259,12 @@ fn a_person_plays_against_an_agent_typing_moves() {
     assert!(out.contains("No record written"), "{out}");
     assert!(!dir.join("no.jsonl").exists());
 
-    // A person plays Jungle only, against one agent.
+    // A person plays against an agent, of a game the agent plays.
     for (args, says) in [
         (vec!["play", "human", "human"], "name one agent"),
         (
             vec!["play", "human", s(&random), "--game", "farkle"],
-            "Jungle only",
+            "cannot play --game farkle",
         ),
         (vec!["play", "human", s(&random), "--json"], "--json"),
     ] {
@@ -362,7 +371,7 @@ fn the_search_agent_wins_a_seat_swapped_league_which_verifies_and_repeats() {
     eprintln!("search: {vs_random}/40 against random, {vs_greedy}/40 against greedy");
     assert!(vs_random >= 0.95 * 40.0, "{vs_random}/40 against random");
     assert!(vs_greedy >= 0.75 * 40.0, "{vs_greedy}/40 against greedy");
-    assert_eq!(standings["settings"]["limits"]["clock"], 60_000_000);
+    assert_eq!(standings["settings"]["game_settings"]["clock"], 60_000_000);
     let o = run(&["verify", "--league", s(&out1)]);
     assert!(o.status.success(), "{}", text(&o));
     let report = out1.join("report");
@@ -399,7 +408,7 @@ fn the_search_agent_wins_a_seat_swapped_league_which_verifies_and_repeats() {
     ]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(
-        text(&o).contains("budget `clock` was 60000000, is now 30000000"),
+        text(&o).contains("`game_settings` was ") && text(&o).contains("30000000"),
         "{}",
         text(&o)
     );
@@ -409,9 +418,12 @@ fn the_search_agent_wins_a_seat_swapped_league_which_verifies_and_repeats() {
 fn the_jungle_league_file_names_the_example_agents() {
     let file = workspace().join("leagues/jungle.toml");
     let cfg = arena::league::LeagueConfig::load(&file).unwrap();
-    assert_eq!(cfg.game, arena::game::GameKind::Jungle);
+    assert_eq!(cfg.game.name(), "jungle");
     let names: Vec<&str> = cfg.agents.iter().map(|a| a.name.as_str()).collect();
     assert_eq!(names, ["random", "greedy", "search"]);
     assert_eq!(cfg.games_per_group, 200);
-    assert_eq!(cfg.jungle, arena::games::jungle::Settings::default());
+    assert_eq!(
+        arena::games::jungle::Settings::of_map(&cfg.settings).unwrap(),
+        arena::games::jungle::Settings::default()
+    );
 }

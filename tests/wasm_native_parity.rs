@@ -3,15 +3,15 @@
 
 mod common;
 
-use arena::farm::{play_game, FarmPlayer, SeededDice, Setup};
-use arena::native::NativePlayer;
+use arena::games::farm::NativePlayer;
+use arena::games::farm::{play_game, FarmPlayer, SeededDice, Setup};
 use common::example_wasm;
 
 /// The example agents built for wasm play exactly like their native builds (same records), load
 /// in the sandbox with no imports but `arena.log`, and never fault.
 #[test]
 fn wasm_builds_play_exactly_like_native_builds() {
-    let sandbox = arena::sandbox::Sandbox::new(Default::default()).unwrap();
+    let sandbox = arena::sandbox::Sandbox::new(arena::games::AGENTS, Default::default()).unwrap();
     fn native(name: &str) -> Box<dyn FarmPlayer> {
         match name {
             "passer" => Box::new(NativePlayer::<passer::Passer>::new().round_cap(300)),

@@ -8,5 +8,5 @@ fuzz_target!(|data: &[u8]| {
     }
     let len = i32::from_le_bytes(data[..4].try_into().unwrap());
     let ret = i32::from_le_bytes(data[4..8].try_into().unwrap());
-    arena::fuzz_checks::answers(len, ret, &data[8..]);
+    arena::games::farm::fuzz_checks::answers(len, ret, &data[8..]);
 });

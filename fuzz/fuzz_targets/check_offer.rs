@@ -22,5 +22,5 @@ fuzz_target!(|data: &[u8]| {
         get: core::array::from_fn(|_| (next() as i32) >> (next() % 32)),
     };
     let counts: Vec<u32> = (0..49).map(|_| next() >> (next() % 32)).collect();
-    arena::fuzz_checks::trade_validation(players, &counts, out, trader, &offer);
+    arena::games::farm::fuzz_checks::trade_validation(players, &counts, out, trader, &offer);
 });

@@ -3,5 +3,5 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    arena::fuzz_checks::record_bytes(data);
+    arena::games::farm::fuzz_checks::record_bytes(data);
 });

@@ -4,9 +4,11 @@
 
 use std::path::PathBuf;
 
-use arena::bench::{decision_ns, games_only, strategies, PASSER_WAT};
-use arena::farm::{FarmPlayer, Observation};
-use arena::sandbox::{resolve_agent, AgentModule, Limits, Sandbox, DEFAULT_ROUND_CAP};
+use arena::bench::{workload, Player};
+use arena::games::farm::bench::{decision_ns, sample_events, strategies, PASSER_WAT};
+use arena::games::farm::{FarmPlayer, Observation};
+use arena::resolve::resolve_agent;
+use arena::sandbox::{AgentModule, Limits, Sandbox};
 use criterion::{criterion_group, criterion_main, Criterion};
 use farm_rules::Position;
 
@@ -15,12 +17,12 @@ fn workspace() -> PathBuf {
 }
 
 fn decisions(c: &mut Criterion) {
-    let sandbox = Sandbox::new(Limits::default()).unwrap();
+    let sandbox = Sandbox::new(arena::games::AGENTS, Limits::default()).unwrap();
     let passer = sandbox
         .load_bytes("passer.wat", PASSER_WAT.as_bytes())
         .unwrap();
     let pos = Position::new(2);
-    let events = arena::bench::sample_events();
+    let events = sample_events();
     let obs = Observation {
         seat: 0,
         to_move: 0,
@@ -31,7 +33,8 @@ fn decisions(c: &mut Criterion) {
     };
     let mut g = c.benchmark_group("decision");
     let mut wasm = passer.player();
-    wasm.start(arena::game::GameKind::Farm, 0, 2, 7).unwrap();
+    wasm.start(&arena::games::farm::INFO.agent, 0, 2, 7)
+        .unwrap();
     g.bench_function("wasm_passer", |b| b.iter(|| wasm.trade(&obs).unwrap()));
     let mut native = strategies::native_player("passer", 0).unwrap();
     native.start(0, 2, 7).unwrap();
@@ -42,7 +45,7 @@ fn decisions(c: &mut Criterion) {
 }
 
 fn games(c: &mut Criterion) {
-    let sandbox = Sandbox::new(Limits::default()).unwrap();
+    let sandbox = Sandbox::new(arena::games::AGENTS, Limits::default()).unwrap();
     let wasm: Vec<AgentModule> = strategies::STRATEGIES
         .iter()
         .map(|s| {
@@ -52,19 +55,17 @@ fn games(c: &mut Criterion) {
         .collect();
     let mut g = c.benchmark_group("game");
     g.sample_size(20);
+    let w = workload().unwrap();
+    let natives: Vec<Player> = strategies::STRATEGIES
+        .iter()
+        .map(|s| Player::Native(s))
+        .collect();
+    let agents: Vec<Player> = wasm.iter().map(Player::Agent).collect();
     g.bench_function("native_20_games", |b| {
-        b.iter(|| {
-            games_only(20, &|i| {
-                strategies::native_player(strategies::STRATEGIES[i], DEFAULT_ROUND_CAP).unwrap()
-            })
-        })
+        b.iter(|| w.games_only(20, &natives).unwrap())
     });
     g.bench_function("wasm_20_games", |b| {
-        b.iter(|| {
-            games_only(20, &|i| {
-                Box::new(wasm[i].player_with_round_cap(DEFAULT_ROUND_CAP))
-            })
-        })
+        b.iter(|| w.games_only(20, &agents).unwrap())
     });
     g.finish();
 }

@@ -7,10 +7,10 @@
 //! example strategies (two seats, as in arena.toml) and three-seat Farkle races (as in
 //! leagues/farkle-race.toml), with the names, agent hashes and limits a league records.
 
-use arena::bench::strategies;
-use arena::farkle::native::NativeFarklePlayer;
-use arena::farkle::FarklePlayer;
-use arena::farm::{play_game, FarmPlayer, SeededDice, Setup};
+use arena::games::farkle::native::NativeFarklePlayer;
+use arena::games::farkle::FarklePlayer;
+use arena::games::farm::bench::strategies;
+use arena::games::farm::{play_game, FarmPlayer, SeededDice, Setup};
 use arena::records::RecordMeta;
 use arena::sandbox::{Limits, DEFAULT_ROUND_CAP};
 use criterion::{criterion_group, criterion_main, Criterion};
@@ -29,7 +29,7 @@ fn meta(names: &[&str]) -> RecordMeta {
     }
 }
 
-fn farm_records() -> Vec<arena::farm::GameRecord> {
+fn farm_records() -> Vec<arena::games::farm::GameRecord> {
     (0..GAMES)
         .map(|seed| {
             let names = ["greedy", "shepherd"];
@@ -51,7 +51,7 @@ fn farm_records() -> Vec<arena::farm::GameRecord> {
         .collect()
 }
 
-fn farkle_records() -> Vec<arena::farkle::GameRecord> {
+fn farkle_records() -> Vec<arena::games::farkle::GameRecord> {
     (0..GAMES)
         .map(|seed| {
             let mut players: Vec<Box<dyn FarklePlayer>> = vec![
@@ -70,7 +70,10 @@ fn farkle_records() -> Vec<arena::farkle::GameRecord> {
             ];
             let mut seats: Vec<&mut dyn FarklePlayer> =
                 players.iter_mut().map(|p| &mut **p as _).collect();
-            arena::farkle::play_game(&arena::farkle::Setup::new(3, seed, 100), &mut seats)
+            arena::games::farkle::play_game(
+                &arena::games::farkle::Setup::new(3, seed, 100),
+                &mut seats,
+            )
         })
         .collect()
 }
@@ -85,7 +88,7 @@ fn records(c: &mut Criterion) {
         b.iter(|| {
             for r in &farm {
                 buf.clear();
-                arena::records::write_record(r, &farm_meta, &mut buf).unwrap();
+                arena::games::farm::record::write_record(r, &farm_meta, &mut buf).unwrap();
             }
             buf.len()
         })
@@ -98,7 +101,7 @@ fn records(c: &mut Criterion) {
             farkle
                 .iter()
                 .map(|r| {
-                    arena::farkle::record::write_record(r, &farkle_meta)
+                    arena::games::farkle::record::write_record(r, &farkle_meta)
                         .unwrap()
                         .len()
                 })
@@ -112,14 +115,14 @@ fn records(c: &mut Criterion) {
         .iter()
         .map(|r| {
             let mut v = Vec::new();
-            arena::records::write_record(r, &farm_meta, &mut v).unwrap();
+            arena::games::farm::record::write_record(r, &farm_meta, &mut v).unwrap();
             v.len()
         })
         .sum();
     let farkle_bytes: usize = farkle
         .iter()
         .map(|r| {
-            arena::farkle::record::write_record(r, &farkle_meta)
+            arena::games::farkle::record::write_record(r, &farkle_meta)
                 .unwrap()
                 .len()
         })
@@ -137,12 +140,14 @@ fn records(c: &mut Criterion) {
     let farm_us = best_us_per_record(|| {
         for r in &farm {
             buf.clear();
-            arena::records::write_record(r, &farm_meta, &mut buf).unwrap();
+            arena::games::farm::record::write_record(r, &farm_meta, &mut buf).unwrap();
         }
     });
     let farkle_us = best_us_per_record(|| {
         for r in &farkle {
-            std::hint::black_box(arena::farkle::record::write_record(r, &farkle_meta).unwrap());
+            std::hint::black_box(
+                arena::games::farkle::record::write_record(r, &farkle_meta).unwrap(),
+            );
         }
     });
     println!("best of {ROUNDS} rounds, per record: farm {farm_us:.1} us, farkle {farkle_us:.1} us");

@@ -1,25 +1,27 @@
 //! The arena: runs untrusted WebAssembly agents in a sandbox, plays games between them, and keeps
 //! records that anyone can verify.
 //!
-//! Layout: `farm` drives games of Little Animal Farm over the `farm-rules` crate, `farkle` and
-//! `games::jungle` the other games; `records` writes and verifies game records; `sandbox` hosts
-//! agents in wasmtime; `league` schedules and ranks; `serve` hosts a challenge on the web; `cli`
-//! is the `arena` command.
+//! Layout: `game` is what a game brings (the [`game::Game`] trait) and the vocabulary every game
+//! shares; `games` holds each game in its own folder and the registry, the one place outside a
+//! game's folder that names it; `sandbox` (the `arena-sandbox` crate) hosts agents in wasmtime and
+//! knows no game; `records` is what every record shares (reading, comparing, verifying through
+//! the game); `league` schedules, plays and ranks; `report` writes the HTML report; `matchup`
+//! plays `arena match`; `audit` checks a published league; `serve` hosts a challenge on the web;
+//! `bench` measures the arena; `cli` is the `arena` command. None of them names a game.
 
 pub mod audit;
 pub mod bench;
 pub mod cli;
-pub mod farkle;
-pub mod farm;
-pub mod fuzz_checks;
 pub mod game;
 pub mod games;
 pub mod league;
 pub mod matchup;
-pub mod native;
 pub mod records;
 pub mod report;
-pub mod sandbox;
+pub mod resolve;
 pub mod serve;
 pub mod stats;
 pub mod terminal;
+
+/// The sandbox (the `arena-sandbox` crate).
+pub use arena_sandbox as sandbox;

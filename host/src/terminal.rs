@@ -69,6 +69,11 @@ fn escape(text: &str, keep_lines: bool) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// A duration in milliseconds for people: `12.3 ms`.
+pub fn millis(d: std::time::Duration) -> String {
+    format!("{:.1} ms", d.as_secs_f64() * 1000.0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

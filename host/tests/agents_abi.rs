@@ -3,12 +3,12 @@
 
 use std::path::Path;
 
-use arena::farm::abi_events::{encode_init, encode_observation, to_abi_event};
-use arena::farm::{
+use arena::games::farm::abi::{encode_init, encode_observation, to_abi_event};
+use arena::games::farm::NativePlayer;
+use arena::games::farm::{
     play_game, AcceptView, Decision, Event, FarmPlayer, Fault, FaultKind, Observation, Party,
     SeededDice, Setup,
 };
-use arena::native::NativePlayer;
 use arena_agent_sdk::{handle_init, FarmAgent, InitContext, View, BUFFER_SIZE};
 use farm_rules::{check_offer, Animal, FailReason, Herd, Offer, Position, Roll};
 
@@ -184,7 +184,7 @@ fn the_wat_agent_in_the_abi_doc_is_the_tested_one() {
 
 #[test]
 fn the_wat_passer_loads_and_plays() {
-    let sandbox = arena::sandbox::Sandbox::new(Default::default()).unwrap();
+    let sandbox = arena::sandbox::Sandbox::new(arena::games::AGENTS, Default::default()).unwrap();
     let module = sandbox
         .load(&repo().join("example-agents/wat/passer.wat"))
         .unwrap();

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use arena::farkle::dice::SeededD6;
+use arena::games::farkle::dice::SeededD6;
 use arena_abi::farkle::{offset, ANSWER_HEADER_SIZE, MAX_INDICES, OBSERVATION_SIZE};
 use farkle_rules::{score_draft, Reject};
 

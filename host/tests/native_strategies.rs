@@ -1,10 +1,10 @@
 //! A deterministic native round robin of the example strategies (example-agents/), played through
-//! `arena::native::NativePlayer`, i.e. through the same ABI bytes a wasm agent sees.
+//! `arena::games::farm::NativePlayer`, i.e. through the same ABI bytes a wasm agent sees.
 //!
 //! `ARENA_RR_GAMES=<n>` changes the number of games per pairing and seat order (default 100).
 
-use arena::farm::{play_game, FarmPlayer, Outcome, SeededDice, Setup};
-use arena::native::NativePlayer;
+use arena::games::farm::NativePlayer;
+use arena::games::farm::{play_game, FarmPlayer, Outcome, SeededDice, Setup};
 
 const NAMES: [&str; 5] = ["passer", "greedy", "insurance", "trader", "shepherd"];
 const ROUND_CAP: u32 = 300;

@@ -15,13 +15,14 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use arena::farkle::native::NativeFarklePlayer;
-use arena::farkle::{FarkleGame, FarklePlayer};
-use arena::farm::{AcceptView, FarmGame, FarmPlayer, Fault, FaultKind, Observation};
-use arena::games::jungle::{JungleGame, JunglePlayer, NativeJunglePlayer};
+use arena::game::Host;
+use arena::games::farkle::{FarkleGame, Native as FarkleNative, NativeFarklePlayer};
+use arena::games::farm::{
+    AcceptView, FarmGame, FarmPlayer, Fault, FaultKind, Native, NativePlayer, Observation,
+};
+use arena::games::jungle::{JungleGame, Native as JungleNative, NativeJunglePlayer};
 use arena::league::result::GameResult;
-use arena::league::{play_league, Contestant, LeagueConfig, RunOptions};
-use arena::native::NativePlayer;
+use arena::league::{play_league, Contestant, LeagueConfig, NativeEntrant, RunOptions};
 use arena_agent_sdk::FarmAgent;
 use farm_rules::Offer;
 use serde_json::Value;
@@ -36,15 +37,11 @@ const ANIMALS: [&str; 7] = [
     "big_dog",
 ];
 
-struct Native<A>(std::marker::PhantomData<fn() -> A>, u32);
-
-impl<A: FarmAgent + Default + 'static> Contestant<FarmGame> for Native<A> {
-    fn new_player(&self) -> Box<dyn FarmPlayer> {
-        Box::new(NativePlayer::<A>::new().round_cap(self.1))
-    }
-    fn code_hash(&self) -> Option<String> {
-        None
-    }
+/// An example strategy in a league, natively, told `round_cap`.
+fn native<A: FarmAgent + Default + 'static>(round_cap: u32) -> NativeEntrant {
+    NativeEntrant(Box::new(Native::new(move || {
+        Box::new(NativePlayer::<A>::new().round_cap(round_cap))
+    })))
 }
 
 /// Passes, then traps on its fifth trade decision of every game.
@@ -67,12 +64,9 @@ impl FarmPlayer for CrasherPlayer {
     }
 }
 
-impl Contestant<FarmGame> for Crasher {
-    fn new_player(&self) -> Box<dyn FarmPlayer> {
-        Box::new(CrasherPlayer(0))
-    }
-    fn code_hash(&self) -> Option<String> {
-        None
+impl Crasher {
+    fn entrant() -> NativeEntrant {
+        NativeEntrant(Box::new(Native::new(|| Box::new(CrasherPlayer(0)))))
     }
 }
 
@@ -329,12 +323,12 @@ fn report_and_replay_in_headless_chromium() {
     let mut cfg = LeagueConfig::parse(&text, &work).unwrap();
     cfg.output = work.join("results");
     let cap = cfg.round_cap;
-    let greedy = Native::<greedy::Greedy>(Default::default(), cap);
-    let insurance = Native::<insurance::Insurance>(Default::default(), cap);
-    let trader = Native::<trader::Trader>(Default::default(), cap);
-    let shepherd = Native::<shepherd::Shepherd>(Default::default(), cap);
-    let contestants: [&dyn Contestant<FarmGame>; 5] =
-        [&greedy, &insurance, &trader, &shepherd, &Crasher];
+    let greedy = native::<greedy::Greedy>(cap);
+    let insurance = native::<insurance::Insurance>(cap);
+    let trader = native::<trader::Trader>(cap);
+    let shepherd = native::<shepherd::Shepherd>(cap);
+    let crasher = Crasher::entrant();
+    let contestants: [&dyn Contestant; 5] = [&greedy, &insurance, &trader, &shepherd, &crasher];
     let opts = RunOptions {
         fresh: true,
         threads: Some(2),
@@ -343,6 +337,7 @@ fn report_and_replay_in_headless_chromium() {
     };
     let run = play_league(
         &FarmGame,
+        &Host::default(),
         &cfg,
         &contestants,
         &serde_json::json!({"native": true}),
@@ -580,15 +575,10 @@ fn report_and_replay_in_headless_chromium() {
 }
 
 /// A Farkle example bot played natively, standing in for an agent file.
-struct FarkleBot<A>(std::marker::PhantomData<fn() -> A>);
-
-impl<A: arena_agent_sdk::FarkleAgent + Default + 'static> Contestant<FarkleGame> for FarkleBot<A> {
-    fn new_player(&self) -> Box<dyn FarklePlayer> {
+fn farkle_bot<A: arena_agent_sdk::FarkleAgent + Default + 'static>() -> NativeEntrant {
+    NativeEntrant(Box::new(FarkleNative::new(|| {
         Box::new(NativeFarklePlayer::<A>::with(A::default, 100))
-    }
-    fn code_hash(&self) -> Option<String> {
-        None
-    }
+    })))
 }
 
 /// Plays a Farkle league of the banker, the one-and-done bot and the threshold bot (under long
@@ -608,10 +598,10 @@ fn farkle_league(work: &Path, name: &str, players: usize) -> (PathBuf, Vec<GameR
     }
     let mut cfg = LeagueConfig::parse(&text, work).unwrap();
     cfg.output = work.join(name);
-    let banker = FarkleBot::<farkle_banker::Banker>(Default::default());
-    let one = FarkleBot::<farkle_one_and_done::OneAndDone>(Default::default());
-    let threshold = FarkleBot::<farkle_threshold::Threshold>(Default::default());
-    let contestants: [&dyn Contestant<FarkleGame>; 3] = [&banker, &one, &threshold];
+    let banker = farkle_bot::<farkle_banker::Banker>();
+    let one = farkle_bot::<farkle_one_and_done::OneAndDone>();
+    let threshold = farkle_bot::<farkle_threshold::Threshold>();
+    let contestants: [&dyn Contestant; 3] = [&banker, &one, &threshold];
     let opts = RunOptions {
         fresh: true,
         threads: Some(2),
@@ -620,6 +610,7 @@ fn farkle_league(work: &Path, name: &str, players: usize) -> (PathBuf, Vec<GameR
     };
     let run = play_league(
         &FarkleGame,
+        &Host::default(),
         &cfg,
         &contestants,
         &serde_json::json!({"native": true}),
@@ -725,15 +716,10 @@ fn farkle_pages_in_headless_chromium() {
 }
 
 /// A Jungle example agent played natively, standing in for an agent file.
-struct JungleBot<A>(std::marker::PhantomData<fn() -> A>);
-
-impl<A: arena_agent_sdk::JungleAgent + Default + 'static> Contestant<JungleGame> for JungleBot<A> {
-    fn new_player(&self) -> Box<dyn JunglePlayer> {
+fn jungle_bot<A: arena_agent_sdk::JungleAgent + Default + 'static>() -> NativeEntrant {
+    NativeEntrant(Box::new(JungleNative::new(|| {
         Box::new(NativeJunglePlayer::<A>::with(A::default, 150))
-    }
-    fn code_hash(&self) -> Option<String> {
-        None
-    }
+    })))
 }
 
 /// The pieces a position in the notation has (its letters).
@@ -773,16 +759,13 @@ fn jungle_pages_in_headless_chromium() {
     }
     let mut cfg = LeagueConfig::parse(&text, &work).unwrap();
     cfg.output = work.join("out");
-    let search = JungleBot::<jungle_search::SearchAgent>(Default::default());
-    let greedy = JungleBot::<jungle_greedy::Greedy>(Default::default());
-    let random = JungleBot::<jungle_random::Random>(Default::default());
-    let contestants: [&dyn Contestant<JungleGame>; 3] = [&search, &greedy, &random];
-    let game = JungleGame {
-        settings: cfg.jungle,
-        decision_cap: 10_000_000,
-    };
+    let search = jungle_bot::<jungle_search::SearchAgent>();
+    let greedy = jungle_bot::<jungle_greedy::Greedy>();
+    let random = jungle_bot::<jungle_random::Random>();
+    let contestants: [&dyn Contestant; 3] = [&search, &greedy, &random];
     let run = play_league(
-        &game,
+        &JungleGame,
+        &Host::default(),
         &cfg,
         &contestants,
         &serde_json::json!({"native": true}),

@@ -256,7 +256,7 @@ fn is_the_scheduled_game(
     summary: &VerifySummary,
 ) -> Result<(), String> {
     let s = &published.settings;
-    if summary.game != s.game {
+    if summary.game != s.game.name() {
         return Err(format!(
             "it is a game of {}, the league plays {}",
             summary.game, s.game
@@ -295,6 +295,14 @@ fn is_the_scheduled_game(
     }
     if serde_json::Value::Object(summary.limits.clone()) != s.limits {
         return Err("its limits are not the league's".into());
+    }
+    let game_settings = summary.settings.clone().map(serde_json::Value::Object);
+    if game_settings != s.game_settings {
+        return Err(format!(
+            "its game settings are {}, the league's are {}",
+            game_settings.unwrap_or_default(),
+            s.game_settings.clone().unwrap_or_default()
+        ));
     }
     for (seat, (&agent, hash)) in spec.seats.iter().zip(&summary.agent_hashes).enumerate() {
         let published_hash = &s.agents[agent].sha256;

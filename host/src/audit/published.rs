@@ -6,7 +6,7 @@ use anyhow::Context;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::game::{FaultPolicy, GameKind};
+use crate::game::{FaultPolicy, Game};
 use crate::league::output::STANDINGS_JSON;
 
 /// The league as its output folder publishes it.
@@ -21,13 +21,17 @@ pub struct Published {
 /// `standings.json`'s `settings`: everything the schedule and the records derive from.
 #[derive(Debug, Deserialize)]
 pub struct Settings {
-    pub game: GameKind,
+    #[serde(with = "crate::games::serde_name")]
+    pub game: &'static dyn Game,
     pub players_per_game: usize,
     pub games_per_group: u32,
     pub seed: u64,
     pub round_cap: u32,
     pub fault_policy: FaultPolicy,
     pub limits: Value,
+    /// The game's own settings, for a game that has any.
+    #[serde(default)]
+    pub game_settings: Option<Value>,
     /// In the league's order, which the schedule's game numbers follow.
     pub agents: Vec<PublishedAgent>,
 }

@@ -6,14 +6,14 @@
 use std::path::{Path, PathBuf};
 
 use super::{audit_league, AuditReport};
-use crate::bench::strategies::native_player;
-use crate::farkle::native::NativeFarklePlayer;
-use crate::farkle::{FarkleGame, FarklePlayer};
-use crate::farm::{FarmGame, FarmPlayer};
-use crate::game::Contestant;
+use crate::game::{Host, Seat};
+use crate::games::farkle::{FarkleGame, Native as FarkleNative, NativeFarklePlayer};
+use crate::games::farm::bench::strategies::native_player;
+use crate::games::farm::{FarmGame, Native as FarmNative};
 use crate::league::config::LeagueConfig;
 use crate::league::output::{GAMES_CSV, STANDINGS_CSV, STANDINGS_JSON};
 use crate::league::runner::{play_league, RunOptions};
+use crate::league::Contestant;
 use crate::records::sha256_hex;
 
 /// The bytes of a published "agent file" (the hash is all the audit reads of it).
@@ -24,18 +24,19 @@ fn agent_file(name: &str) -> Vec<u8> {
 }
 
 /// A native strategy standing in for the agent file named after it.
+/// A native strategy standing in for the agent file `name`: its seat, and the file's hash.
 struct Native {
-    strategy: &'static str,
-    round_cap: u32,
+    name: &'static str,
+    seat: Box<dyn std::any::Any + Sync>,
 }
 
-impl Contestant<FarmGame> for Native {
-    fn new_player(&self) -> Box<dyn FarmPlayer> {
-        native_player(self.strategy, self.round_cap).expect("a known strategy")
+impl Contestant for Native {
+    fn seat(&self) -> Seat<'_> {
+        Seat::Native(&*self.seat)
     }
 
     fn code_hash(&self) -> Option<String> {
-        Some(sha256_hex(&agent_file(self.strategy)))
+        Some(sha256_hex(&agent_file(self.name)))
     }
 }
 
@@ -61,17 +62,17 @@ fn farm_league(dir: &Path) -> PathBuf {
     }
     let mut cfg = LeagueConfig::parse(&text, dir).unwrap();
     cfg.output = dir.join("out");
+    let round_cap = cfg.round_cap;
     let natives: Vec<Native> = STRATEGIES
         .iter()
-        .map(|&strategy| Native {
-            strategy,
-            round_cap: cfg.round_cap,
+        .map(|&name| Native {
+            name,
+            seat: Box::new(FarmNative::new(move || {
+                native_player(name, round_cap).expect("a known strategy")
+            })),
         })
         .collect();
-    let contestants: Vec<&dyn Contestant<FarmGame>> = natives
-        .iter()
-        .map(|c| c as &dyn Contestant<FarmGame>)
-        .collect();
+    let contestants: Vec<&dyn Contestant> = natives.iter().map(|c| c as &dyn Contestant).collect();
     let opts = RunOptions {
         fresh: true,
         threads: Some(2),
@@ -79,7 +80,15 @@ fn farm_league(dir: &Path) -> PathBuf {
         ..RunOptions::default()
     };
     let limits = serde_json::json!({"fuel_per_decision": 1000});
-    play_league(&FarmGame, &cfg, &contestants, &limits, &opts).unwrap();
+    play_league(
+        &FarmGame,
+        &Host::default(),
+        &cfg,
+        &contestants,
+        &limits,
+        &opts,
+    )
+    .unwrap();
     cfg.output
 }
 
@@ -322,19 +331,13 @@ fn a_league_audits_whole_and_every_tampering_is_named() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// A Farkle bot standing in for an agent file.
-struct Bot<A: arena_agent_sdk::FarkleAgent + Default + 'static> {
-    name: &'static str,
-    _agent: std::marker::PhantomData<fn() -> A>,
-}
-
-impl<A: arena_agent_sdk::FarkleAgent + Default + 'static> Contestant<FarkleGame> for Bot<A> {
-    fn new_player(&self) -> Box<dyn FarklePlayer> {
-        Box::new(NativeFarklePlayer::<A>::with(A::default, 100))
-    }
-
-    fn code_hash(&self) -> Option<String> {
-        Some(sha256_hex(&agent_file(self.name)))
+/// A Farkle bot standing in for the agent file `name`.
+fn bot<A: arena_agent_sdk::FarkleAgent + Default + 'static>(name: &'static str) -> Native {
+    Native {
+        name,
+        seat: Box::new(FarkleNative::new(|| {
+            Box::new(NativeFarklePlayer::<A>::with(A::default, 100))
+        })),
     }
 }
 
@@ -350,15 +353,9 @@ fn a_solo_farkle_league_audits_with_its_benchmark_files() {
     }
     let mut cfg = LeagueConfig::parse(&text, &dir).unwrap();
     cfg.output = dir.join("out");
-    let banker = Bot::<farkle_banker::Banker> {
-        name: "banker",
-        _agent: std::marker::PhantomData,
-    };
-    let threshold = Bot::<farkle_threshold::Threshold> {
-        name: "threshold",
-        _agent: std::marker::PhantomData,
-    };
-    let contestants: Vec<&dyn Contestant<FarkleGame>> = vec![&banker, &threshold];
+    let banker = bot::<farkle_banker::Banker>("banker");
+    let threshold = bot::<farkle_threshold::Threshold>("threshold");
+    let contestants: Vec<&dyn Contestant> = vec![&banker, &threshold];
     let opts = RunOptions {
         fresh: true,
         threads: Some(1),
@@ -366,7 +363,15 @@ fn a_solo_farkle_league_audits_with_its_benchmark_files() {
         ..RunOptions::default()
     };
     let limits = serde_json::json!({});
-    play_league(&FarkleGame, &cfg, &contestants, &limits, &opts).unwrap();
+    play_league(
+        &FarkleGame,
+        &Host::default(),
+        &cfg,
+        &contestants,
+        &limits,
+        &opts,
+    )
+    .unwrap();
 
     let report = audit_league(&cfg.output, Some(&dir)).unwrap();
     assert!(report.problems.is_empty(), "{}", problems(&report));

@@ -1,16 +1,14 @@
 //! `arena bench --components FILE...`: the figures of component agents (docs/PERFORMANCE.md,
-//! "Components"): for each Little Animal Farm component given, the time to start it for a game
+//! "Components"): for each component of the workload's game given, the time to start it for a game
 //! (a fresh instance from the pool, and `init`), the time of one decision on a fixed observation
 //! (beside the same for the byte-ABI greedy module, the host's overhead of a component call), and
 //! games per second of the component against itself on one thread.
 
-use std::time::Instant;
-
 use serde::Serialize;
 
-use super::{decision_ns, start_us};
-use crate::farm::{play_game, FarmPlayer, SeededDice, Setup};
-use crate::sandbox::{AgentModule, DEFAULT_ROUND_CAP};
+use super::sections::start_us;
+use super::workload::{Player, Workload};
+use crate::sandbox::AgentModule;
 
 /// The figures of one component.
 #[derive(Clone, Debug, Serialize)]
@@ -29,25 +27,18 @@ pub struct ComponentFigures {
     pub ms_per_game: f64,
 }
 
-/// Measures `module` (loaded in `load_ms`); `games` games, `reps` repetitions of the timings.
+/// Measures `module` (loaded in `load_ms`) in the workload's game; `games` games, `reps`
+/// repetitions of the timings.
 pub fn measure(
+    w: &dyn Workload,
     module: &AgentModule,
     load_ms: f64,
     games: usize,
     reps: u32,
 ) -> anyhow::Result<ComponentFigures> {
-    let start = start_us(module, reps, 20)?;
-    let mut player = module.player();
-    let decision = decision_ns(&mut player, reps, 50)? / 1000.0;
-    let t = Instant::now();
-    for g in 0..games {
-        let seed = 5000 + g as u64;
-        let setup = Setup::standard(2, seed, DEFAULT_ROUND_CAP);
-        let (mut a, mut b) = (module.player(), module.player());
-        let mut seats: Vec<&mut dyn FarmPlayer> = vec![&mut a, &mut b];
-        std::hint::black_box(play_game(&setup, &mut seats, &mut SeededDice::new(seed)));
-    }
-    let secs = t.elapsed().as_secs_f64();
+    let start = start_us(w, module, reps, 20)?;
+    let decision = w.decision_ns(Player::Agent(module), reps, 50)? / 1000.0;
+    let secs = w.games_only(games, &[Player::Agent(module)])?.as_secs_f64();
     Ok(ComponentFigures {
         name: module.name().to_owned(),
         world: module.world().unwrap_or("(a core module)").to_owned(),

@@ -2,18 +2,18 @@
 //! way of making the host work (tests/hostile/hammer_*.wat, and every WASI function called with
 //! zero arguments), each timed over one decision on the default budget. With the charges of
 //! `sandbox::host_fuel`, the slowest must stay far below the wall-clock backstop
-//! (`decision_wall_ms`), so that the backstop never decides a game on a sound machine.
+//! (`decision_wall_ms`), so that the backstop never decides a game on a sound machine. The
+//! hammers are agents of the bench's game (the zoo's files are written for the registry's first
+//! game; the generated ones export the game's decisions).
 
 use std::time::Instant;
 
-use farm_rules::Position;
 use serde::Serialize;
 
-use crate::farm::{FarmPlayer, Observation};
-use crate::game::GameKind;
-use crate::sandbox::{Sandbox, WASI_FUNCTIONS};
+use crate::sandbox::{AgentInterface, Sandbox, WASI_FUNCTIONS};
 
-/// The hostile agents of the zoo that hammer one host call each (tests/hostile/).
+/// The hostile agents of the zoo that hammer one host call each (tests/hostile/), agents of the
+/// registry's first game.
 pub const HAMMER_FILES: [(&str, &str); 12] = [
     (
         "arena.log, 1 byte",
@@ -66,24 +66,19 @@ pub const HAMMER_FILES: [(&str, &str); 12] = [
 ];
 
 /// A plain WebAssembly loop, for comparison: what 10,000,000 fuel of instructions costs.
-const WASM_LOOP: &str = r#"(module
-  (memory (export "memory") 1)
-  (func (export "arena_abi_version") (result i32) (i32.const 1))
-  (func (export "arena_buffer") (result i32) (i32.const 0))
-  (func (export "arena_buffer_size") (result i32) (i32.const 8192))
-  (func (export "farm_trade") (param $len i32) (result i32)
-    (local $x i32)
+const WASM_LOOP: &str = "(local $x i32)
     (loop $forever
       (local.set $x (i32.add (i32.mul (local.get $x) (i32.const 31)) (i32.const 7)))
-      (br $forever))
-    (i32.const 0))
-  (func (export "farm_accept") (param $len i32) (result i32) (i32.const 0)))"#;
+      (br $forever))";
 
-/// Name of the pure-WebAssembly comparison in [`time_all`]'s timings.
-pub const WASM_LOOP_NAME: &str = "no host call: a WebAssembly loop";
-
-/// An agent that calls WASI function `f` with every argument 0, forever.
-fn zero_argument_hammer(f: &crate::sandbox::WasiFunction) -> String {
+/// An agent of `game` whose first decision runs `body` (after `import`) and answers 0; its other
+/// decisions answer 0 at once.
+fn agent(game: &AgentInterface, import: &str, body: &str) -> String {
+    let mut decisions = game.decisions.iter();
+    let first = decisions.next().copied().unwrap_or("decide");
+    let others: String = decisions
+        .map(|d| format!("\n  (func (export \"{d}\") (param $len i32) (result i32) (i32.const 0))"))
+        .collect();
     format!(
         r#"(module
   {import}
@@ -91,18 +86,24 @@ fn zero_argument_hammer(f: &crate::sandbox::WasiFunction) -> String {
   (func (export "arena_abi_version") (result i32) (i32.const 1))
   (func (export "arena_buffer") (result i32) (i32.const 0))
   (func (export "arena_buffer_size") (result i32) (i32.const 8192))
-  (func (export "farm_trade") (param $len i32) (result i32)
-    (loop $forever {call} (br $forever))
-    (i32.const 0))
-  (func (export "farm_accept") (param $len i32) (result i32) (i32.const 0)))"#,
-        import = f.import_wat(),
-        call = f.zero_call_wat(),
+  (func (export "{first}") (param $len i32) (result i32)
+    {body}
+    (i32.const 0)){others})"#
     )
 }
 
-/// Every hammer: its name and module text. `proc_exit` is left out (its first call ends the
-/// decision).
-pub fn hammers() -> Vec<(String, String)> {
+/// Name of the pure-WebAssembly comparison in [`time_all`]'s timings.
+pub const WASM_LOOP_NAME: &str = "no host call: a WebAssembly loop";
+
+/// An agent of `game` that calls WASI function `f` with every argument 0, forever.
+fn zero_argument_hammer(game: &AgentInterface, f: &crate::sandbox::WasiFunction) -> String {
+    let body = format!("(loop $forever {} (br $forever))", f.zero_call_wat());
+    agent(game, &f.import_wat(), &body)
+}
+
+/// Every hammer of `game`: its name and module text. `proc_exit` is left out (its first call ends
+/// the decision).
+pub fn hammers(game: &AgentInterface) -> Vec<(String, String)> {
     let mut all: Vec<(String, String)> = HAMMER_FILES
         .iter()
         .map(|(name, wat)| (name.to_string(), wat.to_string()))
@@ -114,11 +115,11 @@ pub fn hammers() -> Vec<(String, String)> {
             .map(|f| {
                 (
                     format!("{}, zero arguments", f.name),
-                    zero_argument_hammer(f),
+                    zero_argument_hammer(game, f),
                 )
             }),
     );
-    all.push((WASM_LOOP_NAME.to_string(), WASM_LOOP.to_string()));
+    all.push((WASM_LOOP_NAME.to_string(), agent(game, "", WASM_LOOP)));
     all
 }
 
@@ -135,21 +136,16 @@ pub struct Timing {
     pub ended: String,
 }
 
-/// Times one trade decision of each hammer, `reps` times (the best is kept), on `sandbox`'s
-/// budgets.
+/// Times one decision of each hammer (the first decision of `game`, whose exports the hammers
+/// have; they read no observation), `reps` times (the best is kept), on `sandbox`'s budgets.
 /// Guest code runs on this thread: call it on a thread with a big stack.
-pub fn time_all(sandbox: &Sandbox, reps: u32) -> anyhow::Result<Vec<Timing>> {
-    let pos = Position::new(2);
-    let obs = Observation {
-        seat: 0,
-        to_move: 0,
-        turn: 1,
-        round: 1,
-        position: &pos,
-        events: &[],
-    };
+pub fn time_all(
+    sandbox: &Sandbox,
+    game: &'static AgentInterface,
+    reps: u32,
+) -> anyhow::Result<Vec<Timing>> {
     let mut timings = Vec::new();
-    for (name, wat) in hammers() {
+    for (name, wat) in hammers(game) {
         let module = sandbox
             .load_bytes(&name, wat.as_bytes())
             .map_err(|e| anyhow::anyhow!("the hammer {name:?} does not load: {e:#}"))?;
@@ -158,11 +154,11 @@ pub fn time_all(sandbox: &Sandbox, reps: u32) -> anyhow::Result<Vec<Timing>> {
         for _ in 0..reps.max(1) {
             let mut player = module.player();
             player
-                .start(GameKind::Farm, 0, 2, 1)
+                .start(game, 0, 2, 1)
                 .map_err(|f| anyhow::anyhow!("the hammer {name:?} did not start: {}", f.detail))?;
             let before = player.fuel_used();
             let t = Instant::now();
-            let answer = FarmPlayer::trade(&mut player, &obs);
+            let answer = player.call(0, |_| 0);
             times.push(t.elapsed().as_secs_f64() * 1e3);
             let ended = match answer {
                 Ok(_) => "answer".to_string(),

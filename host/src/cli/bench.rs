@@ -5,8 +5,9 @@ use std::path::PathBuf;
 use anyhow::Context;
 use clap::Args;
 
-use crate::bench::{run, table, BenchOptions};
-use crate::sandbox::{resolve_agent, run_with_big_stack, Limits, Sandbox};
+use crate::bench::{run, table, workload, BenchOptions};
+use crate::resolve::resolve_agent;
+use crate::sandbox::{run_with_big_stack, Limits, Sandbox};
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
@@ -29,9 +30,9 @@ pub struct BenchArgs {
     /// (the calibration of host-call fuel, docs/SECURITY.md), and list them all
     #[arg(long)]
     pub host_calls: bool,
-    /// Only measure these Little Animal Farm agents (components or modules, e.g. the Python,
-    /// JavaScript and Rust component examples) beside the byte-ABI greedy: load and start time,
-    /// one decision, games per second against itself on one thread
+    /// Only measure these agents of the bench's game (components or modules, e.g. the Python,
+    /// JavaScript and Rust component examples) beside the byte-ABI example it starts: load and
+    /// start time, one decision, games per second against itself on one thread
     #[arg(long, value_name = "AGENT", num_args = 1..)]
     pub components: Vec<PathBuf>,
 }
@@ -49,13 +50,13 @@ pub fn run_cmd(args: BenchArgs) -> anyhow::Result<i32> {
         Some(a) => a,
         None => {
             let mut dir = None;
-            for s in crate::bench::strategies::STRATEGIES {
+            for s in workload()?.strategies() {
                 let wasm = resolve_agent(&PathBuf::from("example-agents").join(s)).with_context(
                     || format!("cannot build example-agents/{s} (run from the workspace root, or give --agents)"),
                 )?;
                 dir = wasm.parent().map(PathBuf::from);
             }
-            dir.expect("five strategies")
+            dir.context("the bench's game has no strategies")?
         }
     };
     let scratch = args.scratch.unwrap_or_else(default_scratch);
@@ -102,9 +103,10 @@ fn default_scratch() -> PathBuf {
 
 /// `arena bench --host-calls`: every hammer's decision, slowest first.
 fn host_calls(args: &BenchArgs) -> anyhow::Result<i32> {
-    let sandbox = Sandbox::new(Limits::default())?;
+    let sandbox = Sandbox::new(crate::games::AGENTS, Limits::default())?;
     let reps = if args.quick { 1 } else { 5 };
-    let timings = run_with_big_stack(|| crate::bench::host_calls::time_all(&sandbox, reps))?;
+    let game = &workload()?.game().info().agent;
+    let timings = run_with_big_stack(|| crate::bench::host_calls::time_all(&sandbox, game, reps))?;
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&timings)?);
     } else {
@@ -121,10 +123,16 @@ fn host_calls(args: &BenchArgs) -> anyhow::Result<i32> {
 
 /// `arena bench --components AGENT...`: each agent's figures, and the byte-ABI greedy's beside.
 fn components(args: &BenchArgs) -> anyhow::Result<i32> {
-    let sandbox = Sandbox::new(Limits::default())?;
+    let sandbox = Sandbox::new(crate::games::AGENTS, Limits::default())?;
+    let w = workload()?;
     let (games, reps) = if args.quick { (3, 1) } else { (100, 5) };
-    let mut paths = vec![resolve_agent(&PathBuf::from("example-agents/greedy"))
-        .context("cannot build example-agents/greedy (run from the workspace root)")?];
+    let starter = PathBuf::from("example-agents").join(w.starter());
+    let mut paths = vec![resolve_agent(&starter).with_context(|| {
+        format!(
+            "cannot build {} (run from the workspace root)",
+            starter.display()
+        )
+    })?];
     for p in &args.components {
         paths.push(resolve_agent(p)?);
     }
@@ -137,7 +145,7 @@ fn components(args: &BenchArgs) -> anyhow::Result<i32> {
         let module = sandbox.load(path)?;
         let load_ms = t.elapsed().as_secs_f64() * 1000.0;
         all.push(run_with_big_stack(|| {
-            crate::bench::components::measure(&module, load_ms, games, reps)
+            crate::bench::components::measure(w, &module, load_ms, games, reps)
         })?);
     }
     if args.json {

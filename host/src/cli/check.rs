@@ -1,8 +1,6 @@
 //! `arena check AGENT...`: loads each agent, describes it, plays a few smoke games of every game
-//! it plays (Little Animal Farm against a built-in opponent, Farkle alone: see `check_farkle`,
-//! Jungle against a built-in random player: see `crate::games::jungle::check`) and
-//! gives a verdict; with several agents, a summary at the end; with `--json`, one JSON document
-//! instead (for scripts).
+//! it plays (each game's own, [`crate::game::Game::smoke`]) and gives a verdict; with several
+//! agents, a summary at the end; with `--json`, one JSON document instead (for scripts).
 //!
 //! Exit status: 0 when every agent is fine (illegal trades and rejected drafts are only
 //! warnings), 1 when one cannot be built or loaded or faults in a smoke game, 2 on usage errors
@@ -14,15 +12,10 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use farm_rules::{for_each_stock_trade, Herd, Offer, Trade, FARM_ANIMALS};
-
 use super::play::LimitArgs;
-use crate::farm::{
-    AcceptView, Event, FarmPlayer, Fault, FaultPolicy, GameRecord, Observation, Outcome,
-    SeededDice, Setup,
-};
-use crate::game::GameKind;
-use crate::sandbox::{resolve_agent, run_with_big_stack, AgentModule, HostFailure, Sandbox};
+use crate::game::{Game, Host, SmokeOptions};
+use crate::resolve::resolve_agent;
+use crate::sandbox::{AgentModule, HostFailure, Sandbox};
 use crate::terminal;
 
 /// `writeln!` whose error is ignored: a closed standard output must not change the verdict (the
@@ -35,7 +28,6 @@ macro_rules! say {
         let _ = writeln!($out, $($arg)*);
     };
 }
-pub(super) use say;
 
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {
@@ -71,7 +63,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
     }
     anyhow::ensure!(args.round_cap > 0, "--rounds must be at least 1");
     let limits = args.limits.limits();
-    let sandbox = Sandbox::new(limits)?;
+    let sandbox = Sandbox::new(crate::games::AGENTS, limits)?;
     let (mut stdout, mut sink) = (std::io::stdout(), std::io::sink());
     let out: &mut dyn Write = if args.json { &mut sink } else { &mut stdout };
     let mut verdicts = Vec::new();
@@ -123,7 +115,11 @@ impl Verdict {
             v["sha256"] = m.sha256().into();
             v["size"] = m.size().into();
             v["abi_version"] = m.abi_version().into();
-            v["games"] = m.games().iter().map(|g| g.name()).collect();
+            v["games"] = m
+                .games()
+                .iter()
+                .map(|g| crate::games::of_agent(g).name())
+                .collect();
         }
         v
     }
@@ -183,7 +179,12 @@ fn check_file(
         Err(e) if HostFailure::find(&e).is_some() => return Err(e),
         Err(e) => return Ok(failed(format!("cannot load the agent: {e:#}"), out)),
     };
-    let (errors, warnings) = check_module(&module, started.elapsed(), module.games(), args, out)?;
+    let games: Vec<&'static dyn Game> = module
+        .games()
+        .iter()
+        .map(|g| crate::games::of_agent(g))
+        .collect();
+    let (errors, warnings) = check_module(&module, started.elapsed(), &games, args, out)?;
     Ok(Verdict {
         path: path.to_path_buf(),
         module: Some(module),
@@ -199,7 +200,7 @@ fn check_file(
 pub fn check_loaded(
     module: &AgentModule,
     compile: Duration,
-    games: &[GameKind],
+    games: &[&'static dyn Game],
     args: &CheckArgs,
     out: &mut dyn Write,
 ) -> anyhow::Result<Vec<String>> {
@@ -210,31 +211,27 @@ pub fn check_loaded(
 fn check_module(
     module: &AgentModule,
     compile: Duration,
-    games: &[GameKind],
+    games: &[&'static dyn Game],
     args: &CheckArgs,
     out: &mut dyn Write,
 ) -> anyhow::Result<(Vec<String>, BTreeMap<String, u32>)> {
     describe(module, compile, out);
     let mut errors = Vec::new();
     let mut warnings = BTreeMap::<String, u32>::new();
+    let opts = SmokeOptions {
+        games: args.games,
+        seed: args.seed,
+        round_cap: args.round_cap,
+        logs: args.logs,
+    };
+    let host = Host {
+        sandbox: Some(module.sandbox()),
+    };
     for game in games {
-        match game {
-            GameKind::Farm => farm_smoke_games(module, args, &mut errors, &mut warnings, out)?,
-            GameKind::Farkle => {
-                super::check_farkle::smoke_games(module, args, &mut errors, &mut warnings, out)?
-            }
-            GameKind::Jungle => crate::games::jungle::check::smoke_games(
-                module,
-                &crate::games::jungle::check::SmokeArgs {
-                    games: args.games,
-                    round_cap: args.round_cap,
-                    seed: args.seed,
-                    logs: args.logs,
-                },
-                &mut errors,
-                &mut warnings,
-                out,
-            )?,
+        let smoke = game.smoke(&host, module, &opts, out)?;
+        errors.extend(smoke.errors);
+        for (warning, n) in smoke.warnings {
+            *warnings.entry(warning).or_default() += n;
         }
     }
     if !warnings.is_empty() {
@@ -255,95 +252,6 @@ fn check_module(
     Ok((errors, warnings))
 }
 
-/// Little Animal Farm smoke games against the built-in greedy opponent: faults are errors,
-/// illegal trade offers warnings.
-fn farm_smoke_games(
-    module: &AgentModule,
-    args: &CheckArgs,
-    errors: &mut Vec<String>,
-    warnings: &mut BTreeMap<String, u32>,
-    out: &mut dyn Write,
-) -> anyhow::Result<()> {
-    say!(
-        out,
-        "\nLittle Animal Farm smoke games against the built-in greedy opponent:"
-    );
-    let (mut all_fuel, mut all_decisions) = (0u64, 0u64);
-    for g in 0..args.games {
-        let seed = args.seed.wrapping_add(g as u64);
-        let seat = (g % 2) as usize;
-        let t = Instant::now();
-        let (record, logs) = smoke_game(module, seat, seed, args.round_cap)?;
-        all_fuel += logs.1;
-        all_decisions += logs.2;
-        let took = t.elapsed();
-        let result = match record.outcome {
-            Outcome::Win { seat: w, .. } if w == seat => "won".to_string(),
-            Outcome::Win { .. } => "lost".to_string(),
-            Outcome::Draw { .. } => "draw".to_string(),
-            Outcome::Unfinished => "unfinished".to_string(),
-        };
-        let (decisions, fuel) = (record.turns.len(), logs.1);
-        say!(
-            out,
-            "  game {} (seed {seed}, seat {seat}): {result} after {} rounds, {} turns, {fuel} fuel, {}",
-            g + 1,
-            record.rounds(),
-            decisions,
-            ms(took)
-        );
-        for e in all_events(&record) {
-            match e {
-                Event::Fault {
-                    seat: s,
-                    decision,
-                    fault,
-                } if *s == seat => {
-                    let msg = format!(
-                        "game {} (seed {seed}): {} fault in the {:?} decision: {}",
-                        g + 1,
-                        fault.kind.name(),
-                        decision,
-                        fault.detail
-                    );
-                    say!(out, "    FAULT {}", terminal::line(&msg));
-                    errors.push(msg);
-                }
-                Event::TradeFailed { seat: s, reason }
-                    if *s == seat
-                        && !matches!(
-                            reason,
-                            farm_rules::FailReason::Declined | farm_rules::FailReason::PartnerOut
-                        ) =>
-                {
-                    *warnings
-                        .entry(format!(
-                            "illegal trade offers: {} ({})",
-                            reason.describe(),
-                            reason.name()
-                        ))
-                        .or_default() += 1;
-                }
-                _ => {}
-            }
-        }
-        if args.logs && g == 0 {
-            for (turn, text) in &logs.0 {
-                for line in terminal::log_lines(text) {
-                    say!(out, "    [log, turn {turn}] {line}");
-                }
-            }
-        }
-    }
-    if let Some(mean) = all_fuel.checked_div(all_decisions) {
-        say!(
-            out,
-            "  fuel per decision: {mean} on average over {all_decisions} decisions (loading included)"
-        );
-    }
-    Ok(())
-}
-
 pub(super) fn fail(errors: &[String], out: &mut dyn Write) -> i32 {
     say!(out, "\nFAIL:");
     for e in errors {
@@ -353,7 +261,7 @@ pub(super) fn fail(errors: &[String], out: &mut dyn Write) -> i32 {
 }
 
 pub(super) fn ms(d: Duration) -> String {
-    format!("{:.1} ms", d.as_secs_f64() * 1000.0)
+    terminal::millis(d)
 }
 
 fn describe(m: &AgentModule, compile: Duration, out: &mut dyn Write) {
@@ -411,147 +319,9 @@ fn describe(m: &AgentModule, compile: Duration, out: &mut dyn Write) {
     }
 }
 
-fn all_events(r: &GameRecord) -> impl Iterator<Item = &Event> {
-    r.start_events
-        .iter()
-        .chain(r.turns.iter().flat_map(|t| t.events.iter()))
-}
-
-/// One smoke game: the agent in `seat` against the built-in greedy opponent, every fault only
-/// losing the move (so that all of them are seen). Returns the record, the agent's logs and fuel.
-fn smoke_game(
-    module: &AgentModule,
-    seat: usize,
-    seed: u64,
-    round_cap: u32,
-) -> anyhow::Result<(GameRecord, (AgentLogs, u64, u64))> {
-    let mut setup = Setup::standard(2, seed, round_cap);
-    setup.policy = FaultPolicy::LoseMove;
-    let (record, logs, fuel, decisions) = play_with_opponent(&setup, module, seat)?;
-    Ok((record, (logs, fuel, decisions)))
-}
-
-fn play_with_opponent(
-    setup: &Setup,
-    module: &AgentModule,
-    seat: usize,
-) -> anyhow::Result<(GameRecord, AgentLogs, u64, u64)> {
-    run_with_big_stack(|| {
-        let mut agent = module.player_with_round_cap(setup.round_cap);
-        let mut logs = Vec::new();
-        let mut opponent = Greedy;
-        let record = {
-            let mut logged = LogTaker {
-                inner: &mut agent,
-                logs: &mut logs,
-            };
-            let mut seats: Vec<&mut dyn FarmPlayer> = if seat == 0 {
-                vec![&mut logged, &mut opponent]
-            } else {
-                vec![&mut opponent, &mut logged]
-            };
-            crate::farm::play_game(
-                setup,
-                &mut seats,
-                &mut SeededDice::new(setup.seed.unwrap_or(0)),
-            )
-        };
-        if let Some(failure) = agent.host_failure() {
-            return Err(anyhow::Error::new(failure.clone()));
-        }
-        let fuel = agent.fuel_used();
-        Ok((record, logs, fuel, agent.decisions()))
-    })
-}
-
-/// What an agent logged in a game: (turn, text) in order.
-type AgentLogs = Vec<(u32, String)>;
-
-/// Keeps the agent's log after every decision.
-struct LogTaker<'a> {
-    inner: &'a mut crate::sandbox::WasmPlayer,
-    logs: &'a mut Vec<(u32, String)>,
-}
-
-impl LogTaker<'_> {
-    fn keep(&mut self, turn: u32) {
-        if let Some(t) = self.inner.take_log() {
-            self.logs.push((turn, t));
-        }
-    }
-}
-
-impl FarmPlayer for LogTaker<'_> {
-    fn start(&mut self, seat: usize, players: usize, seed: u64) -> Result<(), Fault> {
-        let r = FarmPlayer::start(&mut *self.inner, seat, players, seed);
-        self.keep(0);
-        r
-    }
-    fn trade(&mut self, obs: &Observation) -> Result<Offer, Fault> {
-        let r = self.inner.trade(obs);
-        self.keep(obs.turn);
-        r
-    }
-    fn accept(&mut self, obs: &Observation, offer: &AcceptView) -> Result<bool, Fault> {
-        let r = self.inner.accept(obs, offer);
-        self.keep(obs.turn);
-        r
-    }
-}
-
-/// The built-in opponent: buys, from the stock, a farm animal it lacks whenever it can afford one
-/// without giving up another kind it needs; refuses every offer from players.
-pub struct Greedy;
-
-fn kinds_owned(h: &Herd) -> usize {
-    FARM_ANIMALS.iter().filter(|a| h.get(**a) > 0).count()
-}
-
-impl FarmPlayer for Greedy {
-    fn trade(&mut self, obs: &Observation) -> Result<Offer, Fault> {
-        let pos = obs.position;
-        let herd = pos.herds[obs.seat];
-        let now = kinds_owned(&herd);
-        let mut best: Option<(usize, u64, Trade)> = None;
-        for_each_stock_trade(pos, obs.seat, &mut |t: &Trade| {
-            let after = herd.minus(&t.give).plus(&t.get);
-            let score = (kinds_owned(&after), after.total());
-            if score.0 > now && best.as_ref().is_none_or(|b| (b.0, b.1) < score) {
-                best = Some((score.0, score.1, *t));
-            }
-        });
-        Ok(best.map_or(Offer::PASS, |(_, _, t)| Offer::with_stock(t.give, t.get)))
-    }
-
-    fn accept(&mut self, _obs: &Observation, _offer: &AcceptView) -> Result<bool, Fault> {
-        Ok(false)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::farm::play_game;
-
-    #[test]
-    fn the_builtin_greedy_wins_games_against_itself() {
-        let mut wins = 0;
-        for seed in 0..10 {
-            let (mut a, mut b) = (Greedy, Greedy);
-            let mut seats: Vec<&mut dyn FarmPlayer> = vec![&mut a, &mut b];
-            let r = play_game(
-                &Setup::standard(2, seed, 300),
-                &mut seats,
-                &mut SeededDice::new(seed),
-            );
-            let faults = all_events(&r)
-                .filter(|e| matches!(e, Event::Fault { .. } | Event::TradeFailed { .. }))
-                .count();
-            assert_eq!(faults, 0);
-            wins += r.outcome.winner().is_some() as u32;
-        }
-        assert!(wins >= 5, "{wins}");
-    }
 
     const GOOD: &str = r#"(module
   (memory (export "memory") 1)
@@ -606,5 +376,48 @@ mod tests {
             limits: LimitArgs::default(),
         })
         .is_err());
+    }
+
+    /// The WAT Farkle agent of `arena new --game farkle --lang wat`.
+    const BANKER: &str = include_str!("../games/farkle/templates/wat/farkle.wat");
+
+    fn check_farkle(name: &str, content: &str) -> i32 {
+        let dir = std::env::temp_dir().join(format!("arena-check-farkle-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, content).unwrap();
+        run(CheckArgs {
+            agents: vec![path],
+            games: 2,
+            round_cap: 100,
+            seed: 1,
+            logs: true,
+            json: false,
+            limits: LimitArgs {
+                fuel_per_decision: Some(200_000),
+                fuel_per_game: Some(5_000_000),
+                ..LimitArgs::default()
+            },
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn check_passes_a_farkle_agent_warns_on_rejections_and_fails_on_faults() {
+        assert_eq!(check_farkle("banker.wat", BANKER), 0);
+        // Drafting nothing is rejected every turn: warnings, not a failure.
+        let empty = BANKER.replace(
+            "(i32.store (i32.const 4) (local.get $k))",
+            "(local.set $k (i32.const 0)) (i32.store (i32.const 4) (local.get $k))",
+        );
+        assert_ne!(empty, BANKER);
+        assert_eq!(check_farkle("empty.wat", &empty), 0);
+        // An unreadable answer is a fault.
+        let short = BANKER.replace(
+            "(i32.add (i32.const 8) (i32.shl (local.get $k) (i32.const 2))))\n)",
+            "(i32.const 4))\n)",
+        );
+        assert_ne!(short, BANKER);
+        assert_eq!(check_farkle("short.wat", &short), 1);
     }
 }

@@ -11,19 +11,21 @@ use std::path::PathBuf;
 use anyhow::Context;
 
 use super::play::{choose_game, LimitArgs, PolicyArg};
-use crate::game::GameKind;
+use crate::game::Game;
 use crate::matchup::{self, MatchSettings, Mode, Side};
-use crate::sandbox::{resolve_agent, Sandbox};
+use crate::resolve::resolve_agent;
+use crate::sandbox::Sandbox;
 use crate::terminal;
 
 #[derive(clap::Args, Debug)]
 #[command(after_help = "\
-Head to head (Little Animal Farm, Farkle races with --race), every seed is played twice with the \
-seats swapped, and the pair of games is the unit of the statistics: the pentanomial counts (pairs \
-by NEW's points: 0, 1/2, 1, 1 1/2, 2), the Elo difference from the pairs with its 95 % interval \
-and the likelihood of superiority. A game with a solo benchmark (Farkle) is matched solo by \
-default: both agents play alone on the same seeds, and the match reports the mean difference in \
-turns to the target with its paired interval.
+Head to head (two-player games; races of a game with a solo benchmark with --race), every seed \
+is played twice with the seats swapped, and the pair of games is the unit of the statistics: the \
+pentanomial counts (pairs by NEW's points: 0, 1/2, 1, 1 1/2, 2), the Elo difference from the \
+pairs with its 95 % interval and the likelihood of superiority. A game with a solo benchmark (one \
+player a game, measured in turns to its target) is matched solo by default: both agents play \
+alone on the same seeds, and the match reports the mean difference in turns to the target with \
+its paired interval.
 
 --sprt runs a sequential probability ratio test after every pair (fishtest's pentanomial GSPRT) \
 and stops as soon as it decides. Its keys, each optional:
@@ -41,11 +43,9 @@ pub struct MatchArgs {
     /// The version to beat, in the same forms
     #[arg(value_name = "OLD")]
     pub old: PathBuf,
-    /// The game: little-animal-farm or farkle [default: the one game both agents play]
-    #[arg(long, value_name = "GAME")]
-    pub game: Option<GameKind>,
-    /// For a game with a solo benchmark (Farkle): play two-player races in seat-swapped pairs
-    /// instead
+    #[arg(long, value_name = "GAME", value_parser = crate::games::parse, help = super::play::game_help())]
+    pub game: Option<&'static dyn Game>,
+    /// For a game with a solo benchmark: play two-player races in seat-swapped pairs instead
     #[arg(long, visible_alias = "head-to-head")]
     pub race: bool,
     /// Games to play, an even number (pairs); with --sprt, the most to play [default: 1000;
@@ -72,7 +72,7 @@ pub struct MatchArgs {
     /// With --output: discard a league or match the folder already holds
     #[arg(long, requires = "output")]
     pub fresh: bool,
-    /// Rounds before a game ends: a draw (Farkle solo: the target not reached)
+    /// Rounds before a game ends: a draw (a solo game: the target not reached)
     #[arg(long = "rounds", value_name = "CAP", default_value_t = 300)]
     pub round_cap: u32,
     /// What a fault costs an agent
@@ -92,7 +92,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<i32> {
         matchup::check_games(games)?;
     }
     let limits = args.limits.limits();
-    let sandbox = Sandbox::new(limits)?;
+    let sandbox = Sandbox::new(crate::games::AGENTS, limits)?;
     let mut sides = Vec::new();
     let mut modules = Vec::new();
     for (role, path) in [("NEW", &args.new), ("OLD", &args.old)] {

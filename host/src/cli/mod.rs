@@ -27,13 +27,11 @@ macro_rules! outln {
 
 pub mod bench;
 pub mod check;
-pub mod check_farkle;
 pub mod league;
 pub mod match_command;
 pub mod new;
 pub mod perft;
 pub mod play;
-pub mod play_farkle;
 pub mod report;
 pub mod serve;
 pub mod submit;
@@ -45,11 +43,10 @@ pub mod verify;
     version,
     about = "Run programming contests between untrusted WebAssembly bots",
     long_about = "Run programming contests between untrusted WebAssembly bots.\n\n\
-        Agents are core WebAssembly modules (see docs/ABI.md) run in a wasmtime sandbox with fuel, \
-        memory and stack budgets. Games: Little Animal Farm (2 to 6 players), Farkle (solo \
-        benchmark or a race of 2 to 6) and Jungle (2 players, with a fuel clock; a person can \
-        play it against an agent); an agent plays the games whose decision functions it \
-        exports. Games are recorded as JSON Lines that `arena verify` re-checks."
+        Agents are WebAssembly modules or components (see docs/ABI.md) run in a wasmtime sandbox \
+        with fuel, memory and stack budgets; an agent plays the games whose decision functions it \
+        exports (`arena play --help` lists the games). Games are recorded as JSON Lines that \
+        `arena verify` re-checks."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -58,8 +55,8 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Play one game (Little Animal Farm, Farkle or Jungle) between agents and narrate it turn by
-    /// turn; `arena play human AGENT` to play Jungle against an agent yourself
+    /// Play one game between agents and narrate it turn by turn; the word `human` in a seat is
+    /// you at the terminal, for a game people can play
     Play(play::PlayArgs),
     /// Load an agent, report its exports, imports, size and ABI version, and play smoke games of
     /// every game it plays
@@ -72,11 +69,11 @@ pub enum Command {
     /// Is a new version of an agent better than the old one? Paired games on shared seeds, the
     /// Elo difference (or turns saved) with its interval, and an optional SPRT that stops early
     Match(match_command::MatchArgs),
-    /// Create a ready-to-build agent in a new folder (Rust, C, WAT, AssemblyScript or Zig; for
-    /// Farkle, Rust or WAT; for Jungle, Rust or WAT)
+    /// Create a ready-to-build agent of a game in a new folder, in one of the languages of the
+    /// game's templates
     New(new::NewArgs),
-    /// Count the move sequences of a Jungle position to a depth (perft), with the time and the
-    /// speed
+    /// Count the move sequences of a position to a depth (perft), with the time and the speed,
+    /// for a game of positions and moves
     Perft(perft::PerftArgs),
     /// Measure the performance figures of docs/PERFORMANCE.md (per-decision overhead, wasm vs
     /// native vs process-per-agent leagues, threads, start-up, memory)

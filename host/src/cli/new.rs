@@ -1,12 +1,11 @@
 //! `arena new NAME --lang LANG [--game GAME]`: creates a ready-to-build agent in a new folder NAME
-//! from the templates in `new/templates/` (the bindings are copied from `agent-sdk/`; a Rust agent
-//! gets a copy of the SDK and the crates it depends on in `vendor/`, so it builds without the
-//! arena's sources), and prints the commands that build and check it, one per line, to be pasted
-//! one after the other. Little Animal Farm agents come in every language; Farkle agents in Rust,
-//! WAT, Python and JavaScript (Python and JavaScript agents are WebAssembly components:
-//! `new/components.rs`); Jungle agents in Rust and WAT (`crate::games::jungle::templates`). The
-//! module an agent builds is named after its project (a league names
-//! each agent after its file).
+//! from the game's template in that language ([`crate::game::Game::templates`]: the agent's code)
+//! and the language's own files in `new/templates/` (build files; the bindings are copied from
+//! `agent-sdk/`; a Rust agent gets a copy of the SDK and the crates it depends on in `vendor/`, so
+//! it builds without the arena's sources), and prints the commands that build and check it, one
+//! per line, to be pasted one after the other. Python and JavaScript agents are WebAssembly
+//! components (`new/components.rs`). The module an agent builds is named after its project (a
+//! league names each agent after its file).
 //!
 //! Exit status: 0 when the project was created; 2 when NAME exists or cannot be used.
 
@@ -15,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
 
-use crate::game::GameKind;
+use crate::game::{Game, TemplateFile};
 
 mod components;
 pub mod folder;
@@ -41,6 +40,48 @@ pub enum Lang {
     JavaScript,
 }
 
+impl Lang {
+    /// Every language, in the order messages list them.
+    pub const ALL: [Lang; 7] = [
+        Lang::Rust,
+        Lang::C,
+        Lang::Wat,
+        Lang::AssemblyScript,
+        Lang::Zig,
+        Lang::Python,
+        Lang::JavaScript,
+    ];
+
+    /// The name `--lang` takes, which games' templates give.
+    pub fn name(self) -> &'static str {
+        match self {
+            Lang::Rust => "rust",
+            Lang::C => "c",
+            Lang::Wat => "wat",
+            Lang::AssemblyScript => "assemblyscript",
+            Lang::Zig => "zig",
+            Lang::Python => "python",
+            Lang::JavaScript => "javascript",
+        }
+    }
+}
+
+/// `--game`'s help: the games and the languages of their templates.
+fn game_help() -> String {
+    let games: Vec<String> = crate::games::all()
+        .iter()
+        .map(|g| {
+            let langs: Vec<String> = Lang::ALL
+                .into_iter()
+                .filter(|l| files(*l, *g).is_some())
+                .map(|l| l.to_string())
+                .collect();
+            format!("{} ({})", g.name(), langs.join(", "))
+        })
+        .collect();
+    format!("The game the agent plays: {}", games.join("; "))
+}
+
 impl fmt::Display for Lang {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -63,10 +104,14 @@ pub struct NewArgs {
     /// Language of the agent
     #[arg(long, value_enum, default_value = "rust")]
     pub lang: Lang,
-    /// The game the agent plays: little-animal-farm, farkle or jungle (Farkle: Rust, WAT,
-    /// Python or JavaScript; Jungle: Rust or WAT)
-    #[arg(long, value_name = "GAME", default_value = "little-animal-farm")]
-    pub game: GameKind,
+    #[arg(
+        long,
+        value_name = "GAME",
+        value_parser = crate::games::parse,
+        default_value = crate::games::first().name(),
+        help = game_help()
+    )]
+    pub game: &'static dyn Game,
     /// Rust only: depend on this agent-sdk folder (of an arena checkout) instead of the copy of
     /// the SDK written into the project's vendor/ folder
     #[arg(long, value_name = "DIR")]
@@ -86,64 +131,21 @@ include!(concat!(env!("OUT_DIR"), "/vendored_sdk.rs"));
 /// Where a Rust project holds its copy of the SDK (`VENDORED_SDK`'s paths are under it).
 const VENDOR_DIR: &str = "vendor";
 
-/// One file of a template: its path in the project and its text (with `{{...}}` placeholders).
-type TemplateFile = (&'static str, &'static str);
-
-/// The template of a game in a language; `None` when there is none.
-fn files(lang: Lang, game: GameKind) -> Option<&'static [TemplateFile]> {
-    if matches!(lang, Lang::Python | Lang::JavaScript) {
-        return components::files(lang, game);
-    }
-    match game {
-        GameKind::Farm => Some(farm_files(lang)),
-        GameKind::Farkle => farkle_files(lang),
-        GameKind::Jungle => match lang {
-            Lang::Rust => Some(crate::games::jungle::templates::RUST),
-            Lang::Wat => Some(crate::games::jungle::templates::WAT),
-            _ => None,
-        },
-    }
-}
-
-fn farkle_files(lang: Lang) -> Option<&'static [TemplateFile]> {
-    match lang {
-        Lang::Rust => Some(&[
-            ("Cargo.toml", include_str!("new/templates/rust/Cargo.toml")),
-            (
-                "src/lib.rs",
-                include_str!("new/templates/rust-farkle/src/lib.rs"),
-            ),
-            (".gitignore", "/target/\n"),
-        ]),
-        Lang::Wat => Some(&[("{{name}}.wat", include_str!("new/templates/wat/farkle.wat"))]),
-        Lang::C | Lang::AssemblyScript | Lang::Zig | Lang::Python | Lang::JavaScript => None,
-    }
-}
-
-fn farm_files(lang: Lang) -> &'static [TemplateFile] {
-    match lang {
+/// The files of a project of `game` in `lang`: the game's template and the language's own files;
+/// `None` when the game has no template in that language.
+fn files(lang: Lang, game: &dyn Game) -> Option<Vec<TemplateFile>> {
+    let template = game.templates().iter().find(|t| t.lang == lang.name())?;
+    let own: &[TemplateFile] = match lang {
         Lang::Rust => &[
             ("Cargo.toml", include_str!("new/templates/rust/Cargo.toml")),
-            ("src/lib.rs", include_str!("new/templates/rust/src/lib.rs")),
             (".gitignore", "/target/\n"),
         ],
-        Lang::C => &[
-            ("agent.c", include_str!("new/templates/c/agent.c")),
-            ("arena.h", C_HEADER),
-            (".gitignore", "*.wasm\n"),
-        ],
-        Lang::Wat => &[(
-            "{{name}}.wat",
-            include_str!("../../../example-agents/wat/climber.wat"),
-        )],
+        Lang::C => &[("arena.h", C_HEADER), (".gitignore", "*.wasm\n")],
+        Lang::Wat => &[],
         Lang::AssemblyScript => &[
             (
                 "package.json",
                 include_str!("new/templates/assemblyscript/package.json"),
-            ),
-            (
-                "assembly/index.ts",
-                include_str!("new/templates/assemblyscript/assembly/index.ts"),
             ),
             ("assembly/arena.ts", AS_BINDINGS),
             (
@@ -152,13 +154,12 @@ fn farm_files(lang: Lang) -> &'static [TemplateFile] {
             ),
         ],
         Lang::Zig => &[
-            ("agent.zig", include_str!("new/templates/zig/agent.zig")),
             ("arena.zig", ZIG_BINDINGS),
             (".gitignore", "*.wasm\n*.wasm.o\n.zig-cache/\nzig-out/\n"),
         ],
-        // Components: `components::files`.
-        Lang::Python | Lang::JavaScript => &[],
-    }
+        Lang::Python | Lang::JavaScript => return Some(components::files(lang, template.files)),
+    };
+    Some(template.files.iter().chain(own).copied().collect())
 }
 
 /// The command that builds a project of `lang` for `game` named `name` (whose Rust library is
@@ -166,7 +167,7 @@ fn farm_files(lang: Lang) -> &'static [TemplateFile] {
 /// project).
 pub fn build_command(
     lang: Lang,
-    game: GameKind,
+    game: &dyn Game,
     name: &str,
     lib: &str,
 ) -> (Option<String>, String) {
@@ -207,7 +208,7 @@ fn zig_build(name: &str, zig: &str) -> String {
 
 /// What `arena new` prints after creating a project: commands to paste one after the other (from
 /// the folder `arena new` ran in), and comments (lines starting with `#`).
-pub fn steps(lang: Lang, game: GameKind, dir: &Path, name: &str, lib: &str) -> Vec<String> {
+pub fn steps(lang: Lang, game: &dyn Game, dir: &Path, name: &str, lib: &str) -> Vec<String> {
     let (build, module) = build_command(lang, game, name, lib);
     let mut steps = vec![format!("cd {}", shell_word(&dir.display().to_string()))];
     match build {
@@ -292,19 +293,11 @@ pub fn create(args: &NewArgs) -> anyhow::Result<Vec<String>> {
         bail!("--sdk is for Rust agents only");
     }
     let Some(files) = files(args.lang, args.game) else {
-        let langs: Vec<String> = [
-            Lang::Rust,
-            Lang::C,
-            Lang::Wat,
-            Lang::AssemblyScript,
-            Lang::Zig,
-            Lang::Python,
-            Lang::JavaScript,
-        ]
-        .into_iter()
-        .filter(|l| files(*l, args.game).is_some())
-        .map(|l| l.to_string())
-        .collect();
+        let langs: Vec<String> = Lang::ALL
+            .into_iter()
+            .filter(|l| files(*l, args.game).is_some())
+            .map(|l| l.to_string())
+            .collect();
         bail!(
             "there is no {} template for {} (there is one for {}; docs/ABI.md describes the \
              exports to write by hand)",
@@ -339,7 +332,7 @@ pub fn create(args: &NewArgs) -> anyhow::Result<Vec<String>> {
         }
         std::fs::write(&target, text).with_context(|| format!("cannot write {}", target.display()))
     };
-    for (path, text) in files {
+    for (path, text) in &files {
         write(Path::new(&fill(path, &values)), &fill(text, &values))?;
     }
     if args.lang == Lang::Rust && args.sdk.is_none() {
@@ -387,16 +380,8 @@ mod tests {
 
     #[test]
     fn placeholders_are_filled_in_every_template() {
-        for lang in [
-            Lang::Rust,
-            Lang::C,
-            Lang::Wat,
-            Lang::AssemblyScript,
-            Lang::Zig,
-            Lang::Python,
-            Lang::JavaScript,
-        ] {
-            let all = GameKind::ALL.into_iter().filter_map(|g| files(lang, g));
+        for lang in Lang::ALL {
+            let all = crate::games::all().iter().filter_map(|g| files(lang, *g));
             for (path, text) in all.flatten() {
                 let filled = fill(
                     text,
@@ -415,11 +400,11 @@ mod tests {
         }
     }
 
-    fn new_args(name: PathBuf, lang: Lang, game: GameKind) -> NewArgs {
+    fn new_args(name: PathBuf, lang: Lang, game: &str) -> NewArgs {
         NewArgs {
             name,
             lang,
-            game,
+            game: crate::games::by_name(game).unwrap(),
             sdk: None,
         }
     }
@@ -430,17 +415,20 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let wat = dir.join("dice-bot");
         let _ = std::fs::remove_dir_all(&wat);
-        let steps = create(&new_args(wat.clone(), Lang::Wat, GameKind::Farkle)).unwrap();
+        let steps = create(&new_args(wat.clone(), Lang::Wat, "farkle")).unwrap();
         assert_eq!(steps[0], format!("cd {}", wat.display()));
         assert!(steps[1].starts_with("# nothing to build"), "{steps:?}");
         assert_eq!(steps[2], "arena check dice-bot.wat");
-        let sb = crate::sandbox::Sandbox::new(crate::sandbox::Limits::default()).unwrap();
+        let sb =
+            crate::sandbox::Sandbox::new(crate::games::AGENTS, crate::sandbox::Limits::default())
+                .unwrap();
         let m = sb.load(&wat.join("dice-bot.wat")).unwrap();
-        assert_eq!(m.games(), &[GameKind::Farkle]);
+        assert_eq!(m.games().len(), 1);
+        assert_eq!(crate::games::of_agent(m.games()[0]).name(), "farkle");
 
         let rust = dir.join("rusty-dice");
         let _ = std::fs::remove_dir_all(&rust);
-        create(&new_args(rust.clone(), Lang::Rust, GameKind::Farkle)).unwrap();
+        create(&new_args(rust.clone(), Lang::Rust, "farkle")).unwrap();
         let lib = std::fs::read_to_string(rust.join("src/lib.rs")).unwrap();
         assert!(lib.contains("export_farkle_agent!(Agent);"), "{lib}");
         assert!(lib.contains("rusty_dice.wasm"), "{lib}");
@@ -448,7 +436,7 @@ mod tests {
         assert!(manifest.contains("name = \"rusty-dice\""), "{manifest}");
 
         let c = dir.join("c-dice");
-        let err = create(&new_args(c.clone(), Lang::C, GameKind::Farkle)).unwrap_err();
+        let err = create(&new_args(c.clone(), Lang::C, "farkle")).unwrap_err();
         assert!(
             err.to_string()
                 .contains("no Farkle template for C (there is one for Rust and WAT"),

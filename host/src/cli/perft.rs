@@ -1,21 +1,21 @@
-//! `arena perft --game jungle DEPTH [--position NOTATION] [--divide]`: the number of move
+//! `arena perft DEPTH [--game GAME] [--position NOTATION] [--divide]`: the number of move
 //! sequences of DEPTH plies (leaf nodes), the time and the speed: the standard check of a move
-//! generator. Only Jungle, the board game, has one.
+//! generator, for the games of positions and moves that have one ([`crate::game::Perft`]).
 //!
-//! Exit status: 0; 2 on usage errors (an unknown game, a position the rules refuse).
+//! Exit status: 0; 2 on usage errors (a game without a move counter, a position the rules
+//! refuse).
 
-use crate::game::GameKind;
-use crate::games::jungle::perft;
+use crate::game::{Game, Perft};
 
 #[derive(clap::Args, Debug)]
 pub struct PerftArgs {
     /// Plies to look ahead
     #[arg(value_name = "DEPTH")]
     pub depth: u32,
-    /// The game: jungle (the only game with a move generator to count)
-    #[arg(long, value_name = "GAME", default_value = "jungle")]
-    pub game: GameKind,
-    /// The position to count from, in the notation (docs/JUNGLE.md) [default: the start]
+    /// The game [default: the first game with a move counter]
+    #[arg(long, value_name = "GAME", value_parser = crate::games::parse)]
+    pub game: Option<&'static dyn Game>,
+    /// The position to count from, in the game's notation [default: the start]
     #[arg(long, value_name = "NOTATION")]
     pub position: Option<String>,
     /// Also print each legal move with the count under it
@@ -23,20 +23,36 @@ pub struct PerftArgs {
     pub divide: bool,
 }
 
+/// The games with a move counter.
+fn counters() -> impl Iterator<Item = (&'static dyn Game, &'static dyn Perft)> {
+    crate::games::all()
+        .iter()
+        .filter_map(|g| g.perft().map(|p| (*g, p)))
+}
+
 pub fn run(args: PerftArgs) -> anyhow::Result<i32> {
-    anyhow::ensure!(
-        args.game == GameKind::Jungle,
-        "perft counts the moves of a board game: only jungle has them, not {}",
-        args.game
-    );
-    let pos = perft::position(args.position.as_deref())?;
-    let mut each = |mv: String, n: u64| outln!("{mv}: {n}");
-    let divide: Option<&mut dyn FnMut(String, u64)> = if args.divide && args.depth > 0 {
-        Some(&mut each)
-    } else {
-        None
+    let perft = match args.game {
+        Some(game) => game.perft().ok_or_else(|| {
+            let with: Vec<&str> = counters().map(|(g, _)| g.name()).collect();
+            anyhow::anyhow!(
+                "perft counts the moves of a game of positions: {} has none to count (games \
+                 with a move counter: {})",
+                game.title(),
+                with.join(", ")
+            )
+        })?,
+        None => counters()
+            .map(|(_, p)| p)
+            .next()
+            .ok_or_else(|| anyhow::anyhow!("no game has a move counter"))?,
     };
-    let count = perft::count(&pos, args.depth, divide);
-    outln!("{}", perft::describe(args.depth, &count));
+    super::to_stdout(|| {
+        perft.count(
+            args.position.as_deref(),
+            args.depth,
+            args.divide,
+            &mut std::io::stdout().lock(),
+        )
+    })?;
     Ok(0)
 }

@@ -1,29 +1,21 @@
-//! `arena play A [B ...]`: one game between sandboxed agents, narrated turn by turn (or printed
+//! `arena play A [B ...]`: one game between sandboxed agents, narrated by its game (or printed
 //! as a game record with `--json`). The game is `--game`, or the one game every agent plays (from
-//! its exports). Little Animal Farm is narrated here; Farkle in `play_farkle`; Jungle, and a
-//! person playing Jungle at the terminal (`arena play human AGENT`), in
-//! `crate::games::jungle::play_cli`.
+//! its exports). The word `human` in a seat is a person at the terminal, for a game people can
+//! play here ([`Game::play_person`]).
 //!
 //! Exit status: 0 when the game was played, 1 when an agent cannot be built or loaded, 2 on usage
 //! errors and when the host itself fails (it cannot set an agent up: not the agent's fault).
 
-use std::cell::RefCell;
-use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
+use std::sync::Arc;
 
 use anyhow::Context;
-use farm_rules::{Herd, Offer, OfferKind, Position, ANIMALS, KINDS, MAX_PLAYERS};
 
-use crate::farm::{
-    play_game, AcceptView, Decision, Event, FarmPlayer, Fault, FaultPolicy, GameRecord,
-    Observation, Outcome, Party, SeededDice, Setup,
-};
-use crate::game::GameKind;
-use crate::records::{write_record, RecordMeta};
-use crate::sandbox::{
-    resolve_agent, run_with_big_stack, AgentModule, HostFailure, Limits, Sandbox, WasmPlayer,
-};
+use crate::game::{FaultPolicy, Game, Host, Narration, Played, Seat, SeatUsage, Table, Terminal};
+use crate::records::RecordMeta;
+use crate::resolve::resolve_agent;
+use crate::sandbox::{run_with_big_stack, AgentModule, HostFailure, Limits, Sandbox};
 use crate::terminal;
 
 /// Budgets shared by `play` and `check` (defaults: `Limits::default()`).
@@ -94,20 +86,16 @@ impl From<PolicyArg> for FaultPolicy {
 
 #[derive(clap::Args, Debug)]
 pub struct PlayArgs {
-    /// Agents, seat 0 first: .wasm or .wat files, or agent crate directories (built for wasm).
-    /// Little Animal Farm takes 2 to 6; Farkle 1 (the solo benchmark) to 6 (a race); Jungle 2.
-    /// The word `human` in a Jungle seat is you, typing moves at the terminal (`arena play
-    /// human AGENT` plays first, `arena play AGENT human` second)
-    #[arg(required = true, num_args = 1..=6, value_name = "AGENT")]
+    /// Agents, seat 0 first: .wasm or .wat files, or agent crate directories (built for wasm);
+    /// as many as the game seats (see --game)
+    #[arg(required = true, num_args = 1.., value_name = "AGENT")]
     pub agents: Vec<PathBuf>,
-    /// The game: little-animal-farm, farkle or jungle [default: the one game all the agents
-    /// play]
-    #[arg(long, value_name = "GAME")]
-    pub game: Option<GameKind>,
+    #[arg(long, value_name = "GAME", value_parser = crate::games::parse, help = game_help())]
+    pub game: Option<&'static dyn Game>,
     /// Seed of the dice and of the agents' randomness [default: chosen at random and printed]
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Rounds before the game ends: a draw (Farkle solo: the target not reached)
+    /// Rounds before the game ends: a draw (a solo game: the target not reached)
     #[arg(long = "rounds", value_name = "CAP", default_value_t = 300)]
     pub round_cap: u32,
     /// Write the game record (JSON Lines) to this file
@@ -122,39 +110,87 @@ pub struct PlayArgs {
     /// Show what the agents logged (arena.log, stdout, stderr) in the narration
     #[arg(long)]
     pub logs: bool,
-    /// Jungle: the position to start from, in the notation (docs/JUNGLE.md), e.g.
-    /// "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w" [default: the start]
+    /// The position to start from, in the game's notation, for a game of positions (its
+    /// `position` setting) [default: the game's start]
     #[arg(long, value_name = "NOTATION")]
     pub position: Option<String>,
-    /// Jungle: fuel on each player's clock at the start [default: 60000000]
-    #[arg(long, value_name = "FUEL")]
-    pub clock: Option<u64>,
-    /// Jungle: fuel added to a player's clock at each of its moves [default: 1000000]
-    #[arg(long, value_name = "FUEL")]
-    pub increment: Option<u64>,
-    /// Jungle: draw the board after every ply (by default: at the start, after each capture,
-    /// and at the end)
+    /// A setting of the game's own, as the game's table of a league file gives it (see the
+    /// game's page in docs/); may be repeated
+    #[arg(long = "set", value_name = "KEY=VALUE", value_parser = parse_setting)]
+    pub settings: Vec<(String, toml::Value)>,
+    /// Draw the board after every turn, for a game with a board
     #[arg(long)]
     pub boards: bool,
     #[command(flatten)]
     pub limits: LimitArgs,
 }
 
-pub fn run(args: PlayArgs) -> anyhow::Result<i32> {
-    if args
-        .agents
-        .iter()
-        .any(|p| crate::games::jungle::play_cli::is_human(p))
-    {
-        return crate::games::jungle::play_cli::run_human(&args);
+/// The seat name `arena play` takes for a person at the terminal.
+pub const HUMAN: &str = "human";
+
+/// `--set KEY=VALUE`: the value as TOML reads it (a number, `true`, a quoted string...), or else
+/// as the text given.
+fn parse_setting(text: &str) -> Result<(String, toml::Value), String> {
+    let (key, value) = text
+        .split_once('=')
+        .ok_or_else(|| format!("expected KEY=VALUE, found {text:?}"))?;
+    let key = key.trim();
+    if key.is_empty() {
+        return Err(format!("expected KEY=VALUE, found {text:?}"));
     }
+    let value = format!("v = {value}")
+        .parse::<toml::Table>()
+        .ok()
+        .and_then(|mut t| t.remove("v"))
+        .unwrap_or_else(|| toml::Value::String(value.to_owned()));
+    Ok((key.to_owned(), value))
+}
+
+impl PlayArgs {
+    /// The game's settings the options give: `--set` and `--position`, checked by the game.
+    fn game_settings(&self, game: &dyn Game) -> anyhow::Result<crate::game::GameSettings> {
+        let mut keys = toml::Table::new();
+        for (key, value) in &self.settings {
+            keys.insert(key.clone(), value.clone());
+        }
+        if let Some(position) = &self.position {
+            keys.insert("position".into(), toml::Value::String(position.clone()));
+        }
+        game.settings((!keys.is_empty()).then_some(&keys))
+    }
+}
+
+/// `--game`'s help: the games, with the players each seats.
+pub fn game_help() -> String {
+    let games: Vec<String> = crate::games::all()
+        .iter()
+        .map(|g| {
+            let seats = g.seats();
+            format!(
+                "{} ({} to {} players)",
+                g.name(),
+                seats.start(),
+                seats.end()
+            )
+        })
+        .collect();
+    format!(
+        "The game: {} [default: the one game all the agents play]",
+        games.join(", ")
+    )
+}
+
+pub fn run(args: PlayArgs) -> anyhow::Result<i32> {
     if let Some(game) = args.game {
         check_seats(game, args.agents.len())?;
-        crate::games::jungle::play_cli::check_options(&args, game)?;
+        args.game_settings(game)?;
+    }
+    if args.agents.iter().any(|p| is_human(p)) {
+        return run_person(&args);
     }
     anyhow::ensure!(args.round_cap > 0, "--rounds must be at least 1");
     let limits = args.limits.limits();
-    let sandbox = Sandbox::new(limits.clone())?;
+    let sandbox = Sandbox::new(crate::games::AGENTS, limits.clone())?;
     let mut modules = Vec::new();
     for path in &args.agents {
         match load_agent(&sandbox, path) {
@@ -169,45 +205,149 @@ pub fn run(args: PlayArgs) -> anyhow::Result<i32> {
     }
     let game = choose_game(args.game, &modules)?;
     check_seats(game, modules.len())?;
-    crate::games::jungle::play_cli::check_options(&args, game)?;
     sandbox.games_at_once(modules.len(), 1)?;
     let names = unique_names(modules.iter().map(|m| m.name().to_owned()).collect());
     let seed = args.seed.unwrap_or_else(random_seed);
-    if game == GameKind::Farkle {
-        return super::play_farkle::run(&args, &modules, &names, &limits, seed);
-    }
-    if game == GameKind::Jungle {
-        return crate::games::jungle::play_cli::run(&args, &modules, &names, &limits, seed);
-    }
-    let mut setup = Setup::standard(modules.len(), seed, args.round_cap);
-    setup.policy = args.fault_policy.into();
-
-    let (record, logs, fuel) = play_logged(&setup, &modules)?;
-
-    let meta = RecordMeta {
-        names: names.clone(),
-        agent_hashes: modules
-            .iter()
-            .map(|m| Some(m.sha256().to_owned()))
-            .collect(),
-        limits: std::sync::Arc::new(serde_json::to_value(&limits)?),
+    let table = Table {
+        seed,
+        round_cap: args.round_cap,
+        policy: args.fault_policy.into(),
+        settings: Arc::new(args.game_settings(game)?),
+        meta: RecordMeta {
+            names: names.clone(),
+            agent_hashes: modules
+                .iter()
+                .map(|m| Some(m.sha256().to_owned()))
+                .collect(),
+            limits: Arc::new(serde_json::to_value(&limits)?),
+        },
     };
+    let seats: Vec<Seat> = modules.iter().map(Seat::Agent).collect();
+    let host = Host {
+        sandbox: Some(&sandbox),
+    };
+    let played = run_with_big_stack(|| game.play(&host, &table, &seats))?;
     if let Some(path) = &args.record {
-        let file = std::fs::File::create(path)
-            .with_context(|| format!("cannot create {}", path.display()))?;
-        let mut out = std::io::BufWriter::new(file);
-        write_record(&record, &meta, &mut out)
-            .and_then(|_| std::io::Write::flush(&mut out))
+        std::fs::write(path, &played.record)
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     if args.json {
         super::to_stdout(|| {
-            write_record(&record, &meta, std::io::stdout().lock()).context("cannot write to stdout")
+            std::io::stdout()
+                .lock()
+                .write_all(&played.record)
+                .context("cannot write to stdout")
         })?;
     } else {
-        let text = Narrator::new(&names, &setup).narrate(&record, args.logs.then_some(&logs));
-        out!("{}", terminal::block(&text));
-        print_fuel_and_record(&names, &fuel, args.record.as_deref());
+        let narration = Narration {
+            names: &names,
+            logs: args.logs,
+            boards: args.boards,
+        };
+        super::to_stdout(|| game.narrate(&played, &narration, &mut std::io::stdout().lock()))?;
+        print_fuel_and_record(&names, &played.usage, args.record.as_deref());
+    }
+    Ok(0)
+}
+
+/// True when `path` names a person rather than an agent (the word `human` as given).
+pub fn is_human(path: &Path) -> bool {
+    path == Path::new(HUMAN)
+}
+
+/// `arena play` with people in seats (`human`) against agents: the game is played at the
+/// terminal, moves read from standard input. Exit status 0 when the game was played or the
+/// person left (nothing is recorded then), 1 when an agent cannot be loaded.
+fn run_person(args: &PlayArgs) -> anyhow::Result<i32> {
+    anyhow::ensure!(
+        !args.agents.iter().all(|p| is_human(p)),
+        "a person plays against an agent: name one agent or more besides `{HUMAN}`"
+    );
+    anyhow::ensure!(
+        !args.json,
+        "--json prints a game's record instead of its narration; a game with a person is \
+         narrated (keep its record with --record)"
+    );
+    anyhow::ensure!(args.round_cap > 0, "--rounds must be at least 1");
+    let limits = args.limits.limits();
+    let sandbox = Sandbox::new(crate::games::AGENTS, limits.clone())?;
+    let mut modules = Vec::new();
+    for path in args.agents.iter().filter(|p| !is_human(p)) {
+        match load_agent(&sandbox, path) {
+            Ok(m) => modules.push(m),
+            Err(e) if HostFailure::find(&e).is_some() => return Err(e),
+            Err(e) => {
+                eprintln!("error: {}", terminal::block(&format!("{e:#}")));
+                return Ok(1);
+            }
+        }
+    }
+    let game = choose_game(args.game, &modules)?;
+    check_seats(game, args.agents.len())?;
+    let mut agents = modules.iter();
+    let seats: Vec<Option<Seat>> = args
+        .agents
+        .iter()
+        .map(|p| match is_human(p) {
+            true => None,
+            false => agents.next().map(Seat::Agent),
+        })
+        .collect();
+    let mut agents = modules.iter();
+    let names = unique_names(
+        args.agents
+            .iter()
+            .map(|p| match is_human(p) {
+                true => HUMAN.to_owned(),
+                false => agents.next().map_or("?", |m| m.name()).to_owned(),
+            })
+            .collect(),
+    );
+    let mut agents = modules.iter();
+    let table = Table {
+        seed: args.seed.unwrap_or_else(random_seed),
+        round_cap: args.round_cap,
+        policy: args.fault_policy.into(),
+        settings: Arc::new(args.game_settings(game)?),
+        meta: RecordMeta {
+            names: names.clone(),
+            agent_hashes: args
+                .agents
+                .iter()
+                .map(|p| match is_human(p) {
+                    true => None,
+                    false => agents.next().map(|m| m.sha256().to_owned()),
+                })
+                .collect(),
+            limits: Arc::new(serde_json::to_value(&limits)?),
+        },
+    };
+    let host = Host {
+        sandbox: Some(&sandbox),
+    };
+    let narration = Narration {
+        names: &names,
+        logs: args.logs,
+        boards: args.boards,
+    };
+    let played: Option<Played> = run_with_big_stack(|| {
+        let io = Terminal {
+            input: Box::new(std::io::stdin().lock()),
+            screen: Box::new(std::io::stdout()),
+        };
+        game.play_person(&host, &table, &seats, io, &narration)
+    })?;
+    let Some(played) = played else {
+        outln!("No record written: the game was not finished.");
+        return Ok(0);
+    };
+    if let Some(path) = &args.record {
+        std::fs::write(path, &played.record)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        outln!(
+            "record written to {}",
+            terminal::line(&path.display().to_string())
+        );
     }
     Ok(0)
 }
@@ -216,13 +356,16 @@ pub fn run(args: PlayArgs) -> anyhow::Result<i32> {
 /// where the record went.
 pub(crate) fn print_fuel_and_record(
     names: &[String],
-    fuel: &[(u64, u64)],
+    usage: &[Option<SeatUsage>],
     record: Option<&std::path::Path>,
 ) {
-    for (name, (total, max)) in names.iter().zip(fuel) {
+    for (name, usage) in names.iter().zip(usage) {
+        let u = usage.unwrap_or_default();
         outln!(
-            "{}: {total} fuel used, {max} of it per decision at most",
-            terminal::line(name)
+            "{}: {} fuel used, {} of it per decision at most",
+            terminal::line(name),
+            u.fuel,
+            u.max_decision_fuel
         );
     }
     if let Some(path) = record {
@@ -234,7 +377,7 @@ pub(crate) fn print_fuel_and_record(
 }
 
 /// Refuses a number of agents the game cannot seat.
-fn check_seats(game: GameKind, agents: usize) -> anyhow::Result<()> {
+fn check_seats(game: &dyn Game, agents: usize) -> anyhow::Result<()> {
     let seats = game.seats();
     anyhow::ensure!(
         seats.contains(&agents),
@@ -249,17 +392,21 @@ fn check_seats(game: GameKind, agents: usize) -> anyhow::Result<()> {
 
 /// The game to play: `given` when every agent plays it, otherwise the one game all agents play
 /// (from their exports). No game in common, or more than one, is an error that says what to do.
-pub fn choose_game(given: Option<GameKind>, modules: &[AgentModule]) -> anyhow::Result<GameKind> {
+pub fn choose_game(
+    given: Option<&'static dyn Game>,
+    modules: &[AgentModule],
+) -> anyhow::Result<&'static dyn Game> {
     if let Some(game) = given {
         for m in modules {
-            m.check_plays(game)
+            m.check_plays(&game.info().agent)
                 .with_context(|| format!("agent {} cannot play --game {game}", m.name()))?;
         }
         return Ok(game);
     }
-    let common: Vec<GameKind> = GameKind::ALL
-        .into_iter()
-        .filter(|g| modules.iter().all(|m| m.plays(*g)))
+    let common: Vec<&'static dyn Game> = crate::games::all()
+        .iter()
+        .copied()
+        .filter(|g| modules.iter().all(|m| m.plays(&g.info().agent)))
         .collect();
     match common.as_slice() {
         [game] => Ok(*game),
@@ -267,7 +414,11 @@ pub fn choose_game(given: Option<GameKind>, modules: &[AgentModule]) -> anyhow::
             let plays: Vec<String> = modules
                 .iter()
                 .map(|m| {
-                    let games: Vec<&str> = m.games().iter().map(|g| g.name()).collect();
+                    let games: Vec<&str> = m
+                        .games()
+                        .iter()
+                        .map(|g| crate::games::of_agent(g).name())
+                        .collect();
                     format!("{} plays {}", m.name(), games.join(" and "))
                 })
                 .collect();
@@ -316,433 +467,6 @@ pub fn unique_names(names: Vec<String>) -> Vec<String> {
     out
 }
 
-/// What an agent logged, by turn.
-pub type Logs = Vec<(u32, usize, String)>;
-
-/// A seat that records its agent's log after each decision.
-pub struct Logged<P> {
-    pub inner: P,
-    pub seat: usize,
-    pub logs: Rc<RefCell<Logs>>,
-    /// The largest fuel one decision used.
-    pub max_decision_fuel: u64,
-    /// The last decision's log, handed on to the game loop so the record keeps it too.
-    pub pending: Option<String>,
-}
-
-impl Logged<WasmPlayer> {
-    fn after(&mut self, turn: u32) {
-        self.pending = self.inner.take_log();
-        if let Some(text) = &self.pending {
-            self.logs.borrow_mut().push((turn, self.seat, text.clone()));
-        }
-    }
-}
-
-impl FarmPlayer for Logged<WasmPlayer> {
-    fn take_log(&mut self) -> Option<String> {
-        self.pending.take()
-    }
-
-    fn start(&mut self, seat: usize, players: usize, seed: u64) -> Result<(), Fault> {
-        let r = FarmPlayer::start(&mut self.inner, seat, players, seed);
-        self.after(0);
-        r
-    }
-
-    fn trade(&mut self, obs: &Observation) -> Result<Offer, Fault> {
-        let before = self.inner.fuel_used();
-        let r = self.inner.trade(obs);
-        self.max_decision_fuel = self.max_decision_fuel.max(self.inner.fuel_used() - before);
-        self.after(obs.turn);
-        r
-    }
-
-    fn accept(&mut self, obs: &Observation, offer: &AcceptView) -> Result<bool, Fault> {
-        let before = self.inner.fuel_used();
-        let r = self.inner.accept(obs, offer);
-        self.max_decision_fuel = self.max_decision_fuel.max(self.inner.fuel_used() - before);
-        self.after(obs.turn);
-        r
-    }
-}
-
-/// Fuel each seat used in a game: total, largest single decision.
-pub type SeatFuel = Vec<(u64, u64)>;
-
-/// Plays a game between `modules`, on a big-stack thread, keeping the agents' logs and fuel
-/// (total, largest single decision) per seat. Fails with the [`crate::sandbox::HostFailure`] of
-/// a seat the host could not set up (exit status 2: not the agent's fault).
-pub fn play_logged(
-    setup: &Setup,
-    modules: &[AgentModule],
-) -> anyhow::Result<(GameRecord, Logs, SeatFuel)> {
-    run_with_big_stack(|| {
-        let logs = Rc::new(RefCell::new(Vec::new()));
-        let mut players: Vec<Logged<WasmPlayer>> = modules
-            .iter()
-            .enumerate()
-            .map(|(seat, m)| Logged {
-                inner: m.player_with_round_cap(setup.round_cap),
-                seat,
-                logs: logs.clone(),
-                max_decision_fuel: 0,
-                pending: None,
-            })
-            .collect();
-        let mut seats: Vec<&mut dyn FarmPlayer> = players
-            .iter_mut()
-            .map(|p| p as &mut dyn FarmPlayer)
-            .collect();
-        let seed = setup.seed.unwrap_or(0);
-        let record = play_game(setup, &mut seats, &mut SeededDice::new(seed));
-        drop(seats);
-        if let Some(failure) = players.iter().find_map(|p| p.inner.host_failure()) {
-            return Err(anyhow::Error::new(failure.clone()));
-        }
-        let fuel = players
-            .iter()
-            .map(|p| (p.inner.fuel_used(), p.max_decision_fuel))
-            .collect();
-        drop(players);
-        let logs = Rc::try_unwrap(logs)
-            .map(RefCell::into_inner)
-            .unwrap_or_default();
-        Ok((record, logs, fuel))
-    })
-}
-
-/// Plural names for narration.
-fn animal_words(kind: usize, n: i64) -> String {
-    let (one, many) = match kind {
-        0 => ("rabbit", "rabbits"),
-        1 => ("sheep", "sheep"),
-        2 => ("pig", "pigs"),
-        3 => ("cow", "cows"),
-        4 => ("horse", "horses"),
-        5 => ("small dog", "small dogs"),
-        _ => ("big dog", "big dogs"),
-    };
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
-/// "6 rabbits, 1 sheep" (or "nothing").
-pub fn describe_amounts(counts: &[i64; KINDS]) -> String {
-    let parts: Vec<String> = counts
-        .iter()
-        .enumerate()
-        .filter(|(_, &n)| n != 0)
-        .map(|(k, &n)| animal_words(k, n))
-        .collect();
-    if parts.is_empty() {
-        "nothing".into()
-    } else {
-        parts.join(", ")
-    }
-}
-
-pub fn describe_herd(h: &Herd) -> String {
-    describe_amounts(&h.0.map(i64::from))
-}
-
-/// A herd in a few characters: `3r 1s 1p 1c 1h 1d 1D` (`-` when empty).
-pub fn compact_herd(h: &Herd) -> String {
-    const LETTERS: [&str; KINDS] = ["r", "s", "p", "c", "h", "d", "D"];
-    let parts: Vec<String> = ANIMALS
-        .iter()
-        .filter(|a| h.get(**a) > 0)
-        .map(|a| format!("{}{}", h.get(*a), LETTERS[a.index()]))
-        .collect();
-    if parts.is_empty() {
-        "-".into()
-    } else {
-        parts.join(" ")
-    }
-}
-
-/// Turns a game record into text.
-pub struct Narrator<'a> {
-    names: &'a [String],
-    setup: &'a Setup,
-}
-
-impl<'a> Narrator<'a> {
-    pub fn new(names: &'a [String], setup: &'a Setup) -> Narrator<'a> {
-        Narrator { names, setup }
-    }
-
-    /// A seat's name, ready for a terminal.
-    fn name(&self, seat: usize) -> String {
-        self.names
-            .get(seat)
-            .map(|n| terminal::line(n).into_owned())
-            .unwrap_or_else(|| format!("seat {seat}"))
-    }
-
-    fn party(&self, p: Party) -> String {
-        match p {
-            Party::Stock => "the stock".into(),
-            Party::Player(s) => self.name(s),
-        }
-    }
-
-    fn offer(&self, seat: usize, offer: &Offer) -> String {
-        let give = describe_amounts(&offer.give.map(i64::from));
-        let get = describe_amounts(&offer.get.map(i64::from));
-        match OfferKind::from_code(offer.kind) {
-            Some(OfferKind::Pass) => "passes".into(),
-            Some(OfferKind::Stock) => format!("offers the stock {give} for {get}"),
-            Some(OfferKind::Player) => {
-                let partner = if (0..self.names.len() as i32).contains(&offer.partner)
-                    && offer.partner as usize != seat
-                {
-                    self.name(offer.partner as usize)
-                } else {
-                    format!("seat {}", offer.partner)
-                };
-                format!("offers {partner} {give} for {get}")
-            }
-            None => format!(
-                "answers something that is not a trade (kind {})",
-                offer.kind
-            ),
-        }
-    }
-
-    fn event(&self, e: &Event, out: &mut String) {
-        let line = match e {
-            Event::Answer { seat, accepted, .. } => format!(
-                "{} {}",
-                self.name(*seat),
-                if *accepted { "accepts" } else { "declines" }
-            ),
-            Event::TradeFailed { reason, .. } => {
-                format!("trade failed: {} ({})", reason.describe(), reason.name())
-            }
-            Event::Transfer { from, to, animals } => format!(
-                "{} gives {} to {}",
-                self.party(*from),
-                describe_herd(animals),
-                self.party(*to)
-            ),
-            Event::Rolled { roll, .. } => format!(
-                "rolls: fox die {}, wolf die {}",
-                roll.fox.name(),
-                roll.wolf.name()
-            ),
-            Event::Wolf { lost, .. } => {
-                if lost.get(farm_rules::Animal::BigDog) > 0 {
-                    "the wolf comes: the big dog chases it away and is lost".into()
-                } else if lost.is_empty() {
-                    "the wolf comes but finds nothing to eat".into()
-                } else {
-                    format!("the wolf eats {}", describe_herd(lost))
-                }
-            }
-            Event::Fox { lost, .. } => {
-                if lost.get(farm_rules::Animal::SmallDog) > 0 {
-                    "the fox comes: the small dog chases it away and is lost".into()
-                } else if lost.is_empty() {
-                    "the fox comes but finds no rabbit".into()
-                } else {
-                    format!("the fox takes {}", describe_herd(lost))
-                }
-            }
-            Event::Bred { gained, .. } => format!("breeding brings {}", describe_herd(gained)),
-            Event::Fault {
-                seat,
-                decision,
-                fault,
-            } => format!(
-                "FAULT: {} failed its {} decision: {} ({})",
-                self.name(*seat),
-                match decision {
-                    Decision::Init => "load",
-                    Decision::Trade => "trade",
-                    Decision::Accept => "accept",
-                },
-                terminal::line(&fault.detail),
-                fault.kind.name()
-            ),
-            Event::Forfeit { seat } => {
-                format!("{} forfeits and is out of the game", self.name(*seat))
-            }
-            Event::Win {
-                seat,
-                last_standing,
-            } => format!(
-                "{} WINS{}",
-                self.name(*seat),
-                if *last_standing {
-                    " as the last player left"
-                } else {
-                    ""
-                }
-            ),
-            Event::Draw { round_cap } => {
-                if *round_cap {
-                    "DRAW: the round cap was reached".into()
-                } else {
-                    "DRAW: every player is out".into()
-                }
-            }
-        };
-        let _ = writeln!(out, "  {line}");
-    }
-
-    fn herds(&self, pos: &Position, out: &mut String) {
-        let parts: Vec<String> = (0..self.setup.players)
-            .map(|s| {
-                let out_mark = if pos.is_out(s) { " (out)" } else { "" };
-                format!("{} {}{out_mark}", self.name(s), compact_herd(&pos.herds[s]))
-            })
-            .collect();
-        let _ = writeln!(out, "  herds: {}", parts.join(" | "));
-    }
-
-    /// The whole game as text; `logs` adds what agents logged, under the turn they logged it in.
-    pub fn narrate(&self, record: &GameRecord, logs: Option<&Logs>) -> String {
-        let mut out = String::new();
-        let seats: Vec<String> = (0..self.setup.players)
-            .map(|s| format!("seat {s}: {}", self.name(s)))
-            .collect();
-        let _ = writeln!(
-            out,
-            "Little Animal Farm, {} players ({}), seed {}, round cap {}, fault policy {}",
-            self.setup.players,
-            seats.join(", "),
-            self.setup.seed.map_or("none".into(), |s| s.to_string()),
-            self.setup.round_cap,
-            match self.setup.policy {
-                FaultPolicy::Forfeit => "forfeit",
-                FaultPolicy::LoseMove => "lose_move",
-            }
-        );
-        let _ = writeln!(
-            out,
-            "herds: r rabbit, s sheep, p pig, c cow, h horse, d small dog, D big dog\n"
-        );
-        let mut pos = self.setup.initial_position();
-        let print_logs = |turn: u32, out: &mut String| {
-            if let Some(logs) = logs {
-                for (_, seat, text) in logs.iter().filter(|(t, _, _)| *t == turn) {
-                    for line in terminal::log_lines(text) {
-                        let _ = writeln!(out, "  [{} log] {line}", self.name(*seat));
-                    }
-                }
-            }
-        };
-        if !record.start_events.is_empty() || logs.is_some_and(|l| l.iter().any(|e| e.0 == 0)) {
-            let _ = writeln!(out, "Before the first turn:");
-            print_logs(0, &mut out);
-            for e in &record.start_events {
-                apply(&mut pos, e);
-                self.event(e, &mut out);
-            }
-            out.push('\n');
-        }
-        for turn in &record.turns {
-            let _ = writeln!(
-                out,
-                "Turn {} (round {}): {}",
-                turn.turn,
-                turn.round,
-                self.name(turn.seat)
-            );
-            print_logs(turn.turn, &mut out);
-            if let Some(offer) = &turn.offer {
-                let _ = writeln!(
-                    out,
-                    "  {} {}",
-                    self.name(turn.seat),
-                    self.offer(turn.seat, offer)
-                );
-            }
-            for e in &turn.events {
-                apply(&mut pos, e);
-                self.event(e, &mut out);
-            }
-            self.herds(&pos, &mut out);
-        }
-        let _ = writeln!(
-            out,
-            "\nResult after {} rounds: {}",
-            record.rounds(),
-            match record.outcome {
-                Outcome::Win {
-                    seat,
-                    last_standing,
-                } => format!(
-                    "{} wins{}",
-                    self.name(seat),
-                    if last_standing {
-                        " (last player left)"
-                    } else {
-                        ""
-                    }
-                ),
-                Outcome::Draw { round_cap: true } => "draw (round cap)".into(),
-                Outcome::Draw { round_cap: false } => "draw (every player out)".into(),
-                Outcome::Unfinished => "unfinished".into(),
-            }
-        );
-        for s in 0..self.setup.players {
-            let _ = writeln!(
-                out,
-                "  {}: {}",
-                self.name(s),
-                describe_herd(&record.final_position.herds[s])
-            );
-        }
-        out
-    }
-}
-
-/// Follows a record's events on a position (for the herds shown after each turn).
-fn apply(pos: &mut Position, e: &Event) {
-    let take = |from: &mut Herd, to: &mut Herd, h: &Herd| {
-        *from = from.minus(h);
-        *to = to.plus(h);
-    };
-    match e {
-        Event::Transfer { from, to, animals } => {
-            let mut a = get(pos, *from);
-            let mut b = get(pos, *to);
-            take(&mut a, &mut b, animals);
-            set(pos, *from, a);
-            set(pos, *to, b);
-        }
-        Event::Wolf { seat, lost } | Event::Fox { seat, lost } if *seat < MAX_PLAYERS => {
-            pos.herds[*seat] = pos.herds[*seat].minus(lost);
-            pos.stock = pos.stock.plus(lost);
-        }
-        Event::Bred { seat, gained } if *seat < MAX_PLAYERS => {
-            pos.stock = pos.stock.minus(gained);
-            pos.herds[*seat] = pos.herds[*seat].plus(gained);
-        }
-        Event::Forfeit { seat } if *seat < MAX_PLAYERS => pos.out |= 1 << seat,
-        _ => {}
-    }
-}
-
-fn get(pos: &Position, p: Party) -> Herd {
-    match p {
-        Party::Stock => pos.stock,
-        Party::Player(s) => pos.herds.get(s).copied().unwrap_or_default(),
-    }
-}
-
-fn set(pos: &mut Position, p: Party, h: Herd) {
-    match p {
-        Party::Stock => pos.stock = h,
-        Party::Player(s) => {
-            if let Some(slot) = pos.herds.get_mut(s) {
-                *slot = h;
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -764,46 +488,6 @@ mod tests {
     }
 
     #[test]
-    fn names_logs_and_fault_details_cannot_act_on_the_terminal() {
-        struct Evil;
-        impl FarmPlayer for Evil {
-            fn trade(&mut self, _obs: &Observation) -> Result<Offer, Fault> {
-                Err(Fault::new(
-                    crate::farm::FaultKind::Trap,
-                    "boom\r\u{1b}[2Kok",
-                ))
-            }
-            fn accept(&mut self, _obs: &Observation, _offer: &AcceptView) -> Result<bool, Fault> {
-                Ok(false)
-            }
-        }
-        let setup = Setup {
-            policy: FaultPolicy::LoseMove,
-            ..Setup::standard(2, 3, 2)
-        };
-        let record = play_game(&setup, &mut [&mut Evil, &mut Evil], &mut SeededDice::new(3));
-        let names = vec![
-            "evil\u{1b}]0;title\u{7}".to_string(),
-            "two\u{9b}31m".to_string(),
-        ];
-        let logs: Logs = vec![(1, 0, "first\n\u{1b}[2Kok  forged\r\n".to_string())];
-        let text = Narrator::new(&names, &setup).narrate(&record, Some(&logs));
-        assert!(
-            !text.chars().any(|c| c.is_control() && c != '\n'),
-            "{text:?}"
-        );
-        assert!(
-            text.contains("  [evil\\x1b]0;title\\x07 log] first\n  [evil\\x1b]0;title\\x07 log] \\x1b[2Kok  forged\n"),
-            "{text}"
-        );
-        assert!(
-            text.contains("failed its trade decision: boom\\r\\x1b[2Kok (trap)"),
-            "{text}"
-        );
-        assert!(text.contains("two\\u{9b}31m"), "{text}");
-    }
-
-    #[test]
     fn plays_wat_agents_and_writes_a_record_that_verifies() {
         let dir = temp("record");
         let agent = dir.join("quiet.wat");
@@ -819,8 +503,7 @@ mod tests {
             fault_policy: PolicyArg::LoseMove,
             logs: true,
             position: None,
-            clock: None,
-            increment: None,
+            settings: Vec::new(),
             boards: false,
             limits: LimitArgs::default(),
         };
@@ -837,42 +520,114 @@ mod tests {
         std::fs::remove_dir_all(&dir).ok();
     }
 
-    #[test]
-    fn narration_shows_offers_dice_herds_logs_and_result() {
-        let sb = Sandbox::new(Limits::default()).unwrap();
-        let m = sb.load_bytes("quiet", PASSER.as_bytes()).unwrap();
-        let setup = Setup::standard(2, 5, 20);
-        let (record, logs, fuel) = play_logged(&setup, &[m.clone(), m]).unwrap();
-        assert!(fuel.iter().all(|f| f.0 > 0 && f.1 > 0));
-        let names = vec!["a".to_string(), "b".to_string()];
-        let text = Narrator::new(&names, &setup).narrate(&record, Some(&logs));
-        assert!(text.contains("Turn 1 (round 1): a"), "{text}");
-        assert!(text.contains("a passes"), "{text}");
-        assert!(text.contains("rolls: fox die"), "{text}");
-        assert!(text.contains("herds: a "), "{text}");
-        assert!(text.contains("[a log] thinking"), "{text}");
-        assert!(text.contains("Result after 20 rounds"), "{text}");
+    /// The WAT Farkle agent of `arena new --game farkle --lang wat`.
+    const BANKER: &str = include_str!("../games/farkle/templates/wat/farkle.wat");
+
+    fn args(
+        agents: Vec<PathBuf>,
+        record: Option<PathBuf>,
+        game: Option<&'static dyn Game>,
+    ) -> PlayArgs {
+        PlayArgs {
+            agents,
+            game,
+            seed: Some(21),
+            round_cap: 200,
+            record,
+            json: false,
+            fault_policy: PolicyArg::Forfeit,
+            logs: true,
+            position: None,
+            settings: Vec::new(),
+            boards: false,
+            limits: LimitArgs::default(),
+        }
     }
 
     #[test]
-    fn herds_and_offers_read_well() {
-        assert_eq!(compact_herd(&Herd([3, 1, 0, 0, 0, 0, 1])), "3r 1s 1D");
-        assert_eq!(compact_herd(&Herd::EMPTY), "-");
-        assert_eq!(
-            describe_herd(&Herd([6, 2, 1, 0, 0, 0, 0])),
-            "6 rabbits, 2 sheep, 1 pig"
+    fn solo_and_race_games_write_records_that_verify() {
+        let dir = temp("farkle-records");
+        let agent = dir.join("banker.wat");
+        std::fs::write(&agent, BANKER).unwrap();
+        for seats in [1, 3] {
+            let record = dir.join(format!("game-{seats}.jsonl"));
+            let agents = vec![agent.clone(); seats];
+            assert_eq!(run(args(agents, Some(record.clone()), None)).unwrap(), 0);
+            let bytes = std::fs::read(&record).unwrap();
+            let summary = crate::records::verify_record_bytes(&bytes).unwrap();
+            assert_eq!(summary.game, "farkle");
+            assert_eq!(summary.players, seats);
+            assert!(
+                summary.describe().contains("seeded 21"),
+                "{}",
+                summary.describe()
+            );
+        }
+        // One agent for Little Animal Farm is refused before anything is loaded.
+        let farm = crate::games::by_name("little-animal-farm").unwrap();
+        let err = run(args(vec![agent.clone()], None, Some(farm))).unwrap_err();
+        assert!(err.to_string().contains("2 to 6 players"), "{err}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn the_game_is_the_one_all_agents_play() {
+        let sb = Sandbox::new(crate::games::AGENTS, crate::sandbox::Limits::default()).unwrap();
+        let farkle = sb.load_bytes("banker", BANKER.as_bytes()).unwrap();
+        let both_text = BANKER.replacen(
+            "(func (export \"farkle_draft\")",
+            "(func (export \"farm_trade\") (param i32) (result i32) (i32.const 0))\n  \
+             (func (export \"farm_accept\") (param i32) (result i32) (i32.const 0))\n  \
+             (func (export \"farkle_draft\")",
+            1,
         );
-        let names = vec!["a".to_string(), "b".to_string()];
-        let setup = Setup::standard(2, 1, 10);
-        let n = Narrator::new(&names, &setup);
-        let offer = Offer::with_player(1, Herd([0, 1, 0, 0, 0, 0, 0]), Herd([6, 0, 0, 0, 0, 0, 0]));
-        assert_eq!(n.offer(0, &offer), "offers b 1 sheep for 6 rabbits");
-        let mut bad = Offer::PASS;
-        bad.kind = 9;
+        let both = sb.load_bytes("both", both_text.as_bytes()).unwrap();
+        let games: Vec<&str> = both
+            .games()
+            .iter()
+            .map(|g| crate::games::of_agent(g).name())
+            .collect();
+        assert_eq!(games, ["little-animal-farm", "farkle"]);
+        let farm_only = both_text.replacen("(export \"farkle_draft\")", "", 1);
+        let farm = sb.load_bytes("farmer", farm_only.as_bytes()).unwrap();
+
+        let by_name = |n: &str| crate::games::by_name(n).unwrap();
+        let pick = |ms: &[&AgentModule], g: Option<&str>| {
+            let ms: Vec<AgentModule> = ms.iter().map(|m| (*m).clone()).collect();
+            choose_game(g.map(by_name), &ms)
+                .map(|g| g.name())
+                .map_err(|e| format!("{e:#}"))
+        };
+        assert_eq!(pick(&[&farkle], None), Ok("farkle"));
+        assert_eq!(pick(&[&farkle, &both], None), Ok("farkle"));
+        assert_eq!(pick(&[&farm, &both], None), Ok("little-animal-farm"));
         assert_eq!(
-            n.offer(0, &bad),
-            "answers something that is not a trade (kind 9)"
+            pick(&[&both], Some("little-animal-farm")),
+            Ok("little-animal-farm")
         );
+        let e = pick(&[&both, &both], None).unwrap_err();
+        assert!(
+            e.contains("several games (little-animal-farm, farkle): choose one with --game"),
+            "{e}"
+        );
+        let e = pick(&[&farm, &farkle], None).unwrap_err();
+        assert!(
+            e.contains("no game in common (farmer plays little-animal-farm; banker plays farkle)"),
+            "{e}"
+        );
+        let e = pick(&[&both, &farkle], Some("little-animal-farm")).unwrap_err();
+        assert!(
+            e.contains("banker cannot play --game little-animal-farm"),
+            "{e}"
+        );
+        assert!(
+            e.contains("missing export `farm_trade`, `farm_accept`"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn names_are_made_unique() {
         assert_eq!(
             unique_names(vec!["x".into(), "x".into(), "y".into(), "x".into()]),
             ["x", "x#2", "y", "x#3"]

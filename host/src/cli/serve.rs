@@ -12,9 +12,9 @@ use crate::serve::{admin, serve};
 
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Without --config, serves the default challenge: Little Animal Farm, 2 players, default\n\
-budgets, data in ./arena-data, on 127.0.0.1:8080. Every key of the challenge file, the API and the\n\
-deployment are described in docs/SERVER.md."
+    after_help = "Without --config, serves the default challenge: the first game of `arena play --game`, 2\n\
+players, default budgets, data in ./arena-data, on 127.0.0.1:8080. Every key of the challenge file,\n\
+the API and the deployment are described in docs/SERVER.md."
 )]
 pub struct ServeArgs {
     #[command(subcommand)]

@@ -3,14 +3,12 @@
 use anyhow::Context;
 
 use super::config::{Budgets, LeagueConfig};
+use super::contestant::Contestant;
 use super::folder;
-use super::lock::FolderLock;
 use super::runner::{play_league_watched, LeagueRun, RunOptions, Watcher};
-use crate::farkle::{FarkleGame, FarklePlayer};
-use crate::farm::{FarmGame, FarmPlayer};
-use crate::game::{Contestant, Game, GameKind};
-use crate::games::jungle::{JungleGame, JunglePlayer};
-use crate::sandbox::{resolve_agent, AgentModule, Limits, Sandbox};
+use crate::game::Host;
+use crate::resolve::resolve_agent;
+use crate::sandbox::{AgentModule, Limits, Sandbox};
 
 /// The sandbox limits a league's budgets ask for.
 pub fn limits(b: &Budgets) -> Limits {
@@ -38,47 +36,11 @@ pub fn load_agents(cfg: &LeagueConfig, sandbox: &Sandbox) -> anyhow::Result<Vec<
                 format!("agent {:?} ({}) cannot be loaded", a.name, wasm.display())
             })?;
             module
-                .check_plays(cfg.game)
+                .check_plays(&cfg.game.info().agent)
                 .with_context(|| format!("agent {:?} ({})", a.name, wasm.display()))?;
             Ok(module)
         })
         .collect()
-}
-
-/// A loaded agent, told the league's round cap at the start of each game.
-struct Entrant {
-    module: AgentModule,
-    round_cap: u32,
-}
-
-impl Contestant<FarmGame> for Entrant {
-    fn new_player(&self) -> Box<dyn FarmPlayer> {
-        Box::new(self.module.player_with_round_cap(self.round_cap))
-    }
-
-    fn code_hash(&self) -> Option<String> {
-        Some(self.module.sha256().to_owned())
-    }
-}
-
-impl Contestant<FarkleGame> for Entrant {
-    fn new_player(&self) -> Box<dyn FarklePlayer> {
-        Box::new(self.module.player_with_round_cap(self.round_cap))
-    }
-
-    fn code_hash(&self) -> Option<String> {
-        Some(self.module.sha256().to_owned())
-    }
-}
-
-impl Contestant<JungleGame> for Entrant {
-    fn new_player(&self) -> Box<dyn JunglePlayer> {
-        Box::new(self.module.player_with_round_cap(self.round_cap))
-    }
-
-    fn code_hash(&self) -> Option<String> {
-        Some(self.module.sha256().to_owned())
-    }
 }
 
 /// Loads the league's agents into a sandbox and plays the league. The output folder is locked
@@ -101,7 +63,7 @@ pub fn run_league_watched(
     let players = cfg.players_per_game;
     let wanted = opts.threads.unwrap_or_else(|| cfg.worker_threads()).max(1);
     let instances = u32::try_from(wanted.saturating_mul(players)).unwrap_or(u32::MAX);
-    let sandbox = Sandbox::for_instances(limits.clone(), instances)?;
+    let sandbox = Sandbox::for_instances(crate::games::AGENTS, limits.clone(), instances)?;
     let threads = sandbox.games_at_once(players, wanted)?;
     if threads < wanted {
         eprintln!(
@@ -114,43 +76,20 @@ pub fn run_league_watched(
         threads: Some(threads),
         ..opts.clone()
     };
-    let entrants: Vec<Entrant> = load_agents(cfg, &sandbox)?
-        .into_iter()
-        .map(|module| Entrant {
-            module,
-            round_cap: cfg.round_cap,
-        })
-        .collect();
-    let decision_cap = limits.fuel_per_decision;
-    let mut limits = serde_json::to_value(&limits)?;
-    match cfg.game {
-        GameKind::Farm => play(&FarmGame, cfg, &entrants, &limits, opts, lock, watcher),
-        GameKind::Farkle => play(&FarkleGame, cfg, &entrants, &limits, opts, lock, watcher),
-        GameKind::Jungle => {
-            // The clock is a budget the records keep with the others (and `--resume` compares).
-            cfg.jungle.add_to_limits(&mut limits);
-            let game = JungleGame {
-                settings: cfg.jungle,
-                decision_cap,
-            };
-            play(&game, cfg, &entrants, &limits, opts, lock, watcher)
-        }
-    }
-}
-
-fn play<G: Game>(
-    game: &G,
-    cfg: &LeagueConfig,
-    entrants: &[Entrant],
-    limits: &serde_json::Value,
-    opts: &RunOptions,
-    lock: FolderLock,
-    watcher: Option<&mut dyn Watcher>,
-) -> anyhow::Result<LeagueRun>
-where
-    Entrant: Contestant<G>,
-{
-    let contestants: Vec<&dyn Contestant<G>> =
-        entrants.iter().map(|e| e as &dyn Contestant<G>).collect();
-    play_league_watched(game, cfg, &contestants, limits, opts, lock, watcher)
+    let agents = load_agents(cfg, &sandbox)?;
+    let contestants: Vec<&dyn Contestant> = agents.iter().map(|m| m as &dyn Contestant).collect();
+    let limits = serde_json::to_value(&limits)?;
+    let host = Host {
+        sandbox: Some(&sandbox),
+    };
+    play_league_watched(
+        cfg.game,
+        &host,
+        cfg,
+        &contestants,
+        &limits,
+        opts,
+        lock,
+        watcher,
+    )
 }

@@ -1,5 +1,5 @@
-//! The solo benchmark (Farkle with `players_per_game = 1`): how many turns each agent needs to
-//! reach the target alone, over its games.
+//! The solo benchmark (a game with a solo form, `players_per_game = 1`): how many turns each agent
+//! needs to reach the game's target alone, over its games.
 //!
 //! A solo game that ended in a win reached the target; its `turns` are the turns it took. A game
 //! that hit the round cap, or whose player forfeited, did not reach it: it counts in `games` but

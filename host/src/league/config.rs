@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context};
 use serde::Deserialize;
 
-use crate::game::{FaultPolicy, GameKind};
+use crate::game::{FaultPolicy, Game, GameSettings};
 
 /// A league file as written by the organizer. Unknown keys are refused so that a typo never
 /// silently falls back to a default.
@@ -26,8 +26,6 @@ struct RawConfig {
     include: Vec<String>,
     #[serde(default)]
     budgets: Budgets,
-    /// Jungle's own keys (the fuel clock), read by the game.
-    jungle: Option<toml::Table>,
     #[serde(default)]
     agent: Vec<RawAgent>,
 }
@@ -63,7 +61,9 @@ pub struct AgentEntry {
 #[derive(Clone, Debug)]
 pub struct LeagueConfig {
     pub name: String,
-    pub game: GameKind,
+    pub game: &'static dyn Game,
+    /// The game's own settings (the table named after the game), as the game completed them.
+    pub settings: GameSettings,
     pub players_per_game: usize,
     pub games_per_group: u32,
     pub seed: u64,
@@ -75,9 +75,6 @@ pub struct LeagueConfig {
     /// Records larger than this many bytes are stored gzip-compressed.
     pub compress_records_over: u64,
     pub budgets: Budgets,
-    /// The fuel clock of a Jungle league (the `[jungle]` table; the defaults for other games,
-    /// which refuse the table).
-    pub jungle: crate::games::jungle::Settings,
     pub agents: Vec<AgentEntry>,
 }
 
@@ -91,14 +88,14 @@ impl LeagueConfig {
     }
 
     pub fn parse(text: &str, base: &Path) -> anyhow::Result<LeagueConfig> {
-        let raw: RawConfig =
-            toml::from_str(text).map_err(|e| anyhow::anyhow!("{}", e.to_string().trim_end()))?;
+        let (raw, game_keys): (RawConfig, _) = parse_with_game_table(text)?;
         let game = match &raw.game {
-            Some(name) => name
-                .parse::<GameKind>()
-                .map_err(|e| anyhow::anyhow!("key `game`: {e}"))?,
-            None => GameKind::Farm,
+            Some(name) => {
+                crate::games::by_name(name).map_err(|e| anyhow::anyhow!("key `game`: {e}"))?
+            }
+            None => crate::games::first(),
         };
+        let settings = game.settings(game_keys.as_ref())?;
         let players_per_game = raw.players_per_game.unwrap_or(2);
         let seats = game.seats();
         if !seats.contains(&players_per_game) {
@@ -120,13 +117,6 @@ impl LeagueConfig {
             bail!("key `round_cap`: must be at least 1");
         }
         check_budgets(&raw.budgets)?;
-        if raw.jungle.is_some() && game != GameKind::Jungle {
-            bail!(
-                "the [jungle] table sets Jungle's clock; this league plays {} (add game = \"jungle\")",
-                game.name()
-            );
-        }
-        let jungle = crate::games::jungle::Settings::from_keys(raw.jungle.as_ref())?;
 
         let mut agents = Vec::new();
         for (i, a) in raw.agent.iter().enumerate() {
@@ -200,6 +190,7 @@ impl LeagueConfig {
         Ok(LeagueConfig {
             name: raw.name.unwrap_or_else(|| "league".into()),
             game,
+            settings,
             players_per_game,
             games_per_group,
             seed: raw.seed.unwrap_or(1),
@@ -209,7 +200,6 @@ impl LeagueConfig {
             threads: raw.threads.unwrap_or(0),
             compress_records_over: raw.compress_records_over.unwrap_or(256 * 1024),
             budgets: raw.budgets,
-            jungle,
             agents,
         })
     }
@@ -221,6 +211,41 @@ impl LeagueConfig {
         } else {
             std::thread::available_parallelism().map_or(1, |n| n.get())
         }
+    }
+}
+
+/// Reads a league or challenge file whose keys are `T`'s, besides an optional table named after
+/// its game (`game = "NAME"` and `[NAME]`; without `game`, the first game's), which is returned
+/// apart for the game to read. Unknown keys and wrong types are refused, naming the key.
+pub fn parse_with_game_table<T: serde::de::DeserializeOwned>(
+    text: &str,
+) -> anyhow::Result<(T, Option<toml::Table>)> {
+    let trimmed = |e: &dyn std::fmt::Display| anyhow::anyhow!("{}", e.to_string().trim_end());
+    let mut table: toml::Table = toml::from_str(text).map_err(|e| trimmed(&e))?;
+    let name = match table.get("game") {
+        Some(toml::Value::String(name)) => name.clone(),
+        _ => crate::games::first().name().to_owned(),
+    };
+    match table.remove(&name) {
+        // The usual file, without a table of its game's: read from the text, so that an error
+        // shows the line.
+        None => Ok((toml::from_str(text).map_err(|e| trimmed(&e))?, None)),
+        Some(toml::Value::Table(keys)) => {
+            let raw = serde_path_to_error::deserialize(toml::Value::Table(table)).map_err(|e| {
+                let path = e.path().to_string();
+                let inner = e.into_inner();
+                if path == "." {
+                    anyhow::anyhow!("{inner}")
+                } else {
+                    anyhow::anyhow!("key `{path}`: {inner}")
+                }
+            })?;
+            Ok((raw, Some(keys)))
+        }
+        Some(other) => anyhow::bail!(
+            "key `{name}`: expected a table of the game's settings, found {}",
+            other.type_str()
+        ),
     }
 }
 
@@ -422,28 +447,6 @@ fuel_per_decision = 1000
             .contains("budgets.fuel_per_game"));
         assert!(err("include=['*.wasm']\n[budgets]\nfuel = 1", &d).contains("fuel"));
         assert!(err("game = 'chess'\ninclude=['*.wasm']", &d).contains("game"));
-        assert!(err(
-            "[jungle]\nclock = 5\n[[agent]]\npath='a.wasm'\n[[agent]]\npath='b.wasm'",
-            &d
-        )
-        .contains("add game = \"jungle\""));
-        assert!(err(
-            "game = 'jungle'\ninclude=['*.wasm']\n[jungle]\nclock = 0\nincrement = 0",
-            &d
-        )
-        .contains("no fuel"));
-        let c = LeagueConfig::parse(
-            "game = 'jungle'\ninclude=['*.wasm']\n[jungle]\nclock = 7\nincrement = 3",
-            d.path(),
-        )
-        .unwrap();
-        assert_eq!(
-            c.jungle,
-            crate::games::jungle::Settings {
-                clock: 7,
-                increment: 3
-            }
-        );
         assert!(err("games_per_group = 4294967294\ninclude=['*.wasm']", &d)
             .contains("would schedule 4294967294 games"));
     }

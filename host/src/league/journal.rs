@@ -256,7 +256,7 @@ enum GameLine<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::farm::Outcome;
+    use crate::game::Outcome;
 
     fn result(id: usize) -> GameResult {
         GameResult {

@@ -6,6 +6,7 @@ pub mod atomic;
 pub mod benchmark;
 pub mod changes;
 pub mod config;
+pub mod contestant;
 pub mod folder;
 pub mod interrupt;
 pub mod journal;
@@ -17,9 +18,9 @@ pub mod runner;
 pub mod schedule;
 pub mod standings;
 
-pub use crate::game::Contestant;
 pub use agents::{run_league, run_league_watched};
 pub use config::LeagueConfig;
+pub use contestant::{Contestant, NativeEntrant};
 pub use runner::{play_league, LeagueRun, RunOptions, Watcher};
 
 #[cfg(test)]

@@ -430,7 +430,7 @@ fn benchmark_table(s: &Standings, b: &Benchmark) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::farm::Outcome;
+    use crate::game::Outcome;
     use crate::league::standings::compute;
 
     fn game(id: usize, seats: &[&str], winner: usize) -> GameResult {

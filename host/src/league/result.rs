@@ -22,7 +22,7 @@ pub struct GameResult {
     /// Seats that forfeited, in order.
     pub forfeits: Vec<usize>,
     pub faults: Vec<FaultNote>,
-    /// Final scores by seat, for games that keep a score (Farkle).
+    /// Final scores by seat, for games that keep a score.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scores: Option<Vec<i64>>,
     /// Record file, relative to the output folder.

@@ -17,6 +17,7 @@ use std::time::Duration;
 use anyhow::{anyhow, bail, Context};
 
 use super::config::LeagueConfig;
+use super::contestant::Contestant;
 use super::folder::{self, Header, Start};
 use super::interrupt;
 use super::lock::FolderLock;
@@ -25,7 +26,7 @@ use super::progress::Progress;
 use super::result::GameResult;
 use super::schedule::{GameSpec, Schedule};
 use super::standings::{self, Standings};
-use crate::game::{Contestant, Game, Table};
+use crate::game::{Game, Host, Table};
 use crate::records::RecordMeta;
 use crate::sandbox::WORKER_STACK_BYTES;
 
@@ -62,31 +63,33 @@ pub struct LeagueRun {
     pub lock: FolderLock,
 }
 
-/// Plays (or resumes) the league `cfg` of `game` with `contestants[i]` for `cfg.agents[i]`.
-/// `limits` is recorded with every game and in the standings.
-pub fn play_league<G: Game>(
-    game: &G,
+/// Plays (or resumes) the league `cfg` of `game` with `contestants[i]` for `cfg.agents[i]`, the
+/// games using `host`. `limits` is recorded with every game and in the standings.
+pub fn play_league(
+    game: &'static dyn Game,
+    host: &Host<'_>,
     cfg: &LeagueConfig,
-    contestants: &[&dyn Contestant<G>],
+    contestants: &[&dyn Contestant],
     limits_json: &serde_json::Value,
     opts: &RunOptions,
 ) -> anyhow::Result<LeagueRun> {
     let lock = folder::lock(&cfg.output)?;
-    play_league_locked(game, cfg, contestants, limits_json, opts, lock)
+    play_league_locked(game, host, cfg, contestants, limits_json, opts, lock)
 }
 
 /// [`play_league`] in an output folder this process has locked already (see [`folder::lock`]):
 /// a league of sandboxed agents takes the lock before loading them, so that a second run is
 /// turned away at once.
-pub fn play_league_locked<G: Game>(
-    game: &G,
+pub fn play_league_locked(
+    game: &'static dyn Game,
+    host: &Host<'_>,
     cfg: &LeagueConfig,
-    contestants: &[&dyn Contestant<G>],
+    contestants: &[&dyn Contestant],
     limits_json: &serde_json::Value,
     opts: &RunOptions,
     lock: FolderLock,
 ) -> anyhow::Result<LeagueRun> {
-    play_league_watched(game, cfg, contestants, limits_json, opts, lock, None)
+    play_league_watched(game, host, cfg, contestants, limits_json, opts, lock, None)
 }
 
 /// Something that follows a league's results as they come, and may end it early: `arena match`
@@ -104,10 +107,12 @@ pub trait Watcher {
 /// discarded, and the folder is left as the league of `cycles * players_per_game` games per
 /// group would leave it (its records renumbered, its journal rewritten, its standings of that
 /// league): it verifies and reports as that league.
-pub fn play_league_watched<G: Game>(
-    game: &G,
+#[allow(clippy::too_many_arguments)]
+pub fn play_league_watched(
+    game: &'static dyn Game,
+    host: &Host<'_>,
     cfg: &LeagueConfig,
-    contestants: &[&dyn Contestant<G>],
+    contestants: &[&dyn Contestant],
     limits_json: &serde_json::Value,
     opts: &RunOptions,
     lock: FolderLock,
@@ -115,7 +120,7 @@ pub fn play_league_watched<G: Game>(
 ) -> anyhow::Result<LeagueRun> {
     let modules = contestants;
     let names: Vec<String> = cfg.agents.iter().map(|a| a.name.clone()).collect();
-    assert_eq!(game.kind(), cfg.game, "the league's game");
+    assert_eq!(game.name(), cfg.game.name(), "the league's game");
     let schedule = Schedule::new(&names, cfg.players_per_game, cfg.games_per_group, cfg.seed)?;
     let settings = settings_json(cfg, limits_json, &hashes(modules));
     let fingerprint = crate::records::sha256_hex(settings.to_string().as_bytes());
@@ -153,6 +158,8 @@ pub fn play_league_watched<G: Game>(
 
     let ctx = GameContext {
         game,
+        host,
+        settings: Arc::new(cfg.settings.clone()),
         cfg,
         modules,
         names: &names,
@@ -296,14 +303,14 @@ pub fn play_league_watched<G: Game>(
 /// Cuts the league `cfg` (played in `out` by `schedule`) to its first `cycles` cycles per group:
 /// drops the records of later games, gives the kept ones the ids of the smaller league (renaming
 /// their records) and rewrites the journal as that league's. Returns the smaller league.
-fn cut_league<G: Game>(
+fn cut_league(
     cfg: &LeagueConfig,
     schedule: &Schedule,
     cycles: usize,
     results: &mut Vec<GameResult>,
     out: &Path,
     limits_json: &serde_json::Value,
-    modules: &[&dyn Contestant<G>],
+    modules: &[&dyn Contestant],
 ) -> anyhow::Result<LeagueConfig> {
     let mut cut = cfg.clone();
     cut.games_per_group = u32::try_from(cycles * cfg.players_per_game)
@@ -387,17 +394,20 @@ fn done_games(schedule: &Schedule, results: &[GameResult]) -> anyhow::Result<Vec
     Ok(done)
 }
 
-struct GameContext<'a, G: Game> {
-    game: &'a G,
+struct GameContext<'a> {
+    game: &'static dyn Game,
+    host: &'a Host<'a>,
+    /// The game's own settings, shared by every game's table.
+    settings: Arc<crate::game::GameSettings>,
     cfg: &'a LeagueConfig,
-    modules: &'a [&'a dyn Contestant<G>],
+    modules: &'a [&'a dyn Contestant],
     names: &'a [String],
     /// Shared by the records of every game, not copied into each.
     limits: Arc<serde_json::Value>,
     records: &'a Path,
 }
 
-impl<G: Game> GameContext<'_, G> {
+impl GameContext<'_> {
     /// Plays `spec`, trying again after a failure of the host (an error or a panic) up to
     /// [`HOST_RETRIES`] times unless the league is stopping; the error says how often it failed,
     /// and stops the league.
@@ -434,6 +444,7 @@ impl<G: Game> GameContext<'_, G> {
             seed: spec.seed,
             round_cap: self.cfg.round_cap,
             policy: self.cfg.fault_policy,
+            settings: Arc::clone(&self.settings),
             meta: RecordMeta {
                 names: names.clone(),
                 agent_hashes: spec
@@ -444,12 +455,8 @@ impl<G: Game> GameContext<'_, G> {
                 limits: Arc::clone(&self.limits),
             },
         };
-        let mut players: Vec<_> = spec
-            .seats
-            .iter()
-            .map(|&a| self.modules[a].new_player())
-            .collect();
-        let played = self.game.play(&table, &mut players)?;
+        let seats: Vec<_> = spec.seats.iter().map(|&a| self.modules[a].seat()).collect();
+        let played = self.game.play(self.host, &table, &seats)?;
         let mut bytes = played.record;
         let mut file = format!("game-{:06}.jsonl", spec.id);
         if bytes.len() as u64 > self.cfg.compress_records_over {
@@ -472,7 +479,7 @@ impl<G: Game> GameContext<'_, G> {
     }
 }
 
-fn hashes<G: Game>(modules: &[&dyn Contestant<G>]) -> Vec<Option<String>> {
+fn hashes(modules: &[&dyn Contestant]) -> Vec<Option<String>> {
     modules.iter().map(|m| m.code_hash()).collect()
 }
 
@@ -488,7 +495,7 @@ fn settings_json(
     limits: &serde_json::Value,
     hashes: &[Option<String>],
 ) -> serde_json::Value {
-    serde_json::json!({
+    let mut settings = serde_json::json!({
         "game": cfg.game.name(),
         "players_per_game": cfg.players_per_game,
         "games_per_group": cfg.games_per_group,
@@ -500,7 +507,13 @@ fn settings_json(
             "name": a.name,
             "sha256": h,
         })).collect::<Vec<_>>(),
-    })
+    });
+    // The game's own settings, when it has any (a league of a game without settings keeps the
+    // settings it always had).
+    if !cfg.settings.is_empty() {
+        settings["game_settings"] = serde_json::Value::Object(cfg.settings.clone());
+    }
+    settings
 }
 
 /// Identifies everything that decides a league's results, so a resume with other settings or

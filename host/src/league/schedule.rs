@@ -7,7 +7,7 @@
 //!
 //! A game's seed depends only on the league seed, the names of the group's agents and the cycle:
 //! results do not depend on thread count, finishing order, or the order agents are listed in.
-//! In a solo league (one player per game: the Farkle benchmark) the seed leaves the name out, so
+//! In a solo league (one player per game: a solo benchmark) the seed leaves the name out, so
 //! every agent's n-th game has the same seed: strategies are compared on the same dice as far as
 //! their choices let the dice line up.
 

@@ -347,7 +347,7 @@ fn invert(mut a: Vec<Vec<f64>>) -> Option<Vec<Vec<f64>>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::farm::Outcome;
+    use crate::game::Outcome;
 
     fn game(id: usize, seats: &[&str], outcome: Outcome, forfeits: Vec<usize>) -> GameResult {
         GameResult {

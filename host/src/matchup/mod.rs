@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use serde::Serialize;
 
-use crate::game::{FaultPolicy, GameKind};
+use crate::game::{FaultPolicy, Game};
 use crate::league::config::{AgentEntry, Budgets, LeagueConfig};
 use crate::league::journal::JOURNAL_FILE;
 use crate::league::{run_league_watched, RunOptions};
@@ -52,7 +52,7 @@ pub enum Mode {
 
 impl Mode {
     /// Solo for a game with a solo benchmark (one seat), unless head to head is asked for.
-    pub fn for_game(game: GameKind, head_to_head: bool) -> anyhow::Result<Mode> {
+    pub fn for_game(game: &dyn Game, head_to_head: bool) -> anyhow::Result<Mode> {
         let seats = game.seats();
         if seats.contains(&1) && !head_to_head {
             Ok(Mode::Solo)
@@ -97,7 +97,7 @@ pub struct Side {
 pub struct MatchSettings {
     pub new: Side,
     pub old: Side,
-    pub game: GameKind,
+    pub game: &'static dyn Game,
     pub mode: Mode,
     /// The most games to play (pairs × 2).
     pub games: u64,
@@ -169,6 +169,7 @@ pub fn run_match(settings: &MatchSettings) -> anyhow::Result<MatchRun> {
     let cfg = LeagueConfig {
         name: format!("match {} vs {}", settings.new.name, settings.old.name),
         game: settings.game,
+        settings: settings.game.settings(None)?,
         players_per_game: players,
         games_per_group,
         seed: settings.seed,
@@ -178,8 +179,6 @@ pub fn run_match(settings: &MatchSettings) -> anyhow::Result<MatchRun> {
         threads: 0,
         compress_records_over: 256 * 1024,
         budgets: settings.budgets.clone(),
-        // Jungle plays with the default clock here.
-        jungle: Default::default(),
         agents: [&settings.new, &settings.old]
             .iter()
             .map(|side| AgentEntry {
@@ -264,7 +263,7 @@ mod tests {
 
     #[test]
     fn the_mode_follows_the_game() {
-        for game in GameKind::ALL {
+        for &game in crate::games::all() {
             let solo = game.seats().contains(&1);
             let expected = if solo { Mode::Solo } else { Mode::HeadToHead };
             assert_eq!(Mode::for_game(game, false).unwrap(), expected, "{game}");

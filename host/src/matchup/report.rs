@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::tally::{Tally, Test};
 use super::{MatchSettings, Mode, Side};
-use crate::game::GameKind;
+use crate::game::Game;
 use crate::stats::{Decision, DifferenceSummary, EloEstimate, Pentanomial, SprtStatus, Wdl};
 
 /// How a match ended, and its exit status.
@@ -70,7 +70,8 @@ pub struct TurnsReport {
 /// Everything `arena match --json` prints.
 #[derive(Clone, Debug, Serialize)]
 pub struct MatchReport {
-    pub game: GameKind,
+    #[serde(with = "crate::games::serde_name")]
+    pub game: &'static dyn Game,
     pub mode: Mode,
     pub new: Side,
     pub old: Side,

@@ -1,4 +1,4 @@
-//! The first difference between two JSON values, named by its path (`events[2].animals.sheep`).
+//! The first difference between two JSON values, named by its path (`events[2].seat`).
 
 use serde_json::Value;
 

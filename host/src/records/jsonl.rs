@@ -1,4 +1,4 @@
-//! What both games' record writers share. A record is built in one buffer: every line is
+//! What every game's record writer shares. A record is built in one buffer: every line is
 //! serialized straight into it from borrowed views of the game (no copy of the game into owned
 //! JSON types first), and the digest is taken over the finished body in one pass. A league writes
 //! a record after every game, so this is on its hot path.
@@ -8,23 +8,23 @@ use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
 
 use super::RecordMeta;
-use crate::farm::AgentLog;
+use crate::game::AgentLog;
 
 /// Bytes to reserve for a record of `turns` turns at `per_turn` bytes each, so that the buffer
 /// is not regrown (and copied) line after line.
-pub(crate) fn capacity(turns: usize, per_turn: usize) -> usize {
+pub fn capacity(turns: usize, per_turn: usize) -> usize {
     1024 + turns * per_turn
 }
 
 /// Appends `line` to `buf` as one JSON Lines line: compact JSON, then `\n`.
-pub(crate) fn push_line(buf: &mut Vec<u8>, line: &impl Serialize) -> serde_json::Result<()> {
+pub fn push_line(buf: &mut Vec<u8>, line: &impl Serialize) -> serde_json::Result<()> {
     serde_json::to_writer(&mut *buf, line)?;
     buf.push(b'\n');
     Ok(())
 }
 
 /// Checks that `meta` has one name and one agent hash per seat.
-pub(crate) fn check_seats(meta: &RecordMeta, players: usize) -> Result<(), String> {
+pub fn check_seats(meta: &RecordMeta, players: usize) -> Result<(), String> {
     if meta.names.len() != players || meta.agent_hashes.len() != players {
         return Err(format!(
             "record metadata has {} names and {} agent hashes for {players} players",
@@ -37,10 +37,10 @@ pub(crate) fn check_seats(meta: &RecordMeta, players: usize) -> Result<(), Strin
 
 /// The setup line's `limits`, borrowed from the metadata: a JSON object, `null` written as `{}`.
 #[derive(Clone, Copy)]
-pub(crate) struct LimitsJson<'a>(Option<&'a Map<String, Value>>);
+pub struct LimitsJson<'a>(Option<&'a Map<String, Value>>);
 
 impl<'a> LimitsJson<'a> {
-    pub(crate) fn of(meta: &'a RecordMeta) -> Result<LimitsJson<'a>, String> {
+    pub fn of(meta: &'a RecordMeta) -> Result<LimitsJson<'a>, String> {
         match &*meta.limits {
             Value::Null => Ok(LimitsJson(None)),
             Value::Object(m) => Ok(LimitsJson(Some(m))),
@@ -61,10 +61,10 @@ impl Serialize for LimitsJson<'_> {
 /// Agents' debug output as `[{"seat": S, "text": T}, …]`: the same keys, in the same order, in
 /// both games' records.
 #[derive(Clone, Copy)]
-pub(crate) struct LogsJson<'a>(pub &'a [AgentLog]);
+pub struct LogsJson<'a>(pub &'a [AgentLog]);
 
 impl LogsJson<'_> {
-    pub(crate) fn is_empty(&self) -> bool {
+    pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
 }

@@ -4,11 +4,11 @@
 //! most [`MAX_LINE_VALUES`] values. The digest of every line before the end line is taken as the
 //! lines go by, so nothing of a line is kept once the next one is read.
 
+use std::fmt;
 use std::io::{BufRead, BufReader, Read};
 
 use serde_json::Value;
 
-use super::read::ReadError;
 use super::strict_json::{self, StrictError};
 
 /// Longest line a record may have, `\n` excluded: 4 MiB. The longest line the arena writes is a
@@ -17,11 +17,39 @@ use super::strict_json::{self, StrictError};
 pub const MAX_LINE_BYTES: usize = 4 << 20;
 
 /// Most JSON values (scalars, arrays, objects and object keys) one line may hold: 100,000. The
-/// arena's lines hold a few hundred (a Farkle turn about fifteen per roll).
+/// arena's lines hold a few hundred.
 pub const MAX_LINE_VALUES: usize = 100_000;
 
 /// The gzip magic number; a record that starts with it is decompressed.
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+/// Why a record could not be read. `line` counts from 1; 0 means the file as a whole.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReadError {
+    pub line: usize,
+    pub message: String,
+}
+
+impl ReadError {
+    pub fn new(line: usize, message: impl Into<String>) -> ReadError {
+        ReadError {
+            line,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        if self.line == 0 {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "line {}: {}", self.line, self.message)
+        }
+    }
+}
+
+impl std::error::Error for ReadError {}
 
 /// One line of a record, parsed.
 #[derive(Debug)]

@@ -1,27 +1,28 @@
-//! Game records: JSON Lines writing, reading and verification. The format is specified in
-//! docs/RECORDS.md so that records can be checked without this code.
+//! Game records, whatever the game: the envelope every record shares (JSON Lines, a `setup` line
+//! naming the game and its players, a `start` line, one `turn` line per turn, an `end` line with
+//! the digest; docs/RECORDS.md), reading it as a stream in bounded memory, comparing a replay with
+//! it line by line, and verification, which hands each record to its game ([`verify_reader`]).
+//! Each game's own lines are written, read and replayed in its folder.
 
 use std::sync::Arc;
 
 pub mod diff;
-pub mod format;
-pub(crate) mod jsonl;
-pub mod ledger;
+pub mod jsonl;
 pub mod lines;
-pub mod read;
-pub(crate) mod replay;
-pub(crate) mod stream;
+pub mod stream;
 pub mod strict_json;
 pub mod verify;
-pub mod write;
 
-pub use lines::{MAX_LINE_BYTES, MAX_LINE_VALUES};
-pub use read::{read_record, ParsedRecord, ReadError};
+pub use lines::{Line, ReadError, RecordReader, MAX_LINE_BYTES, MAX_LINE_VALUES};
 pub use verify::{
-    verify_reader, verify_record, verify_record_bytes, DiceOrigin, FaultCounts, VerifyError,
+    fail, verify_reader, verify_record, verify_record_bytes, DiceOrigin, FaultCounts, VerifyError,
     VerifySummary,
 };
-pub use write::{record_bytes, record_to_string, write_record};
+
+/// `format` field of every record's setup line.
+pub const FORMAT_NAME: &str = "arena-record";
+/// `format_version` field of the setup line. Bump on any change a reader could notice.
+pub const FORMAT_VERSION: u32 = 1;
 
 /// What a record says about a game that the game loop does not know: who played and under which
 /// limits.
@@ -47,12 +48,9 @@ impl RecordMeta {
     }
 }
 
-/// Lower-case hex SHA-256 of `bytes`.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    hex(ring::digest::digest(&ring::digest::SHA256, bytes).as_ref())
-}
+pub use crate::sandbox::sha256_hex;
 
-fn hex(bytes: &[u8]) -> String {
+pub(crate) fn hex(bytes: &[u8]) -> String {
     use std::fmt::Write;
     bytes.iter().fold(String::new(), |mut s, b| {
         let _ = write!(s, "{b:02x}");

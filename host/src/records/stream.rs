@@ -14,7 +14,7 @@ type ParseTurn<'r, T> = Box<dyn Fn(&Line) -> Result<T, VerifyError> + 'r>;
 
 /// Reads a record's turn lines as the replay reaches them. `T` is what a game makes of a turn
 /// line (the decisions its replay players hand back).
-pub(crate) struct TurnLines<'r, T> {
+pub struct TurnLines<'r, T> {
     reader: RecordReader<'r>,
     parse: ParseTurn<'r, T>,
     /// Turn lines read so far.
@@ -154,7 +154,7 @@ impl<'r, T> TurnLines<'r, T> {
 /// values; the end line's digest aside when `is_end` (it is checked against the file's bytes).
 /// The first difference is an error naming its line and field; `hint` adds to it, from the
 /// field's path.
-pub(crate) fn compare_line(
+pub fn compare_line(
     found: &Line,
     expected: &Value,
     is_end: bool,
@@ -182,11 +182,7 @@ pub(crate) fn compare_line(
 }
 
 /// The digest check of an end line: `found` is its `digest` field.
-pub(crate) fn check_digest(
-    reader: &RecordReader,
-    end: &Line,
-    found: &str,
-) -> Result<(), VerifyError> {
+pub fn check_digest(reader: &RecordReader, end: &Line, found: &str) -> Result<(), VerifyError> {
     let digest = reader.digest();
     if digest == found {
         Ok(())
@@ -202,6 +198,6 @@ pub(crate) fn check_digest(
 }
 
 /// A replayed line as the writer writes it, as a JSON value.
-pub(crate) fn to_value(line: &impl serde::Serialize) -> Result<Value, VerifyError> {
+pub fn to_value(line: &impl serde::Serialize) -> Result<Value, VerifyError> {
     serde_json::to_value(line).map_err(|e| fail(0, format!("cannot write the replayed game: {e}")))
 }

@@ -1,21 +1,16 @@
-//! Full verification of a record: replay it through the game loop and require the very same
-//! record back, line by line; check the books; check the digest.
+//! Full verification of a record: its game replays it and requires the very same record back,
+//! line by line, and checks the digest. This file reads the setup line and hands the record to
+//! the game it names (the registry, `crate::games`); what every game's verification shares is
+//! here and in `stream.rs`.
 
-use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::io::Read;
 
 use serde_json::{Map, Value};
 
-use super::ledger::Ledger;
-use super::lines::{Line, RecordReader};
-use super::read::{end_of, setup_of, start_of, turn_of, ReadError};
-use super::replay::{Checker, FarmTurns, RecordedDice, ReplayPlayer};
-use super::stream::{check_digest, compare_line, to_value, TurnLines};
-use super::write::{end_line as write_end_line, setup_line};
-use crate::farm::{play_game_into, FarmPlayer, Outcome, SeededDice};
-use crate::game::{FaultPolicy, GameKind};
+use super::lines::{ReadError, RecordReader};
+use crate::game::{FaultPolicy, Outcome};
 
 /// Where a verified game's dice came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,7 +28,8 @@ pub type FaultCounts = BTreeMap<(usize, String), u32>;
 /// What a consistent record contains.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VerifySummary {
-    pub game: GameKind,
+    /// The game's name (`crate::games::by_name` finds it).
+    pub game: &'static str,
     pub players: usize,
     pub names: Vec<String>,
     /// SHA-256 of each seat's agent as the setup line gives it (`None`: not a module).
@@ -49,38 +45,31 @@ pub struct VerifySummary {
     /// Seats that forfeited, in the order they did.
     pub forfeits: Vec<usize>,
     pub faults: FaultCounts,
-    /// Final scores, for games that keep one (Farkle).
+    /// Final scores, for games that keep one.
     pub scores: Option<Vec<i64>>,
+    /// How the game ended, in words (`winner: seat 1`), as its game says it.
+    pub result: String,
+    /// The game's own settings the record states, as a league keeps them
+    /// (`crate::game::Game::settings`); `None` for a game that has none.
+    pub settings: Option<Map<String, Value>>,
 }
 
 impl VerifySummary {
     /// `12 turns, winner: seat 1, dice: seeded 123` style.
     pub fn describe(&self) -> String {
-        let outcome = match (self.game, self.players, self.outcome) {
-            (GameKind::Farkle, 1, Outcome::Win { .. }) => "target reached".to_string(),
-            (GameKind::Farkle, 1, Outcome::Draw { round_cap: true }) => {
-                "target not reached within the round cap".to_string()
-            }
-            (GameKind::Farkle, 1, _) => "target not reached (forfeited)".to_string(),
-            (GameKind::Farkle, _, Outcome::Draw { round_cap: false }) => {
-                "draw (a shared highest score, or everyone forfeited)".to_string()
-            }
-            (GameKind::Jungle, _, Outcome::Draw { round_cap: true }) => {
-                "draw (100 plies without a capture, or the ply cap)".to_string()
-            }
-            (_, _, outcome) => Self::outcome_text(outcome),
-        };
         let dice = match self.dice {
-            // Jungle has no dice: the seed is the agents' own randomness.
-            DiceOrigin::Seeded(seed) if self.game == GameKind::Jungle => format!("seed {seed}"),
             DiceOrigin::Seeded(seed) => format!("dice: seeded {seed}"),
             DiceOrigin::Explicit => "dice: explicit, not derived from a seed".to_string(),
         };
         let turns = if self.turns == 1 { "turn" } else { "turns" };
-        format!("{}: {} {turns}, {outcome}, {dice}", self.game, self.turns)
+        format!(
+            "{}: {} {turns}, {}, {dice}",
+            self.game, self.turns, self.result
+        )
     }
 
-    pub(crate) fn outcome_text(outcome: Outcome) -> String {
+    /// How a game ended, in the words every game uses unless it has its own.
+    pub fn outcome_text(outcome: Outcome) -> String {
         match outcome {
             Outcome::Win {
                 seat,
@@ -125,7 +114,8 @@ impl From<ReadError> for VerifyError {
     }
 }
 
-pub(crate) fn fail(line: usize, message: impl Into<String>) -> VerifyError {
+/// A verification error at `line` (0: the file as a whole).
+pub fn fail(line: usize, message: impl Into<String>) -> VerifyError {
     VerifyError {
         line,
         message: message.into(),
@@ -153,113 +143,23 @@ pub fn verify_reader(source: impl Read) -> Result<VerifySummary, VerifyError> {
     let Some(first) = reader.next_line()? else {
         return Err(fail(0, "empty file: a record has at least 3 lines"));
     };
-    match first.value.get("game").and_then(Value::as_str) {
-        Some(game) if game == GameKind::Farkle.name() => {
-            crate::farkle::record::verify_lines(reader, first)
-        }
-        Some(game) if game == GameKind::Jungle.name() => {
-            crate::games::jungle::record::verify_lines(reader, first)
-        }
-        // Little Animal Farm, and every malformed setup line (its reader names the problem).
-        _ => verify_farm(reader, first),
+    if first.kind() != Some("setup") {
+        return Err(fail(
+            first.number,
+            format!("type: expected \"setup\", found {}", first.kind_shown()),
+        ));
     }
-}
-
-/// Verifies a Little Animal Farm record whose setup line has been read.
-fn verify_farm(mut reader: RecordReader, first: Line) -> Result<VerifySummary, VerifyError> {
-    let (setup, meta) = setup_of(&first)?;
-    let replayed_setup = to_value(&setup_line(&setup, &meta).map_err(|e| fail(0, e.to_string()))?)?;
-    compare_line(&first, &replayed_setup, false, |_| String::new())?;
-    drop(first);
-    let players = setup.players;
-    let start = reader
-        .next_line()?
-        .ok_or_else(|| fail(2, "missing start line: the record is truncated"))?;
-    let (start_events, start_logs) = start_of(&start, players)?;
-
-    let turns: FarmTurns = RefCell::new(TurnLines::new(reader, move |line: &Line| {
-        turn_of(line, players).map_err(VerifyError::from)
-    }));
-    let mut seats: Vec<ReplayPlayer> = (0..players)
-        .map(|seat| ReplayPlayer {
-            seat,
-            start_events: &start_events,
-            start_logs: &start_logs,
-            turns: &turns,
-            log: None,
-        })
-        .collect();
-    let mut players_dyn: Vec<&mut dyn FarmPlayer> =
-        seats.iter_mut().map(|p| p as &mut dyn FarmPlayer).collect();
-    let mut checker = Checker {
-        turns: &turns,
-        start: Some(start),
-        ledger: Ledger::new(&setup),
-        seed: setup.seed,
-        faults: FaultCounts::new(),
-        error: None,
+    let game = match first.value.get("game") {
+        Some(Value::String(name)) => {
+            crate::games::by_name(name).map_err(|e| fail(first.number, format!("game: {e}")))?
+        }
+        None => return Err(fail(first.number, "missing field `game`")),
+        Some(other) => {
+            return Err(fail(
+                first.number,
+                format!("game: invalid type: {other}, expected the name of a game"),
+            ))
+        }
     };
-    let end = match setup.seed {
-        Some(seed) => play_game_into(
-            &setup,
-            &mut players_dyn,
-            &mut SeededDice::new(seed),
-            &mut checker,
-        ),
-        None => play_game_into(
-            &setup,
-            &mut players_dyn,
-            &mut RecordedDice { turns: &turns },
-            &mut checker,
-        ),
-    };
-    drop(players_dyn);
-    drop(seats);
-    let Some(end) = end else {
-        let e = checker.error.take();
-        return Err(e
-            .or_else(|| turns.borrow().error().cloned())
-            .unwrap_or_else(|| fail(0, "the replay stopped without a reason")));
-    };
-    let (ledger, faults) = (checker.ledger, checker.faults);
-    let (end_line, mut reader) = turns
-        .into_inner()
-        .end_line(|| VerifySummary::outcome_text(end.outcome))?;
-    let (found_end, _, _) = end_of(&end_line, players)?;
-    let replayed_end = to_value(&write_end_line(
-        end.outcome,
-        end.rounds,
-        &end.forfeits,
-        &end.final_position,
-        "",
-    ))?;
-    compare_line(&end_line, &replayed_end, true, |_| String::new())?;
-    ledger
-        .finish(end_line.number, &end.final_position)
-        .map_err(|e| fail(e.line, e.message))?;
-    check_digest(&reader, &end_line, &found_end.digest)?;
-    reader.expect_end_of_file()?;
-
-    Ok(VerifySummary {
-        game: GameKind::Farm,
-        players,
-        names: meta.names.clone(),
-        agent_hashes: meta.agent_hashes.clone(),
-        round_cap: setup.round_cap,
-        policy: setup.policy,
-        limits: match &*meta.limits {
-            Value::Object(m) => m.clone(),
-            _ => Map::new(),
-        },
-        turns: end.turns as usize,
-        rounds: end.rounds,
-        outcome: end.outcome,
-        dice: match setup.seed {
-            Some(seed) => DiceOrigin::Seeded(seed),
-            None => DiceOrigin::Explicit,
-        },
-        forfeits: end.forfeits,
-        faults,
-        scores: None,
-    })
+    game.verify(reader, first)
 }

@@ -31,11 +31,11 @@ pub struct LeagueFiles {
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct GameRow {
     pub id: usize,
-    /// The game's name from the record's setup line (`little-animal-farm`, `farkle`); `None` when
+    /// The game's name from the record's setup line; `None` when
     /// the record could not be read. The report picks the replay page by it.
     pub game: Option<String>,
     pub seats: Vec<String>,
-    /// Final scores by seat, for games that keep a score (Farkle).
+    /// Final scores by seat, for games that keep a score.
     pub scores: Option<Vec<i64>>,
     /// The winner's name; `None` for a draw.
     pub winner: Option<String>,

@@ -85,7 +85,7 @@ impl<'a> Json<'a> {
 impl<'a> Object<'a> {
     /// Sorts `entries` by key; `Err` names a key given twice.
     fn from_entries(mut entries: Vec<(Cow<'a, str>, Json<'a>)>) -> Result<Object<'a>, String> {
-        // Records the arena writes are already sorted (Farkle) or small (Little Animal Farm).
+        // Records the arena writes are already sorted or small.
         if !entries.is_sorted_by(|a, b| a.0 < b.0) {
             entries.sort_by(|a, b| a.0.cmp(&b.0));
             if let Some(pair) = entries.windows(2).find(|w| w[0].0 == w[1].0) {

@@ -1,31 +1,33 @@
 //! The league report: a static HTML site written into the league's output folder
-//! (`report/index.html`, `report/replay.html?game=N`, `report/farkle.html?game=N` for Farkle
-//! games and `report/jungle.html?game=N` for Jungle games) that works from `file://` on a machine with no network, e.g. the laptop plugged into
-//! the projector at the end of a challenge.
+//! (`report/index.html`, and each game's viewer, `report/PAGE?game=N`, from the game's folder)
+//! that works from `file://` on a machine with no network, e.g. the laptop plugged into the
+//! projector at the end of a challenge.
 //!
 //! Browsers refuse `fetch()` of `file://` URLs, so every piece of data is a small script that
 //! assigns a global (`report/data.js`, and the replay packs `report/games/replays-NNNNNN.js`, see
 //! [`packs`]); the pages load them with
 //! `<script src>`, which `file://` allows. The pages themselves are fixed templates
-//! (`assets/`), so that the HTML, CSS and JS can be read and changed without touching Rust.
+//! (`assets/`, and each game's viewer), so that the HTML, CSS and JS can be read and changed
+//! without touching Rust; `games.js` tells the pages which viewer shows which game.
 
 mod base64;
 mod data;
 mod games_folder;
-pub(crate) mod json;
+pub mod json;
 mod packs;
-mod replay;
+pub mod replay;
 mod rows;
-mod script;
+pub mod script;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use anyhow::Context;
 
 pub use data::{game_data, load_league, report_data, GameRow, LeagueFiles};
 use packs::{pack_name, write_packs};
-pub use replay::game_script_of_text;
+pub use replay::{game_script_of_text, RecordLines};
 use script::script;
 
 /// Folder of the report inside a league output folder.
@@ -33,27 +35,65 @@ pub const REPORT_DIR: &str = "report";
 /// Folder of the replay packs inside [`REPORT_DIR`].
 pub const GAMES_DIR: &str = "games";
 
-const ASSETS: [(&str, &str); 11] = [
+/// The report's own pages, style sheet and scripts, shared by every game.
+const ASSETS: [(&str, &str); 6] = [
     ("index.html", include_str!("assets/index.html")),
-    ("replay.html", include_str!("assets/replay.html")),
-    ("farkle.html", include_str!("assets/farkle.html")),
-    ("farkle.js", include_str!("assets/farkle.js")),
+    ("game.html", include_str!("assets/game.html")),
     ("report.css", include_str!("assets/report.css")),
     ("common.js", include_str!("assets/common.js")),
     ("index.js", include_str!("assets/index.js")),
     ("game-list.js", include_str!("assets/game-list.js")),
-    ("replay.js", include_str!("assets/replay.js")),
-    ("jungle.html", crate::games::jungle::viewer::HTML),
-    ("jungle.js", crate::games::jungle::viewer::JS),
 ];
 
-/// The report's fixed page, style sheet or script named `name` (`replay.html`, `common.js`...):
+/// The script that tells the pages about the games (`window.ARENA_GAMES`): each game's title, its
+/// viewer's page, the label of its link and the target of its solo games.
+const GAMES_SCRIPT: &str = "games.js";
+
+/// Every file of the report that is the same in every report: the shared assets, each game's
+/// viewer, and `games.js`.
+fn assets() -> &'static [(&'static str, &'static str)] {
+    static ALL: OnceLock<Vec<(&'static str, &'static str)>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        let games = crate::games::all();
+        let viewers = games.iter().flat_map(|g| g.viewer().assets.iter().copied());
+        let info: serde_json::Map<String, serde_json::Value> = games
+            .iter()
+            .map(|g| {
+                let info = g.info();
+                let viewer = g.viewer();
+                let about = serde_json::json!({
+                    "title": info.title,
+                    "page": viewer.page,
+                    "link": viewer.link,
+                    "solo_target": info.solo_target,
+                });
+                (info.name.to_owned(), about)
+            })
+            .collect();
+        let script =
+            String::from_utf8(script("ARENA_GAMES", &info)).expect("a script is UTF-8 text");
+        let script: &'static str = Box::leak(script.into_boxed_str());
+        ASSETS
+            .iter()
+            .copied()
+            .chain(viewers)
+            .chain([(GAMES_SCRIPT, script)])
+            .collect()
+    })
+}
+
+/// The report's fixed page, style sheet or script named `name` (`common.js`, a viewer's page...):
 /// `arena serve` serves the replay viewers from these same files.
 pub fn asset(name: &str) -> Option<&'static str> {
-    ASSETS
+    assets()
         .iter()
         .find(|(n, _)| *n == name)
         .map(|(_, text)| *text)
+}
+
+/// The page of the viewer of `game`'s replays (`PAGE?game=N` shows game N).
+pub fn viewer_page(game: &dyn crate::game::Game) -> &'static str {
+    game.viewer().page
 }
 
 /// (Re)writes the report of the league in `output_dir` and returns the path of its
@@ -72,7 +112,7 @@ pub fn write_report(output_dir: &Path) -> anyhow::Result<PathBuf> {
     games_folder::remove_unwritten(&games_dir, &unwritten)?;
     let summary = report_data(&league, &rows);
     write(&dir.join("data.js"), &script("ARENA_REPORT", &summary))?;
-    for (name, text) in ASSETS {
+    for (name, text) in assets() {
         write(&dir.join(name), text.as_bytes())?;
     }
     Ok(dir.join("index.html"))

@@ -9,8 +9,13 @@ const SEPARATORS: [(&str, &str); 2] = [("\u{2028}", "\\u2028"), ("\u{2029}", "\\
 /// `window.NAME = <json>;\n`. JSON is valid JavaScript since ES2019 (which made U+2028/U+2029
 /// legal in strings); escaping them anyway keeps older viewers working.
 pub fn script<T: Serialize + ?Sized>(global: &str, value: &T) -> Vec<u8> {
+    script_of_json(global, &json(value))
+}
+
+/// `window.NAME = <json>;\n` of JSON text made by [`json`].
+pub fn script_of_json(global: &str, json: &[u8]) -> Vec<u8> {
     let mut out = format!("window.{global} = ").into_bytes();
-    out.extend_from_slice(&json(value));
+    out.extend_from_slice(json);
     out.extend_from_slice(b";\n");
     out
 }

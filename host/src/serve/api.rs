@@ -221,7 +221,7 @@ pub fn game_json(g: &GameRow) -> serde_json::Value {
         "forfeits": result.as_ref().map(|r| r.forfeits.clone()),
         "faults": result.as_ref().map(|r| r.faults.clone()),
         "record": (g.status == "done").then(|| format!("/api/games/{}/record", g.id)),
-        "replay": (g.status == "done").then(|| format!("/replays/replay.html?game={}", g.id)),
+        "replay": (g.status == "done").then(|| format!("/replays/game.html?game={}", g.id)),
     })
 }
 

@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context};
 use serde::Deserialize;
 
-use super::engine::{self, Budgets, FaultPolicy, GameKind};
+use super::engine::{self, Budgets, FaultPolicy, Game};
+use crate::game::GameSettings;
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -101,7 +102,9 @@ pub struct Final {
 #[derive(Clone, Debug)]
 pub struct Challenge {
     pub name: String,
-    pub game: GameKind,
+    pub game: &'static dyn Game,
+    /// The game's own settings (the table named after the game), as the game completed them.
+    pub settings: GameSettings,
     pub players_per_game: usize,
     pub round_cap: u32,
     pub fault_policy: FaultPolicy,
@@ -125,8 +128,8 @@ pub const DEFAULT_DATA: &str = "arena-data";
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
 
 impl Challenge {
-    /// The challenge served without a file: Little Animal Farm, two players, default budgets,
-    /// data in `./arena-data`.
+    /// The challenge served without a file: the first game of the registry, two players, default
+    /// budgets, data in `./arena-data`.
     pub fn default_challenge() -> Challenge {
         Challenge::parse("", Path::new(".")).expect("the default challenge is valid")
     }
@@ -140,14 +143,15 @@ impl Challenge {
     }
 
     pub fn parse(text: &str, base: &Path) -> anyhow::Result<Challenge> {
-        let raw: RawChallenge =
-            toml::from_str(text).map_err(|e| anyhow::anyhow!("{}", e.to_string().trim_end()))?;
+        let (raw, game_keys): (RawChallenge, _) =
+            crate::league::config::parse_with_game_table(text)?;
         let game = match &raw.game {
             Some(name) => {
                 engine::parse_game(name).map_err(|e| anyhow::anyhow!("key `game`: {e}"))?
             }
-            None => GameKind::Farm,
+            None => crate::games::first(),
         };
+        let settings = game.settings(game_keys.as_ref())?;
         let players_per_game = raw.players_per_game.unwrap_or(2);
         let seats = engine::seats(game);
         if !seats.contains(&players_per_game) {
@@ -240,6 +244,7 @@ impl Challenge {
         Ok(Challenge {
             name,
             game,
+            settings,
             players_per_game,
             round_cap,
             fault_policy: raw.fault_policy.unwrap_or_default(),
@@ -325,7 +330,7 @@ mod tests {
     #[test]
     fn the_default_challenge_is_the_farm_for_two_in_arena_data() {
         let c = Challenge::default_challenge();
-        assert_eq!(c.game, GameKind::Farm);
+        assert_eq!(c.game.name(), "little-animal-farm");
         assert_eq!(c.players_per_game, 2);
         assert_eq!(c.data, Path::new(".").join("arena-data"));
         assert_eq!(c.listen.to_string(), DEFAULT_LISTEN);
@@ -368,13 +373,7 @@ output = "/srv/final"
             Path::new("/c"),
         )
         .unwrap();
-        assert_eq!(c.game, GameKind::Farkle);
-        let jungle = Challenge::parse("game = \"jungle\"", Path::new("/c")).unwrap();
-        assert_eq!(jungle.game, GameKind::Jungle);
-        assert!(Challenge::parse("game = \"jungle\"\nplayers_per_game = 3", Path::new("/c"))
-            .unwrap_err()
-            .to_string()
-            .contains("players_per_game"));
+        assert_eq!(c.game.name(), "farkle");
         assert_eq!(c.data, Path::new("/c/state"));
         // 17:30 UTC on 2026-12-01.
         assert_eq!(c.deadline_ms, Some(1_796_146_200_000));

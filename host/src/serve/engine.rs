@@ -19,26 +19,29 @@ use serde_json::Value;
 
 use crate::cli::check::{check_loaded, CheckArgs};
 use crate::cli::play::LimitArgs;
-use crate::farkle::{FarkleGame, FarklePlayer};
-use crate::farm::{FarmGame, FarmPlayer};
-use crate::game::{Game, Table};
+use crate::game::{GameSettings, Host, Seat, Table};
 use crate::league::{self, LeagueConfig, RunOptions};
 use crate::records::{sha256_hex, RecordMeta};
 use crate::sandbox::{run_with_big_stack, AgentModule, HostFailure, Sandbox};
 
-pub use crate::game::{FaultPolicy, GameKind};
+pub use crate::game::{FaultPolicy, Game};
 pub use crate::league::config::Budgets;
 pub use crate::league::result::GameResult;
 pub use crate::sandbox::{Limits, WORKER_STACK_BYTES};
 
-/// A game by its name in challenge files (`little-animal-farm`, `farkle`).
-pub fn parse_game(name: &str) -> Result<GameKind, String> {
-    name.parse()
+/// A game by its name in challenge files (an error lists the games there are).
+pub fn parse_game(name: &str) -> Result<&'static dyn Game, String> {
+    crate::games::parse(name)
 }
 
 /// How many players a table of `game` may have.
-pub fn seats(game: GameKind) -> RangeInclusive<usize> {
+pub fn seats(game: &dyn Game) -> RangeInclusive<usize> {
     game.seats()
+}
+
+/// The page of the viewer of `game`'s replays (`/replays/PAGE?game=N`).
+pub fn replay_page(game: &dyn Game) -> &'static str {
+    crate::report::viewer_page(game)
 }
 
 /// Refuses budgets that cannot work, naming the key (as league files do).
@@ -54,7 +57,9 @@ pub fn limits(b: &Budgets) -> Limits {
 /// The game a challenge plays and how.
 #[derive(Clone, Debug)]
 pub struct Rules {
-    pub game: GameKind,
+    pub game: &'static dyn Game,
+    /// The game's own settings (the challenge file's table named after the game).
+    pub settings: GameSettings,
     pub players: usize,
     pub round_cap: u32,
     pub policy: FaultPolicy,
@@ -96,6 +101,7 @@ pub struct Engine {
     sandbox: Sandbox,
     rules: Rules,
     limits_json: Arc<Value>,
+    settings: Arc<GameSettings>,
 }
 
 impl Engine {
@@ -103,15 +109,10 @@ impl Engine {
     /// child process, with the module cache).
     pub fn new(rules: Rules) -> anyhow::Result<Engine> {
         let limits = limits(&rules.budgets);
-        let mut limits_json = serde_json::to_value(&limits)?;
-        if rules.game == GameKind::Jungle {
-            // A challenge plays Jungle with the default clock, kept with the limits as a
-            // league keeps it.
-            crate::games::jungle::Settings::default().add_to_limits(&mut limits_json);
-        }
-        let limits_json = Arc::new(limits_json);
+        let limits_json = Arc::new(serde_json::to_value(&limits)?);
         Ok(Engine {
-            sandbox: Sandbox::new(limits)?,
+            sandbox: Sandbox::new(crate::games::AGENTS, limits)?,
+            settings: Arc::new(rules.settings.clone()),
             rules,
             limits_json,
         })
@@ -150,7 +151,7 @@ impl Engine {
                 Err(e) => return Ok(refused(out, format!("cannot load the agent: {e:#}"), None)),
             };
             let sha = Some(module.sha256().to_owned());
-            if let Err(e) = module.check_plays(self.rules.game) {
+            if let Err(e) = module.check_plays(&self.rules.game.info().agent) {
                 return Ok(refused(out, format!("{e:#}"), sha));
             }
             let args = CheckArgs {
@@ -181,7 +182,7 @@ impl Engine {
     /// Loads an agent that passed the check (compiled artifacts come from the module cache).
     pub fn load(&self, name: &str, bytes: &[u8]) -> anyhow::Result<Agent> {
         let module = self.sandbox.load_bytes(name, bytes)?;
-        module.check_plays(self.rules.game)?;
+        module.check_plays(&self.rules.game.info().agent)?;
         Ok(Agent(module))
     }
 
@@ -201,41 +202,18 @@ impl Engine {
             seed,
             round_cap: self.rules.round_cap,
             policy: self.rules.policy,
+            settings: Arc::clone(&self.settings),
             meta: RecordMeta {
                 names: names.to_vec(),
                 agent_hashes: agents.iter().map(|a| Some(a.sha256().to_owned())).collect(),
                 limits: Arc::clone(&self.limits_json),
             },
         };
-        let cap = self.rules.round_cap;
-        let played = match self.rules.game {
-            GameKind::Farm => {
-                let mut players: Vec<Box<dyn FarmPlayer>> = agents
-                    .iter()
-                    .map(|a| Box::new(a.0.player_with_round_cap(cap)) as Box<dyn FarmPlayer>)
-                    .collect();
-                FarmGame.play(&table, &mut players)?
-            }
-            GameKind::Farkle => {
-                let mut players: Vec<Box<dyn FarklePlayer>> = agents
-                    .iter()
-                    .map(|a| Box::new(a.0.player_with_round_cap(cap)) as Box<dyn FarklePlayer>)
-                    .collect();
-                FarkleGame.play(&table, &mut players)?
-            }
-            GameKind::Jungle => {
-                use crate::games::jungle::{JungleGame, JunglePlayer};
-                let mut players: Vec<Box<dyn JunglePlayer>> = agents
-                    .iter()
-                    .map(|a| Box::new(a.0.player_with_round_cap(cap)) as Box<dyn JunglePlayer>)
-                    .collect();
-                let game = JungleGame {
-                    settings: Default::default(),
-                    decision_cap: self.sandbox.limits().fuel_per_decision,
-                };
-                game.play(&table, &mut players)?
-            }
+        let seats: Vec<Seat> = agents.iter().map(|a| Seat::Agent(&a.0)).collect();
+        let host = Host {
+            sandbox: Some(&self.sandbox),
         };
+        let played = self.rules.game.play(&host, &table, &seats)?;
         Ok(Played {
             result: GameResult::new(
                 id,
@@ -380,6 +358,7 @@ pub fn run_final(
     let cfg = LeagueConfig {
         name: format!("{challenge} (final)"),
         game: rules.game,
+        settings: rules.settings.clone(),
         players_per_game: rules.players,
         games_per_group,
         seed,
@@ -389,8 +368,6 @@ pub fn run_final(
         threads,
         compress_records_over: COMPRESS_RECORDS_OVER as u64,
         budgets: rules.budgets.clone(),
-        // Jungle plays with the default clock here.
-        jungle: Default::default(),
         agents: entrants
             .iter()
             .map(|e| league::config::AgentEntry {
@@ -507,7 +484,7 @@ pub fn replay_script(text: &str, id: usize, record_url: &str) -> anyhow::Result<
     Ok(script)
 }
 
-/// A file of the report's replay viewers (`replay.html`, `farkle.html`, `common.js`, ...).
+/// A file of the report's replay viewers (each game's viewer, `common.js`, ...).
 pub fn replay_asset(name: &str) -> Option<&'static str> {
     match name {
         "index.html" => None,
@@ -532,7 +509,8 @@ mod tests {
 
     fn engine() -> Engine {
         Engine::new(Rules {
-            game: GameKind::Farm,
+            game: crate::games::by_name("little-animal-farm").unwrap(),
+            settings: Default::default(),
             players: 2,
             round_cap: 30,
             policy: FaultPolicy::Forfeit,
@@ -551,7 +529,7 @@ mod tests {
         let bad = e.check("x.wasm", b"MZ\x90\0 not wasm", 2).unwrap();
         assert!(!bad.accepted);
         assert!(bad.reason.unwrap().contains("not a WebAssembly module"));
-        let farkle = include_str!("../cli/new/templates/wat/farkle.wat");
+        let farkle = include_str!("../games/farkle/templates/wat/farkle.wat");
         let wrong_game = e.check("f.wat", farkle.as_bytes(), 2).unwrap();
         assert!(!wrong_game.accepted);
         assert!(

@@ -290,8 +290,8 @@ pub async fn place_new_versions(app: &App) -> anyhow::Result<usize> {
     Ok(new)
 }
 
-/// Fewer games than this and an agent's interval says nothing yet: two solo Farkle games of the
-/// same length give an interval of width 0, which would end that agent's ladder at its placement.
+/// Fewer games than this and an agent's interval says nothing yet: two solo games of the same
+/// length give an interval of width 0, which would end that agent's ladder at its placement.
 const GAMES_FOR_AN_INTERVAL: u32 = 10;
 
 /// How uncertain an agent's place is: the width of its interval, unbounded while it has none or

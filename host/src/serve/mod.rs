@@ -85,6 +85,7 @@ impl App {
     ) -> anyhow::Result<Arc<App>> {
         let engine = Engine::new(Rules {
             game: challenge.game,
+            settings: challenge.settings.clone(),
             players: challenge.players_per_game,
             round_cap: challenge.round_cap,
             policy: challenge.fault_policy,

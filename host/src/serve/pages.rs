@@ -127,7 +127,7 @@ pub fn leaderboard_table(board: &Leaderboard) -> String {
     let mut s = format!(
         r#"<table id="leaderboard" class="board" data-measure="{}"><thead><tr><th>Rank</th><th>Agent</th><th>Version</th><th>Games</th><th>{}</th><th>{}</th><th>Faults</th></tr></thead><tbody>"#,
         board.measure,
-        if turns { "Reached 10,000" } else { "Wins" },
+        if turns { "Reached the target" } else { "Wins" },
         if turns {
             "Mean turns ± 95%"
         } else {
@@ -176,7 +176,7 @@ fn games_list(games: &[GameRow], id: &str) -> String {
         };
         let _ = write!(
             s,
-            r#"<li><a href="/replays/replay.html?game={id}">Game {id}</a>: {} — {outcome}</li>"#,
+            r#"<li><a href="/replays/game.html?game={id}">Game {id}</a>: {} — {outcome}</li>"#,
             names.join(" vs "),
             id = g.id,
         );
@@ -296,7 +296,7 @@ async fn agent_page(
 }
 
 async fn game_page(Path(id): Path<i64>) -> Redirect {
-    Redirect::to(&format!("/replays/replay.html?game={id}"))
+    Redirect::to(&format!("/replays/game.html?game={id}"))
 }
 
 // ----- cookies and CSRF -----

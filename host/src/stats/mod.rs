@@ -7,7 +7,7 @@
 //!   estimate from the pairs (fishtest's), whose interval shows what the pairing saves.
 //! - [`gsprt`]: fishtest's generalized log-likelihood ratio over pairs, logistic and normalized Elo.
 //! - [`sprt`]: Wald's bounds from α and β, the decision, and the `--sprt` settings.
-//! - [`paired`]: the Farkle solo benchmark: paired differences in turns, their t interval and a
+//! - [`paired`]: a game's solo benchmark: paired differences in turns, their t interval and a
 //!   sequential test on the turns saved.
 //! - [`settings`]: the `key=value,…` text of `--sprt`.
 //! - [`normal`], [`student_t`]: the distribution functions these need.

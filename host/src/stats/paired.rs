@@ -1,4 +1,4 @@
-//! The Farkle solo benchmark as a match: NEW and OLD each play alone on the same seeds, and each
+//! A game's solo benchmark as a match: NEW and OLD each play alone on the same seeds, and each
 //! seed gives one paired difference d = NEW's turns to 10,000 − OLD's (negative: NEW was faster).
 //!
 //! - The mean difference with its paired 95 % interval: d̄ ± t₀.₉₇₅(n−1)·s/√n, s the sample

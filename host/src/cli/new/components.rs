@@ -1,87 +1,49 @@
-//! The templates of agents built as WebAssembly components (`arena new --lang python` and
-//! `--lang javascript`): the example strategies, the WIT package of the arena in `wit/`, and the
-//! toolchain's build command.
+//! The files of agents built as WebAssembly components (`arena new --lang python` and
+//! `--lang javascript`): the game's template, the WIT package of the arena (`wit/`: the shared
+//! types and every game's world), and the toolchain's build files and command.
 
-use super::{Lang, TemplateFile};
-use crate::game::GameKind;
+use super::Lang;
+use crate::game::{Game, TemplateFile};
 
-/// The WIT package, copied into every component project (the build reads it from `wit/`).
-const WIT: [TemplateFile; 4] = [
-    ("wit/types.wit", include_str!("../../../../wit/types.wit")),
-    ("wit/farm.wit", include_str!("../../../../wit/farm.wit")),
-    ("wit/farkle.wit", include_str!("../../../../wit/farkle.wit")),
-    ("wit/jungle.wit", include_str!("../../../../wit/jungle.wit")),
-];
+/// The shared types of the WIT package, copied into every component project with every game's
+/// world (the build reads the package from `wit/`).
+const TYPES: TemplateFile = ("wit/types.wit", include_str!("../../../../wit/types.wit"));
 
-const PYTHON_FARM: &[TemplateFile] = &[
-    ("agent.py", include_str!("templates/python/farm.py")),
-    (".gitignore", "*.wasm\n__pycache__/\n.venv/\n"),
-    WIT[0],
-    WIT[1],
-    WIT[2],
-    WIT[3],
-];
-
-const PYTHON_FARKLE: &[TemplateFile] = &[
-    ("agent.py", include_str!("templates/python/farkle.py")),
-    (".gitignore", "*.wasm\n__pycache__/\n.venv/\n"),
-    WIT[0],
-    WIT[1],
-    WIT[2],
-    WIT[3],
-];
-
-const JAVASCRIPT_FARM: &[TemplateFile] = &[
-    ("agent.js", include_str!("templates/javascript/farm.js")),
-    ("build.mjs", include_str!("templates/javascript/build.mjs")),
-    (
-        "package.json",
-        include_str!("templates/javascript/package.json"),
-    ),
-    (".gitignore", "*.wasm\nnode_modules/\n"),
-    WIT[0],
-    WIT[1],
-    WIT[2],
-    WIT[3],
-];
-
-const JAVASCRIPT_FARKLE: &[TemplateFile] = &[
-    ("agent.js", include_str!("templates/javascript/farkle.js")),
-    ("build.mjs", include_str!("templates/javascript/build.mjs")),
-    (
-        "package.json",
-        include_str!("templates/javascript/package.json"),
-    ),
-    (".gitignore", "*.wasm\nnode_modules/\n"),
-    WIT[0],
-    WIT[1],
-    WIT[2],
-    WIT[3],
-];
-
-/// The files of a component project; `None` for a language that builds core modules.
-pub(super) fn files(lang: Lang, game: GameKind) -> Option<&'static [TemplateFile]> {
-    Some(match (lang, game) {
-        (Lang::Python, GameKind::Farm) => PYTHON_FARM,
-        (Lang::Python, GameKind::Farkle) => PYTHON_FARKLE,
-        (Lang::JavaScript, GameKind::Farm) => JAVASCRIPT_FARM,
-        (Lang::JavaScript, GameKind::Farkle) => JAVASCRIPT_FARKLE,
-        _ => return None,
-    })
+/// The files of a component project whose agent is `template` (the game's); `lang` is Python or
+/// JavaScript.
+pub(super) fn files(lang: Lang, template: &[TemplateFile]) -> Vec<TemplateFile> {
+    let own: &[TemplateFile] = match lang {
+        Lang::JavaScript => &[
+            ("build.mjs", include_str!("templates/javascript/build.mjs")),
+            (
+                "package.json",
+                include_str!("templates/javascript/package.json"),
+            ),
+            (".gitignore", "*.wasm\nnode_modules/\n"),
+        ],
+        _ => &[(".gitignore", "*.wasm\n__pycache__/\n.venv/\n")],
+    };
+    let worlds = crate::games::all()
+        .iter()
+        .filter_map(|g| g.info().agent.component)
+        .map(|w| w.wit_file());
+    template
+        .iter()
+        .chain(own)
+        .copied()
+        .chain([TYPES])
+        .chain(worlds)
+        .collect()
 }
 
-/// The WIT world of `game`'s agents (the `{{world}}` placeholder).
-pub(super) fn world(game: GameKind) -> &'static str {
-    match game {
-        GameKind::Farm => "farm",
-        GameKind::Farkle => "farkle",
-        GameKind::Jungle => "jungle",
-    }
+/// The WIT world of `game`'s agents (the `{{world}}` placeholder); empty for a game without one.
+pub(super) fn world(game: &dyn Game) -> &'static str {
+    game.info().agent.component.map_or("", |w| w.short_name())
 }
 
 /// The build command of a component project named `name` (run in its folder) and the component
 /// it makes, named after the project; `None` for a language that builds core modules.
-pub fn build_command(lang: Lang, game: GameKind, name: &str) -> Option<(String, String)> {
+pub fn build_command(lang: Lang, game: &dyn Game, name: &str) -> Option<(String, String)> {
     let command = match lang {
         // An empty virtual environment: only the standard library and this folder go into the
         // component, whatever packages the machine's Python has.

@@ -1,7 +1,7 @@
 //! A folder made by `arena new`, named wherever an agent is expected (`arena play my-bot/`,
 //! `check`, league files): its language is known from the files it holds, it is built with the
 //! command `arena new` printed, and the build is kept until a source changes. (A Rust crate
-//! folder is built by cargo: `sandbox::resolve`.)
+//! folder is built by cargo: `crate::resolve`.)
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -10,7 +10,7 @@ use std::time::SystemTime;
 use anyhow::{bail, Context};
 
 use super::{build_command, Lang};
-use crate::game::GameKind;
+use crate::game::Game;
 
 /// Folders a build makes or fills, not sources.
 const NOT_SOURCES: [&str; 8] = [
@@ -67,16 +67,22 @@ fn the_built_module(output: &Path) -> Option<PathBuf> {
     found.next().is_none().then_some(first)
 }
 
-/// The game a Python project plays: the one whose WIT types `agent.py` imports (the build must
-/// name the world).
-fn python_game(dir: &Path) -> anyhow::Result<GameKind> {
+/// The game a Python project plays: the one whose world's WIT types `agent.py` imports (the build
+/// must name the world); the first game when it names none.
+fn python_game(dir: &Path) -> anyhow::Result<&'static dyn Game> {
     let source = std::fs::read_to_string(dir.join("agent.py"))
         .with_context(|| format!("cannot read {}", dir.join("agent.py").display()))?;
-    Ok(if source.contains("farkle_types") {
-        GameKind::Farkle
-    } else {
-        GameKind::Farm
-    })
+    let imports = |g: &&'static dyn Game| {
+        g.info()
+            .agent
+            .component
+            .is_some_and(|w| source.contains(&format!("{}_types", w.short_name())))
+    };
+    Ok(crate::games::all()
+        .iter()
+        .copied()
+        .find(imports)
+        .unwrap_or_else(crate::games::first))
 }
 
 /// The newest modification time of the sources under `dir` (every file but what builds make).
@@ -121,7 +127,7 @@ pub fn build_folder(dir: &Path) -> anyhow::Result<Option<PathBuf>> {
     let lib = name.replace('-', "_");
     let game = match lang {
         Lang::Python => python_game(dir)?,
-        _ => GameKind::Farm,
+        _ => crate::games::first(),
     };
     let (command, module) = build_command(lang, game, &name, &lib);
     let output = dir.join(&module);

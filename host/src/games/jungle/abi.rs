@@ -6,14 +6,14 @@ use arena_abi::{Decision, DecodeError, Envelope, ABI_VERSION, ENVELOPE_SIZE};
 use jungle_rules::Move;
 
 use super::player::Ask;
-use crate::game::{Fault, FaultKind, GameKind};
+use crate::game::{Fault, FaultKind};
 
 /// Writes the envelope and the observation payload; returns the length written.
 pub fn encode_observation(ask: &Ask, buf: &mut [u8]) -> usize {
     let obs = ask.observation;
     Envelope {
         abi_version: ABI_VERSION,
-        game: GameKind::Jungle.abi_id(),
+        game: super::INFO.agent.abi_id,
         decision: Decision::JungleMove,
         seat: ask.seat as u32,
         players: 2,

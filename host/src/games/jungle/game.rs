@@ -9,7 +9,7 @@ use jungle_rules::{
 };
 
 use super::player::{Ask, JunglePlayer};
-use crate::farm::AgentLog;
+use crate::game::AgentLog;
 use crate::game::{Fault, FaultKind, FaultPolicy, Outcome};
 
 /// The fuel clock of a game: what each player starts with, what it gets at each decision, and
@@ -55,8 +55,7 @@ impl Setup {
 
     /// Seed for the agent in `seat`'s own randomness (the derivation of the other games).
     pub fn agent_seed(&self, seat: usize) -> u64 {
-        let mut state = self.seed ^ (0xA5A5_0000_0000_0000 | seat as u64);
-        crate::farm::dice::splitmix64(&mut state)
+        crate::game::seed::agent_seed(self.seed, seat)
     }
 }
 

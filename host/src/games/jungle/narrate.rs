@@ -184,7 +184,7 @@ pub fn narrate(names: &[String], record: &GameRecord, logs: bool, boards: bool) 
             FaultPolicy::LoseMove => "lose_move",
         }
     );
-    let print_logs = |logs_of: &[crate::farm::AgentLog], out: &mut String| {
+    let print_logs = |logs_of: &[crate::game::AgentLog], out: &mut String| {
         if logs {
             for l in logs_of {
                 for line in terminal::log_lines(&l.text) {

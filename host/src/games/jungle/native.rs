@@ -7,9 +7,25 @@ use arena_agent_sdk::{fuel, handle_jungle_init, handle_jungle_move, JungleAgent,
 
 use super::abi::{encode_observation, read_answer};
 use super::player::{Ask, JunglePlayer, Reply};
-use crate::game::abi::encode_init;
-use crate::game::{Fault, FaultKind, GameKind};
-use crate::native::catch_panic;
+use crate::game::native::catch_panic;
+use crate::game::{Fault, FaultKind};
+use crate::sandbox::{encode_init, Init};
+
+/// A native strategy in a Jungle seat ([`crate::game::Seat::Native`]): makes a fresh player for
+/// every game.
+pub struct Native(Box<dyn Fn() -> Box<dyn JunglePlayer> + Send + Sync>);
+
+impl Native {
+    /// A seat whose players are made by `make`.
+    pub fn new(make: impl Fn() -> Box<dyn JunglePlayer> + Send + Sync + 'static) -> Native {
+        Native(Box::new(make))
+    }
+
+    /// A player for one game.
+    pub fn player(&self) -> Box<dyn JunglePlayer> {
+        (self.0)()
+    }
+}
 
 /// A native Jungle agent in a seat: a fresh agent for every game (like a fresh wasm instance);
 /// a panic is a `trap` fault, and spending more than the allowance a `decision_fuel` fault.
@@ -41,14 +57,13 @@ impl<A: JungleAgent> NativeJunglePlayer<A> {
 impl<A: JungleAgent> JunglePlayer for NativeJunglePlayer<A> {
     fn start(&mut self, seat: usize, seed: u64) -> Result<(), Fault> {
         self.agent = (self.make)();
-        let n = encode_init(
-            GameKind::Jungle,
+        let init = Init {
             seat,
-            2,
+            players: 2,
             seed,
-            self.round_cap,
-            &mut self.buf,
-        );
+            round_cap: self.round_cap,
+        };
+        let n = encode_init(&super::INFO.agent, &init, &mut self.buf);
         let (agent, buf) = (&mut self.agent, &mut self.buf[..]);
         catch_panic(|| handle_jungle_init(agent, buf, n as i32)).map(|_| ())
     }

@@ -1,7 +1,8 @@
-//! `arena perft --game jungle DEPTH [--position NOTATION]`: the number of move sequences of
+//! `arena perft [--game jungle] DEPTH [--position NOTATION]`: the number of move sequences of
 //! DEPTH plies from a position (the start by default), the standard check of a move generator,
 //! and its speed.
 
+use std::io::Write;
 use std::time::Instant;
 
 use jungle_rules::{perft, perft_divide, Position};
@@ -55,6 +56,34 @@ pub fn describe(depth: u32, c: &Count) -> String {
         c.seconds,
         c.per_second() / 1e6
     )
+}
+
+/// Jungle's move counter, for `arena perft`.
+pub struct JunglePerft;
+
+impl crate::game::Perft for JunglePerft {
+    fn count(
+        &self,
+        position: Option<&str>,
+        depth: u32,
+        divide: bool,
+        out: &mut dyn Write,
+    ) -> anyhow::Result<()> {
+        let pos = self::position(position)?;
+        let mut lines = Vec::new();
+        let mut each = |mv: String, n: u64| lines.push(format!("{mv}: {n}"));
+        let divide: Option<&mut dyn FnMut(String, u64)> = if divide && depth > 0 {
+            Some(&mut each)
+        } else {
+            None
+        };
+        let c = count(&pos, depth, divide);
+        for line in lines {
+            writeln!(out, "{line}")?;
+        }
+        writeln!(out, "{}", describe(depth, &c))?;
+        Ok(())
+    }
 }
 
 #[cfg(test)]

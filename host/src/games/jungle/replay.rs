@@ -7,12 +7,13 @@ use std::borrow::Cow;
 use anyhow::Context;
 use serde::{Serialize, Serializer};
 
-use crate::game::GameKind;
 use crate::report::json::{Json, Object};
+use crate::report::replay::{of_type, player_names, RecordLines};
+use crate::report::script::json;
 
 /// Fields in key order (the report writes its JSON in key order).
 #[derive(Serialize)]
-pub struct JungleReplay<'r> {
+struct JungleReplay<'r> {
     clock: Option<&'r Json<'r>>,
     clocks: Option<&'r Json<'r>>,
     fault_policy: Option<&'r Json<'r>>,
@@ -49,28 +50,19 @@ impl Serialize for Turn<'_> {
     }
 }
 
-/// The lines of type `t`.
-fn of_type<'r, 'l>(lines: &'l [Json<'r>], t: &'l str) -> impl Iterator<Item = &'l Object<'r>> + 'l {
-    lines
-        .iter()
-        .filter_map(Json::as_object)
-        .filter(move |l| l.get("type").and_then(Json::as_str) == Some(t))
+/// The replay data of a game, as JSON, from its record's lines.
+pub(super) fn replay(r: &RecordLines<'_>) -> anyhow::Result<Vec<u8>> {
+    Ok(json(&data(r.id, r.record, r.setup, r.lines)?))
 }
 
 /// The replay data of game `id`, whose record file is at `record` (from the report folder).
-pub fn replay<'r>(
+fn data<'r>(
     id: usize,
     record: &'r str,
     setup: &'r Object<'r>,
     lines: &'r [Json<'r>],
 ) -> anyhow::Result<JungleReplay<'r>> {
-    let players: Vec<&str> = setup
-        .get("players")
-        .and_then(Json::as_array)
-        .context("the setup line has no players")?
-        .iter()
-        .map(|p| p.get("name").and_then(Json::as_str).unwrap_or("?"))
-        .collect();
+    let players = player_names(setup)?;
     anyhow::ensure!(
         players.len() == 2,
         "a Jungle record has 2 players, this one {}",
@@ -103,7 +95,7 @@ pub fn replay<'r>(
         final_position: end.and_then(|e| e.get("position")),
         forfeits: end.and_then(|e| e.get("forfeits")),
         fuel: end.and_then(|e| e.get("fuel")),
-        game: GameKind::Jungle.name(),
+        game: super::NAME,
         id,
         outcome: end.and_then(|e| e.get("outcome")),
         players,

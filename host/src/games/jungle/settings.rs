@@ -1,19 +1,27 @@
-//! Jungle's own settings: the fuel clock. A league file gives them in its `[jungle]` table,
-//! `arena play` with `--clock` and `--increment`; the per-decision cap is the sandbox's
-//! `fuel_per_decision`.
+//! Jungle's own settings: the fuel clock, and the position games start from. A league or
+//! challenge file gives them in its `[jungle]` table, `arena play` with `--set clock=N`,
+//! `--set increment=N` and `--position`; the per-decision cap is the sandbox's
+//! `fuel_per_decision`. They are kept (as the game's settings) in a league's journal and
+//! standings, and every record's setup line states the clock and the start position.
 
-use anyhow::bail;
+use anyhow::{bail, Context};
+use jungle_rules::Position;
 use serde::{Deserialize, Serialize};
 
+use crate::game::GameSettings;
+
 /// The fuel clock every player starts a game with, in fuel (WebAssembly instructions as the
-/// sandbox meters them: the same on every machine).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// sandbox meters them: the same on every machine), and the start position.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Settings {
     /// Fuel on each player's clock at the start of the game.
     pub clock: u64,
     /// Fuel added to a player's clock at the start of each of its decisions.
     pub increment: u64,
+    /// The position every game starts from, in the notation (`None`: the start).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<String>,
 }
 
 /// The default clock: 60 million fuel, plus 1 million a move. With the default cap of 10
@@ -23,6 +31,7 @@ pub struct Settings {
 pub const DEFAULT: Settings = Settings {
     clock: 60_000_000,
     increment: 1_000_000,
+    position: None,
 };
 
 impl Default for Settings {
@@ -33,7 +42,8 @@ impl Default for Settings {
 
 impl Settings {
     /// The settings of a league file's `[jungle]` table (`None`: no such table, the defaults).
-    /// Unknown keys and a clock that gives no fuel at all are refused, naming the key.
+    /// Unknown keys, a clock that gives no fuel at all and a position the rules refuse are
+    /// refused, naming the key.
     pub fn from_keys(keys: Option<&toml::Table>) -> anyhow::Result<Settings> {
         let Some(keys) = keys else {
             return Ok(DEFAULT);
@@ -47,16 +57,27 @@ impl Settings {
             match key.as_str() {
                 "clock" => s.clock = number()?,
                 "increment" => s.increment = number()?,
+                "position" => {
+                    let Some(text) = value.as_str() else {
+                        bail!("key `jungle.position`: expected a position in the notation, found {value}");
+                    };
+                    s.position = Some(text.to_owned());
+                }
                 other => bail!(
-                    "unknown key `jungle.{other}` (the [jungle] table has `clock` and `increment`)"
+                    "unknown key `jungle.{other}` (the [jungle] table has `clock`, `increment` \
+                     and `position`)"
                 ),
             }
         }
         s.check()?;
+        // The usual start given in full is no setting: the same league as without it.
+        if s.position.is_some() && s.start()? == Position::start() {
+            s.position = None;
+        }
         Ok(s)
     }
 
-    /// Refuses a clock that gives a player no fuel at all.
+    /// Refuses a clock that gives a player no fuel at all, and a position the rules refuse.
     pub fn check(&self) -> anyhow::Result<()> {
         if self.clock == 0 && self.increment == 0 {
             bail!(
@@ -64,17 +85,35 @@ impl Settings {
                  move would lose on time)"
             );
         }
+        self.start()?;
         Ok(())
     }
 
-    /// Adds the clock to the JSON object of a game's limits (what records keep in `limits`, and
-    /// a league publishes with its settings), as `clock` and `increment`: a league's records and
-    /// standings then say which clock they were played with, and `--resume` refuses another.
-    pub fn add_to_limits(&self, limits: &mut serde_json::Value) {
-        if let serde_json::Value::Object(m) = limits {
-            m.insert("clock".into(), self.clock.into());
-            m.insert("increment".into(), self.increment.into());
+    /// The position games start from.
+    pub fn start(&self) -> anyhow::Result<Position> {
+        match &self.position {
+            None => Ok(Position::start()),
+            Some(text) => Position::parse(text).map_err(|e| {
+                anyhow::anyhow!(
+                    "position {}: {e}",
+                    crate::terminal::line(&format!("{text:?}"))
+                )
+            }),
         }
+    }
+
+    /// The settings as the game's settings of a league (JSON).
+    pub fn to_map(&self) -> anyhow::Result<GameSettings> {
+        match serde_json::to_value(self)? {
+            serde_json::Value::Object(m) => Ok(m),
+            _ => bail!("Jungle's settings are not a JSON object"),
+        }
+    }
+
+    /// The settings from the game's settings of a league (as [`Settings::to_map`] wrote them).
+    pub fn of_map(map: &GameSettings) -> anyhow::Result<Settings> {
+        serde_json::from_value(serde_json::Value::Object(map.clone()))
+            .context("Jungle's settings of this table")
     }
 }
 
@@ -94,7 +133,8 @@ mod tests {
             keys("clock = 5\nincrement = 7").unwrap(),
             Settings {
                 clock: 5,
-                increment: 7
+                increment: 7,
+                position: None,
             }
         );
         assert_eq!(keys("increment = 0").unwrap().clock, DEFAULT.clock);
@@ -106,19 +146,29 @@ mod tests {
         assert!(e.contains("jungle.clock"), "{e}");
         let e = keys("clok = 5").unwrap_err().to_string();
         assert!(e.contains("jungle.clok"), "{e}");
+        let e = keys("position = '7/7 w'").unwrap_err().to_string();
+        assert!(e.contains("position \"7/7 w\"") && e.contains("9 expected"), "{e}");
+        let e = keys("position = 3").unwrap_err().to_string();
+        assert!(e.contains("jungle.position"), "{e}");
     }
 
     #[test]
-    fn the_clock_goes_into_the_limits() {
-        let mut limits = serde_json::json!({"fuel_per_decision": 10});
-        Settings {
-            clock: 3,
-            increment: 4,
-        }
-        .add_to_limits(&mut limits);
+    fn settings_go_to_json_and_back() {
+        let s = keys("clock = 3\nincrement = 4").unwrap();
+        let map = s.to_map().unwrap();
         assert_eq!(
-            limits,
-            serde_json::json!({"fuel_per_decision": 10, "clock": 3, "increment": 4})
+            serde_json::Value::Object(map.clone()),
+            serde_json::json!({"clock": 3, "increment": 4})
         );
+        assert_eq!(Settings::of_map(&map).unwrap(), s);
+        let text = Position::start().to_string();
+        let s = Settings {
+            position: Some(text.clone()),
+            ..DEFAULT
+        };
+        let map = s.to_map().unwrap();
+        assert_eq!(map["position"], serde_json::Value::String(text));
+        assert_eq!(Settings::of_map(&map).unwrap(), s);
+        assert!(Settings::of_map(&GameSettings::new()).is_err());
     }
 }

@@ -3,17 +3,17 @@
 
 use super::abi::{encode_observation, read_answer};
 use super::player::{Ask, JunglePlayer, Reply};
-use crate::game::{Fault, GameKind};
+use crate::game::Fault;
 use crate::sandbox::{HostFailure, WasmPlayer};
 
-/// Index of `jungle_move` in `GameKind::Jungle.decision_exports()`.
+/// Index of `jungle_move` in [`super::INFO`]'s decisions.
 const MOVE: usize = 0;
 
 impl JunglePlayer for WasmPlayer {
     fn start(&mut self, seat: usize, seed: u64) -> Result<(), Fault> {
         // Loading is not on the clock: it gets a decision's fuel, as in every game.
         self.set_fuel_allowance(None);
-        WasmPlayer::start(self, GameKind::Jungle, seat, 2, seed)
+        WasmPlayer::start(self, &super::INFO.agent, seat, 2, seed)
     }
 
     fn choose(&mut self, ask: &Ask) -> Reply {

@@ -27,11 +27,8 @@ impl Watcher for CutAt {
 fn watched(cfg: &LeagueConfig, out: &Path, threads: usize, watcher: &mut CutAt) {
     let mut cfg = cfg.clone();
     cfg.output = out.to_path_buf();
-    let habits = habits();
-    let contestants: Vec<&dyn Contestant<FarmGame>> = habits
-        .iter()
-        .map(|c| c as &dyn Contestant<FarmGame>)
-        .collect();
+    let entrants = entrants(&habits());
+    let contestants: Vec<&dyn Contestant> = entrants.iter().map(|c| c as &dyn Contestant).collect();
     let opts = RunOptions {
         fresh: true,
         threads: Some(threads),
@@ -41,6 +38,7 @@ fn watched(cfg: &LeagueConfig, out: &Path, threads: usize, watcher: &mut CutAt) 
     let lock = crate::league::folder::lock(out).unwrap();
     play_league_watched(
         &FarmGame,
+        &Host::default(),
         &cfg,
         &contestants,
         &serde_json::json!({"test": true}),

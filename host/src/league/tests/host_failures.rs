@@ -4,8 +4,13 @@
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use super::*;
-use crate::farm::FarmPlayer;
-use crate::game::{Game, GameKind, Played, Table};
+use crate::game::{
+    GameInfo, Narration, Played, Seat, Smoke, SmokeOptions, Table, Template, Viewer,
+};
+use crate::records::lines::{Line, RecordReader};
+use crate::records::{VerifyError, VerifySummary};
+use crate::report::RecordLines;
+use crate::sandbox::AgentModule;
 
 /// Little Animal Farm on a host that fails its first `failures` games: with an error (as a pool
 /// exhausted or a reservation refused surface from `Game::play`), or by panicking.
@@ -16,30 +21,30 @@ struct FlakyHost {
 }
 
 impl FlakyHost {
-    fn failing(failures: u32) -> FlakyHost {
-        FlakyHost {
+    /// A host for one test (leagues take their game for the whole process).
+    fn failing(failures: u32) -> &'static FlakyHost {
+        Box::leak(Box::new(FlakyHost {
             failures: AtomicU32::new(failures),
             panics: false,
             calls: AtomicU32::new(0),
-        }
+        }))
     }
 
-    fn panicking(failures: u32) -> FlakyHost {
-        FlakyHost {
+    fn panicking(failures: u32) -> &'static FlakyHost {
+        Box::leak(Box::new(FlakyHost {
+            failures: AtomicU32::new(failures),
             panics: true,
-            ..FlakyHost::failing(failures)
-        }
+            calls: AtomicU32::new(0),
+        }))
     }
 }
 
 impl Game for FlakyHost {
-    type Player = dyn FarmPlayer;
-
-    fn kind(&self) -> GameKind {
-        GameKind::Farm
+    fn info(&self) -> &'static GameInfo {
+        FarmGame.info()
     }
 
-    fn play(&self, table: &Table, players: &mut [Box<dyn FarmPlayer>]) -> anyhow::Result<Played> {
+    fn play(&self, host: &Host<'_>, table: &Table, seats: &[Seat<'_>]) -> anyhow::Result<Played> {
         self.calls.fetch_add(1, Ordering::SeqCst);
         let fail = self
             .failures
@@ -49,30 +54,54 @@ impl Game for FlakyHost {
             assert!(!self.panics, "test panic in a worker");
             anyhow::bail!("maximum concurrent limit of 1000 for core instances reached (test)");
         }
-        FarmGame.play(table, players)
-    }
-}
-
-impl Contestant<FlakyHost> for Habit {
-    fn new_player(&self) -> Box<dyn FarmPlayer> {
-        Contestant::<FarmGame>::new_player(self)
+        FarmGame.play(host, table, seats)
     }
 
-    fn code_hash(&self) -> Option<String> {
-        None
+    fn verify(&self, reader: RecordReader<'_>, setup: Line) -> Result<VerifySummary, VerifyError> {
+        FarmGame.verify(reader, setup)
+    }
+
+    fn narrate(
+        &self,
+        played: &Played,
+        opts: &Narration<'_>,
+        out: &mut dyn std::io::Write,
+    ) -> anyhow::Result<()> {
+        FarmGame.narrate(played, opts, out)
+    }
+
+    fn smoke(
+        &self,
+        host: &Host<'_>,
+        agent: &AgentModule,
+        opts: &SmokeOptions,
+        out: &mut dyn std::io::Write,
+    ) -> anyhow::Result<Smoke> {
+        FarmGame.smoke(host, agent, opts, out)
+    }
+
+    fn replay(&self, record: &RecordLines<'_>) -> anyhow::Result<Vec<u8>> {
+        FarmGame.replay(record)
+    }
+
+    fn viewer(&self) -> &'static Viewer {
+        FarmGame.viewer()
+    }
+
+    fn templates(&self) -> &'static [Template] {
+        FarmGame.templates()
     }
 }
 
 fn play_on(
-    host: &FlakyHost,
+    host: &'static FlakyHost,
     cfg: &LeagueConfig,
     out: &Path,
     threads: usize,
     resume: bool,
 ) -> anyhow::Result<super::super::runner::LeagueRun> {
-    let h = habits();
-    let contestants: Vec<&dyn Contestant<FlakyHost>> =
-        h.iter().map(|c| c as &dyn Contestant<FlakyHost>).collect();
+    let entrants = entrants(&habits());
+    let contestants: Vec<&dyn Contestant> = entrants.iter().map(|c| c as &dyn Contestant).collect();
     play_with(host, cfg, out, &contestants, threads, resume)
 }
 
@@ -98,7 +127,7 @@ fn a_game_the_host_failed_is_played_again_and_the_results_are_as_if_it_never_fai
         ("panics", FlakyHost::panicking(1)),
     ] {
         let out = dir.join(name);
-        let run = play_on(&host, &cfg, &out, 2, false).unwrap();
+        let run = play_on(host, &cfg, &out, 2, false).unwrap();
         assert_eq!(run.standings, clean.standings, "{name}");
         assert_eq!(files(&out), files(&dir.join("clean")), "{name}");
         assert_eq!(journal_games(&out), 24, "{name}: every game journaled once");
@@ -129,7 +158,7 @@ fn a_host_that_keeps_failing_stops_the_league_without_recording_the_game() {
     }
 
     let host = FlakyHost::failing(u32::MAX);
-    let e = format!("{:#}", play_on(&host, &cfg, &out, 1, true).err().unwrap());
+    let e = format!("{:#}", play_on(host, &cfg, &out, 1, true).err().unwrap());
     let tries = 1 + super::super::runner::HOST_RETRIES;
     assert!(
         e.contains("could not play game 9 ") && e.contains(&format!("in {tries} tries")),
@@ -169,7 +198,7 @@ fn a_worker_that_keeps_panicking_stops_the_league_too() {
     let cfg = config(&dir, 2);
     let out = dir.join("out");
     let host = FlakyHost::panicking(u32::MAX);
-    let e = format!("{:#}", play_on(&host, &cfg, &out, 2, false).err().unwrap());
+    let e = format!("{:#}", play_on(host, &cfg, &out, 2, false).err().unwrap());
     assert!(
         e.contains("a worker panicked: test panic in a worker"),
         "{e}"

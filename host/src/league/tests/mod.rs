@@ -11,12 +11,12 @@ use std::path::{Path, PathBuf};
 use farm_rules::{for_each_stock_trade, Offer, Trade};
 
 use super::config::LeagueConfig;
+use super::contestant::{Contestant, NativeEntrant};
 use super::journal::JOURNAL_FILE;
 use super::output::{CROSSTABLE_CSV, GAMES_CSV, STANDINGS_CSV, STANDINGS_JSON};
 use super::runner::{play_league, RunOptions};
-use crate::farm::FarmGame;
-use crate::farm::{AcceptView, FarmPlayer, Fault, FaultKind, Observation};
-use crate::game::Contestant;
+use crate::game::{Game, Host};
+use crate::games::farm::{AcceptView, FarmGame, FarmPlayer, Fault, FaultKind, Native, Observation};
 
 /// Buys the `pick`-th affordable stock trade each turn (a different habit per contestant), and
 /// faults on its `fault_at`-th decision if set (0: fails to load, every game).
@@ -84,17 +84,22 @@ impl FarmPlayer for HabitPlayer {
     }
 }
 
-impl Contestant<FarmGame> for Habit {
-    fn new_player(&self) -> Box<dyn FarmPlayer> {
-        Box::new(HabitPlayer {
-            habit: self.clone(),
-            decisions: 0,
-        })
+impl Habit {
+    /// The habit as a league entrant: a native seat of Little Animal Farm.
+    fn entrant(&self) -> NativeEntrant {
+        let habit = self.clone();
+        NativeEntrant(Box::new(Native::new(move || {
+            Box::new(HabitPlayer {
+                habit: habit.clone(),
+                decisions: 0,
+            })
+        })))
     }
+}
 
-    fn code_hash(&self) -> Option<String> {
-        None
-    }
+/// The entrants of `habits`.
+fn entrants(habits: &[Habit]) -> Vec<NativeEntrant> {
+    habits.iter().map(Habit::entrant).collect()
 }
 
 fn temp(name: &str) -> PathBuf {
@@ -149,19 +154,17 @@ fn try_run(
     threads: usize,
     resume: bool,
 ) -> anyhow::Result<super::runner::LeagueRun> {
-    let contestants: Vec<&dyn Contestant<FarmGame>> = habits
-        .iter()
-        .map(|c| c as &dyn Contestant<FarmGame>)
-        .collect();
+    let entrants = entrants(habits);
+    let contestants: Vec<&dyn Contestant> = entrants.iter().map(|c| c as &dyn Contestant).collect();
     play_with(&FarmGame, cfg, out, &contestants, threads, resume)
 }
 
 /// Plays `cfg` of `game` with `contestants` into `out` (fresh, or resuming).
-fn play_with<G: crate::game::Game>(
-    game: &G,
+fn play_with(
+    game: &'static dyn Game,
     cfg: &LeagueConfig,
     out: &Path,
-    contestants: &[&dyn Contestant<G>],
+    contestants: &[&dyn Contestant],
     threads: usize,
     resume: bool,
 ) -> anyhow::Result<super::runner::LeagueRun> {
@@ -176,6 +179,7 @@ fn play_with<G: crate::game::Game>(
     };
     play_league(
         game,
+        &Host::default(),
         &cfg,
         contestants,
         &serde_json::json!({"test": true}),

@@ -1,30 +1,14 @@
-// Shared by the report and the replay viewer: names in words, the palettes and the large-type
-// switch. Plain ES2017 with no modules, because module scripts are blocked on file:// pages.
+// Shared by the report and the games' viewers: names in words, the palettes, the large-type
+// switch, loading a game's data, and which viewer shows which game (games.js, written by the
+// report from the arena's games). Plain ES2017 with no modules, because module scripts are
+// blocked on file:// pages.
 "use strict";
 
 var Arena = (function () {
-  var ANIMALS = ["rabbit", "sheep", "pig", "cow", "horse", "small_dog", "big_dog"];
-  var ANIMAL_WORDS = {
-    rabbit: ["rabbit", "rabbits"], sheep: ["sheep", "sheep"], pig: ["pig", "pigs"],
-    cow: ["cow", "cows"], horse: ["horse", "horses"], small_dog: ["small dog", "small dogs"],
-    big_dog: ["big dog", "big dogs"], fox: ["fox", "foxes"], wolf: ["wolf", "wolves"]
-  };
   // Okabe & Ito's palette: told apart with every common colour-vision deficiency. Seats are
   // also always named, so colour is never the only cue.
   var SEAT_COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00"];
 
-  var REASONS = {
-    wrong_type: "the answer is not a trade (unknown kind code)",
-    invalid_amount: "an amount is negative or larger than all animals of that kind",
-    not_enough_animals: "the trader does not have what it offers",
-    no_such_player: "the partner seat is not in this game",
-    self_trade: "a player cannot trade with itself",
-    partner_out: "the partner has forfeited the game",
-    partner_not_enough_animals: "the partner does not have what was asked for",
-    unequal_trade: "the two sides are not worth the same",
-    many_to_many: "neither side is exactly one animal",
-    declined: "the partner said no"
-  };
   var FAULTS = {
     trap: "trap (the agent crashed)",
     stack_overflow: "stack overflow",
@@ -36,7 +20,8 @@ var Arena = (function () {
     load_failed: "could not be loaded",
     forfeited: "already out"
   };
-  var DECISIONS = { init: "loading", trade: "trade decision", accept: "accept decision", draft: "draft decision" };
+  // Every game's decisions are named after their exports; loading is every game's.
+  var DECISIONS = { init: "loading" };
   var RESULTS = {
     win: "win", win_last_standing: "win (last left)", draw_round_cap: "draw (round cap)",
     draw_all_forfeited: "draw (all forfeited)", unfinished: "unfinished",
@@ -47,21 +32,6 @@ var Arena = (function () {
     return String(s == null ? "" : s).replace(/[&<>"']/g, function (c) {
       return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c];
     });
-  }
-
-  function animalWord(name, n) {
-    var w = ANIMAL_WORDS[name] || [name, name];
-    return n === 1 ? w[0] : w[1];
-  }
-
-  // A herd given either as the record's {"rabbit": 2} or as counts by kind index.
-  function herdWords(herd) {
-    var parts = [];
-    ANIMALS.forEach(function (a, i) {
-      var n = Array.isArray(herd) ? herd[i] : (herd || {})[a];
-      if (n) parts.push(n + " " + animalWord(a, n));
-    });
-    return parts.length ? parts.join(", ") : "nothing";
   }
 
   function params() {
@@ -97,7 +67,7 @@ var Arena = (function () {
     return toggle;
   }
 
-  // "1 farkle", "2 farkles": a count with its noun, singular for one.
+  // "1 game", "2 games": a count with its noun, singular for one.
   function count(n, one, many) {
     return n + " " + (n === 1 ? one : many || one + "s");
   }
@@ -156,15 +126,34 @@ var Arena = (function () {
     });
   }
 
+  // What games.js says of a game (its title, its viewer's page, its link's label, the target of
+  // its solo games); a game it does not know is shown by its name.
+  function game(name) {
+    var games = window.ARENA_GAMES || {};
+    return games[name] || { title: name, page: null, link: "▶ replay", solo_target: null };
+  }
+
+  // The page that shows a game of `name` (null when no viewer knows it).
+  function viewerPage(name) { return game(name).page; }
+
+  // Whether the data `G` is for the viewer on `page`; if not, goes to the game's own viewer.
+  function inViewer(G, page) {
+    var own = viewerPage(G.game);
+    if (own && own !== page) {
+      location.replace(own + location.search);
+      return false;
+    }
+    return true;
+  }
+
   return {
-    ANIMALS: ANIMALS, SEAT_COLOURS: SEAT_COLOURS, REASONS: REASONS, FAULTS: FAULTS,
-    DECISIONS: DECISIONS, RESULTS: RESULTS, esc: esc, animalWord: animalWord,
-    herdWords: herdWords, count: count, params: params, setupLargeType: setupLargeType, pad6: pad6,
-    loadScript: loadScript, loadGame: loadGame,
+    SEAT_COLOURS: SEAT_COLOURS, FAULTS: FAULTS, DECISIONS: DECISIONS, RESULTS: RESULTS, esc: esc,
+    count: count, params: params, setupLargeType: setupLargeType, pad6: pad6,
+    loadScript: loadScript, loadGame: loadGame, game: game, viewerPage: viewerPage,
+    inViewer: inViewer,
     seatColour: function (seat) { return SEAT_COLOURS[seat % SEAT_COLOURS.length]; },
-    reason: function (r) { return REASONS[r] || String(r).replace(/_/g, " "); },
     fault: function (k) { return FAULTS[k] || String(k).replace(/_/g, " "); },
-    decision: function (d) { return DECISIONS[d] || d; },
+    decision: function (d) { return DECISIONS[d] || d + " decision"; },
     result: function (r) { return RESULTS[r] || r; }
   };
 })();

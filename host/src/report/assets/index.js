@@ -28,12 +28,18 @@
   document.title = R.league + " — league report";
   document.getElementById("title").textContent = R.league;
   var s = R.settings || {};
+  var game = Arena.game(s.game);
+  // What a solo game plays for (turns to reach it are the measure).
+  var target = game.solo_target || "the target";
+  Array.prototype.forEach.call(document.querySelectorAll("[data-target]"), function (el) {
+    el.textContent = target;
+  });
   document.getElementById("summary").textContent = solo
-    ? agents.length + " agents, " + R.games_total + " solo games of " + (s.game === "farkle" ? "Farkle" : s.game) +
-      " (each agent plays alone; the measure is turns to reach 10,000)."
+    ? agents.length + " agents, " + R.games_total + " solo games of " + game.title +
+      " (each agent plays alone; the measure is turns to reach " + target + ")."
     : agents.length + " agents, " + R.games_total + " games" +
-      (s.game === "farkle" ? " of Farkle" : s.game === "jungle" ? " of Jungle" : "") +
-      (s.players_per_game ? " of " + s.players_per_game + " players" : "") +
+      (s.game ? " of " + game.title : "") +
+      (s.players_per_game ? " (" + s.players_per_game + " players a game)" : "") +
       (R.mean_rounds != null ? ", mean length " + Number(R.mean_rounds).toFixed(1) + " rounds" : "") + ".";
 
   // Games decided by the wall-clock backstop: the league may not reproduce on another machine.
@@ -52,11 +58,10 @@
       (R.unplayed_games === 1 ? " game" : " games") + " could not be played by any agent and count for nobody.";
   }
 
-  // Farkle and Jungle games open in their own viewers; everything else in the farm replay viewer.
+  // Each game opens in its game's viewer.
   function viewer(id) {
     var g = games.byId(id);
-    var page = g && g.game === "farkle" ? "farkle.html" : g && g.game === "jungle" ? "jungle.html" : "replay.html";
-    return page + "?game=" + id;
+    return (Arena.viewerPage(g && g.game) || Arena.viewerPage(s.game)) + "?game=" + id;
   }
   function replayLink(id, text) {
     return '<a href="' + viewer(id) + '">' + esc(text) + "</a>";
@@ -87,7 +92,7 @@
     var colour = {};
     list.forEach(function (a, i) { colour[a.name] = Arena.seatColour(i); });
 
-    var h = "<caption class=\"sr\">Turns to 10,000</caption><thead><tr>" +
+    var h = "<caption class=\"sr\">Turns to " + esc(target) + "</caption><thead><tr>" +
       ["Rank", "Agent", "Games", "Reached", "Mean turns", "SD", "95% interval of the mean", "Median", "Quartiles", "Min–max", "Faults"]
         .map(function (c) { return "<th scope=\"col\">" + c + "</th>"; }).join("") + "</tr></thead><tbody>";
     list.forEach(function (a) {
@@ -108,7 +113,7 @@
 
     var withData = list.filter(function (a) { return a.min != null; });
     if (!withData.length) {
-      document.getElementById("bench-compare").textContent = "No agent reached 10,000.";
+      document.getElementById("bench-compare").textContent = "No agent reached " + target + ".";
       return;
     }
     var lo = Math.min.apply(null, withData.map(function (a) { return a.min; }));
@@ -125,10 +130,10 @@
         g += '<line class="grid" x1="' + x(t) + '" x2="' + x(t) + '" y1="' + top + '" y2="' + (H - 34) + '"/>' +
           '<text class="tick" x="' + x(t) + '" y="' + (H - 16) + '" text-anchor="middle">' + t + "</text>";
       }
-      g += '<text class="axis-label" x="' + ((left + W - right) / 2) + '" y="' + (H - 1) + '" text-anchor="middle">turns to reach 10,000 (fewer is better)</text>';
+      g += '<text class="axis-label" x="' + ((left + W - right) / 2) + '" y="' + (H - 1) + '" text-anchor="middle">turns to reach ' + esc(target) + ' (fewer is better)</text>';
       list.forEach(function (a, i) {
         var y = top + i * rowH + rowH / 2 - 4, c = colour[a.name];
-        g += "<g><title>" + esc(a.name) + ": " + (a.mean == null ? "never reached 10,000" :
+        g += "<g><title>" + esc(a.name) + ": " + (a.mean == null ? "never reached " + target :
           "mean " + fixed(a.mean, 2) + ", sd " + fixed(a.sd, 2) + ", median " + fixed(a.median, 1) + ", quartiles " + fixed(a.q1, 1) + "–" + fixed(a.q3, 1) +
           ", range " + a.min + "–" + a.max + ", " + a.reached + " of " + a.games + " games reached") + "</title>" +
           '<text class="label" x="' + (left - 12) + '" y="' + (y + 6) + '" text-anchor="end">' + esc(a.rank + ". " + a.name) + "</text>";
@@ -149,7 +154,7 @@
           (a.reached < a.games ? " (" + a.reached + "/" + a.games + ")" : "") + "</text></g>";
       });
       document.getElementById("bench-compare").innerHTML =
-        '<svg viewBox="0 0 ' + W + " " + H + '" role="img" aria-label="Turns to 10,000 per agent: box plots with means">' + g + "</svg>";
+        '<svg viewBox="0 0 ' + W + " " + H + '" role="img" aria-label="Turns to ' + esc(target) + ' per agent: box plots with means">' + g + "</svg>";
     })();
 
     // One histogram per agent, same axes for all.
@@ -189,7 +194,7 @@
           g += '<text class="tick" x="' + x(t2 + 0.5) + '" y="' + (H - bottom + 20) + '" text-anchor="middle">' + t2 + "</text>";
         }
         g += '<line class="axis" x1="' + left + '" x2="' + (W - right) + '" y1="' + y(0) + '" y2="' + y(0) + '"/>' +
-          '<text class="axis-label" x="' + ((left + W - right) / 2) + '" y="' + (H - 4) + '" text-anchor="middle">turns to 10,000</text>';
+          '<text class="axis-label" x="' + ((left + W - right) / 2) + '" y="' + (H - 4) + '" text-anchor="middle">turns to ' + esc(target) + '</text>';
         if (a.mean != null) {
           // Marks at the middle of the turn's bar.
           var mx = x(a.mean + 0.5), md = x(a.median + 0.5);
@@ -197,9 +202,9 @@
             '<line class="median" x1="' + md + '" x2="' + md + '" y1="' + top + '" y2="' + y(0) + '"><title>median ' + fixed(a.median, 1) + "</title></line>";
         }
         h += '<figure style="--seat:' + c + '"><figcaption>' + esc(a.rank + ". " + a.name) + " <small>" +
-          (a.mean == null ? "never reached 10,000" : "mean " + fixed(a.mean, 2) + (a.sd == null ? "" : " ± " + fixed(a.sd, 2)) + ", median " + fixed(a.median, 1)) +
+          (a.mean == null ? "never reached " + target : "mean " + fixed(a.mean, 2) + (a.sd == null ? "" : " ± " + fixed(a.sd, 2)) + ", median " + fixed(a.median, 1)) +
           (a.reached < a.games ? "; " + (a.games - a.reached) + " of " + a.games + " games did not reach it" : "") + "</small></figcaption>" +
-          '<svg viewBox="0 0 ' + W + " " + H + '" role="img" aria-label="Histogram of turns to 10,000 for ' + esc(a.name) + '">' + g + "</svg></figure>";
+          '<svg viewBox="0 0 ' + W + " " + H + '" role="img" aria-label="Histogram of turns to ' + esc(target) + ' for ' + esc(a.name) + '">' + g + "</svg></figure>";
       });
       document.getElementById("bench-hists").innerHTML = h;
     })();
@@ -409,7 +414,7 @@
       return g.faults.length ? g.faults.map(function (x) { return esc(x.agent + ": " + x.kind.replace(/_/g, " ")); }).join("<br>") : "—";
     }
     function links(g) {
-      return "<td class=\"text\">" + (g.data ? replayLink(g.id, g.game === "farkle" ? "▶ turns" : "▶ replay") : "<span class=\"error\">" + esc(g.error || "no data") + "</span>") +
+      return "<td class=\"text\">" + (g.data ? replayLink(g.id, Arena.game(g.game || s.game).link) : "<span class=\"error\">" + esc(g.error || "no data") + "</span>") +
         "</td><td class=\"text\"><a href=\"" + esc(g.record) + "\">" + esc(g.record.split("/").pop()) + "</a></td></tr>";
     }
     // A solo game: reached the target in `turns`, or not.
@@ -418,7 +423,7 @@
       return "not reached (" + (g.result === "draw_round_cap" ? "round cap" : g.forfeits.length ? "forfeited" : esc(Arena.result(g.result))) + ")";
     }
     var head = solo
-      ? "<thead><tr><th scope=\"col\">Game</th><th scope=\"col\">Agent</th><th scope=\"col\">Turns to 10,000</th><th scope=\"col\">Score</th><th scope=\"col\">Faults</th><th scope=\"col\">Turns</th><th scope=\"col\">Record</th></tr></thead><tbody>"
+      ? "<thead><tr><th scope=\"col\">Game</th><th scope=\"col\">Agent</th><th scope=\"col\">Turns to " + esc(target) + "</th><th scope=\"col\">Score</th><th scope=\"col\">Faults</th><th scope=\"col\">Turns</th><th scope=\"col\">Record</th></tr></thead><tbody>"
       : "<thead><tr><th scope=\"col\">Game</th><th scope=\"col\">Seats</th><th scope=\"col\">Winner</th><th scope=\"col\">Result</th><th scope=\"col\">Rounds</th>" +
         (scored ? "<th scope=\"col\">Scores</th>" : "") + "<th scope=\"col\">Faults</th><th scope=\"col\">Replay</th><th scope=\"col\">Record</th></tr></thead><tbody>";
     function row(g) {

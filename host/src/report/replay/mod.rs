@@ -1,44 +1,34 @@
-//! The replay viewers' data for one game, from its record's lines.
+//! The replay viewers' data for one game, from its record's lines: this file reads the record and
+//! hands its lines to the game its setup line names ([`crate::game::Game::replay`]), which makes
+//! the data its viewer animates.
 //!
-//! The structs here serialize to the JSON the report has always written: their fields are declared
+//! The games' data serialize to the JSON the report has always written: their fields are declared
 //! in key order (byte order, as a `serde_json::Value` object serializes), record values are passed
 //! through as they were parsed (see [`Json`]), and the messages of records that cannot be shown
 //! are the ones the report has always given.
 
-mod farkle;
-mod farm;
-
 use std::io::Read;
 use std::path::Path;
 
-use anyhow::{bail, Context};
-use serde::Serialize;
+use anyhow::Context;
 
 use super::json::{Json, Object};
-use super::script::{json, script};
-use crate::game::GameKind;
+use super::script::script_of_json;
+use crate::game::Game;
 
 /// A record value that is missing, as the report shows it (`Value::Null`).
-static NULL: Json<'static> = Json::Null;
+pub static NULL: Json<'static> = Json::Null;
 
-/// The data one replay page animates.
-#[derive(Serialize)]
-#[serde(untagged)]
-enum Replay<'r> {
-    Farm(farm::FarmReplay<'r>),
-    Farkle(farkle::FarkleReplay<'r>),
-    Jungle(crate::games::jungle::replay::JungleReplay<'r>),
-}
-
-impl Replay<'_> {
-    /// The game's name; the report picks the replay page by it.
-    fn game(&self) -> &'static str {
-        match self {
-            Replay::Farm(_) => GameKind::Farm.name(),
-            Replay::Farkle(_) => GameKind::Farkle.name(),
-            Replay::Jungle(_) => GameKind::Jungle.name(),
-        }
-    }
+/// A record's lines as the report reads them: what a game makes its replay data of.
+pub struct RecordLines<'r> {
+    /// The game's number in the league.
+    pub id: usize,
+    /// Where the record is, from the report's folder (the viewer links to it).
+    pub record: &'r str,
+    /// The setup line.
+    pub setup: &'r Object<'r>,
+    /// Every line, in order (the setup line first).
+    pub lines: &'r [Json<'r>],
 }
 
 /// The replay data of game `id` as JSON, from its record file, whose path from the report folder
@@ -46,8 +36,7 @@ impl Replay<'_> {
 pub fn game_json(path: &Path, id: usize, record: &str) -> anyhow::Result<(&'static str, Vec<u8>)> {
     let text = read_record_text(path)?;
     let lines = parse_record_lines(path, &text)?;
-    let replay = replay_data(id, record, &lines)?;
-    Ok((replay.game(), json(&replay)))
+    replay_data(id, record, &lines)
 }
 
 /// The data script of game `id` (`window.ARENA_GAME = ...;`) from its record file, whose path
@@ -71,8 +60,8 @@ pub fn game_script_of_text(
     record: &str,
 ) -> anyhow::Result<(&'static str, Vec<u8>)> {
     let lines = parse_record_lines(Path::new(source), text)?;
-    let replay = replay_data(id, record, &lines)?;
-    Ok((replay.game(), script("ARENA_GAME", &replay)))
+    let (game, data) = replay_data(id, record, &lines)?;
+    Ok((game, script_of_json("ARENA_GAME", &data)))
 }
 
 /// The text of a record file (`.jsonl`, or gzip-compressed `.jsonl.gz`).
@@ -100,33 +89,35 @@ fn parse_record_lines<'t>(path: &Path, text: &'t str) -> anyhow::Result<Vec<Json
         .collect()
 }
 
-/// The replay data of game `id`, whose record file is at `record` (relative to the report
-/// folder), by the game its setup line names (a record without `game` is Little Animal Farm's,
-/// as records were before there were other games).
-fn replay_data<'r>(
+/// The replay data of game `id` (JSON), whose record file is at `record` (relative to the report
+/// folder), by the game its setup line names (a record without `game` is the first game's, as
+/// records were before there were other games); and the game's name.
+fn replay_data(
     id: usize,
-    record: &'r str,
-    lines: &'r [Json<'r>],
-) -> anyhow::Result<Replay<'r>> {
+    record: &str,
+    lines: &[Json<'_>],
+) -> anyhow::Result<(&'static str, Vec<u8>)> {
     let setup = of_type(lines, "setup")
         .next()
         .context("the record has no setup line")?;
-    let game = setup
-        .get("game")
-        .and_then(Json::as_str)
-        .unwrap_or(GameKind::Farm.name());
-    match game.parse::<GameKind>() {
-        Ok(GameKind::Farm) => farm::replay(id, record, setup, lines).map(Replay::Farm),
-        Ok(GameKind::Farkle) => farkle::replay(id, record, setup, lines).map(Replay::Farkle),
-        Ok(GameKind::Jungle) => {
-            crate::games::jungle::replay::replay(id, record, setup, lines).map(Replay::Jungle)
-        }
-        Err(e) => bail!("{e}"),
-    }
+    let game: &'static dyn Game = match setup.get("game").and_then(Json::as_str) {
+        Some(name) => crate::games::by_name(name)?,
+        None => crate::games::first(),
+    };
+    let record = RecordLines {
+        id,
+        record,
+        setup,
+        lines,
+    };
+    Ok((game.name(), game.replay(&record)?))
 }
 
 /// The lines of type `t` (lines with a `type` are objects).
-fn of_type<'r, 'l>(lines: &'l [Json<'r>], t: &'l str) -> impl Iterator<Item = &'l Object<'r>> + 'l {
+pub fn of_type<'r, 'l>(
+    lines: &'l [Json<'r>],
+    t: &'l str,
+) -> impl Iterator<Item = &'l Object<'r>> + 'l {
     lines
         .iter()
         .filter_map(Json::as_object)
@@ -134,7 +125,7 @@ fn of_type<'r, 'l>(lines: &'l [Json<'r>], t: &'l str) -> impl Iterator<Item = &'
 }
 
 /// The names of the players of a setup line, by seat.
-fn player_names<'r>(setup: &'r Object<'r>) -> anyhow::Result<Vec<&'r str>> {
+pub fn player_names<'r>(setup: &'r Object<'r>) -> anyhow::Result<Vec<&'r str>> {
     Ok(setup
         .get("players")
         .and_then(Json::as_array)

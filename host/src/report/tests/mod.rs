@@ -1,6 +1,5 @@
 //! The report's data from a small league of native example strategies, plus a faulty one.
 
-use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 
 use arena_agent_sdk::FarmAgent;
@@ -11,22 +10,21 @@ mod reference;
 mod same_bytes;
 
 use super::*;
-use crate::farkle::{Answer, FarkleGame, FarklePlayer, Observation as FarkleObservation};
-use crate::farm::FarmGame;
-use crate::farm::{AcceptView, FarmPlayer, Fault, FaultKind, Observation};
-use crate::league::{play_league, Contestant, LeagueConfig, RunOptions};
-use crate::native::NativePlayer;
+use crate::game::Host;
+use crate::games::farkle::{
+    Answer, FarkleGame, FarklePlayer, Native as FarkleNative, Observation as FarkleObservation,
+};
+use crate::games::farm::{
+    AcceptView, FarmGame, FarmPlayer, Fault, FaultKind, Native, NativePlayer, Observation,
+};
+use crate::league::{play_league, Contestant, LeagueConfig, NativeEntrant, RunOptions};
 use reference::read_record_lines;
 
-struct Native<A>(PhantomData<fn() -> A>);
-
-impl<A: FarmAgent + Default + 'static> Contestant<FarmGame> for Native<A> {
-    fn new_player(&self) -> Box<dyn FarmPlayer> {
+/// A native example strategy in a league of Little Animal Farm.
+fn native<A: FarmAgent + Default + 'static>() -> NativeEntrant {
+    NativeEntrant(Box::new(Native::new(|| {
         Box::new(NativePlayer::<A>::new().round_cap(60))
-    }
-    fn code_hash(&self) -> Option<String> {
-        None
-    }
+    })))
 }
 
 /// Passes, and traps on its third trade decision of every game.
@@ -46,12 +44,9 @@ impl FarmPlayer for CrasherPlayer {
     }
 }
 
-impl Contestant<FarmGame> for Crasher {
-    fn new_player(&self) -> Box<dyn FarmPlayer> {
-        Box::new(CrasherPlayer(0))
-    }
-    fn code_hash(&self) -> Option<String> {
-        None
+impl Crasher {
+    fn entrant() -> NativeEntrant {
+        NativeEntrant(Box::new(Native::new(|| Box::new(CrasherPlayer(0)))))
     }
 }
 
@@ -74,16 +69,25 @@ fn league(dir: &Path) -> PathBuf {
     }
     let mut cfg = LeagueConfig::parse(&text, dir).unwrap();
     cfg.output = dir.join("out");
-    let greedy = Native::<greedy::Greedy>(PhantomData);
-    let trader = Native::<trader::Trader>(PhantomData);
-    let contestants: [&dyn Contestant<FarmGame>; 3] = [&greedy, &trader, &Crasher];
+    let greedy = native::<greedy::Greedy>();
+    let trader = native::<trader::Trader>();
+    let crasher = Crasher::entrant();
+    let contestants: [&dyn Contestant; 3] = [&greedy, &trader, &crasher];
     let opts = RunOptions {
         fresh: true,
         threads: Some(1),
         quiet: true,
         ..RunOptions::default()
     };
-    play_league(&FarmGame, &cfg, &contestants, &json!({"test": true}), &opts).unwrap();
+    play_league(
+        &FarmGame,
+        &Host::default(),
+        &cfg,
+        &contestants,
+        &json!({"test": true}),
+        &opts,
+    )
+    .unwrap();
     cfg.output
 }
 
@@ -399,12 +403,9 @@ impl FarklePlayer for Bot {
     }
 }
 
-impl Contestant<FarkleGame> for Bot {
-    fn new_player(&self) -> Box<dyn FarklePlayer> {
-        Box::new(*self)
-    }
-    fn code_hash(&self) -> Option<String> {
-        None
+impl Bot {
+    fn entrant(self) -> NativeEntrant {
+        NativeEntrant(Box::new(FarkleNative::new(move || Box::new(self))))
     }
 }
 
@@ -435,7 +436,8 @@ fn farkle_league(dir: &Path, players: usize, games: u32, round_cap: u32) -> Path
         keep: 6,
         single: true,
     };
-    let contestants: [&dyn Contestant<FarkleGame>; 3] = [&careful, &bold, &timid];
+    let (careful, bold, timid) = (careful.entrant(), bold.entrant(), timid.entrant());
+    let contestants: [&dyn Contestant; 3] = [&careful, &bold, &timid];
     let opts = RunOptions {
         fresh: true,
         threads: Some(2),
@@ -444,6 +446,7 @@ fn farkle_league(dir: &Path, players: usize, games: u32, round_cap: u32) -> Path
     };
     let run = play_league(
         &FarkleGame,
+        &Host::default(),
         &cfg,
         &contestants,
         &json!({"test": true}),

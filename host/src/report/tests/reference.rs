@@ -9,8 +9,6 @@ use anyhow::{bail, Context};
 use farm_rules::{ANIMALS, KINDS, START_STOCK};
 use serde_json::{json, Map, Value};
 
-use crate::game::GameKind;
-
 /// The data script of a game's record file as the report wrote it (`record` is the record's path
 /// from the report folder), or the error the report showed instead.
 pub fn game_script(path: &Path, id: usize, record: &str) -> Result<String, String> {
@@ -163,14 +161,11 @@ pub fn replay_data(id: usize, lines: &[Value]) -> anyhow::Result<Value> {
     let game = setup
         .get("game")
         .and_then(Value::as_str)
-        .unwrap_or(GameKind::Farm.name());
-    match game.parse::<GameKind>() {
-        Ok(GameKind::Farm) => farm_replay_data(id, setup, lines),
-        Ok(GameKind::Farkle) => farkle_replay_data(id, setup, lines),
-        // Jungle's viewer data was written with the report's own JSON type from the start:
-        // there is no earlier computation to compare it with.
-        Ok(GameKind::Jungle) => bail!("no reference data for Jungle"),
-        Err(e) => bail!("{e}"),
+        .unwrap_or("little-animal-farm");
+    match game {
+        "little-animal-farm" => farm_replay_data(id, setup, lines),
+        "farkle" => farkle_replay_data(id, setup, lines),
+        other => bail!("{}", crate::games::by_name(other).err().unwrap()),
     }
 }
 
@@ -203,7 +198,7 @@ fn farkle_replay_data(id: usize, setup: &Value, lines: &[Value]) -> anyhow::Resu
     consistent &= final_scores.as_ref().is_none_or(|f| *f == json!(scores));
     Ok(json!({
         "id": id,
-        "game": GameKind::Farkle.name(),
+        "game": "farkle",
         "players": players,
         // A string: JavaScript numbers would round a 64-bit seed.
         "seed": setup.get("seed").map(Value::to_string),
@@ -298,7 +293,7 @@ fn farm_replay_data(id: usize, setup: &Value, lines: &[Value]) -> anyhow::Result
         .map(|(h, s)| *h == tally.herds && *s == tally.stock);
     Ok(json!({
         "id": id,
-        "game": GameKind::Farm.name(),
+        "game": "little-animal-farm",
         "players": players,
         "seed": setup.get("seed"),
         "round_cap": setup.get("round_cap"),

@@ -46,7 +46,7 @@
     if (!list) return;
     var li = document.createElement("li");
     var link = document.createElement("a");
-    link.href = "/replays/replay.html?game=" + encodeURIComponent(g.id);
+    link.href = "/replays/game.html?game=" + encodeURIComponent(g.id);
     link.textContent = "Game " + g.id;
     li.appendChild(link);
     li.appendChild(document.createTextNode(": " + g.seats.join(" vs ") + " — " +

@@ -12,13 +12,12 @@ use serde_json::{Map, Value};
 
 use super::game::{play_game_into, FuelClock, GameSink, LoadFault, Ply, Setup};
 use super::player::{Ask, JunglePlayer, Reply};
-use crate::farm::AgentLog;
-use crate::game::{Fault, FaultKind, FaultPolicy, GameKind};
-use crate::records::format::{FORMAT_NAME, FORMAT_VERSION};
+use crate::game::AgentLog;
+use crate::game::{Fault, FaultKind, FaultPolicy, Outcome};
+use crate::records::{FORMAT_NAME, FORMAT_VERSION};
 use crate::records::lines::{Line, RecordReader};
 use crate::records::stream::{check_digest, compare_line, to_value, TurnLines};
-use crate::records::verify::fail;
-use crate::records::{DiceOrigin, FaultCounts, RecordMeta, VerifyError, VerifySummary};
+use crate::records::{fail, DiceOrigin, FaultCounts, RecordMeta, VerifyError, VerifySummary};
 
 mod write;
 
@@ -310,7 +309,7 @@ pub(crate) fn verify_lines(
             ),
         ));
     }
-    if setup.game != GameKind::Jungle.name() {
+    if setup.game != crate::games::jungle::NAME {
         return Err(fail(
             1,
             format!("game: expected \"jungle\", found {:?}", setup.game),
@@ -431,8 +430,17 @@ pub(crate) fn verify_lines(
     compare_line(&end_read, &to_value(&replayed_end)?, true, clock_hint)?;
     check_digest(&reader, &end_read, &found.digest)?;
     reader.expect_end_of_file()?;
+    // The game's settings as a league keeps them: the clock, and the start position when it
+    // is not the usual one.
+    let settings = super::Settings {
+        clock: setup.clock.start,
+        increment: setup.clock.increment,
+        position: (start != Position::start()).then(|| setup.position.clone()),
+    }
+    .to_map()
+    .map_err(|e| fail(1, format!("{e:#}")))?;
     Ok(VerifySummary {
-        game: GameKind::Jungle,
+        game: super::NAME,
         players: 2,
         names: meta.names,
         agent_hashes: meta.agent_hashes,
@@ -446,5 +454,12 @@ pub(crate) fn verify_lines(
         forfeits: end.forfeits,
         faults,
         scores: None,
+        result: match end.outcome {
+            Outcome::Draw { round_cap: true } => {
+                "draw (100 plies without a capture, or the ply cap)".to_string()
+            }
+            outcome => VerifySummary::outcome_text(outcome),
+        },
+        settings: Some(settings),
     })
 }

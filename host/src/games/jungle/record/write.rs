@@ -6,9 +6,9 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::super::game::{FuelClock, GameEnd, GameRecord, LoadFault, Ply, Setup};
-use crate::farm::AgentLog;
-use crate::game::{FaultPolicy, GameKind};
-use crate::records::format::{FORMAT_NAME, FORMAT_VERSION};
+use crate::game::AgentLog;
+use crate::game::FaultPolicy;
+use crate::records::{FORMAT_NAME, FORMAT_VERSION};
 use crate::records::jsonl::{capacity, check_seats, push_line, LimitsJson, LogsJson};
 use crate::records::{sha256_hex, RecordMeta};
 
@@ -41,7 +41,7 @@ pub(crate) fn setup_line<'a>(
         fault_policy: setup.policy,
         format: FORMAT_NAME,
         format_version: FORMAT_VERSION,
-        game: GameKind::Jungle.name(),
+        game: crate::games::jungle::NAME,
         limits,
         players: (0..2)
             .map(|seat| Player {

@@ -37,9 +37,8 @@
     return;
   }
   Arena.loadGame(id, function (G) {
-    if (G.game === "farkle") location.replace("farkle.html" + location.search);
-    else if (G.game !== "jungle") location.replace("replay.html" + location.search);
-    else start(G);
+    // A game of another kind goes to its own viewer.
+    if (Arena.inViewer(G, "jungle.html")) start(G);
   }, fail);
 
   // A position in the notation: {board: 63 letters or "" (a1 first), side: "w" | "b"}; null

@@ -1,0 +1,437 @@
+//! `arena play` for Farkle: a game told roll by roll. One agent plays the solo benchmark (turns
+//! to reach 10,000 alone); two to six race to 10,000.
+
+use std::fmt::Write as _;
+
+use farkle_rules::{Action, Reject, DICE};
+
+use super::{Answer, GameRecord, TurnEnd};
+use crate::game::{AgentLog, FaultPolicy, Outcome};
+use crate::terminal;
+
+/// What a rejection means, for people.
+pub fn describe_reject(r: Reject) -> &'static str {
+    match r {
+        Reject::EmptyDraft => "no die drafted",
+        Reject::IndexOutOfRange => "an index is not a die of the roll",
+        Reject::RepeatedIndex => "a die is drafted twice",
+        Reject::NonScoring => "a drafted die scores nothing",
+        Reject::UnknownAction => "the action is neither 0 (roll) nor 1 (bank)",
+    }
+}
+
+fn policy_name(p: FaultPolicy) -> &'static str {
+    match p {
+        FaultPolicy::Forfeit => "forfeit",
+        FaultPolicy::LoseMove => "lose_move",
+    }
+}
+
+fn faces(dice: &[u8]) -> String {
+    let parts: Vec<String> = dice.iter().map(u8::to_string).collect();
+    parts.join(" ")
+}
+
+/// "1 5" for the drafted dice that exist, and `#i` for indices past the roll.
+fn drafted(dice: &[u8], answer: &Answer) -> String {
+    if answer.draft.is_empty() {
+        return "nothing".into();
+    }
+    let parts: Vec<String> = answer
+        .draft
+        .iter()
+        .map(|&i| match dice.get(i as usize) {
+            Some(f) => f.to_string(),
+            None => format!("#{i}"),
+        })
+        .collect();
+    parts.join(" ")
+}
+
+fn action_words(code: u32) -> String {
+    match Action::from_code(code) {
+        Some(Action::Roll) => "roll on".into(),
+        Some(Action::Bank) => "bank".into(),
+        None => format!("action {code}"),
+    }
+}
+
+/// The whole game as text; `logs` adds what the agents logged, under the turn they logged it in.
+pub fn narrate(names: &[String], record: &GameRecord, logs: bool) -> String {
+    let name = |seat: usize| {
+        names
+            .get(seat)
+            .map(|n| terminal::line(n).into_owned())
+            .unwrap_or_else(|| format!("seat {seat}"))
+    };
+    let setup = &record.setup;
+    let solo = setup.players == 1;
+    let mut out = String::new();
+    let seats: Vec<String> = (0..setup.players)
+        .map(|s| format!("seat {s}: {}", name(s)))
+        .collect();
+    let _ = writeln!(
+        out,
+        "Farkle, {} ({}), seed {}, target {}, round cap {}, fault policy {}\n",
+        if solo {
+            "solo benchmark".to_string()
+        } else {
+            format!("race of {} players", setup.players)
+        },
+        seats.join(", "),
+        setup.seed,
+        setup.target,
+        setup.round_cap,
+        policy_name(setup.policy)
+    );
+    let print_logs = |logs_of: &[AgentLog], out: &mut String| {
+        if logs {
+            for l in logs_of {
+                for line in terminal::log_lines(&l.text) {
+                    let _ = writeln!(out, "  [{} log] {line}", name(l.seat));
+                }
+            }
+        }
+    };
+    if !record.load_faults.is_empty() || (logs && !record.start_logs.is_empty()) {
+        let _ = writeln!(out, "Before the first turn:");
+        print_logs(&record.start_logs, &mut out);
+        for f in &record.load_faults {
+            let _ = writeln!(
+                out,
+                "  FAULT: {} failed to load: {} ({})\n  {} is out of the game",
+                name(f.seat),
+                terminal::line(&f.fault.detail),
+                f.fault.kind.name(),
+                name(f.seat)
+            );
+        }
+        out.push('\n');
+    }
+    for t in &record.turns {
+        let _ = writeln!(
+            out,
+            "Turn {} (round {}): {}, score {}",
+            t.turn,
+            t.round,
+            name(t.seat),
+            t.score - t.banked
+        );
+        print_logs(&t.logs, &mut out);
+        let mut left = DICE;
+        let mut at_risk = 0u32;
+        for (i, r) in t.rolls.iter().enumerate() {
+            let head = format!("  roll {}: {}", i + 1, faces(&r.dice));
+            let last = i + 1 == t.rolls.len();
+            let line = match (&r.answer, r.points) {
+                (Some(a), Some(points)) => {
+                    at_risk += points;
+                    left -= a.draft.len().min(left);
+                    let then = if a.action == Action::Bank.code() {
+                        "banks".to_string()
+                    } else if left == 0 {
+                        left = DICE;
+                        "rolls all six again (hot dice)".to_string()
+                    } else {
+                        format!("rolls {left} dice")
+                    };
+                    format!(
+                        "{head} -> drafts {} for {points} ({at_risk} this turn), {then}",
+                        drafted(&r.dice, a)
+                    )
+                }
+                (Some(a), None) => format!(
+                    "{head} -> drafts {} and asks to {}",
+                    drafted(&r.dice, a),
+                    action_words(a.action)
+                ),
+                (None, _) if last && t.end == TurnEnd::Farkle => format!("{head} -> FARKLE"),
+                (None, _) => head,
+            };
+            let _ = writeln!(out, "{line}");
+        }
+        let end = match &t.end {
+            TurnEnd::Banked => format!("banks {}: score {}", t.banked, t.score),
+            TurnEnd::Farkle if at_risk > 0 => {
+                format!("loses the {at_risk} points of the turn: score {}", t.score)
+            }
+            TurnEnd::Farkle => format!("scores nothing: score {}", t.score),
+            TurnEnd::Rejected(reason) => format!(
+                "REJECTED: {} ({}); the turn ends with no points: score {}",
+                describe_reject(*reason),
+                reason.name(),
+                t.score
+            ),
+            TurnEnd::Fault { fault, forfeit } => format!(
+                "FAULT: {} ({}); {}",
+                terminal::line(&fault.detail),
+                fault.kind.name(),
+                if *forfeit {
+                    format!("{} is out of the game", name(t.seat))
+                } else {
+                    format!("the turn ends with no points: score {}", t.score)
+                }
+            ),
+        };
+        let _ = writeln!(out, "  {end}");
+    }
+    out.push('\n');
+    let turns = record.turns.len();
+    if solo {
+        let score = record.scores[0];
+        let line = if score >= setup.target {
+            format!(
+                "Result: {} reached {} in {turns} turns (score {score})",
+                name(0),
+                setup.target
+            )
+        } else if record.forfeits.contains(&0) {
+            format!(
+                "Result: {} forfeited after {turns} turns and did not reach {} (score {score})",
+                name(0),
+                setup.target
+            )
+        } else {
+            format!(
+                "Result: {} did not reach {} within the round cap of {} (score {score})",
+                name(0),
+                setup.target,
+                setup.round_cap
+            )
+        };
+        let _ = writeln!(out, "{line}");
+    } else {
+        let result = match record.outcome {
+            Outcome::Win {
+                seat,
+                last_standing,
+            } => format!(
+                "{} wins{}",
+                name(seat),
+                if last_standing {
+                    " (last player left)"
+                } else {
+                    ""
+                }
+            ),
+            Outcome::Draw { round_cap: true } => "draw (round cap)".into(),
+            Outcome::Draw { round_cap: false } => "draw".into(),
+            Outcome::Unfinished => "unfinished".into(),
+        };
+        let _ = writeln!(out, "Result after {} rounds: {result}", record.rounds());
+        for s in 0..setup.players {
+            let played = record.turns.iter().filter(|t| t.seat == s).count();
+            let out_mark = if record.forfeits.contains(&s) {
+                " (out)"
+            } else {
+                ""
+            };
+            let _ = writeln!(
+                out,
+                "  {}: {} in {played} turns{out_mark}",
+                name(s),
+                record.scores[s]
+            );
+        }
+    }
+    let _ = writeln!(out, "turns taken: {turns}");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Fault, FaultKind, Game, Host, Seat, Table};
+    use crate::games::farkle::{
+        play_game, FarkleGame, FarklePlayer, Observation, RollRecord, Setup, TurnRecord,
+    };
+    use crate::records::RecordMeta;
+    use crate::sandbox::{run_with_big_stack, Limits, Sandbox};
+
+    /// The WAT Farkle agent of `arena new --game farkle --lang wat`.
+    const BANKER: &str = include_str!("templates/wat/farkle.wat");
+
+    #[test]
+    fn a_played_race_is_narrated_with_its_result() {
+        let sb = Sandbox::new(crate::games::AGENTS, Limits::default()).unwrap();
+        let m = sb.load_bytes("banker", BANKER.as_bytes()).unwrap();
+        let names = vec!["a".to_string(), "b".to_string()];
+        let table = Table {
+            seed: 8,
+            round_cap: 100,
+            policy: FaultPolicy::Forfeit,
+            settings: Default::default(),
+            meta: RecordMeta {
+                names: names.clone(),
+                agent_hashes: vec![None, None],
+                limits: Default::default(),
+            },
+        };
+        let seats = [Seat::Agent(&m), Seat::Agent(&m)];
+        let played =
+            run_with_big_stack(|| FarkleGame.play(&Host::default(), &table, &seats)).unwrap();
+        assert!(played
+            .usage
+            .iter()
+            .flatten()
+            .all(|u| u.fuel > 0 && u.max_decision_fuel > 0 && u.max_decision_fuel <= u.fuel));
+        let record = played.detail.downcast_ref::<GameRecord>().unwrap();
+        let text = narrate(&names, record, false);
+        assert!(
+            text.contains("Farkle, race of 2 players (seat 0: a, seat 1: b), seed 8"),
+            "{text}"
+        );
+        assert!(text.contains("Turn 2 (round 1): b, score 0"), "{text}");
+        assert!(text.contains("Result after "), "{text}");
+        assert!(
+            text.contains(&format!("turns taken: {}", record.turns.len())),
+            "{text}"
+        );
+        assert!(
+            record.scores.iter().any(|&s| s >= 10_000),
+            "{:?}",
+            record.scores
+        );
+    }
+
+    fn turn(
+        turn: u32,
+        rolls: Vec<RollRecord>,
+        end: TurnEnd,
+        banked: u32,
+        score: u32,
+    ) -> TurnRecord {
+        TurnRecord {
+            turn,
+            round: turn,
+            seat: 0,
+            rolls,
+            end,
+            banked,
+            score,
+            logs: vec![AgentLog {
+                seat: 0,
+                text: format!("turn {turn}"),
+            }],
+        }
+    }
+
+    fn roll(dice: &[u8], draft: &[u32], action: u32, points: Option<u32>) -> RollRecord {
+        RollRecord {
+            dice: dice.to_vec(),
+            answer: Some(Answer {
+                action,
+                draft: draft.to_vec(),
+            }),
+            points,
+        }
+    }
+
+    #[test]
+    fn names_logs_and_fault_details_cannot_act_on_the_terminal() {
+        struct Evil;
+        impl FarklePlayer for Evil {
+            fn draft(&mut self, _obs: &Observation) -> Result<Answer, Fault> {
+                Err(Fault::new(
+                    crate::game::FaultKind::Trap,
+                    "boom\r\u{1b}[2Kok",
+                ))
+            }
+            fn take_log(&mut self) -> Option<String> {
+                Some("line\n\u{1b}]0;title\u{7}\n".into())
+            }
+        }
+        let setup = Setup::new(1, 9, 3);
+        let record = play_game(&setup, &mut [&mut Evil]);
+        let names = vec!["evil\u{1b}[31m".to_string()];
+        let text = narrate(&names, &record, true);
+        assert!(
+            !text.chars().any(|c| c.is_control() && c != '\n'),
+            "{text:?}"
+        );
+        assert!(
+            text.contains("  [evil\\x1b[31m log] line\n  [evil\\x1b[31m log] \\x1b]0;title\\x07\n"),
+            "{text}"
+        );
+        assert!(text.contains("FAULT: boom\\r\\x1b[2Kok (trap)"), "{text}");
+    }
+
+    #[test]
+    fn narration_tells_drafts_banks_farkles_rejections_and_faults() {
+        let farkle = RollRecord {
+            dice: vec![2, 3, 4],
+            answer: None,
+            points: None,
+        };
+        let record = GameRecord {
+            setup: Setup::new(1, 9, 5),
+            load_faults: vec![],
+            start_logs: vec![],
+            turns: vec![
+                turn(
+                    1,
+                    vec![
+                        roll(&[1, 5, 2, 3, 4, 6], &[0, 1], 0, Some(150)),
+                        roll(&[1, 1, 1, 5], &[0, 1, 2, 3], 0, Some(1050)),
+                        roll(&[5, 2, 2, 3, 4, 6], &[0], 1, Some(50)),
+                    ],
+                    TurnEnd::Banked,
+                    1250,
+                    1250,
+                ),
+                turn(
+                    2,
+                    vec![roll(&[1, 2, 3, 4, 6, 6], &[0], 0, Some(100)), farkle],
+                    TurnEnd::Farkle,
+                    0,
+                    1250,
+                ),
+                turn(
+                    3,
+                    vec![roll(&[1, 2, 3, 4, 6, 6], &[0, 9], 1, None)],
+                    TurnEnd::Rejected(Reject::IndexOutOfRange),
+                    0,
+                    1250,
+                ),
+                turn(
+                    4,
+                    vec![RollRecord {
+                        dice: vec![1, 2, 3, 4, 6, 6],
+                        answer: None,
+                        points: None,
+                    }],
+                    TurnEnd::Fault {
+                        fault: Fault::new(FaultKind::BadAnswer, "farkle_draft returned 3"),
+                        forfeit: false,
+                    },
+                    0,
+                    1250,
+                ),
+            ],
+            outcome: Outcome::Draw { round_cap: true },
+            scores: vec![1250],
+            forfeits: vec![],
+        };
+        let names = vec!["bot".to_string()];
+        let text = narrate(&names, &record, true);
+        for want in [
+            "Farkle, solo benchmark (seat 0: bot), seed 9, target 10000, round cap 5",
+            "Turn 1 (round 1): bot, score 0",
+            "[bot log] turn 1",
+            "roll 1: 1 5 2 3 4 6 -> drafts 1 5 for 150 (150 this turn), rolls 4 dice",
+            "roll 2: 1 1 1 5 -> drafts 1 1 1 5 for 1050 (1200 this turn), rolls all six again (hot dice)",
+            "-> drafts 5 for 50 (1250 this turn), banks",
+            "banks 1250: score 1250",
+            "roll 2: 2 3 4 -> FARKLE",
+            "loses the 100 points of the turn: score 1250",
+            "drafts 1 #9 and asks to bank",
+            "REJECTED: an index is not a die of the roll (index_out_of_range); the turn ends with no points",
+            "FAULT: farkle_draft returned 3 (bad_answer); the turn ends with no points",
+            "did not reach 10000 within the round cap of 5 (score 1250)",
+            "turns taken: 4",
+        ] {
+            assert!(text.contains(want), "{want:?} not in:\n{text}");
+        }
+        assert!(!narrate(&names, &record, false).contains("[bot log]"));
+    }
+}

@@ -1,0 +1,245 @@
+//! Writing Farkle records. Every object of a Farkle record has its keys in sorted order (the
+//! writer used to build each line as a `serde_json::Value`, whose objects sort their keys), so the
+//! line types below declare their fields in that order: the same bytes, without building a tree of
+//! values per line.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::game::{AgentLog, FaultPolicy, Outcome};
+use crate::games::farkle::game::{GameRecord, LoadFault, RollRecord, Setup, TurnEnd, TurnRecord};
+use crate::records::jsonl::{capacity, check_seats, push_line, LimitsJson, LogsJson};
+use crate::records::{sha256_hex, RecordMeta};
+use crate::records::{FORMAT_NAME, FORMAT_VERSION};
+
+/// Writes `record` as JSON Lines, the end line carrying the SHA-256 of every line before it.
+pub fn write_record(record: &GameRecord, meta: &RecordMeta) -> anyhow::Result<Vec<u8>> {
+    // A turn line is 100 to 400 bytes.
+    let mut buf = Vec::with_capacity(capacity(record.turns.len(), 384));
+    push_line(&mut buf, &setup_line(&record.setup, meta)?)?;
+    push_line(
+        &mut buf,
+        &start_line(&record.load_faults, &record.start_logs)?,
+    )?;
+    for t in &record.turns {
+        push_line(&mut buf, &TurnLine::of(t)?)?;
+    }
+    let digest = sha256_hex(&buf);
+    let end = end_line(
+        &record.outcome,
+        record.rounds(),
+        &record.scores,
+        &record.forfeits,
+        record.turns.len(),
+        &digest,
+    )?;
+    push_line(&mut buf, &end)?;
+    Ok(buf)
+}
+
+/// The setup line of a game with `setup` and `meta`.
+pub(crate) fn setup_line<'a>(
+    setup: &'a Setup,
+    meta: &'a RecordMeta,
+) -> anyhow::Result<SetupLine<'a>> {
+    check_seats(meta, setup.players).map_err(anyhow::Error::msg)?;
+    let limits = LimitsJson::of(meta).map_err(anyhow::Error::msg)?;
+    Ok(SetupLine {
+        dice: "seeded",
+        fault_policy: setup.policy,
+        format: FORMAT_NAME,
+        format_version: FORMAT_VERSION,
+        game: crate::games::farkle::NAME,
+        limits,
+        players: (0..setup.players)
+            .map(|seat| Player {
+                agent: meta.agent_hashes[seat].as_deref(),
+                name: &meta.names[seat],
+                seat,
+            })
+            .collect(),
+        round_cap: setup.round_cap,
+        rules_version: farkle_rules::RULES_VERSION,
+        seed: setup.seed,
+        target: setup.target,
+        kind: "setup",
+    })
+}
+
+/// The start line: agents that failed to load, and what agents logged loading.
+pub(crate) fn start_line<'a>(
+    faults: &[LoadFault],
+    logs: &'a [AgentLog],
+) -> serde_json::Result<StartLine<'a>> {
+    Ok(StartLine {
+        faults: faults
+            .iter()
+            .map(SeatFault::of)
+            .collect::<serde_json::Result<_>>()?,
+        logs: LogsJson(logs),
+        kind: "start",
+    })
+}
+
+/// The end line.
+pub(crate) fn end_line<'a>(
+    outcome: &Outcome,
+    rounds: u32,
+    scores: &'a [u32],
+    forfeits: &'a [usize],
+    turns: usize,
+    digest: &'a str,
+) -> serde_json::Result<EndLine<'a>> {
+    Ok(EndLine {
+        digest,
+        forfeits,
+        outcome: sorted(outcome)?,
+        rounds,
+        scores,
+        turns,
+        kind: "end",
+    })
+}
+
+/// `value` as a `serde_json::Value`, whose objects sort their keys: for the few objects of a
+/// record whose types declare their fields in another order (the outcome, a fault).
+fn sorted(value: &impl Serialize) -> serde_json::Result<Value> {
+    serde_json::to_value(value)
+}
+
+// The lines, fields in sorted order; `kind` is the `type` field, which sorts last.
+
+#[derive(Serialize)]
+pub(crate) struct SetupLine<'a> {
+    dice: &'static str,
+    fault_policy: FaultPolicy,
+    format: &'static str,
+    format_version: u32,
+    game: &'static str,
+    limits: LimitsJson<'a>,
+    players: Vec<Player<'a>>,
+    round_cap: u32,
+    rules_version: u32,
+    seed: u64,
+    target: u32,
+    #[serde(rename = "type")]
+    kind: &'static str,
+}
+
+#[derive(Serialize)]
+struct Player<'a> {
+    agent: Option<&'a str>,
+    name: &'a str,
+    seat: usize,
+}
+
+#[derive(Serialize)]
+pub(crate) struct StartLine<'a> {
+    faults: Vec<SeatFault>,
+    #[serde(skip_serializing_if = "LogsJson::is_empty")]
+    logs: LogsJson<'a>,
+    #[serde(rename = "type")]
+    kind: &'static str,
+}
+
+/// A fault while loading (rare: built as a value).
+#[derive(Serialize)]
+struct SeatFault {
+    fault: Value,
+    seat: usize,
+}
+
+impl SeatFault {
+    fn of(f: &LoadFault) -> serde_json::Result<SeatFault> {
+        Ok(SeatFault {
+            fault: sorted(&f.fault)?,
+            seat: f.seat,
+        })
+    }
+}
+
+#[derive(Serialize)]
+pub(crate) struct TurnLine<'a> {
+    banked: u32,
+    end: &'static str,
+    /// Only for a turn that ended with a fault (rare: built as a value).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fault: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    forfeit: Option<bool>,
+    #[serde(skip_serializing_if = "LogsJson::is_empty")]
+    logs: LogsJson<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<&'static str>,
+    rolls: Rolls<'a>,
+    round: u32,
+    score: u32,
+    seat: usize,
+    turn: u32,
+    #[serde(rename = "type")]
+    kind: &'static str,
+}
+
+impl<'a> TurnLine<'a> {
+    pub(crate) fn of(t: &'a TurnRecord) -> serde_json::Result<TurnLine<'a>> {
+        let (end, reason, fault, forfeit) = match &t.end {
+            TurnEnd::Banked => ("banked", None, None, None),
+            TurnEnd::Farkle => ("farkle", None, None, None),
+            TurnEnd::Rejected(reason) => ("rejected", Some(reason.name()), None, None),
+            TurnEnd::Fault { fault, forfeit } => {
+                ("fault", None, Some(sorted(fault)?), Some(*forfeit))
+            }
+        };
+        Ok(TurnLine {
+            banked: t.banked,
+            end,
+            fault,
+            forfeit,
+            logs: LogsJson(&t.logs),
+            reason,
+            rolls: Rolls(&t.rolls),
+            round: t.round,
+            score: t.score,
+            seat: t.seat,
+            turn: t.turn,
+            kind: "turn",
+        })
+    }
+}
+
+/// The rolls of a turn, written one by one without collecting them first.
+struct Rolls<'a>(&'a [RollRecord]);
+
+impl Serialize for Rolls<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(|r| Roll {
+            action: r.answer.as_ref().map(|a| a.action),
+            dice: &r.dice,
+            draft: r.answer.as_ref().map(|a| &a.draft[..]),
+            points: r.points,
+        }))
+    }
+}
+
+#[derive(Serialize)]
+struct Roll<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    action: Option<u32>,
+    dice: &'a [u8],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    draft: Option<&'a [u32]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    points: Option<u32>,
+}
+
+#[derive(Serialize)]
+pub(crate) struct EndLine<'a> {
+    digest: &'a str,
+    forfeits: &'a [usize],
+    outcome: Value,
+    rounds: u32,
+    scores: &'a [u32],
+    turns: usize,
+    #[serde(rename = "type")]
+    kind: &'static str,
+}

@@ -1,0 +1,289 @@
+//! A component agent (world `arena:games/farm` of `wit/`) in a Little Animal Farm seat: the
+//! game's observations become the WIT `view`, the typed answers become the rules' offers. The
+//! budgets, faults and log are the sandbox's ([`WasmPlayer::call_component`]).
+
+use std::any::Any;
+
+use farm_rules::{Herd, Offer, MAX_PLAYERS};
+use wasmtime::component::InstancePre;
+use wasmtime::Store;
+
+use super::{AcceptView, Decision, Event, Fault, Observation, Party};
+use crate::game::FaultKind;
+use crate::sandbox::{wrong_world, ComponentWorld, HostState, Init, WasmPlayer, WorldPre};
+
+/// The typed exports of world `farm`, generated from the WIT package.
+pub mod bindings {
+    wasmtime::component::bindgen!({ path: "../wit", world: "arena:games/farm" });
+}
+
+use bindings::arena::games::farm_types as wit;
+use bindings::arena::games::types as shared;
+use bindings::{Farm, FarmPre};
+
+/// World `arena:games/farm`, for the sandbox.
+pub struct FarmWorld;
+
+impl ComponentWorld for FarmWorld {
+    fn name(&self) -> &'static str {
+        "arena:games/farm@1.0.0"
+    }
+
+    fn exports(&self) -> &'static [&'static str] {
+        &["init", "trade", "accept-offer"]
+    }
+
+    fn type_interfaces(&self) -> &'static [&'static str] {
+        &["arena:games/farm-types@1.0.0"]
+    }
+
+    fn wit_file(&self) -> (&'static str, &'static str) {
+        ("wit/farm.wit", include_str!("../../../../wit/farm.wit"))
+    }
+
+    fn prepare(&self, pre: InstancePre<HostState>) -> wasmtime::Result<Box<dyn WorldPre>> {
+        Ok(Box::new(FarmPre::new(pre)?))
+    }
+}
+
+impl WorldPre for FarmPre<HostState> {
+    fn instantiate(&self, store: &mut Store<HostState>) -> wasmtime::Result<Box<dyn Any + Send>> {
+        Ok(Box::new(FarmPre::instantiate(self, store)?))
+    }
+
+    fn init(
+        &self,
+        instance: &(dyn Any + Send),
+        store: &mut Store<HostState>,
+        init: &Init,
+    ) -> wasmtime::Result<Result<(), String>> {
+        farm(instance)?.call_init(store, setup(init))
+    }
+}
+
+/// The instance of a farm agent.
+fn farm(instance: &(dyn Any + Send)) -> wasmtime::Result<&Farm> {
+    (instance as &dyn Any)
+        .downcast_ref::<Farm>()
+        .ok_or_else(|| wrong_world("farm"))
+}
+
+/// The offer's `kind` codes of the byte ABI (docs/ABI.md) for each `party`.
+const STOCK: u32 = 1;
+const PLAYER: u32 = 2;
+
+pub(crate) fn trade(player: &mut WasmPlayer, obs: &Observation) -> Result<Offer, Fault> {
+    let view = view(obs);
+    let answer = player.call_component("trade", |store, world| {
+        farm(world)?.call_trade(store, &view)
+    })?;
+    Ok(answer.map_or(Offer::PASS, |o| offer(&o)))
+}
+
+pub(crate) fn accept(
+    player: &mut WasmPlayer,
+    obs: &Observation,
+    put: &AcceptView,
+) -> Result<bool, Fault> {
+    let view = view(obs);
+    let given = offer_of(&put.offer);
+    player.call_component("accept-offer", |store, world| {
+        farm(world)?.call_accept_offer(store, &view, given)
+    })
+}
+
+/// The offer exactly as the trader gave it, as WIT (its partner is the asked seat: the rules
+/// only put offers to their partner).
+fn offer_of(o: &Offer) -> wit::Offer {
+    let partner = match o.kind {
+        STOCK => wit::Party::Stock,
+        _ => wit::Party::Player(o.partner.max(0) as u32),
+    };
+    let herd = |h: &[i32; 7]| herd(&h.map(|n| n.max(0) as u32));
+    wit::Offer {
+        partner,
+        give: herd(&o.give),
+        get: herd(&o.get),
+    }
+}
+
+/// The rules' offer of a component's answer. Amounts above `i32::MAX` become `i32::MAX`: more
+/// than the game holds, so the rules answer `invalid-amount` as for a byte-ABI offer.
+fn offer(o: &wit::Offer) -> Offer {
+    let (kind, partner) = match o.partner {
+        wit::Party::Stock => (STOCK, 0),
+        wit::Party::Player(p) => (PLAYER, i32::try_from(p).unwrap_or(i32::MAX)),
+    };
+    let amounts = |h: &wit::Herd| {
+        [
+            h.rabbit,
+            h.sheep,
+            h.pig,
+            h.cow,
+            h.horse,
+            h.small_dog,
+            h.big_dog,
+        ]
+        .map(|n| i32::try_from(n).unwrap_or(i32::MAX))
+    };
+    Offer {
+        kind,
+        partner,
+        give: amounts(&o.give),
+        get: amounts(&o.get),
+    }
+}
+
+fn herd(a: &[u32; 7]) -> wit::Herd {
+    wit::Herd {
+        rabbit: a[0],
+        sheep: a[1],
+        pig: a[2],
+        cow: a[3],
+        horse: a[4],
+        small_dog: a[5],
+        big_dog: a[6],
+    }
+}
+
+fn herd_of(h: &Herd) -> wit::Herd {
+    herd(&h.0)
+}
+
+fn party(p: Party) -> wit::Party {
+    match p {
+        Party::Stock => wit::Party::Stock,
+        Party::Player(s) => wit::Party::Player(s as u32),
+    }
+}
+
+/// A die face from its byte-ABI code (0–4 animals, 7 fox, 8 wolf).
+fn face(code: u8) -> wit::Face {
+    match code {
+        0 => wit::Face::Rabbit,
+        1 => wit::Face::Sheep,
+        2 => wit::Face::Pig,
+        3 => wit::Face::Cow,
+        4 => wit::Face::Horse,
+        7 => wit::Face::Fox,
+        _ => wit::Face::Wolf,
+    }
+}
+
+fn failure(r: farm_rules::FailReason) -> wit::TradeFailure {
+    use farm_rules::FailReason as F;
+    match r {
+        F::WrongType => wit::TradeFailure::WrongType,
+        F::InvalidAmount => wit::TradeFailure::InvalidAmount,
+        F::NotEnoughAnimals => wit::TradeFailure::NotEnoughAnimals,
+        F::NoSuchPlayer => wit::TradeFailure::NoSuchPlayer,
+        F::SelfTrade => wit::TradeFailure::SelfTrade,
+        F::PartnerOut => wit::TradeFailure::PartnerOut,
+        F::PartnerNotEnoughAnimals => wit::TradeFailure::PartnerNotEnoughAnimals,
+        F::UnequalTrade => wit::TradeFailure::UnequalTrade,
+        F::ManyToMany => wit::TradeFailure::ManyToMany,
+        F::Declined => wit::TradeFailure::Declined,
+    }
+}
+
+/// The WIT fault kind of a recorded fault (`Forfeited` is never recorded).
+pub(crate) fn fault_kind(k: FaultKind) -> shared::FaultKind {
+    match k {
+        FaultKind::Trap => shared::FaultKind::Trap,
+        FaultKind::StackOverflow => shared::FaultKind::StackOverflow,
+        FaultKind::DecisionFuel => shared::FaultKind::DecisionFuel,
+        FaultKind::GameFuel => shared::FaultKind::GameFuel,
+        FaultKind::MemoryLimit => shared::FaultKind::MemoryLimit,
+        FaultKind::Timeout => shared::FaultKind::Timeout,
+        FaultKind::BadAnswer => shared::FaultKind::BadAnswer,
+        FaultKind::LoadFailed | FaultKind::Forfeited => shared::FaultKind::LoadFailed,
+    }
+}
+
+fn event(e: &Event) -> wit::Event {
+    let seat = |s: usize| s as u32;
+    match *e {
+        Event::Answer {
+            seat: s,
+            trader,
+            accepted,
+        } => wit::Event::Answer(wit::Answered {
+            seat: seat(s),
+            trader: seat(trader),
+            accepted,
+        }),
+        Event::TradeFailed { seat: s, reason } => wit::Event::TradeFailed(wit::TradeFailed {
+            seat: seat(s),
+            reason: failure(reason),
+        }),
+        Event::Transfer { from, to, animals } => wit::Event::Transfer(wit::Transfer {
+            sender: party(from),
+            receiver: party(to),
+            animals: herd_of(&animals),
+        }),
+        Event::Rolled { seat: s, roll } => wit::Event::Rolled(wit::Rolled {
+            seat: seat(s),
+            wolf_die: face(roll.wolf.code()),
+            fox_die: face(roll.fox.code()),
+        }),
+        Event::Wolf { seat: s, lost } => wit::Event::Wolf(wit::HerdChange {
+            seat: seat(s),
+            animals: herd_of(&lost),
+        }),
+        Event::Fox { seat: s, lost } => wit::Event::Fox(wit::HerdChange {
+            seat: seat(s),
+            animals: herd_of(&lost),
+        }),
+        Event::Bred { seat: s, gained } => wit::Event::Bred(wit::HerdChange {
+            seat: seat(s),
+            animals: herd_of(&gained),
+        }),
+        Event::Fault {
+            seat: s,
+            decision,
+            ref fault,
+        } => wit::Event::Fault(wit::Faulted {
+            seat: seat(s),
+            decision: match decision {
+                Decision::Init => wit::Decision::Init,
+                Decision::Trade => wit::Decision::Trade,
+                Decision::Accept => wit::Decision::Accept,
+            },
+            kind: fault_kind(fault.kind),
+        }),
+        Event::Forfeit { seat: s } => wit::Event::Forfeit(seat(s)),
+        Event::Win {
+            seat: s,
+            last_standing,
+        } => wit::Event::Win(wit::Won {
+            seat: seat(s),
+            last_player_left: last_standing,
+        }),
+        Event::Draw { round_cap } => wit::Event::Draw(round_cap),
+    }
+}
+
+fn view(obs: &Observation) -> wit::View {
+    let n = obs.position.players.min(MAX_PLAYERS);
+    wit::View {
+        seat: obs.seat as u32,
+        players: n as u32,
+        turn: obs.turn,
+        round: obs.round,
+        to_move: obs.to_move as u32,
+        stock: herd_of(&obs.position.stock),
+        herds: obs.position.herds[..n].iter().map(herd_of).collect(),
+        forfeited: (0..n).map(|s| obs.position.out & (1 << s) != 0).collect(),
+        events: obs.events.iter().map(event).collect(),
+    }
+}
+
+/// What `init` is given.
+fn setup(init: &Init) -> shared::Setup {
+    shared::Setup {
+        seat: init.seat as u32,
+        players: init.players as u32,
+        seed: init.seed,
+        round_cap: init.round_cap,
+    }
+}

@@ -1,0 +1,475 @@
+//! `arena play` for Little Animal Farm: a game told turn by turn (offers, answers, dice, what
+//! the fox, the wolf and breeding did, faults, the herds after each turn) with what the agents
+//! logged.
+
+use std::fmt::Write as _;
+
+use farm_rules::{Herd, Offer, OfferKind, Position, ANIMALS, KINDS, MAX_PLAYERS};
+
+use super::{Decision, Event, FaultPolicy, GameRecord, Outcome, Party, Setup};
+use crate::terminal;
+
+/// What agents logged, by turn: (turn, seat, text); turn 0 is before the first turn.
+pub type Logs = Vec<(u32, usize, String)>;
+
+/// What the agents logged in a game, from its record: while loading (turn 0), then turn by turn,
+/// in the order they logged it.
+pub fn logs_of(record: &GameRecord) -> Logs {
+    let start = record.start_logs.iter().map(|l| (0, l));
+    let turns = record
+        .turns
+        .iter()
+        .flat_map(|t| t.logs.iter().map(move |l| (t.turn, l)));
+    start
+        .chain(turns)
+        .map(|(turn, l)| (turn, l.seat, l.text.clone()))
+        .collect()
+}
+
+/// Plural names for narration.
+fn animal_words(kind: usize, n: i64) -> String {
+    let (one, many) = match kind {
+        0 => ("rabbit", "rabbits"),
+        1 => ("sheep", "sheep"),
+        2 => ("pig", "pigs"),
+        3 => ("cow", "cows"),
+        4 => ("horse", "horses"),
+        5 => ("small dog", "small dogs"),
+        _ => ("big dog", "big dogs"),
+    };
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// "6 rabbits, 1 sheep" (or "nothing").
+pub fn describe_amounts(counts: &[i64; KINDS]) -> String {
+    let parts: Vec<String> = counts
+        .iter()
+        .enumerate()
+        .filter(|(_, &n)| n != 0)
+        .map(|(k, &n)| animal_words(k, n))
+        .collect();
+    if parts.is_empty() {
+        "nothing".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+pub fn describe_herd(h: &Herd) -> String {
+    describe_amounts(&h.0.map(i64::from))
+}
+
+/// A herd in a few characters: `3r 1s 1p 1c 1h 1d 1D` (`-` when empty).
+pub fn compact_herd(h: &Herd) -> String {
+    const LETTERS: [&str; KINDS] = ["r", "s", "p", "c", "h", "d", "D"];
+    let parts: Vec<String> = ANIMALS
+        .iter()
+        .filter(|a| h.get(**a) > 0)
+        .map(|a| format!("{}{}", h.get(*a), LETTERS[a.index()]))
+        .collect();
+    if parts.is_empty() {
+        "-".into()
+    } else {
+        parts.join(" ")
+    }
+}
+
+/// Turns a game record into text.
+pub struct Narrator<'a> {
+    names: &'a [String],
+    setup: &'a Setup,
+}
+
+impl<'a> Narrator<'a> {
+    pub fn new(names: &'a [String], setup: &'a Setup) -> Narrator<'a> {
+        Narrator { names, setup }
+    }
+
+    /// A seat's name, ready for a terminal.
+    fn name(&self, seat: usize) -> String {
+        self.names
+            .get(seat)
+            .map(|n| terminal::line(n).into_owned())
+            .unwrap_or_else(|| format!("seat {seat}"))
+    }
+
+    fn party(&self, p: Party) -> String {
+        match p {
+            Party::Stock => "the stock".into(),
+            Party::Player(s) => self.name(s),
+        }
+    }
+
+    fn offer(&self, seat: usize, offer: &Offer) -> String {
+        let give = describe_amounts(&offer.give.map(i64::from));
+        let get = describe_amounts(&offer.get.map(i64::from));
+        match OfferKind::from_code(offer.kind) {
+            Some(OfferKind::Pass) => "passes".into(),
+            Some(OfferKind::Stock) => format!("offers the stock {give} for {get}"),
+            Some(OfferKind::Player) => {
+                let partner = if (0..self.names.len() as i32).contains(&offer.partner)
+                    && offer.partner as usize != seat
+                {
+                    self.name(offer.partner as usize)
+                } else {
+                    format!("seat {}", offer.partner)
+                };
+                format!("offers {partner} {give} for {get}")
+            }
+            None => format!(
+                "answers something that is not a trade (kind {})",
+                offer.kind
+            ),
+        }
+    }
+
+    fn event(&self, e: &Event, out: &mut String) {
+        let line = match e {
+            Event::Answer { seat, accepted, .. } => format!(
+                "{} {}",
+                self.name(*seat),
+                if *accepted { "accepts" } else { "declines" }
+            ),
+            Event::TradeFailed { reason, .. } => {
+                format!("trade failed: {} ({})", reason.describe(), reason.name())
+            }
+            Event::Transfer { from, to, animals } => format!(
+                "{} gives {} to {}",
+                self.party(*from),
+                describe_herd(animals),
+                self.party(*to)
+            ),
+            Event::Rolled { roll, .. } => format!(
+                "rolls: fox die {}, wolf die {}",
+                roll.fox.name(),
+                roll.wolf.name()
+            ),
+            Event::Wolf { lost, .. } => {
+                if lost.get(farm_rules::Animal::BigDog) > 0 {
+                    "the wolf comes: the big dog chases it away and is lost".into()
+                } else if lost.is_empty() {
+                    "the wolf comes but finds nothing to eat".into()
+                } else {
+                    format!("the wolf eats {}", describe_herd(lost))
+                }
+            }
+            Event::Fox { lost, .. } => {
+                if lost.get(farm_rules::Animal::SmallDog) > 0 {
+                    "the fox comes: the small dog chases it away and is lost".into()
+                } else if lost.is_empty() {
+                    "the fox comes but finds no rabbit".into()
+                } else {
+                    format!("the fox takes {}", describe_herd(lost))
+                }
+            }
+            Event::Bred { gained, .. } => format!("breeding brings {}", describe_herd(gained)),
+            Event::Fault {
+                seat,
+                decision,
+                fault,
+            } => format!(
+                "FAULT: {} failed its {} decision: {} ({})",
+                self.name(*seat),
+                match decision {
+                    Decision::Init => "load",
+                    Decision::Trade => "trade",
+                    Decision::Accept => "accept",
+                },
+                terminal::line(&fault.detail),
+                fault.kind.name()
+            ),
+            Event::Forfeit { seat } => {
+                format!("{} forfeits and is out of the game", self.name(*seat))
+            }
+            Event::Win {
+                seat,
+                last_standing,
+            } => format!(
+                "{} WINS{}",
+                self.name(*seat),
+                if *last_standing {
+                    " as the last player left"
+                } else {
+                    ""
+                }
+            ),
+            Event::Draw { round_cap } => {
+                if *round_cap {
+                    "DRAW: the round cap was reached".into()
+                } else {
+                    "DRAW: every player is out".into()
+                }
+            }
+        };
+        let _ = writeln!(out, "  {line}");
+    }
+
+    fn herds(&self, pos: &Position, out: &mut String) {
+        let parts: Vec<String> = (0..self.setup.players)
+            .map(|s| {
+                let out_mark = if pos.is_out(s) { " (out)" } else { "" };
+                format!("{} {}{out_mark}", self.name(s), compact_herd(&pos.herds[s]))
+            })
+            .collect();
+        let _ = writeln!(out, "  herds: {}", parts.join(" | "));
+    }
+
+    /// The whole game as text; `logs` adds what agents logged, under the turn they logged it in.
+    pub fn narrate(&self, record: &GameRecord, logs: Option<&Logs>) -> String {
+        let mut out = String::new();
+        let seats: Vec<String> = (0..self.setup.players)
+            .map(|s| format!("seat {s}: {}", self.name(s)))
+            .collect();
+        let _ = writeln!(
+            out,
+            "Little Animal Farm, {} players ({}), seed {}, round cap {}, fault policy {}",
+            self.setup.players,
+            seats.join(", "),
+            self.setup.seed.map_or("none".into(), |s| s.to_string()),
+            self.setup.round_cap,
+            match self.setup.policy {
+                FaultPolicy::Forfeit => "forfeit",
+                FaultPolicy::LoseMove => "lose_move",
+            }
+        );
+        let _ = writeln!(
+            out,
+            "herds: r rabbit, s sheep, p pig, c cow, h horse, d small dog, D big dog\n"
+        );
+        let mut pos = self.setup.initial_position();
+        let print_logs = |turn: u32, out: &mut String| {
+            if let Some(logs) = logs {
+                for (_, seat, text) in logs.iter().filter(|(t, _, _)| *t == turn) {
+                    for line in terminal::log_lines(text) {
+                        let _ = writeln!(out, "  [{} log] {line}", self.name(*seat));
+                    }
+                }
+            }
+        };
+        if !record.start_events.is_empty() || logs.is_some_and(|l| l.iter().any(|e| e.0 == 0)) {
+            let _ = writeln!(out, "Before the first turn:");
+            print_logs(0, &mut out);
+            for e in &record.start_events {
+                apply(&mut pos, e);
+                self.event(e, &mut out);
+            }
+            out.push('\n');
+        }
+        for turn in &record.turns {
+            let _ = writeln!(
+                out,
+                "Turn {} (round {}): {}",
+                turn.turn,
+                turn.round,
+                self.name(turn.seat)
+            );
+            print_logs(turn.turn, &mut out);
+            if let Some(offer) = &turn.offer {
+                let _ = writeln!(
+                    out,
+                    "  {} {}",
+                    self.name(turn.seat),
+                    self.offer(turn.seat, offer)
+                );
+            }
+            for e in &turn.events {
+                apply(&mut pos, e);
+                self.event(e, &mut out);
+            }
+            self.herds(&pos, &mut out);
+        }
+        let _ = writeln!(
+            out,
+            "\nResult after {} rounds: {}",
+            record.rounds(),
+            match record.outcome {
+                Outcome::Win {
+                    seat,
+                    last_standing,
+                } => format!(
+                    "{} wins{}",
+                    self.name(seat),
+                    if last_standing {
+                        " (last player left)"
+                    } else {
+                        ""
+                    }
+                ),
+                Outcome::Draw { round_cap: true } => "draw (round cap)".into(),
+                Outcome::Draw { round_cap: false } => "draw (every player out)".into(),
+                Outcome::Unfinished => "unfinished".into(),
+            }
+        );
+        for s in 0..self.setup.players {
+            let _ = writeln!(
+                out,
+                "  {}: {}",
+                self.name(s),
+                describe_herd(&record.final_position.herds[s])
+            );
+        }
+        out
+    }
+}
+
+/// Follows a record's events on a position (for the herds shown after each turn).
+fn apply(pos: &mut Position, e: &Event) {
+    let take = |from: &mut Herd, to: &mut Herd, h: &Herd| {
+        *from = from.minus(h);
+        *to = to.plus(h);
+    };
+    match e {
+        Event::Transfer { from, to, animals } => {
+            let mut a = get(pos, *from);
+            let mut b = get(pos, *to);
+            take(&mut a, &mut b, animals);
+            set(pos, *from, a);
+            set(pos, *to, b);
+        }
+        Event::Wolf { seat, lost } | Event::Fox { seat, lost } if *seat < MAX_PLAYERS => {
+            pos.herds[*seat] = pos.herds[*seat].minus(lost);
+            pos.stock = pos.stock.plus(lost);
+        }
+        Event::Bred { seat, gained } if *seat < MAX_PLAYERS => {
+            pos.stock = pos.stock.minus(gained);
+            pos.herds[*seat] = pos.herds[*seat].plus(gained);
+        }
+        Event::Forfeit { seat } if *seat < MAX_PLAYERS => pos.out |= 1 << seat,
+        _ => {}
+    }
+}
+
+fn get(pos: &Position, p: Party) -> Herd {
+    match p {
+        Party::Stock => pos.stock,
+        Party::Player(s) => pos.herds.get(s).copied().unwrap_or_default(),
+    }
+}
+
+fn set(pos: &mut Position, p: Party, h: Herd) {
+    match p {
+        Party::Stock => pos.stock = h,
+        Party::Player(s) => {
+            if let Some(slot) = pos.herds.get_mut(s) {
+                *slot = h;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Game, Host, Seat, Table};
+    use crate::games::farm::{
+        play_game, AcceptView, FarmGame, FarmPlayer, Fault, Observation, SeededDice,
+    };
+    use crate::records::RecordMeta;
+    use crate::sandbox::{run_with_big_stack, Limits, Sandbox};
+
+    const PASSER: &str = r#"(module
+  (import "arena" "log" (func $log (param i32 i32)))
+  (memory (export "memory") 1)
+  (data (i32.const 0) "thinking")
+  (func (export "arena_abi_version") (result i32) i32.const 1)
+  (func (export "arena_buffer") (result i32) i32.const 4096)
+  (func (export "arena_buffer_size") (result i32) i32.const 16384)
+  (func (export "farm_trade") (param i32) (result i32) (call $log (i32.const 0) (i32.const 8)) i32.const 0)
+  (func (export "farm_accept") (param i32) (result i32) i32.const 0))"#;
+
+    #[test]
+    fn names_logs_and_fault_details_cannot_act_on_the_terminal() {
+        struct Evil;
+        impl FarmPlayer for Evil {
+            fn trade(&mut self, _obs: &Observation) -> Result<Offer, Fault> {
+                Err(Fault::new(
+                    crate::game::FaultKind::Trap,
+                    "boom\r\u{1b}[2Kok",
+                ))
+            }
+            fn accept(&mut self, _obs: &Observation, _offer: &AcceptView) -> Result<bool, Fault> {
+                Ok(false)
+            }
+        }
+        let setup = Setup {
+            policy: FaultPolicy::LoseMove,
+            ..Setup::standard(2, 3, 2)
+        };
+        let record = play_game(&setup, &mut [&mut Evil, &mut Evil], &mut SeededDice::new(3));
+        let names = vec![
+            "evil\u{1b}]0;title\u{7}".to_string(),
+            "two\u{9b}31m".to_string(),
+        ];
+        let logs: Logs = vec![(1, 0, "first\n\u{1b}[2Kok  forged\r\n".to_string())];
+        let text = Narrator::new(&names, &setup).narrate(&record, Some(&logs));
+        assert!(
+            !text.chars().any(|c| c.is_control() && c != '\n'),
+            "{text:?}"
+        );
+        assert!(
+            text.contains("  [evil\\x1b]0;title\\x07 log] first\n  [evil\\x1b]0;title\\x07 log] \\x1b[2Kok  forged\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("failed its trade decision: boom\\r\\x1b[2Kok (trap)"),
+            "{text}"
+        );
+        assert!(text.contains("two\\u{9b}31m"), "{text}");
+    }
+
+    #[test]
+    fn narration_shows_offers_dice_herds_logs_and_result() {
+        let sb = Sandbox::new(crate::games::AGENTS, Limits::default()).unwrap();
+        let m = sb.load_bytes("quiet", PASSER.as_bytes()).unwrap();
+        let names = vec!["a".to_string(), "b".to_string()];
+        let table = Table {
+            seed: 5,
+            round_cap: 20,
+            policy: FaultPolicy::Forfeit,
+            settings: Default::default(),
+            meta: RecordMeta {
+                names: names.clone(),
+                agent_hashes: vec![None, None],
+                limits: Default::default(),
+            },
+        };
+        let seats = [Seat::Agent(&m), Seat::Agent(&m)];
+        let played =
+            run_with_big_stack(|| FarmGame.play(&Host::default(), &table, &seats)).unwrap();
+        assert!(played
+            .usage
+            .iter()
+            .flatten()
+            .all(|u| u.fuel > 0 && u.max_decision_fuel > 0));
+        let record = played.detail.downcast_ref::<GameRecord>().unwrap();
+        let logs = logs_of(record);
+        let text = Narrator::new(&names, &record.setup).narrate(record, Some(&logs));
+        assert!(text.contains("Turn 1 (round 1): a"), "{text}");
+        assert!(text.contains("a passes"), "{text}");
+        assert!(text.contains("rolls: fox die"), "{text}");
+        assert!(text.contains("herds: a "), "{text}");
+        assert!(text.contains("[a log] thinking"), "{text}");
+        assert!(text.contains("Result after 20 rounds"), "{text}");
+    }
+
+    #[test]
+    fn herds_and_offers_read_well() {
+        assert_eq!(compact_herd(&Herd([3, 1, 0, 0, 0, 0, 1])), "3r 1s 1D");
+        assert_eq!(compact_herd(&Herd::EMPTY), "-");
+        assert_eq!(
+            describe_herd(&Herd([6, 2, 1, 0, 0, 0, 0])),
+            "6 rabbits, 2 sheep, 1 pig"
+        );
+        let names = vec!["a".to_string(), "b".to_string()];
+        let setup = Setup::standard(2, 1, 10);
+        let n = Narrator::new(&names, &setup);
+        let offer = Offer::with_player(1, Herd([0, 1, 0, 0, 0, 0, 0]), Herd([6, 0, 0, 0, 0, 0, 0]));
+        assert_eq!(n.offer(0, &offer), "offers b 1 sheep for 6 rabbits");
+        let mut bad = Offer::PASS;
+        bad.kind = 9;
+        assert_eq!(
+            n.offer(0, &bad),
+            "answers something that is not a trade (kind 9)"
+        );
+    }
+}

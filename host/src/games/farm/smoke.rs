@@ -1,0 +1,259 @@
+//! `arena check` for Little Animal Farm: smoke games of the agent against a built-in greedy
+//! opponent, the agent changing seat every game and every fault only losing the move (so that all
+//! of them are seen). Faults are errors; illegal trade offers are warnings, counted by reason.
+
+use std::io::Write;
+use std::time::Instant;
+
+use farm_rules::{for_each_stock_trade, Herd, Offer, Trade, FARM_ANIMALS};
+
+use super::{
+    AcceptView, Event, FarmPlayer, Fault, FaultPolicy, GameRecord, Observation, Outcome,
+    SeededDice, Setup,
+};
+use crate::game::{Smoke, SmokeOptions};
+use crate::sandbox::{run_with_big_stack, AgentModule};
+use crate::terminal;
+
+/// `writeln!` whose error is ignored: a closed standard output must not change the verdict (the
+/// exit status says it), and a `Vec<u8>` never fails.
+macro_rules! say {
+    ($out:expr) => {
+        let _ = writeln!($out);
+    };
+    ($out:expr, $($arg:tt)*) => {
+        let _ = writeln!($out, $($arg)*);
+    };
+}
+
+/// Little Animal Farm smoke games against the built-in greedy opponent: faults are errors,
+/// illegal trade offers warnings.
+pub(super) fn smoke(
+    module: &AgentModule,
+    args: &SmokeOptions,
+    out: &mut dyn Write,
+) -> anyhow::Result<Smoke> {
+    let mut smoke = Smoke::default();
+    let (errors, warnings) = (&mut smoke.errors, &mut smoke.warnings);
+    say!(
+        out,
+        "\nLittle Animal Farm smoke games against the built-in greedy opponent:"
+    );
+    let (mut all_fuel, mut all_decisions) = (0u64, 0u64);
+    for g in 0..args.games {
+        let seed = args.seed.wrapping_add(g as u64);
+        let seat = (g % 2) as usize;
+        let t = Instant::now();
+        let (record, logs) = smoke_game(module, seat, seed, args.round_cap)?;
+        all_fuel += logs.1;
+        all_decisions += logs.2;
+        let took = t.elapsed();
+        let result = match record.outcome {
+            Outcome::Win { seat: w, .. } if w == seat => "won".to_string(),
+            Outcome::Win { .. } => "lost".to_string(),
+            Outcome::Draw { .. } => "draw".to_string(),
+            Outcome::Unfinished => "unfinished".to_string(),
+        };
+        let (decisions, fuel) = (record.turns.len(), logs.1);
+        say!(
+            out,
+            "  game {} (seed {seed}, seat {seat}): {result} after {} rounds, {} turns, {fuel} fuel, {}",
+            g + 1,
+            record.rounds(),
+            decisions,
+            terminal::millis(took)
+        );
+        for e in all_events(&record) {
+            match e {
+                Event::Fault {
+                    seat: s,
+                    decision,
+                    fault,
+                } if *s == seat => {
+                    let msg = format!(
+                        "game {} (seed {seed}): {} fault in the {:?} decision: {}",
+                        g + 1,
+                        fault.kind.name(),
+                        decision,
+                        fault.detail
+                    );
+                    say!(out, "    FAULT {}", terminal::line(&msg));
+                    errors.push(msg);
+                }
+                Event::TradeFailed { seat: s, reason }
+                    if *s == seat
+                        && !matches!(
+                            reason,
+                            farm_rules::FailReason::Declined | farm_rules::FailReason::PartnerOut
+                        ) =>
+                {
+                    *warnings
+                        .entry(format!(
+                            "illegal trade offers: {} ({})",
+                            reason.describe(),
+                            reason.name()
+                        ))
+                        .or_default() += 1;
+                }
+                _ => {}
+            }
+        }
+        if args.logs && g == 0 {
+            for (turn, text) in &logs.0 {
+                for line in terminal::log_lines(text) {
+                    say!(out, "    [log, turn {turn}] {line}");
+                }
+            }
+        }
+    }
+    if let Some(mean) = all_fuel.checked_div(all_decisions) {
+        say!(
+            out,
+            "  fuel per decision: {mean} on average over {all_decisions} decisions (loading included)"
+        );
+    }
+    Ok(smoke)
+}
+
+fn all_events(r: &GameRecord) -> impl Iterator<Item = &Event> {
+    r.start_events
+        .iter()
+        .chain(r.turns.iter().flat_map(|t| t.events.iter()))
+}
+
+/// One smoke game: the agent in `seat` against the built-in greedy opponent, every fault only
+/// losing the move (so that all of them are seen). Returns the record, the agent's logs and fuel.
+fn smoke_game(
+    module: &AgentModule,
+    seat: usize,
+    seed: u64,
+    round_cap: u32,
+) -> anyhow::Result<(GameRecord, (AgentLogs, u64, u64))> {
+    let mut setup = Setup::standard(2, seed, round_cap);
+    setup.policy = FaultPolicy::LoseMove;
+    let (record, logs, fuel, decisions) = play_with_opponent(&setup, module, seat)?;
+    Ok((record, (logs, fuel, decisions)))
+}
+
+fn play_with_opponent(
+    setup: &Setup,
+    module: &AgentModule,
+    seat: usize,
+) -> anyhow::Result<(GameRecord, AgentLogs, u64, u64)> {
+    run_with_big_stack(|| {
+        let mut agent = module.player_with_round_cap(setup.round_cap);
+        let mut logs = Vec::new();
+        let mut opponent = Greedy;
+        let record = {
+            let mut logged = LogTaker {
+                inner: &mut agent,
+                logs: &mut logs,
+            };
+            let mut seats: Vec<&mut dyn FarmPlayer> = if seat == 0 {
+                vec![&mut logged, &mut opponent]
+            } else {
+                vec![&mut opponent, &mut logged]
+            };
+            super::play_game(
+                setup,
+                &mut seats,
+                &mut SeededDice::new(setup.seed.unwrap_or(0)),
+            )
+        };
+        if let Some(failure) = agent.host_failure() {
+            return Err(anyhow::Error::new(failure.clone()));
+        }
+        let fuel = agent.fuel_used();
+        Ok((record, logs, fuel, agent.decisions()))
+    })
+}
+
+/// What an agent logged in a game: (turn, text) in order.
+type AgentLogs = Vec<(u32, String)>;
+
+/// Keeps the agent's log after every decision.
+struct LogTaker<'a> {
+    inner: &'a mut crate::sandbox::WasmPlayer,
+    logs: &'a mut Vec<(u32, String)>,
+}
+
+impl LogTaker<'_> {
+    fn keep(&mut self, turn: u32) {
+        if let Some(t) = self.inner.take_log() {
+            self.logs.push((turn, t));
+        }
+    }
+}
+
+impl FarmPlayer for LogTaker<'_> {
+    fn start(&mut self, seat: usize, players: usize, seed: u64) -> Result<(), Fault> {
+        let r = FarmPlayer::start(&mut *self.inner, seat, players, seed);
+        self.keep(0);
+        r
+    }
+    fn trade(&mut self, obs: &Observation) -> Result<Offer, Fault> {
+        let r = self.inner.trade(obs);
+        self.keep(obs.turn);
+        r
+    }
+    fn accept(&mut self, obs: &Observation, offer: &AcceptView) -> Result<bool, Fault> {
+        let r = self.inner.accept(obs, offer);
+        self.keep(obs.turn);
+        r
+    }
+}
+
+/// The built-in opponent: buys, from the stock, a farm animal it lacks whenever it can afford one
+/// without giving up another kind it needs; refuses every offer from players.
+pub struct Greedy;
+
+fn kinds_owned(h: &Herd) -> usize {
+    FARM_ANIMALS.iter().filter(|a| h.get(**a) > 0).count()
+}
+
+impl FarmPlayer for Greedy {
+    fn trade(&mut self, obs: &Observation) -> Result<Offer, Fault> {
+        let pos = obs.position;
+        let herd = pos.herds[obs.seat];
+        let now = kinds_owned(&herd);
+        let mut best: Option<(usize, u64, Trade)> = None;
+        for_each_stock_trade(pos, obs.seat, &mut |t: &Trade| {
+            let after = herd.minus(&t.give).plus(&t.get);
+            let score = (kinds_owned(&after), after.total());
+            if score.0 > now && best.as_ref().is_none_or(|b| (b.0, b.1) < score) {
+                best = Some((score.0, score.1, *t));
+            }
+        });
+        Ok(best.map_or(Offer::PASS, |(_, _, t)| Offer::with_stock(t.give, t.get)))
+    }
+
+    fn accept(&mut self, _obs: &Observation, _offer: &AcceptView) -> Result<bool, Fault> {
+        Ok(false)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::farm::play_game;
+
+    #[test]
+    fn the_builtin_greedy_wins_games_against_itself() {
+        let mut wins = 0;
+        for seed in 0..10 {
+            let (mut a, mut b) = (Greedy, Greedy);
+            let mut seats: Vec<&mut dyn FarmPlayer> = vec![&mut a, &mut b];
+            let r = play_game(
+                &Setup::standard(2, seed, 300),
+                &mut seats,
+                &mut SeededDice::new(seed),
+            );
+            let faults = all_events(&r)
+                .filter(|e| matches!(e, Event::Fault { .. } | Event::TradeFailed { .. }))
+                .count();
+            assert_eq!(faults, 0);
+            wins += r.outcome.winner().is_some() as u32;
+        }
+        assert!(wins >= 5, "{wins}");
+    }
+}

@@ -1,0 +1,3 @@
+//! Tests of Little Animal Farm with sandboxed agents.
+
+mod sandbox;

@@ -1,0 +1,40 @@
+//! Who enters a league: anything that can take a seat in a fresh game of the league's game.
+
+use std::any::Any;
+
+use crate::game::Seat;
+use crate::sandbox::AgentModule;
+
+/// A league entrant. Sandboxed agents are the real thing; native strategies enter too (tests,
+/// benchmarks).
+pub trait Contestant: Sync {
+    /// Its seat in a new game: nothing may carry over from earlier games (the game makes a fresh
+    /// player of it for every game).
+    fn seat(&self) -> Seat<'_>;
+    /// SHA-256 of the agent's code, when it has code.
+    fn code_hash(&self) -> Option<String>;
+}
+
+impl Contestant for AgentModule {
+    fn seat(&self) -> Seat<'_> {
+        Seat::Agent(self)
+    }
+
+    fn code_hash(&self) -> Option<String> {
+        Some(self.sha256().to_owned())
+    }
+}
+
+/// A native strategy in a league: a value of its game's own type for native seats (see
+/// [`Seat::Native`]), with no code to hash.
+pub struct NativeEntrant(pub Box<dyn Any + Sync>);
+
+impl Contestant for NativeEntrant {
+    fn seat(&self) -> Seat<'_> {
+        Seat::Native(&*self.0)
+    }
+
+    fn code_hash(&self) -> Option<String> {
+        None
+    }
+}

@@ -1,0 +1,109 @@
+//! The arena's sandbox: untrusted WebAssembly agents in wasmtime. It knows no game: a game tells
+//! it, in an [`AgentInterface`], the id of its envelope, the decision exports of its core modules
+//! and its WIT world for components ([`ComponentWorld`]), and plays its agents through
+//! [`WasmPlayer::call`] with the bytes it encodes. What goes wrong in a decision comes back as a
+//! [`Fault`], whatever the game.
+//!
+//! * [`Sandbox`]: one engine per process (Cranelift, fuel and epoch interruption with a ticker
+//!   thread, proposals agents do not need turned off, NaN canonicalisation, no backtraces), the
+//!   games it hosts, and the host functions agents may import: `arena.log`, `arena.fuel_left`
+//!   and WASI preview 1 without any capability (components: `arena:games/host` and WASI 0.2).
+//! * [`Sandbox::load`] reads a `.wasm`/`.wat` file (size-capped), checks it against ABI v1
+//!   (exports and their types, the decision exports of at least one game, allowed imports,
+//!   `arena_abi_version() == 1`) or a component against the games' worlds, and compiles it once
+//!   into an [`AgentModule`].
+//! * [`AgentModule::player`] gives a [`WasmPlayer`] for one game: a fresh store and instance made
+//!   in [`WasmPlayer::start`], fuel per decision and per game (and per call, below the
+//!   decision's, when a game allows less: a fuel clock, [`WasmPlayer::set_fuel_allowance`]), a
+//!   wall-clock backstop, memory and table limits, a bounded log. Every failure becomes a
+//!   [`Fault`]; a failure of the host itself is a [`HostFailure`], never the agent's fault.
+//!
+//! Guest code must run on threads with big native stacks (wasmtime's stack limit covers wasm
+//! frames only; a native overflow aborts the process): use [`run_with_big_stack`], or create
+//! worker threads with [`WORKER_STACK_BYTES`] of stack (the league does).
+//!
+//! Compilation cannot be interrupted, so [`Compiler`] bounds it: shape limits checked before
+//! compiling ([`ShapeLimits`]), then compilation in a child process with a deadline and an
+//! address-space limit, and an HMAC-sealed cache of compiled artifacts ([`ModuleCache`]). See
+//! docs/SECURITY.md.
+
+mod cache;
+mod capacity;
+mod compile;
+mod component;
+mod component_linker;
+mod config;
+mod fault;
+mod faults;
+mod host_failure;
+mod host_fuel;
+mod interface;
+mod log;
+mod module;
+mod player;
+mod random;
+mod shape;
+mod wasi;
+mod wasi_calls;
+
+pub use cache::{Lookup, ModuleCache, CACHE_DIR_ENV};
+pub use compile::{child_main as compile_child_main, CompileLimits, Compiler, COMPILE_SUBCOMMAND};
+pub use component::is_component;
+pub use component_linker::HOST_INTERFACE;
+pub use config::{
+    Allocation, Limits, CORE_INSTANCES_PER_COMPONENT, DEFAULT_INSTANCES, EPOCH_TICK,
+    KEEP_RESIDENT_MEMORY_BYTES,
+};
+pub use fault::{Fault, FaultKind};
+pub use faults::LimitExceeded;
+pub use host_failure::HostFailure;
+pub use host_fuel::{BYTE_FUEL, CALL_FUEL, GROW_FUEL};
+pub use interface::{wrong_world, AgentInterface, ComponentWorld, Games, Init, WorldPre};
+pub use log::AgentLog;
+pub use module::{AgentModule, Entry, Sandbox, DEFAULT_ROUND_CAP};
+pub use player::{encode_init, HostState, WasmPlayer};
+pub use shape::{check_shape, Shape, ShapeLimits};
+pub use wasi::{MAX_RANDOM_BYTES, WASI_MODULE};
+pub use wasi_calls::{WasiFunction, WASI_FUNCTIONS};
+
+/// Lower-case hex SHA-256 of `bytes` (of a module: its identity in records and caches).
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    ring::digest::digest(&ring::digest::SHA256, bytes)
+        .as_ref()
+        .iter()
+        .fold(String::new(), |mut s, b| {
+            let _ = write!(s, "{b:02x}");
+            s
+        })
+}
+
+/// Native stack for threads that run guest code.
+pub const WORKER_STACK_BYTES: usize = 16 << 20;
+
+/// Runs `f` on a fresh thread with [`WORKER_STACK_BYTES`] of stack and returns its result
+/// (a panic in `f` is resumed in the caller).
+pub fn run_with_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|scope| {
+        let handle = std::thread::Builder::new()
+            .name("arena-guest".into())
+            .stack_size(WORKER_STACK_BYTES)
+            .spawn_scoped(scope, f)
+            .expect("cannot spawn a thread for guest code");
+        match handle.join() {
+            Ok(v) => v,
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    })
+}
+
+#[cfg(test)]
+mod fuel_allowance_tests;
+#[cfg(test)]
+mod game_for_tests;
+#[cfg(test)]
+mod hardening_tests;
+#[cfg(test)]
+mod host_failure_tests;
+#[cfg(test)]
+mod host_fuel_tests;
