@@ -104,9 +104,10 @@ static TEMPLATES: [Template; 2] = [
 /// The per-decision cap of a game: the sandbox's, or the default limits' where only native
 /// strategies play.
 fn decision_cap(host: &Host<'_>) -> u64 {
-    host.sandbox.map_or(Limits::default().fuel_per_decision, |s| {
-        s.limits().fuel_per_decision
-    })
+    host.sandbox
+        .map_or(Limits::default().fuel_per_decision, |s| {
+            s.limits().fuel_per_decision
+        })
 }
 
 /// The setup of one game of `table`.

@@ -147,7 +147,10 @@ mod tests {
         let e = keys("clok = 5").unwrap_err().to_string();
         assert!(e.contains("jungle.clok"), "{e}");
         let e = keys("position = '7/7 w'").unwrap_err().to_string();
-        assert!(e.contains("position \"7/7 w\"") && e.contains("9 expected"), "{e}");
+        assert!(
+            e.contains("position \"7/7 w\"") && e.contains("9 expected"),
+            "{e}"
+        );
         let e = keys("position = 3").unwrap_err().to_string();
         assert!(e.contains("jungle.position"), "{e}");
     }

@@ -8,8 +8,8 @@ use proptest::prelude::*;
 use super::game::{passed, play_game, EndReason, FuelClock, GameRecord, Setup};
 use super::native::NativeJunglePlayer;
 use super::player::{Ask, JunglePlayer, Reply};
-use super::settings::Settings;
 use super::record::{verify_record, write_record};
+use super::settings::Settings;
 use crate::game::{Fault, FaultKind, FaultPolicy, Outcome};
 use crate::records::RecordMeta;
 

@@ -14,10 +14,10 @@ use super::game::{play_game_into, FuelClock, GameSink, LoadFault, Ply, Setup};
 use super::player::{Ask, JunglePlayer, Reply};
 use crate::game::AgentLog;
 use crate::game::{Fault, FaultKind, FaultPolicy, Outcome};
-use crate::records::{FORMAT_NAME, FORMAT_VERSION};
 use crate::records::lines::{Line, RecordReader};
 use crate::records::stream::{check_digest, compare_line, to_value, TurnLines};
 use crate::records::{fail, DiceOrigin, FaultCounts, RecordMeta, VerifyError, VerifySummary};
+use crate::records::{FORMAT_NAME, FORMAT_VERSION};
 
 mod write;
 

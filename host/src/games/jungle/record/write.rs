@@ -8,9 +8,9 @@ use serde_json::Value;
 use super::super::game::{FuelClock, GameEnd, GameRecord, LoadFault, Ply, Setup};
 use crate::game::AgentLog;
 use crate::game::FaultPolicy;
-use crate::records::{FORMAT_NAME, FORMAT_VERSION};
 use crate::records::jsonl::{capacity, check_seats, push_line, LimitsJson, LogsJson};
 use crate::records::{sha256_hex, RecordMeta};
+use crate::records::{FORMAT_NAME, FORMAT_VERSION};
 
 /// Writes `record` as JSON Lines, the end line carrying the SHA-256 of every line before it.
 pub fn write_record(record: &GameRecord, meta: &RecordMeta) -> anyhow::Result<Vec<u8>> {
