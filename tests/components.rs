@@ -211,7 +211,7 @@ fn a_python_folder_made_by_arena_new_plays_is_rebuilt_only_when_a_source_changes
 }
 
 #[test]
-fn arena_new_javascript_prints_its_build_and_writes_a_project_of_the_world() {
+fn arena_new_javascript_prints_its_build_writes_a_project_of_the_world_and_the_folder_plays() {
     let dir = temp_dir("components-new-javascript");
     let bot = dir.join("dice-bot");
     let o = run(&[
@@ -238,6 +238,17 @@ fn arena_new_javascript_prints_its_build_and_writes_a_project_of_the_world() {
     );
     let agent = std::fs::read_to_string(bot.join("agent.js")).unwrap();
     assert!(agent.contains("export function draft"), "{agent}");
+
+    // The folder is an agent: named on the command line, it is built (npm install, then the
+    // build with componentize-js, from npm's cache when it can) and plays the solo benchmark.
+    let o = arena_cached()
+        .args(["play", bot.to_str().unwrap(), "--seed", "2"])
+        .env("npm_config_prefer_offline", "true")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(bot.join("dice-bot.wasm").is_file(), "{}", text(&o));
+    assert!(text(&o).contains("dice-bot"), "{}", text(&o));
 }
 
 #[test]
