@@ -139,6 +139,28 @@ fn check_reports_a_components_world_size_load_time_and_fuel() {
     ] {
         assert!(out.contains(&expected), "missing {expected:?} in:\n{out}");
     }
+
+    // The load time says whether it compiled or read the compiled code from the cache.
+    let rs = component("rs-greedy");
+    let compiled = arena_cached()
+        .env("ARENA_CACHE_DIR", "")
+        .args(["check", rs.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        text(&compiled).contains("(validate, compile, probe)"),
+        "{}",
+        text(&compiled)
+    );
+    // Once to fill the shared cache (if no other test did), then from it.
+    let o = run_cached(&["check", rs.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o));
+    let o = run_cached(&["check", rs.to_str().unwrap()]);
+    assert!(
+        text(&o).contains("(validate, compiled code read from the module cache, probe)"),
+        "{}",
+        text(&o)
+    );
 }
 
 #[test]

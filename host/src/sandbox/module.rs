@@ -232,10 +232,10 @@ impl Sandbox {
         Module::validate(engine, &wasm)
             .map_err(|e| anyhow!("invalid WebAssembly module: {}", one_line(&e)))?;
         check_table_sizes(&wasm, &self.inner.limits)?;
-        let module = self
-            .inner
-            .compiler
-            .compile(engine, &self.inner.limits, &wasm)?;
+        let (module, from_cache) =
+            self.inner
+                .compiler
+                .compile_or_reuse(engine, &self.inner.limits, &wasm)?;
 
         let imports = check_imports(&module)?;
         let uses_wasi = module.imports().any(|i| i.module() == WASI_MODULE);
@@ -265,6 +265,7 @@ impl Sandbox {
             has_init,
             has_initialize,
             games,
+            from_cache,
         };
         let version = player::probe_abi_version(&inner)?;
         if version != arena_abi::ABI_VERSION {
@@ -291,7 +292,7 @@ impl Sandbox {
     ) -> anyhow::Result<AgentModule> {
         let engine = &self.inner.engine;
         let limits = &self.inner.limits;
-        let compiled = self
+        let (compiled, from_cache) = self
             .inner
             .compiler
             .compile_component(engine, limits, wasm)?;
@@ -312,6 +313,7 @@ impl Sandbox {
             uses_wasi: true,
             has_init: true,
             has_initialize: false,
+            from_cache,
         };
         Ok(AgentModule {
             inner: Arc::new(inner),
@@ -595,6 +597,8 @@ pub(crate) struct ModuleInner {
     pub(crate) has_initialize: bool,
     /// The games whose decision exports the module has.
     games: Vec<GameKind>,
+    /// The compiled code came from the module cache: loading compiled nothing.
+    from_cache: bool,
 }
 
 /// What an agent is made of.
@@ -683,6 +687,11 @@ impl AgentModule {
     /// True when the module exports the optional `arena_init`.
     pub fn has_init(&self) -> bool {
         self.inner.has_init
+    }
+
+    /// True when loading read the compiled code from the module cache instead of compiling.
+    pub fn compiled_from_cache(&self) -> bool {
+        self.inner.from_cache
     }
 
     /// The sandbox (and limits) this module was compiled for.
