@@ -44,8 +44,9 @@ pub mod verify;
     version,
     about = "Run programming contests between untrusted WebAssembly bots",
     long_about = "Run programming contests between untrusted WebAssembly bots.\n\n\
-        Agents are core WebAssembly modules (see docs/ABI.md) run in a wasmtime sandbox with fuel, \
-        memory and stack budgets. Games: Little Animal Farm (2 to 6 players) and Farkle (solo \
+        Agents are core WebAssembly modules (see docs/ABI.md) or components of a world of the WIT \
+        package arena:games (docs/COMPONENTS.md: Python, JavaScript, Rust), run in a wasmtime \
+        sandbox with fuel, memory and stack budgets. Games: Little Animal Farm (2 to 6 players) and Farkle (solo \
         benchmark or a race of 2 to 6); an agent plays the games whose decision functions it \
         exports. Games are recorded as JSON Lines that `arena verify` re-checks."
 )]
@@ -58,8 +59,8 @@ pub struct Cli {
 pub enum Command {
     /// Play one game (Little Animal Farm or Farkle) between agents and narrate it turn by turn
     Play(play::PlayArgs),
-    /// Load an agent, report its exports, imports, size and ABI version, and play smoke games of
-    /// every game it plays
+    /// Load an agent, report its exports, imports, size and ABI version (a component: its world
+    /// and load time) and fuel per decision, and play smoke games of every game it plays
     Check(check::CheckArgs),
     /// Replay game records (files or folders, of any game) and check every event against the
     /// rules; with --league, check a published league as a whole
@@ -69,11 +70,12 @@ pub enum Command {
     /// Is a new version of an agent better than the old one? Paired games on shared seeds, the
     /// Elo difference (or turns saved) with its interval, and an optional SPRT that stops early
     Match(match_command::MatchArgs),
-    /// Create a ready-to-build agent in a new folder (Rust, C, WAT, AssemblyScript or Zig; for
-    /// Farkle, Rust or WAT)
+    /// Create a ready-to-build agent in a new folder (Rust, C, WAT, AssemblyScript, Zig, Python
+    /// or JavaScript; for Farkle, Rust, WAT, Python or JavaScript)
     New(new::NewArgs),
     /// Measure the performance figures of docs/PERFORMANCE.md (per-decision overhead, wasm vs
-    /// native vs process-per-agent leagues, threads, start-up, memory)
+    /// native vs process-per-agent leagues, threads, start-up, memory; component agents with
+    /// --components)
     Bench(bench::BenchArgs),
     /// Write the league's HTML report and replay viewer into RESULTS_DIR/report/
     Report(report::ReportArgs),

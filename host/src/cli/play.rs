@@ -92,7 +92,8 @@ impl From<PolicyArg> for FaultPolicy {
 
 #[derive(clap::Args, Debug)]
 pub struct PlayArgs {
-    /// Agents, seat 0 first: .wasm or .wat files, or agent crate directories (built for wasm).
+    /// Agents, seat 0 first: .wasm (core modules or components) or .wat files, agent crate
+    /// directories (built for wasm), or folders made by `arena new` (built with their toolchain).
     /// Little Animal Farm takes 2 to 6; Farkle 1 (the solo benchmark) to 6 (a race)
     #[arg(required = true, num_args = 1..=6, value_name = "AGENT")]
     pub agents: Vec<PathBuf>,
