@@ -24,6 +24,8 @@ impl Guest for Hostile {
     fn trade(_view: View) -> Option<Offer> {
         #[cfg(feature = "allocate")]
         hoard();
+        #[cfg(feature = "loop-trade")]
+        let _ = spin();
         None
     }
 
@@ -51,7 +53,7 @@ fn snoop() {
 }
 
 /// A loop the compiler cannot remove.
-#[cfg(feature = "loop-init")]
+#[cfg(any(feature = "loop-init", feature = "loop-trade"))]
 fn spin() -> u64 {
     let mut n = 0u64;
     loop {
