@@ -608,4 +608,70 @@ mod tests {
         assert_eq!(measure(2), "rating");
         assert_eq!(measure(1), "turns");
     }
+
+    /// The ladder of tests/serve_kill.rs: four uploads of the same deterministic climber (only its
+    /// log text differs), paired as the ladder pairs them. Both games of a pair have the same dice
+    /// with the seats swapped, so they are the same game with the names exchanged: each agent
+    /// wins exactly one of the two (or both are draws). Every agent scores exactly half, whatever
+    /// its count of wins, and the fit gives every one the rating 0 with an interval; one
+    /// agent that wins more than half is rated above 0.
+    #[test]
+    fn identical_agents_split_every_seat_swapped_pair_so_the_fit_rates_them_all_zero() {
+        let e = engine();
+        let climber = include_str!("../../../example-agents/wat/climber.wat");
+        let a = e.load("climber", climber.as_bytes()).unwrap();
+        let names: Vec<String> = ["ann v1", "ben v1", "cat v1", "dan v1"]
+            .map(String::from)
+            .to_vec();
+        let mut results = Vec::new();
+        for i in 0..names.len() {
+            for j in i + 1..names.len() {
+                let group = vec![names[i].clone(), names[j].clone()];
+                for p in pairings(&group, 0..3, 1) {
+                    let seated: Vec<String> = p.seats.iter().map(|&s| group[s].clone()).collect();
+                    let id = results.len();
+                    let played = run_with_big_stack(|| {
+                        e.play(&[&a, &a], &seated, p.seed, id, "k", "r").unwrap()
+                    });
+                    results.push(played.result);
+                }
+            }
+        }
+        for pair in results.chunks(2) {
+            let winner = |r: &GameResult| match r.outcome {
+                crate::game::Outcome::Win { seat, .. } => Some(r.seats[seat].clone()),
+                _ => None,
+            };
+            assert_eq!(pair[0].seats[0], pair[1].seats[1]);
+            match (winner(&pair[0]), winner(&pair[1])) {
+                (Some(x), Some(y)) => assert_ne!(x, y, "one agent won both games of a pair"),
+                (None, None) => {}
+                _ => panic!("a pair with one draw: {:?} {:?}", pair[0], pair[1]),
+            }
+        }
+        let wins: Vec<u32> = fit(&names, &results).iter().map(|s| s.wins).collect();
+        assert!(
+            wins.iter().any(|&w| w != wins[0]),
+            "the agents' wins differ (as in serve_kill's leaderboard): {wins:?}"
+        );
+        for s in fit(&names, &results) {
+            assert_eq!(s.wins, s.losses, "{s:?}");
+            assert_eq!(s.rating, Some(0.0), "{s:?}");
+            assert!(s.interval.unwrap() > 0.0, "{s:?}");
+        }
+
+        // Give the first agent every game it did not win: it is rated above 0, the others below.
+        for r in &mut results {
+            if let Some(seat) = r.seats.iter().position(|n| *n == names[0]) {
+                r.outcome = crate::game::Outcome::Win {
+                    seat,
+                    last_standing: false,
+                };
+            }
+        }
+        let s = fit(&names, &results);
+        assert_eq!(s[0].name, names[0]);
+        assert!(s[0].rating.unwrap() > 0.0, "{s:?}");
+        assert!(s[1..].iter().all(|o| o.rating.unwrap() < 0.0), "{s:?}");
+    }
 }
