@@ -525,3 +525,108 @@ fn at_the_deadline_submissions_close_and_the_final_is_a_league_folder() {
     assert!(page.contains("Final standings") && page.contains("id=\"final\""));
     server.finish();
 }
+
+/// The hand-written Farkle agent of `arena new --lang wat --game farkle`, rolling on while fewer
+/// than `risk` points are at stake (the template's own limit is 300).
+fn farkle_agent(risk: u32) -> String {
+    let template =
+        std::fs::read_to_string(workspace().join("host/src/cli/new/templates/wat/farkle.wat"))
+            .expect("the Farkle WAT template");
+    let limit = "(i32.lt_u (i32.load (i32.const 36)) (i32.const 300))";
+    assert!(template.contains(limit), "the template's risk limit moved");
+    template.replace(
+        limit,
+        &format!("(i32.lt_u (i32.load (i32.const 36)) (i32.const {risk}))"),
+    )
+}
+
+#[test]
+fn a_solo_farkle_ladder_is_the_benchmark_table() {
+    let dir = temp_dir("solo");
+    let server = Server::start(
+        &dir,
+        "game = \"farkle\"\nplayers_per_game = 1\nworkers = 1\nround_cap = 60\n\
+         [ladder]\nmax_games_per_version = 20\n[uploads]\ncheck_games = 1\n",
+    );
+    let ann = server.add_contestant("ann");
+    let ben = server.add_contestant("ben");
+    // A Little Animal Farm agent is refused by a Farkle challenge, naming what it lacks.
+    let farm = write(&dir, "farm.wat", &passer());
+    let out = server.submit(&ann, &farm);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(text(&out).contains("farkle_draft"), "{}", text(&out));
+    for (token, risk) in [(&ann, 300), (&ben, 2000)] {
+        let file = write(&dir, &format!("risk-{risk}.wat"), &farkle_agent(risk));
+        let out = server.submit(token, &file);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    }
+    server.wait_for("/api/leaderboard", 180, |b| {
+        ["ann", "ben"].iter().all(|n| games_of(b, n) >= 20)
+    });
+    server.wait_for("/api/status", 60, |s| s["games_pending"] == 0);
+    let board = server.json("/api/leaderboard");
+    assert_eq!(board["measure"], "turns", "{board}");
+    assert_eq!(
+        board["games"].as_u64(),
+        Some(games_of(&board, "ann") + games_of(&board, "ben")),
+        "solo games have one seat each: {board}"
+    );
+    let agents = board["agents"].as_array().unwrap();
+    assert_eq!(agents.len(), 2, "{board}");
+    // Each line is the agent's benchmark: the games that reached 10,000 (`wins`) and the mean of
+    // their turns (`rating`), computed here again from the agent's own games.
+    for a in agents {
+        let id = a["contestant"].as_i64().unwrap();
+        let games: Vec<Value> = server.json(&format!("/api/agents/{id}"))["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|g| g["status"] == "done")
+            .cloned()
+            .collect();
+        assert_eq!(games.len() as u64, a["games"].as_u64().unwrap(), "{a}");
+        let reached: Vec<f64> = games
+            .iter()
+            .inspect(|g| assert_eq!(g["seats"].as_array().unwrap().len(), 1, "{g}"))
+            .filter(|g| g["outcome"]["result"] == "win")
+            .map(|g| g["turns"].as_f64().unwrap())
+            .collect();
+        assert_eq!(a["wins"].as_u64(), Some(reached.len() as u64), "{a}");
+        assert_eq!(
+            a["losses"].as_u64(),
+            Some(games.len() as u64 - reached.len() as u64),
+            "{a}"
+        );
+        assert!(!reached.is_empty(), "{a}");
+        let mean = reached.iter().sum::<f64>() / reached.len() as f64;
+        let rating = a["rating"].as_f64().unwrap();
+        assert!((rating - mean).abs() < 1e-9, "{a}: mean turns {mean}");
+        assert!(a["interval"].as_f64().unwrap() > 0.0, "{a}");
+    }
+    // Best first: more often at 10,000, then fewer turns.
+    let key = |a: &Value| {
+        (
+            a["wins"].as_f64().unwrap() / a["games"].as_f64().unwrap(),
+            -a["rating"].as_f64().unwrap(),
+        )
+    };
+    assert!(key(&agents[0]) >= key(&agents[1]), "{board}");
+    assert_eq!(agents[0]["rank"], 1);
+
+    // The pages say turns, and a game's record verifies and replays in the Farkle viewer.
+    let (_, page) = server.get("/");
+    assert!(page.contains("Mean turns"), "{page}");
+    let id = server.json(&format!("/api/agents/{}", agents[0]["contestant"]))["games"][0]["id"]
+        .as_i64()
+        .unwrap();
+    let (status, record) = server.get(&format!("/api/games/{id}/record"));
+    assert_eq!(status, 200);
+    assert!(record.contains("\"game\":\"farkle\""), "{record}");
+    let path = write(&dir, "solo.jsonl", &record);
+    let out = arena().arg("verify").arg(&path).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let (status, viewer) = server.get("/replays/farkle.html");
+    assert_eq!(status, 200);
+    assert!(viewer.contains("farkle.js"), "{viewer}");
+    server.finish();
+}
