@@ -288,11 +288,15 @@ fn bench_components_measures_start_decision_and_games_of_each_agent() {
     assert_eq!(all[1]["world"], "arena:games/farm@1.0.0");
     for f in &all {
         for key in [
+            "instantiate_us",
+            "instantiate_cpu_us",
             "start_us",
             "decision_us",
             "games_per_s",
             "ms_per_game",
+            "cpu_ms_per_game",
             "load_ms",
+            "league_games_per_s",
         ] {
             assert!(f[key].as_f64().unwrap() > 0.0, "{key}: {f}");
         }

@@ -694,6 +694,13 @@ impl AgentModule {
         self.inner.from_cache
     }
 
+    /// Makes a fresh instance for a game and drops it: a new store, the instantiation (a start
+    /// function runs) and nothing else, no `init` and no decision. What `arena bench
+    /// --components` times as instantiation.
+    pub fn instantiate_once(&self) -> anyhow::Result<()> {
+        player::instantiate_once(&self.inner)
+    }
+
     /// The sandbox (and limits) this module was compiled for.
     pub fn sandbox(&self) -> &Sandbox {
         &self.inner.sandbox
