@@ -302,3 +302,71 @@ fn bench_components_measures_start_decision_and_games_of_each_agent() {
         }
     }
 }
+
+/// A component's randomness and clocks come from the game's seed (docs/COMPONENTS.md,
+/// "Imports"): Python's `random` and `os.urandom`, JavaScript's `Math.random` and the clocks of
+/// both. The same seed gives the same numbers; another seed, or the other seat, other ones.
+#[test]
+fn python_and_javascript_randomness_and_clocks_follow_the_game_seed() {
+    let dir = temp_dir("components-random");
+    let cases = [
+        (
+            "python",
+            "agent.py",
+            "import os, random, time\n",
+            "    def trade(self, view: View) -> Offer | None:\n",
+            "        print('rnd', random.random(), os.urandom(4).hex(), time.time(), \
+             time.monotonic(), 'seat', view.seat)\n",
+        ),
+        (
+            "javascript",
+            "agent.js",
+            "",
+            "export function trade(view) {\n",
+            "  console.log('rnd', Math.random(), Date.now(), performance.now(), 'seat', view.seat);\n",
+        ),
+    ];
+    for (lang, file, imports, at, line) in cases {
+        let bot = dir.join(format!("{lang}-dice"));
+        let o = run(&["new", bot.to_str().unwrap(), "--lang", lang]);
+        assert!(o.status.success(), "{}", text(&o));
+        let source = std::fs::read_to_string(bot.join(file)).unwrap();
+        assert!(source.contains(at), "{lang}: the template has no {at:?}");
+        let source = format!(
+            "{imports}{}",
+            source.replacen(at, &format!("{at}{line}"), 1)
+        );
+        std::fs::write(bot.join(file), source).unwrap();
+        let logs = |seed: &str| -> Vec<String> {
+            let o = arena_cached()
+                .args(["play", bot.to_str().unwrap(), bot.to_str().unwrap()])
+                .args(["--seed", seed, "--logs", "--rounds", "5"])
+                .env("npm_config_prefer_offline", "true")
+                .output()
+                .unwrap();
+            assert!(o.status.success(), "{lang}: {}", text(&o));
+            let lines: Vec<String> = text(&o)
+                .lines()
+                .filter_map(|l| l.split_once("] rnd ").map(|(_, r)| r.to_owned()))
+                .collect();
+            assert!(lines.len() >= 4, "{lang}: {}", text(&o));
+            lines
+        };
+        let (first, again, other) = (logs("1"), logs("1"), logs("2"));
+        assert_eq!(first, again, "{lang}: the same seed, the same numbers");
+        let number = |l: &str| l.split_whitespace().next().unwrap().to_owned();
+        assert_ne!(
+            first.iter().map(|l| number(l)).collect::<Vec<_>>(),
+            other.iter().map(|l| number(l)).collect::<Vec<_>>(),
+            "{lang}: another seed, other numbers"
+        );
+        let seat = |s: &str| {
+            first
+                .iter()
+                .find(|l| l.ends_with(&format!("seat {s}")))
+                .map(|l| number(l))
+                .unwrap_or_else(|| panic!("{lang}: no line of seat {s}: {first:?}"))
+        };
+        assert_ne!(seat("0"), seat("1"), "{lang}: each seat its own numbers");
+    }
+}
