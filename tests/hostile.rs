@@ -1127,6 +1127,10 @@ fn components_that_cannot_be_agents_are_refused_before_any_game() {
             "component_huge_memory",
             "linear memory of 3932160000 bytes requested, the limit is 33554432 bytes",
         ),
+        (
+            "component_huge_table",
+            "table of 10000000 elements requested, the limit is 10000 elements",
+        ),
         ("component_http", "wasi:http/outgoing-handler@0.2.0"),
         (
             "component_other_world",

@@ -231,7 +231,7 @@ impl Sandbox {
         let engine = &self.inner.engine;
         Module::validate(engine, &wasm)
             .map_err(|e| anyhow!("invalid WebAssembly module: {}", one_line(&e)))?;
-        check_table_sizes(&wasm, &self.inner.limits)?;
+        check_table_sizes(&wasm, &self.inner.limits, "module")?;
         let (module, from_cache) =
             self.inner
                 .compiler
@@ -292,6 +292,7 @@ impl Sandbox {
     ) -> anyhow::Result<AgentModule> {
         let engine = &self.inner.engine;
         let limits = &self.inner.limits;
+        check_table_sizes(wasm, limits, "component")?;
         let (compiled, from_cache) = self
             .inner
             .compiler
@@ -321,20 +322,26 @@ impl Sandbox {
     }
 }
 
-/// Refuses a module whose tables start larger than `limits.table_elements`, with the message the
-/// limiter gives at instantiation. It must happen before compiling: the pooling allocator's
-/// slots hold `table_elements` elements, and it would refuse such a module when loading its
-/// artifact, with a message of its own.
+/// Refuses a module (`what`: "module") or a component (`what`: "component", each of its core
+/// modules) whose tables start larger than `limits.table_elements`, with the message the limiter
+/// gives at instantiation. It must happen before compiling: the pooling allocator's slots hold
+/// `table_elements` elements, and it would refuse such a module when loading its artifact, with
+/// a message of its own.
 ///
 /// A module with more tables than [`config::TABLES_PER_INSTANCE`] is refused here too: the pool
 /// would refuse it with its own message, and without the pool instantiation would fail in every
 /// game, which must not look like the host's failure.
-fn check_table_sizes(wasm: &[u8], limits: &Limits) -> anyhow::Result<()> {
+fn check_table_sizes(wasm: &[u8], limits: &Limits, what: &str) -> anyhow::Result<()> {
+    // `parse_all` goes into a component's nested modules.
     for payload in wasmparser::Parser::new(0).parse_all(wasm) {
         if let wasmparser::Payload::TableSection(tables) = payload? {
             if tables.count() > config::TABLES_PER_INSTANCE {
+                let definer = match what {
+                    "component" => "a core module of the component",
+                    _ => "the module",
+                };
                 bail!(
-                    "the module defines {} tables; the arena allows {}",
+                    "{definer} defines {} tables; the arena allows {}",
                     tables.count(),
                     config::TABLES_PER_INSTANCE
                 );
@@ -348,7 +355,7 @@ fn check_table_sizes(wasm: &[u8], limits: &Limits) -> anyhow::Result<()> {
                         limit: limits.table_elements as usize,
                     });
                     let f = classify(&e, "instantiation", FuelScope::Decision);
-                    bail!("cannot instantiate the module: {}", f.detail);
+                    bail!("cannot instantiate the {what}: {}", f.detail);
                 }
             }
         }
