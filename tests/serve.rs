@@ -4,6 +4,10 @@
 //! the deadline.
 
 mod serve_support;
+// The component examples, built as tests/components.rs builds them (this test uses one).
+#[allow(dead_code)]
+#[path = "common/components.rs"]
+mod components;
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -628,5 +632,41 @@ fn a_solo_farkle_ladder_is_the_benchmark_table() {
     let (status, viewer) = server.get("/replays/farkle.html");
     assert_eq!(status, 200);
     assert!(viewer.contains("farkle.js"), "{viewer}");
+    server.finish();
+}
+
+/// A component is uploaded like a core module: checked at once (its world in the report), then it
+/// plays the ladder against a core module, and its games' records verify.
+#[test]
+fn a_component_is_uploaded_checked_and_plays_the_ladder() {
+    let dir = temp_dir("component");
+    let server = Server::start(&dir, QUICK);
+    let rusty = server.add_contestant("rusty");
+    let watty = server.add_contestant("watty");
+    let out = server.submit(&rusty, &components::component("rs-greedy"));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    for expected in [
+        "kind:        WebAssembly component",
+        "world:       arena:games/farm@1.0.0",
+        "accepted: version 1",
+    ] {
+        assert!(text(&out).contains(expected), "{expected}: {}", text(&out));
+    }
+    let file = write(&dir, "watty.wat", &climber("watty-climb"));
+    assert_eq!(server.submit(&watty, &file).status.code(), Some(0));
+    let board = server.wait_for("/api/leaderboard", 120, |b| {
+        games_of(b, "rusty") >= 2 && games_of(b, "watty") >= 2
+    });
+    let id = entry(&board, "rusty").unwrap()["contestant"]
+        .as_i64()
+        .unwrap();
+    let game = server.json(&format!("/api/agents/{id}"))["games"][0]["id"]
+        .as_i64()
+        .unwrap();
+    let (status, record) = server.get_as(&rusty, &format!("/api/games/{game}/record"));
+    assert_eq!(status, 200);
+    let path = write(&dir, "component-game.jsonl", &record);
+    let out = arena().arg("verify").arg(&path).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     server.finish();
 }
