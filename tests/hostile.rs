@@ -978,7 +978,13 @@ fn component_game(feature: &str) -> (Vec<serde_json::Value>, String) {
 /// returns what `arena play` printed.
 fn component_game_with(feature: &str, extra: &[&str]) -> (Vec<serde_json::Value>, String, String) {
     let agent = common::components::component(&format!("hostile-{feature}"));
-    let dir = temp_dir(&format!("hostile-component-{feature}-{}", extra.len()));
+    // A folder per feature and arguments: tests of one feature run at the same time.
+    let tag: String = extra
+        .concat()
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .collect();
+    let dir = temp_dir(&format!("hostile-component-{feature}-{tag}"));
     let record = dir.join("game.jsonl");
     let greedy = example_wasm("greedy");
     let mut args = vec![
