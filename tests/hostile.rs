@@ -1094,6 +1094,43 @@ fn a_component_allocating_without_bound_hits_the_memory_limit() {
     assert_eq!(fault["kind"], "memory_limit", "{fault}");
 }
 
+/// The largest count logged after `prefix` in `record` (the agents' logs are in it).
+fn largest_count(record: &str, prefix: &str) -> u64 {
+    record
+        .match_indices(prefix)
+        .filter_map(|(at, _)| {
+            let digits: String = record[at + prefix.len()..]
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            digits.parse().ok()
+        })
+        .max()
+        .unwrap_or_else(|| panic!("no {prefix:?} in the record:\n{record}"))
+}
+
+#[test]
+fn a_component_hammering_host_calls_pays_for_their_bytes() {
+    // With the default budgets (10,000,000 fuel a decision), host calls whose work grows with an
+    // argument cost its bytes as well as the call's 1,000 fuel, as for a core module: 4 KiB of
+    // random bytes 5,096 fuel (at most 1,962 calls), a lookup of a 1 MiB name 1,049,576 (at most
+    // 9). Before, each cost 1,000 fuel: 7,800 random calls took 1.4 s of a 2 s backstop, and
+    // 8 MiB names ran into it (a `timeout`).
+    for (feature, prefix, most) in [
+        ("random-bytes", "random calls: ", 1_962),
+        ("name-lookup", "lookups: ", 9),
+    ] {
+        let (events, record) = component_game(feature);
+        let fault = only_fault(&events);
+        assert_eq!(fault["kind"], "decision_fuel", "{feature}: {fault}");
+        let calls = largest_count(&record, prefix);
+        assert!(
+            (1..=most).contains(&calls),
+            "{feature}: {calls} calls in one decision, at most {most} are paid for"
+        );
+    }
+}
+
 #[test]
 fn a_component_finds_no_file_no_environment_and_no_network() {
     let (events, record) = component_game("snoop");

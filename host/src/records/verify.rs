@@ -49,6 +49,9 @@ pub struct VerifySummary {
     /// Seats that forfeited, in the order they did.
     pub forfeits: Vec<usize>,
     pub faults: FaultCounts,
+    /// Seats with a fault while loading (in the start line), in seat order: they never played,
+    /// which decides whether the game counts for anybody (`GameResult::nobody_played`).
+    pub load_faults: Vec<usize>,
     /// Final scores, for games that keep one (Farkle).
     pub scores: Option<Vec<i64>>,
 }
@@ -189,6 +192,7 @@ fn verify_farm(mut reader: RecordReader, first: Line) -> Result<VerifySummary, V
         ledger: Ledger::new(&setup),
         seed: setup.seed,
         faults: FaultCounts::new(),
+        load_faults: Vec::new(),
         error: None,
     };
     let end = match setup.seed {
@@ -213,7 +217,7 @@ fn verify_farm(mut reader: RecordReader, first: Line) -> Result<VerifySummary, V
             .or_else(|| turns.borrow().error().cloned())
             .unwrap_or_else(|| fail(0, "the replay stopped without a reason")));
     };
-    let (ledger, faults) = (checker.ledger, checker.faults);
+    let (ledger, faults, load_faults) = (checker.ledger, checker.faults, checker.load_faults);
     let (end_line, mut reader) = turns
         .into_inner()
         .end_line(|| VerifySummary::outcome_text(end.outcome))?;
@@ -252,6 +256,7 @@ fn verify_farm(mut reader: RecordReader, first: Line) -> Result<VerifySummary, V
         },
         forfeits: end.forfeits,
         faults,
+        load_faults,
         scores: None,
     })
 }

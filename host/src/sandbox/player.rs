@@ -101,9 +101,13 @@ impl HostState {
             }
             Guest::Plain | Guest::Component => (None, None),
         };
-        let p2 = (guest == Guest::Component).then(|| ComponentWasi {
-            ctx: wasi::context_p2(seed, &log),
-            table: wasmtime::component::ResourceTable::new(),
+        let p2 = (guest == Guest::Component).then(|| {
+            let (ctx, random) = wasi::context_p2(seed, &log);
+            ComponentWasi {
+                ctx,
+                table: wasmtime::component::ResourceTable::new(),
+                random,
+            }
         });
         let instances = match guest {
             Guest::Component => CORE_INSTANCES_PER_COMPONENT as usize,
