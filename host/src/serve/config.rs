@@ -19,6 +19,7 @@ struct RawChallenge {
     round_cap: Option<u32>,
     fault_policy: Option<FaultPolicy>,
     data: Option<PathBuf>,
+    database: Option<String>,
     listen: Option<String>,
     /// TOML offset date-time, e.g. `2026-12-01T18:00:00Z`.
     deadline: Option<toml::value::Datetime>,
@@ -106,6 +107,9 @@ pub struct Challenge {
     pub round_cap: u32,
     pub fault_policy: FaultPolicy,
     pub data: PathBuf,
+    /// The PostgreSQL database (`postgres://...`), shared with workers on other machines;
+    /// `None`: SQLite in the data folder.
+    pub database: Option<String>,
     pub listen: SocketAddr,
     /// Unix time in milliseconds after which submissions close and the final is played.
     pub deadline_ms: Option<i64>,
@@ -237,6 +241,9 @@ impl Challenge {
             );
         }
         let data = base.join(raw.data.unwrap_or_else(|| PathBuf::from(DEFAULT_DATA)));
+        if let Some(url) = &raw.database {
+            super::db::check_shared_url(url).map_err(|e| anyhow::anyhow!("key `database`: {e}"))?;
+        }
         Ok(Challenge {
             name,
             game,
@@ -244,6 +251,7 @@ impl Challenge {
             round_cap,
             fault_policy: raw.fault_policy.unwrap_or_default(),
             data,
+            database: raw.database,
             listen,
             deadline_ms,
             deadline_text,

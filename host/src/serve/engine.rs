@@ -51,8 +51,10 @@ pub fn limits(b: &Budgets) -> Limits {
     league::agents::limits(b)
 }
 
-/// The game a challenge plays and how.
-#[derive(Clone, Debug)]
+/// The game a challenge (or a league) plays and how. Kept in the database as JSON for workers
+/// on other machines (`crate::distributed`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Rules {
     pub game: GameKind,
     pub players: usize,
@@ -111,8 +113,29 @@ impl Engine {
         })
     }
 
+    /// An engine that plays up to `games` games at once (a worker's threads), or fewer when the
+    /// address space holds fewer agent instances: returns it with how many it plays at once.
+    pub fn for_games_at_once(rules: Rules, games: usize) -> anyhow::Result<(Engine, usize)> {
+        let limits = limits(&rules.budgets);
+        let limits_json = Arc::new(serde_json::to_value(&limits)?);
+        let instances = u32::try_from(games.saturating_mul(rules.players)).unwrap_or(u32::MAX);
+        let sandbox = Sandbox::for_instances(limits, instances)?;
+        let at_once = sandbox.games_at_once(rules.players, games)?;
+        let engine = Engine {
+            sandbox,
+            rules,
+            limits_json,
+        };
+        Ok((engine, at_once))
+    }
+
     pub fn rules(&self) -> &Rules {
         &self.rules
+    }
+
+    /// The sandbox limits as every record of this engine's games states them.
+    pub fn limits_json(&self) -> &Value {
+        &self.limits_json
     }
 
     /// Largest module the sandbox loads, in bytes.
