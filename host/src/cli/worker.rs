@@ -33,6 +33,10 @@ pub struct WorkerArgs {
     /// Stop once no game is scheduled or being played anywhere in the database (a batch job)
     #[arg(long)]
     pub drain: bool,
+    /// The worker's name in the database's register of workers and on the games it leases
+    /// (default: worker:HOST:PID:RANDOM); two workers must not share one
+    #[arg(long)]
+    pub name: Option<String>,
     /// No summary line at the end
     #[arg(long, short)]
     pub quiet: bool,
@@ -56,7 +60,7 @@ pub fn run(args: WorkerArgs) -> anyhow::Result<i32> {
         threads,
         lease: Duration::from_secs(args.lease),
         drain: args.drain,
-        owner: None,
+        owner: args.name.clone(),
     };
     if !args.quiet {
         eprintln!(

@@ -221,7 +221,7 @@ pub fn run_league_distributed(
         eprintln!("warning: the league's own workers stopped: {e:#}");
     }
     if let Err(e) = rt.block_on(db.finish_league(league)) {
-        eprintln!("warning: the league's rows stay in the database: {e:#}");
+        eprintln!("warning: the league cannot be marked done in the database: {e:#}");
     }
     rt.block_on(db.close());
 

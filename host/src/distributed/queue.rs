@@ -399,18 +399,14 @@ impl Db {
             .collect()
     }
 
-    /// The league is done: its games' rows go (the output folder holds them).
+    /// The league is done. Its games' rows stay (without their records, which the output folder
+    /// holds): who played each game and how often it was leased, until the league is run again
+    /// from the start.
     pub async fn finish_league(&self, id: i64) -> anyhow::Result<()> {
-        let mut tx = self.begin_write().await?;
-        sqlx::query("DELETE FROM league_games WHERE league_id = $1")
-            .bind(id)
-            .execute(&mut *tx)
-            .await?;
         sqlx::query("UPDATE leagues SET status = 'done', driver = NULL WHERE id = $1")
             .bind(id)
-            .execute(&mut *tx)
+            .execute(self.pool())
             .await?;
-        tx.commit().await?;
         Ok(())
     }
 

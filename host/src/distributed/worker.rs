@@ -93,7 +93,7 @@ pub struct Summary {
     /// Games this worker could not play (the host failed again and again).
     pub failed: u64,
     pub secs: f64,
-    /// Time spent in claim transactions, and their number.
+    /// Time spent in claim transactions that took games, and their number.
     pub claim_secs: f64,
     pub claims: u64,
     /// Time spent in result transactions, and their number.
@@ -353,11 +353,15 @@ fn feed(shared: &Arc<Shared>, opts: &Options, stop: &AtomicBool) {
         let batch = rate.batch(shared.threads);
         let t0 = Instant::now();
         let claimed = claim(shared, batch as i64, opts.lease);
-        shared
-            .counters
-            .claim_ns
-            .fetch_add(t0.elapsed().as_nanos() as u64, Ordering::Relaxed);
-        shared.counters.claims.fetch_add(1, Ordering::Relaxed);
+        if claimed.as_ref().is_ok_and(|jobs| !jobs.is_empty()) {
+            // The queue's cost per game: claims that found nothing (an idle worker looking for
+            // games) are no cost of any game.
+            shared
+                .counters
+                .claim_ns
+                .fetch_add(t0.elapsed().as_nanos() as u64, Ordering::Relaxed);
+            shared.counters.claims.fetch_add(1, Ordering::Relaxed);
+        }
         let jobs = match claimed {
             Ok(jobs) => {
                 warned = false;

@@ -1,0 +1,249 @@
+//! A real PostgreSQL server for the tests: Debian's server binaries (the `postgresql` package,
+//! which scripts/install-test-tools.sh installs; Debian keeps them in
+//! /usr/lib/postgresql/VERSION/bin, off the PATH), a cluster made by `initdb` in a temporary
+//! folder and started by `pg_ctl` on a free loopback port. As root (CI), both run as the
+//! unprivileged user `nobody`, owner of the folder: initdb refuses to run as root. The cluster is
+//! stopped and its folder removed when the last test holding it is done, also when a test fails
+//! (a `Drop` guard). No mock: the arena's SQL runs on the real server.
+
+#![allow(dead_code)]
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex, Weak};
+use std::time::{Duration, Instant};
+
+/// A running PostgreSQL cluster.
+pub struct Cluster {
+    dir: PathBuf,
+    bin: PathBuf,
+    /// The user the server runs as (`nobody` when the tests run as root).
+    user: Option<String>,
+    pub port: u16,
+}
+
+/// The cluster shared by the tests of one test binary: started by the first that asks, stopped
+/// when the last one that holds it is done.
+pub fn shared() -> Arc<Cluster> {
+    static SHARED: Mutex<Weak<Cluster>> = Mutex::new(Weak::new());
+    let mut slot = SHARED.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(c) = slot.upgrade() {
+        return c;
+    }
+    let c = Arc::new(Cluster::start(false));
+    *slot = Arc::downgrade(&c);
+    c
+}
+
+/// The folder of Debian's server binaries (the highest version), or of `initdb` on the PATH.
+pub fn server_binaries() -> PathBuf {
+    let mut found: Vec<(u32, PathBuf)> = std::fs::read_dir("/usr/lib/postgresql")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let version = e.file_name().to_string_lossy().parse::<u32>().ok()?;
+            let bin = e.path().join("bin");
+            (bin.join("postgres").is_file() && bin.join("initdb").is_file())
+                .then_some((version, bin))
+        })
+        .collect();
+    found.sort();
+    if let Some((_, bin)) = found.pop() {
+        return bin;
+    }
+    for dir in std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()) {
+        if dir.join("initdb").is_file() && dir.join("pg_ctl").is_file() {
+            return dir;
+        }
+    }
+    panic!(
+        "the PostgreSQL server (initdb, pg_ctl, postgres) is not installed: run \
+         scripts/install-test-tools.sh (it installs Debian's postgresql package)"
+    );
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free loopback port")
+}
+
+impl Cluster {
+    /// Makes and starts a cluster. `durable`: PostgreSQL's defaults (every commit flushed to
+    /// disk), as a deployment runs it; otherwise without flushes, which tests of behaviour do not
+    /// need.
+    pub fn start(durable: bool) -> Cluster {
+        let bin = server_binaries();
+        // SAFETY: geteuid has no preconditions.
+        let root = unsafe { libc::geteuid() } == 0;
+        let user = root.then(|| "nobody".to_string());
+        static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "arena-pg-{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("create the cluster's folder");
+        if let Some(u) = &user {
+            let status = Command::new("chown")
+                .arg(u)
+                .arg(&dir)
+                .status()
+                .expect("run chown");
+            assert!(status.success(), "chown {u} {}", dir.display());
+        }
+        let mut cluster = Cluster {
+            dir,
+            bin,
+            user,
+            port: 0,
+        };
+        let out = cluster
+            .as_server_user(&cluster.bin.join("initdb"))
+            .args([
+                "-A",
+                "trust",
+                "-U",
+                "arena",
+                "-E",
+                "UTF8",
+                "--no-sync",
+                "-D",
+            ])
+            .arg(cluster.data())
+            .output()
+            .expect("run initdb");
+        assert!(
+            out.status.success(),
+            "initdb failed: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let mut last = String::new();
+        // A port found free may be taken before the server binds it: try a few.
+        for _ in 0..5 {
+            cluster.port = free_port();
+            let mut options = format!(
+                "-p {} -c listen_addresses=127.0.0.1 -c unix_socket_directories='' \
+                 -c max_connections=200",
+                cluster.port
+            );
+            if !durable {
+                options.push_str(" -c fsync=off -c synchronous_commit=off -c full_page_writes=off");
+            }
+            let out = cluster
+                .as_server_user(&cluster.bin.join("pg_ctl"))
+                .args(["-w", "-t", "60", "-D"])
+                .arg(cluster.data())
+                .arg("-l")
+                .arg(cluster.dir.join("server.log"))
+                .args(["-o", &options, "start"])
+                .stdin(Stdio::null())
+                .output()
+                .expect("run pg_ctl start");
+            if out.status.success() {
+                return cluster;
+            }
+            last = format!(
+                "{}{}\n{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr),
+                std::fs::read_to_string(cluster.dir.join("server.log")).unwrap_or_default()
+            );
+        }
+        panic!("PostgreSQL did not start: {last}");
+    }
+
+    fn data(&self) -> PathBuf {
+        self.dir.join("data")
+    }
+
+    fn as_server_user(&self, program: &Path) -> Command {
+        match &self.user {
+            Some(u) => {
+                let mut c = Command::new("runuser");
+                c.args(["-u", u, "--"]).arg(program);
+                c
+            }
+            None => Command::new(program),
+        }
+    }
+
+    /// The URL of database `name` in this cluster.
+    pub fn url(&self, name: &str) -> String {
+        format!("postgres://arena@127.0.0.1:{}/{name}", self.port)
+    }
+
+    /// Creates an empty database `name` (dropping one of that name) and returns its URL.
+    pub fn create_database(&self, name: &str) -> String {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        sqlx::any::install_default_drivers();
+        rt.block_on(async {
+            let pool = sqlx::AnyPool::connect(&self.url("postgres"))
+                .await
+                .expect("connect to the cluster");
+            let drop = format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)");
+            sqlx::query(sqlx::AssertSqlSafe(drop))
+                .execute(&pool)
+                .await
+                .expect("drop database");
+            let create = format!("CREATE DATABASE \"{name}\"");
+            sqlx::query(sqlx::AssertSqlSafe(create))
+                .execute(&pool)
+                .await
+                .expect("create database");
+            pool.close().await;
+        });
+        self.url(name)
+    }
+
+    /// Ends every connection to database `name` but the caller's (a lost connection, as a
+    /// network cut or a restarted server makes it). Returns how many were ended.
+    pub fn cut_connections(&self, name: &str) -> i64 {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        sqlx::any::install_default_drivers();
+        rt.block_on(async {
+            let pool = sqlx::AnyPool::connect(&self.url("postgres")).await.unwrap();
+            let rows = sqlx::query(
+                "SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity \
+                 WHERE datname = $1 AND pid <> pg_backend_pid()",
+            )
+            .bind(name)
+            .fetch_all(&pool)
+            .await
+            .unwrap();
+            pool.close().await;
+            rows.len() as i64
+        })
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        let started = Instant::now();
+        let _ = self
+            .as_server_user(&self.bin.join("pg_ctl"))
+            .args(["-m", "immediate", "-w", "-D"])
+            .arg(self.data())
+            .arg("stop")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+        while started.elapsed() < Duration::from_secs(10)
+            && self.data().join("postmaster.pid").exists()
+        {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
