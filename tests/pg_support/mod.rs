@@ -247,3 +247,93 @@ impl Drop for Cluster {
         let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
+
+/// Where a test's server keeps its database: SQLite in its data folder (the default), or a
+/// database of the test cluster (`database = "postgres://..."` in the challenge file).
+pub enum Database {
+    Sqlite,
+    Postgres { cluster: Arc<Cluster>, url: String },
+}
+
+impl Database {
+    pub fn sqlite() -> Database {
+        Database::Sqlite
+    }
+
+    /// A new database `name` in the shared cluster.
+    pub fn postgres(name: &str) -> Database {
+        let cluster = shared();
+        let url = cluster.create_database(name);
+        Database::Postgres { cluster, url }
+    }
+
+    /// `sqlite` or `postgres`, for folder names.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Database::Sqlite => "sqlite",
+            Database::Postgres { .. } => "postgres",
+        }
+    }
+
+    pub fn url(&self) -> Option<&str> {
+        match self {
+            Database::Sqlite => None,
+            Database::Postgres { url, .. } => Some(url),
+        }
+    }
+
+    /// The challenge file's line that chooses this database (to go before any table).
+    pub fn challenge_line(&self) -> String {
+        match self.url() {
+            None => String::new(),
+            Some(url) => format!("database = \"{url}\"\n"),
+        }
+    }
+
+    /// An `arena worker` process named `name` on this database (none with SQLite), stopped when
+    /// dropped.
+    pub fn worker(&self, dir: &Path, name: &str) -> Option<WorkerProcess> {
+        let url = self.url()?;
+        let log = dir.join(format!("worker-{name}.log"));
+        let child = Command::new(env!("CARGO_BIN_EXE_arena"))
+            .args(["worker", "--threads", "1", "--lease", "5", "--name", name])
+            .args(["--database", url])
+            .env("ARENA_CACHE_DIR", dir.join("worker-cache"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::from(std::fs::File::create(&log).expect("log file")))
+            .spawn()
+            .expect("start arena worker");
+        Some(WorkerProcess { child })
+    }
+
+    /// The first column of the first row of `sql` (an integer) in this database.
+    pub fn int(&self, sql: &str) -> i64 {
+        let url = self.url().expect("a PostgreSQL database");
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        sqlx::any::install_default_drivers();
+        rt.block_on(async {
+            let pool = sqlx::AnyPool::connect(url).await.unwrap();
+            let row = sqlx::query(sqlx::AssertSqlSafe(sql.to_owned()))
+                .fetch_one(&pool)
+                .await
+                .unwrap_or_else(|e| panic!("{sql}: {e}"));
+            pool.close().await;
+            sqlx::Row::try_get::<i64, _>(&row, 0).unwrap()
+        })
+    }
+}
+
+/// A running `arena worker`, killed when dropped.
+pub struct WorkerProcess {
+    child: std::process::Child,
+}
+
+impl Drop for WorkerProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

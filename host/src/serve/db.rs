@@ -1045,3 +1045,27 @@ fn version(r: &AnyRow) -> anyhow::Result<Version> {
         active: r.try_get::<i64, _>("active")? != 0,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn database_urls_are_checked_and_shown_without_their_password() {
+        assert!(check_shared_url("postgres://arena@127.0.0.1:5432/c").is_ok());
+        assert!(check_shared_url("postgresql://h/c").is_ok());
+        let e = check_shared_url("sqlite://data/arena.sqlite3").unwrap_err();
+        assert!(format!("{e}").contains("takes a PostgreSQL URL"), "{e}");
+        let e = check_shared_url("mysql://root:hunter2@h/c").unwrap_err();
+        assert!(!format!("{e}").contains("hunter2"), "{e}");
+        assert_eq!(
+            without_password("postgres://arena:s3cret@db:5432/c"),
+            "postgres://arena:***@db:5432/c"
+        );
+        assert_eq!(
+            without_password("postgres://arena@db/c"),
+            "postgres://arena@db/c"
+        );
+        assert_eq!(without_password("postgres://db/c"), "postgres://db/c");
+    }
+}
