@@ -228,6 +228,39 @@ impl Cluster {
     }
 }
 
+impl Cluster {
+    /// CPU time (user and system, seconds) the server has used so far: the postmaster and its
+    /// processes, those that ended included (Linux `/proc`).
+    pub fn cpu_seconds(&self) -> f64 {
+        let pid_file =
+            std::fs::read_to_string(self.data().join("postmaster.pid")).expect("postmaster.pid");
+        let postmaster: u32 = pid_file.lines().next().unwrap().trim().parse().unwrap();
+        // SAFETY: sysconf has no preconditions.
+        let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64;
+        let mut total = 0u64;
+        for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+            let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+                continue;
+            };
+            // After the command's closing parenthesis: state, ppid, ..., utime (14th field of
+            // the whole line), stime, cutime, cstime.
+            let Some(rest) = stat.rsplit_once(')').map(|(_, r)| r) else {
+                continue;
+            };
+            let f: Vec<&str> = rest.split_whitespace().collect();
+            let pid: u32 = entry.file_name().to_string_lossy().parse().unwrap_or(0);
+            let ppid: u32 = f.get(1).and_then(|p| p.parse().ok()).unwrap_or(0);
+            if pid != postmaster && ppid != postmaster {
+                continue;
+            }
+            for i in 11..15 {
+                total += f.get(i).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
+            }
+        }
+        total as f64 / ticks
+    }
+}
+
 impl Drop for Cluster {
     fn drop(&mut self) {
         let started = Instant::now();

@@ -3,13 +3,14 @@
 //!
 //! One process: player threads (big native stacks, as guest code needs) take games from a local
 //! queue; the main thread keeps that queue fed by claiming batches from the database (about half
-//! a second of play at a time, so that the claim's cost is shared by many games and a dead
-//! worker strands few); a committer task writes the results that have arrived, all in one
-//! transaction, each with its lease check; a renewer task extends the leases while the games are
-//! played, tells the register that the worker is alive, and checks that the database is still
-//! set up by this arena's version. Database errors (a lost connection, a restarted server) are
-//! retried: the pool opens new connections, and a lease that ran out meanwhile only means that
-//! the game is played again somewhere (a result written too late is not counted).
+//! a second of play at a time, so that a claim's cost is shared by many games and a dead worker
+//! strands few; the next batch is claimed while half of one is still queued); a committer task
+//! writes the results of a quarter of a second in one transaction, each with its lease check; a
+//! renewer task extends the leases while the games are played, tells the register that the
+//! worker is alive, and checks that the database is still set up by this arena's version.
+//! Database errors (a lost connection, a restarted server) are retried: the pool opens new
+//! connections, and a lease that ran out meanwhile only means that the game is played again
+//! somewhere (a result written too late is not counted).
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -340,17 +341,24 @@ fn feed(shared: &Arc<Shared>, opts: &Options, stop: &AtomicBool) {
         {
             return;
         }
-        let queued = lock(&shared.queue).len();
-        if queued >= shared.threads {
-            // Enough in hand: wait until a player takes one.
-            let q = lock(&shared.queue);
-            let _ = shared
-                .hungry
-                .wait_timeout(q, Duration::from_millis(100))
-                .map(|_| ());
-            continue;
-        }
+        rate.update(shared.counters.played.load(Ordering::Relaxed));
+        // The next batch is claimed while half of this one is still queued: the players never
+        // wait for a claim's round trip.
         let batch = rate.batch(shared.threads);
+        {
+            let q = lock(&shared.queue);
+            if q.is_empty() && shared.in_hand.load(Ordering::SeqCst) < shared.threads {
+                if idle_since.is_none() {
+                    rate.starved(shared.threads);
+                }
+            } else if q.len() > batch / 2 {
+                let _ = shared
+                    .hungry
+                    .wait_timeout(q, Duration::from_millis(100))
+                    .map(|_| ());
+                continue;
+            }
+        }
         let t0 = Instant::now();
         let claimed = claim(shared, batch as i64, opts.lease);
         if claimed.as_ref().is_ok_and(|jobs| !jobs.is_empty()) {
@@ -379,7 +387,6 @@ fn feed(shared: &Arc<Shared>, opts: &Options, stop: &AtomicBool) {
                 continue;
             }
         };
-        rate.update(shared.counters.played.load(Ordering::Relaxed));
         if jobs.is_empty() {
             let idle = *idle_since.get_or_insert_with(Instant::now);
             if opts.drain
@@ -414,6 +421,8 @@ struct RateEstimate {
     at: Instant,
     played: u64,
     rate: f64,
+    /// The smallest batch: doubled whenever the players ran out of games before a claim.
+    floor: usize,
 }
 
 impl RateEstimate {
@@ -422,7 +431,13 @@ impl RateEstimate {
             at: Instant::now(),
             played: 0,
             rate: 0.0,
+            floor: 0,
         }
+    }
+
+    /// The players ran out of games: batches were too small for how fast games go.
+    fn starved(&mut self, threads: usize) {
+        self.floor = (self.floor.max(threads) * 2).min(MAX_BATCH);
     }
 
     fn update(&mut self, played: u64) {
@@ -440,7 +455,7 @@ impl RateEstimate {
     }
 
     fn batch(&self, threads: usize) -> usize {
-        let wanted = (self.rate * BATCH_TIME.as_secs_f64()) as usize;
+        let wanted = ((self.rate * BATCH_TIME.as_secs_f64()) as usize).max(self.floor);
         wanted.clamp(2 * threads, MAX_BATCH.max(2 * threads))
     }
 }
@@ -742,11 +757,27 @@ fn play_league(shared: &Shared, g: LeagueGame) -> anyhow::Result<Outcome> {
     }))
 }
 
-/// Writes results as they arrive, all those waiting in one transaction per table, until every
-/// player thread has stopped.
+/// Results gathered into one transaction: those that arrive within this time of the first, up to
+/// [`COMMIT_BATCH`]. A transaction costs the database far more than a row (its commit is flushed
+/// to disk): games of a few milliseconds would otherwise cost a commit each.
+const COMMIT_EVERY: Duration = Duration::from_millis(250);
+const COMMIT_BATCH: usize = 256;
+
+/// Writes results as they arrive, those of a quarter of a second in one transaction per table,
+/// until every player thread has stopped.
 async fn commit_loop(shared: Arc<Shared>, mut rx: UnboundedReceiver<Outcome>) {
     let mut batch = Vec::new();
-    while rx.recv_many(&mut batch, 1024).await > 0 {
+    while rx.recv_many(&mut batch, COMMIT_BATCH).await > 0 {
+        let deadline = tokio::time::Instant::now() + COMMIT_EVERY;
+        while batch.len() < COMMIT_BATCH {
+            let room = COMMIT_BATCH - batch.len();
+            match tokio::time::timeout_at(deadline, rx.recv_many(&mut batch, room)).await {
+                // The players have stopped: write what is there at once.
+                Ok(0) => break,
+                Ok(_) => {}
+                Err(_) => break,
+            }
+        }
         let mut ladder = Vec::new();
         let mut league = Vec::new();
         for o in batch.drain(..) {
