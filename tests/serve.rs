@@ -597,5 +597,13 @@ fn at_the_deadline_submissions_close_and_the_final_is_a_league_folder(db: Databa
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     let (_, page) = server.get("/");
     assert!(page.contains("Final standings") && page.contains("id=\"final\""));
+    if db.url().is_some() {
+        // With PostgreSQL the final's games went through the database, where workers on other
+        // machines could take them too.
+        assert_eq!(
+            db.int("SELECT COUNT(*) FROM league_games WHERE status = 'collected'"),
+            4
+        );
+    }
     server.finish();
 }

@@ -362,6 +362,15 @@ pub struct FinalEntrant {
     pub path: PathBuf,
 }
 
+/// Who plays the final's games: `threads` of the server, and with a shared `database` (a
+/// PostgreSQL URL) the workers on other machines too, through the database as
+/// `arena league --database` does.
+#[derive(Clone, Debug)]
+pub struct FinalPlayers {
+    pub threads: usize,
+    pub database: Option<String>,
+}
+
 /// Plays the final round-robin into `output` with the league engine (resuming it when its
 /// journal is there), writes the league's report, and returns the standings. The folder is an
 /// `arena league` output folder: `arena verify` and `arena report` work on it.
@@ -372,8 +381,9 @@ pub fn run_final(
     games_per_group: u32,
     seed: u64,
     output: PathBuf,
-    threads: usize,
+    players: &FinalPlayers,
 ) -> anyhow::Result<Vec<Standing>> {
+    let threads = players.threads;
     if entrants.len() < rules.players {
         bail!(
             "the final needs at least {} contestants with an accepted version; it has {}",
@@ -402,16 +412,30 @@ pub fn run_final(
             })
             .collect(),
     };
-    let run = league::run_league(
-        &cfg,
-        &RunOptions {
-            resume,
-            fresh: !resume,
-            threads: Some(threads),
-            quiet: true,
-            extend: false,
-        },
-    )?;
+    let opts = RunOptions {
+        resume,
+        fresh: !resume,
+        threads: Some(threads.max(1)),
+        quiet: true,
+        extend: false,
+    };
+    let run = match &players.database {
+        None => league::run_league(&cfg, &opts)?,
+        Some(url) => {
+            let dist = crate::distributed::league::Distributed {
+                url: url.clone(),
+                local_threads: threads,
+                lease: crate::distributed::worker::DEFAULT_LEASE,
+            };
+            // A thread of its own: the league drives the database from a runtime of its own,
+            // which cannot run on a thread of the server's.
+            std::thread::scope(|s| {
+                s.spawn(|| crate::distributed::league::run_league_distributed(&cfg, &opts, &dist))
+                    .join()
+                    .unwrap_or_else(|_| Err(anyhow!("the final's league panicked")))
+            })?
+        }
+    };
     crate::report::write_report(&run.output).context("cannot write the final's report")?;
     Ok(fit(
         &entrants.iter().map(|e| e.name.clone()).collect::<Vec<_>>(),
