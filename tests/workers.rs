@@ -267,7 +267,8 @@ fn a_league_on_workers_killed_restarted_and_cut_off_is_the_local_league_byte_for
     };
     let mut w1 = Worker::start(&dir, &url, "w1", 2);
     let mut w2 = Worker::start(&dir, &url, "w2", 2);
-    let mut w3 = Worker::start(&dir, &url, "w3", 2);
+    // As a worker on another machine would: over TLS, the server's certificate verified.
+    let mut w3 = Worker::start(&dir, &pg.tls_url("league_kill"), "w3", 2);
 
     // w1 is killed while it plays: it holds leases, and has written results before.
     wait_until("w1 plays", 120, || {
@@ -481,6 +482,15 @@ fn a_worker_plays_only_for_the_arena_version_that_set_the_database_up() {
         db.int("SELECT COUNT(*) FROM workers WHERE owner = 'v1'", &[]),
         0,
         "a stopped worker leaves the register"
+    );
+
+    // A server whose certificate is not of an authority the worker trusts: refused.
+    let out = worker(&pg.tls_url_wrong_authority("version_other"));
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("cannot open the database") && text(&out).contains("certificate"),
+        "{}",
+        text(&out)
     );
 
     // Not a PostgreSQL URL: refused before anything.

@@ -1,8 +1,9 @@
 //! A real PostgreSQL server for the tests: Debian's server binaries (the `postgresql` package,
 //! which scripts/install-test-tools.sh installs; Debian keeps them in
 //! /usr/lib/postgresql/VERSION/bin, off the PATH), a cluster made by `initdb` in a temporary
-//! folder and started by `pg_ctl` on a free loopback port. As root (CI), both run as the
-//! unprivileged user `nobody`, owner of the folder: initdb refuses to run as root. The cluster is
+//! folder and started by `pg_ctl` on a free loopback port, with TLS (a certificate of a test
+//! authority, made by `openssl`). As root (CI), both run as the unprivileged user `nobody`,
+//! owner of the folder: initdb refuses to run as root. The cluster is
 //! stopped and its folder removed when the last test holding it is done, also when a test fails
 //! (a `Drop` guard). No mock: the arena's SQL runs on the real server.
 
@@ -123,14 +124,17 @@ impl Cluster {
             String::from_utf8_lossy(&out.stdout),
             String::from_utf8_lossy(&out.stderr)
         );
+        cluster.make_certificates();
         let mut last = String::new();
         // A port found free may be taken before the server binds it: try a few.
         for _ in 0..5 {
             cluster.port = free_port();
             let mut options = format!(
                 "-p {} -c listen_addresses=127.0.0.1 -c unix_socket_directories='' \
-                 -c max_connections=200",
-                cluster.port
+                 -c max_connections=200 -c ssl=on -c ssl_cert_file={} -c ssl_key_file={}",
+                cluster.port,
+                cluster.dir.join("server.pem").display(),
+                cluster.dir.join("server.key").display(),
             );
             if !durable {
                 options.push_str(" -c fsync=off -c synchronous_commit=off -c full_page_writes=off");
@@ -160,6 +164,102 @@ impl Cluster {
 
     fn data(&self) -> PathBuf {
         self.dir.join("data")
+    }
+
+    /// A test authority (`ca.pem`) and the server's certificate for 127.0.0.1 signed by it, the
+    /// key readable by the server's user only.
+    fn make_certificates(&self) {
+        let d = &self.dir;
+        let openssl = |args: &[&str]| {
+            let out = Command::new("openssl")
+                .args(args)
+                .current_dir(d)
+                .output()
+                .expect("run openssl (scripts/install-test-tools.sh installs it)");
+            assert!(
+                out.status.success(),
+                "openssl {args:?}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        };
+        openssl(&[
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "2",
+            "-subj",
+            "/CN=arena test authority",
+            "-keyout",
+            "ca.key",
+            "-out",
+            "ca.pem",
+        ]);
+        openssl(&[
+            "req",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-subj",
+            "/CN=127.0.0.1",
+            "-keyout",
+            "server.key",
+            "-out",
+            "server.csr",
+        ]);
+        std::fs::write(d.join("server.ext"), "subjectAltName=IP:127.0.0.1\n").unwrap();
+        openssl(&[
+            "x509",
+            "-req",
+            "-in",
+            "server.csr",
+            "-CA",
+            "ca.pem",
+            "-CAkey",
+            "ca.key",
+            "-CAcreateserial",
+            "-days",
+            "2",
+            "-extfile",
+            "server.ext",
+            "-out",
+            "server.pem",
+        ]);
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(d.join("server.key"), std::fs::Permissions::from_mode(0o600))
+            .unwrap();
+        if let Some(u) = &self.user {
+            for f in ["server.key", "server.pem"] {
+                let status = Command::new("chown")
+                    .arg(u)
+                    .arg(d.join(f))
+                    .status()
+                    .unwrap();
+                assert!(status.success());
+            }
+        }
+    }
+
+    /// The URL of database `name` over TLS, the server's certificate verified against the test
+    /// authority (as workers on other machines reach it).
+    pub fn tls_url(&self, name: &str) -> String {
+        format!(
+            "{}?sslmode=verify-full&sslrootcert={}",
+            self.url(name),
+            self.dir.join("ca.pem").display()
+        )
+    }
+
+    /// The same with a certificate of no authority the client trusts (its own, self-issued
+    /// certificate as a root that did not sign the server's).
+    pub fn tls_url_wrong_authority(&self, name: &str) -> String {
+        format!(
+            "{}?sslmode=verify-full&sslrootcert={}",
+            self.url(name),
+            self.dir.join("server.pem").display()
+        )
     }
 
     fn as_server_user(&self, program: &Path) -> Command {
