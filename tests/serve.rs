@@ -1,8 +1,11 @@
 //! `arena serve` over HTTP on 127.0.0.1, as contestants and the host use it: uploads checked at
 //! once (`arena submit` and plain HTTP), the ladder playing them, verifiable records, each
 //! contestant seeing only their own logs and verdicts, limits, escaping, CSRF, and the final at
-//! the deadline.
+//! the deadline. Every test runs twice: with SQLite in the data folder, and with a PostgreSQL
+//! database (`database = "postgres://..."`), where an `arena worker` process plays ladder games
+//! besides the server's own worker.
 
+mod pg_support;
 mod serve_support;
 // The component examples, built as tests/components.rs builds them (this test uses one).
 #[allow(dead_code)]
@@ -11,8 +14,27 @@ mod components;
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use pg_support::Database;
 use serde_json::Value;
 use serve_support::*;
+
+/// `mod NAME { sqlite, postgres }`: the test `NAME(database)` on each database; `short` names its
+/// PostgreSQL database.
+macro_rules! on_both_databases {
+    ($name:ident, $short:literal) => {
+        mod $name {
+            #[test]
+            fn sqlite() {
+                super::$name(super::Database::sqlite())
+            }
+
+            #[test]
+            fn postgres() {
+                super::$name(super::Database::postgres($short))
+            }
+        }
+    };
+}
 
 /// A small, quick ladder: one worker, short games, few games per version.
 const QUICK: &str = r#"
@@ -39,10 +61,20 @@ fn seat_games_add_up(board: &Value) {
     assert_eq!(seats, 2 * board["games"].as_u64().unwrap(), "{board}");
 }
 
-#[test]
-fn the_ladder_plays_uploads_and_each_contestant_sees_only_their_own_logs() {
-    let dir = temp_dir("ladder");
-    let mut server = Server::start(&dir, QUICK);
+on_both_databases!(
+    the_ladder_plays_uploads_and_each_contestant_sees_only_their_own_logs,
+    "serve_ladder"
+);
+
+fn the_ladder_plays_uploads_and_each_contestant_sees_only_their_own_logs(db: Database) {
+    let dir = temp_dir(&format!("ladder-{}", db.name()));
+    // With PostgreSQL, an `arena worker` process plays the ladder's games, and the server none.
+    let quick = match db.url() {
+        None => QUICK.to_owned(),
+        Some(_) => QUICK.replace("workers = 1", "workers = 0"),
+    };
+    let mut server = Server::start(&dir, &format!("{}{quick}", db.challenge_line()));
+    let worker = db.worker(&dir, "remote");
     let alice = server.add_contestant("alice");
     let bob = server.add_contestant("bob");
     let carol = server.add_contestant("carol");
@@ -220,16 +252,46 @@ fn the_ladder_plays_uploads_and_each_contestant_sees_only_their_own_logs() {
             .unwrap();
         assert_eq!(seat["version"], 2, "{g}");
     }
+    if worker.is_some() {
+        // The worker played every ladder game, and the leaderboard counts each once.
+        let remote = db.int("SELECT COUNT(*) FROM games WHERE played_by = 'remote'");
+        let done = db.int("SELECT COUNT(*) FROM games WHERE status = 'done'");
+        assert!(remote >= 1 && remote == done, "{remote} of {done} games");
+        let in_db = db.int(
+            "SELECT COUNT(*) FROM games g WHERE g.status = 'done' AND NOT EXISTS \
+             (SELECT 1 FROM game_seats s JOIN versions v ON v.id = s.version_id \
+             WHERE s.game_id = g.id AND v.active = 0)",
+        );
+        let board = server.wait_for("/api/leaderboard", 60, |b| {
+            b["games"].as_i64() == Some(in_db)
+        });
+        seat_games_add_up(&board);
+        // Its games' records are served and verify.
+        let id = db.int("SELECT MAX(id) FROM games WHERE played_by = 'remote'");
+        let (status, record) = server.get(&format!("/api/games/{id}/record"));
+        assert_eq!(status, 200, "{record}");
+        let path = write(&dir, "remote-game.jsonl", &record);
+        let out = arena().arg("verify").arg(&path).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    }
+    drop(worker);
     assert!(server.stop(), "SIGTERM stops the server cleanly");
     server.finish();
 }
 
-#[test]
-fn uploads_need_a_token_and_are_capped_limited_and_closed_when_frozen() {
-    let dir = temp_dir("limits");
+on_both_databases!(
+    uploads_need_a_token_and_are_capped_limited_and_closed_when_frozen,
+    "serve_limits"
+);
+
+fn uploads_need_a_token_and_are_capped_limited_and_closed_when_frozen(db: Database) {
+    let dir = temp_dir(&format!("limits-{}", db.name()));
     let server = Server::start(
         &dir,
-        "workers = 1\nround_cap = 30\n[uploads]\nper_hour = 2\nmax_kib = 8\ncheck_games = 1\n",
+        &format!(
+            "{}workers = 1\nround_cap = 30\n[uploads]\nper_hour = 2\nmax_kib = 8\ncheck_games = 1\n",
+            db.challenge_line()
+        ),
     );
     let dave = server.add_contestant("dave");
     let erin = server.add_contestant("erin");
@@ -338,12 +400,19 @@ fn cookie_from(
     )
 }
 
-#[test]
-fn pages_escape_what_contestants_control_and_forms_need_their_csrf_token() {
-    let dir = temp_dir("pages");
+on_both_databases!(
+    pages_escape_what_contestants_control_and_forms_need_their_csrf_token,
+    "serve_pages"
+);
+
+fn pages_escape_what_contestants_control_and_forms_need_their_csrf_token(db: Database) {
+    let dir = temp_dir(&format!("pages-{}", db.name()));
     let server = Server::start(
         &dir,
-        "workers = 1\nround_cap = 30\ninvite_code = \"spring-2026-invite\"\n[uploads]\ncheck_games = 1\n",
+        &format!(
+            "{}workers = 1\nround_cap = 30\ninvite_code = \"spring-2026-invite\"\n[uploads]\ncheck_games = 1\n",
+            db.challenge_line()
+        ),
     );
     let evil = "<script>alert(1)</script>";
     let url = |p: &str| format!("{}{p}", server.url);
@@ -467,13 +536,18 @@ fn utc_in(secs: u64) -> String {
     )
 }
 
-#[test]
-fn at_the_deadline_submissions_close_and_the_final_is_a_league_folder() {
-    let dir = temp_dir("final");
+on_both_databases!(
+    at_the_deadline_submissions_close_and_the_final_is_a_league_folder,
+    "serve_final"
+);
+
+fn at_the_deadline_submissions_close_and_the_final_is_a_league_folder(db: Database) {
+    let dir = temp_dir(&format!("final-{}", db.name()));
     let server = Server::start(
         &dir,
         &format!(
-            "name = \"final test\"\nworkers = 1\nround_cap = 40\ndeadline = {}\n[uploads]\ncheck_games = 1\n[final]\ngames_per_group = 4\n",
+            "{}name = \"final test\"\nworkers = 1\nround_cap = 40\ndeadline = {}\n[uploads]\ncheck_games = 1\n[final]\ngames_per_group = 4\n",
+            db.challenge_line(),
             utc_in(20)
         ),
     );
@@ -527,6 +601,14 @@ fn at_the_deadline_submissions_close_and_the_final_is_a_league_folder() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     let (_, page) = server.get("/");
     assert!(page.contains("Final standings") && page.contains("id=\"final\""));
+    if db.url().is_some() {
+        // With PostgreSQL the final's games went through the database, where workers on other
+        // machines could take them too.
+        assert_eq!(
+            db.int("SELECT COUNT(*) FROM league_games WHERE status = 'collected'"),
+            4
+        );
+    }
     server.finish();
 }
 

@@ -3,11 +3,13 @@
 //!
 //! Layout: `farm` drives games of Little Animal Farm over the `farm-rules` crate; `records` writes
 //! and verifies game records; `sandbox` hosts agents in wasmtime; `league` schedules and ranks;
-//! `serve` hosts a challenge on the web; `cli` is the `arena` command.
+//! `serve` hosts a challenge on the web; `distributed` spreads ladder and league games over
+//! workers on many machines through PostgreSQL; `cli` is the `arena` command.
 
 pub mod audit;
 pub mod bench;
 pub mod cli;
+pub mod distributed;
 pub mod farkle;
 pub mod farm;
 pub mod fuzz_checks;

@@ -37,6 +37,7 @@ pub mod report;
 pub mod serve;
 pub mod submit;
 pub mod verify;
+pub mod worker;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -84,6 +85,9 @@ pub enum Command {
     Serve(serve::ServeArgs),
     /// Upload an agent to an `arena serve` server and print the verdict
     Submit(submit::SubmitArgs),
+    /// Play ladder and league games from a shared PostgreSQL database (`arena serve --database`,
+    /// `arena league --database`), on any machine that reaches it
+    Worker(worker::WorkerArgs),
 }
 
 /// True when `result` failed only because standard output was closed (the reader of a pipe went
@@ -116,5 +120,6 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Report(args) => report::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Submit(args) => submit::run(args),
+        Command::Worker(args) => worker::run(args),
     }
 }

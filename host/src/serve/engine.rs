@@ -51,8 +51,10 @@ pub fn limits(b: &Budgets) -> Limits {
     league::agents::limits(b)
 }
 
-/// The game a challenge plays and how.
-#[derive(Clone, Debug)]
+/// The game a challenge (or a league) plays and how. Kept in the database as JSON for workers
+/// on other machines (`crate::distributed`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Rules {
     pub game: GameKind,
     pub players: usize,
@@ -111,8 +113,29 @@ impl Engine {
         })
     }
 
+    /// An engine that plays up to `games` games at once (a worker's threads), or fewer when the
+    /// address space holds fewer agent instances: returns it with how many it plays at once.
+    pub fn for_games_at_once(rules: Rules, games: usize) -> anyhow::Result<(Engine, usize)> {
+        let limits = limits(&rules.budgets);
+        let limits_json = Arc::new(serde_json::to_value(&limits)?);
+        let instances = u32::try_from(games.saturating_mul(rules.players)).unwrap_or(u32::MAX);
+        let sandbox = Sandbox::for_instances(limits, instances)?;
+        let at_once = sandbox.games_at_once(rules.players, games)?;
+        let engine = Engine {
+            sandbox,
+            rules,
+            limits_json,
+        };
+        Ok((engine, at_once))
+    }
+
     pub fn rules(&self) -> &Rules {
         &self.rules
+    }
+
+    /// The sandbox limits as every record of this engine's games states them.
+    pub fn limits_json(&self) -> &Value {
+        &self.limits_json
     }
 
     /// Largest module the sandbox loads, in bytes.
@@ -339,6 +362,15 @@ pub struct FinalEntrant {
     pub path: PathBuf,
 }
 
+/// Who plays the final's games: `threads` of the server, and with a shared `database` (a
+/// PostgreSQL URL) the workers on other machines too, through the database as
+/// `arena league --database` does.
+#[derive(Clone, Debug)]
+pub struct FinalPlayers {
+    pub threads: usize,
+    pub database: Option<String>,
+}
+
 /// Plays the final round-robin into `output` with the league engine (resuming it when its
 /// journal is there), writes the league's report, and returns the standings. The folder is an
 /// `arena league` output folder: `arena verify` and `arena report` work on it.
@@ -349,8 +381,9 @@ pub fn run_final(
     games_per_group: u32,
     seed: u64,
     output: PathBuf,
-    threads: usize,
+    players: &FinalPlayers,
 ) -> anyhow::Result<Vec<Standing>> {
+    let threads = players.threads;
     if entrants.len() < rules.players {
         bail!(
             "the final needs at least {} contestants with an accepted version; it has {}",
@@ -379,16 +412,30 @@ pub fn run_final(
             })
             .collect(),
     };
-    let run = league::run_league(
-        &cfg,
-        &RunOptions {
-            resume,
-            fresh: !resume,
-            threads: Some(threads),
-            quiet: true,
-            extend: false,
-        },
-    )?;
+    let opts = RunOptions {
+        resume,
+        fresh: !resume,
+        threads: Some(threads.max(1)),
+        quiet: true,
+        extend: false,
+    };
+    let run = match &players.database {
+        None => league::run_league(&cfg, &opts)?,
+        Some(url) => {
+            let dist = crate::distributed::league::Distributed {
+                url: url.clone(),
+                local_threads: threads,
+                lease: crate::distributed::worker::DEFAULT_LEASE,
+            };
+            // A thread of its own: the league drives the database from a runtime of its own,
+            // which cannot run on a thread of the server's.
+            std::thread::scope(|s| {
+                s.spawn(|| crate::distributed::league::run_league_distributed(&cfg, &opts, &dist))
+                    .join()
+                    .unwrap_or_else(|_| Err(anyhow!("the final's league panicked")))
+            })?
+        }
+    };
     crate::report::write_report(&run.output).context("cannot write the final's report")?;
     Ok(fit(
         &entrants.iter().map(|e| e.name.clone()).collect::<Vec<_>>(),
