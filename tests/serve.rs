@@ -616,7 +616,7 @@ fn at_the_deadline_submissions_close_and_the_final_is_a_league_folder(db: Databa
 /// than `risk` points are at stake (the template's own limit is 300).
 fn farkle_agent(risk: u32) -> String {
     let template =
-        std::fs::read_to_string(workspace().join("host/src/cli/new/templates/wat/farkle.wat"))
+        std::fs::read_to_string(workspace().join("host/src/games/farkle/templates/wat/farkle.wat"))
             .expect("the Farkle WAT template");
     let limit = "(i32.lt_u (i32.load (i32.const 36)) (i32.const 300))";
     assert!(template.contains(limit), "the template's risk limit moved");

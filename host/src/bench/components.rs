@@ -76,9 +76,7 @@ pub fn measure(
     let decision = w.decision_ns(Player::Agent(module), reps, 50)? / 1000.0;
     let games = sizes.games;
     let cpu = thread_cpu_s();
-    let secs = w
-        .games_only(games, &[Player::Agent(module)])?
-        .as_secs_f64();
+    let secs = w.games_only(games, &[Player::Agent(module)])?.as_secs_f64();
     let cpu_secs = thread_cpu_s() - cpu;
     let league_secs = time_league_against_itself(w, module, sizes)?;
     Ok(ComponentFigures {
@@ -168,7 +166,14 @@ fn time_league_against_itself(
     };
     let limits = serde_json::to_value(Limits::default())?;
     let t = Instant::now();
-    let run = play_league(w.game(), &Host::default(), &cfg, &contestants, &limits, &opts);
+    let run = play_league(
+        w.game(),
+        &Host::default(),
+        &cfg,
+        &contestants,
+        &limits,
+        &opts,
+    );
     let secs = t.elapsed().as_secs_f64();
     // The run (and the folder's lock) is dropped before the folder is removed.
     let complete = run.map(|r| r.played == r.results.len());
