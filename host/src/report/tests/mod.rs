@@ -609,7 +609,10 @@ fn no_page_of_the_report_or_a_viewer_has_a_script_inside() {
     for (name, text) in pages {
         for (at, _) in text.match_indices("<script") {
             let tag = &text[at..at + text[at..].find('>').unwrap()];
-            assert!(tag.contains(" src="), "{name}: a script inside the page: {tag}>");
+            assert!(
+                tag.contains(" src="),
+                "{name}: a script inside the page: {tag}>"
+            );
         }
     }
 }
