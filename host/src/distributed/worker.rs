@@ -207,8 +207,7 @@ pub fn run(url: &str, opts: &Options, stop: &AtomicBool) -> anyhow::Result<Summa
         .thread_name("arena-worker-db")
         .build()?;
     let db = rt.block_on(Db::open_as_worker(url, 4))?;
-    let theirs = rt
-        .block_on(db.state(VERSION_KEY))
+    let theirs = read_version(&rt, &db)
         .map_err(|e| anyhow!("{e:#}"))
         .context(
             "the database holds no arena schema: start `arena serve --database` or \
@@ -406,6 +405,35 @@ fn feed(shared: &Arc<Shared>, opts: &Options, stop: &AtomicBool) {
         shared.in_hand.fetch_add(jobs.len(), Ordering::SeqCst);
         lock(&shared.queue).extend(jobs);
         shared.ready.notify_all();
+    }
+}
+
+/// The arena version the database was set up by. A connection lost while reading it (the
+/// database restarted, an administrator cut the connections) is tried again a few times, as a
+/// running worker does with every query; any other error (no schema) is returned at once.
+fn read_version(rt: &tokio::runtime::Runtime, db: &Db) -> anyhow::Result<Option<String>> {
+    let mut tries = 0;
+    loop {
+        match rt.block_on(db.state(VERSION_KEY)) {
+            Err(e) if tries < 5 && connection_lost(&e) => {
+                tries += 1;
+                std::thread::sleep(Duration::from_millis(500));
+            }
+            read => return read,
+        }
+    }
+}
+
+/// True when `e` is a lost connection to the database rather than an answer from it.
+fn connection_lost(e: &anyhow::Error) -> bool {
+    match e.downcast_ref::<sqlx::Error>() {
+        Some(sqlx::Error::Io(_) | sqlx::Error::PoolTimedOut | sqlx::Error::Protocol(_)) => true,
+        // Class 57P: the server shut the connection (57P01 admin shutdown, 57P02 crash,
+        // 57P03 cannot connect now); class 08: connection exceptions.
+        Some(sqlx::Error::Database(d)) => d
+            .code()
+            .is_some_and(|c| c.starts_with("57P") || c.starts_with("08")),
+        _ => false,
     }
 }
 
