@@ -2,7 +2,12 @@
 # Installs what the test suite needs besides Rust: the wasm targets, the toolchains of the
 # example agents in other languages (tests/languages.rs, docs/languages/) and of the component
 # agents (docs/COMPONENTS.md), headless Chromium for the report's browser test
-# (host/tests/report_browser.rs) with ChromeDriver for the server's (tests/serve_browser.rs). Uses
+# (host/tests/report_browser.rs) with ChromeDriver for the server's (tests/serve_browser.rs), and
+# the PostgreSQL server for the tests of `arena serve --database`, `arena worker` and
+# `arena league --database` (tests/serve.rs, tests/workers.rs, tests/worker_throughput.rs: they
+# run Debian's initdb and pg_ctl from /usr/lib/postgresql/VERSION/bin themselves, as the user
+# nobody when run as root, in a temporary folder, with TLS certificates made by openssl; the
+# package's own cluster is not used). Uses
 # apt-get (as root or with sudo), npm and pip; everything comes from the package registries.
 # Versions are pinned; what is already installed at the pinned version is not installed again.
 set -euo pipefail
@@ -13,8 +18,10 @@ rustup target add wasm32-unknown-unknown wasm32-wasip1 wasm32-wasip2
 export DEBIAN_FRONTEND=noninteractive
 if [ "$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi
 $SUDO apt-get update -qq
-$SUDO apt-get install -y -qq clang lld wasi-libc libclang-rt-dev-wasm32 chromium chromium-driver >/dev/null
+$SUDO apt-get install -y -qq clang lld wasi-libc libclang-rt-dev-wasm32 chromium chromium-driver \
+    postgresql openssl >/dev/null
 clang --version | sed -n 1p
+ls -d /usr/lib/postgresql/*/bin/postgres
 chromium --version 2>/dev/null || true
 chromedriver --version 2>/dev/null || true
 

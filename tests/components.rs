@@ -162,6 +162,28 @@ fn check_reports_a_components_world_size_load_time_and_fuel() {
     ] {
         assert!(out.contains(&expected), "missing {expected:?} in:\n{out}");
     }
+
+    // The load time says whether it compiled or read the compiled code from the cache.
+    let rs = component("rs-greedy");
+    let compiled = arena_cached()
+        .env("ARENA_CACHE_DIR", "")
+        .args(["check", rs.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        text(&compiled).contains("(validate, compile, probe)"),
+        "{}",
+        text(&compiled)
+    );
+    // Once to fill the shared cache (if no other test did), then from it.
+    let o = run_cached(&["check", rs.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o));
+    let o = run_cached(&["check", rs.to_str().unwrap()]);
+    assert!(
+        text(&o).contains("(validate, compiled code read from the module cache, probe)"),
+        "{}",
+        text(&o)
+    );
 }
 
 #[test]
@@ -234,7 +256,7 @@ fn a_python_folder_made_by_arena_new_plays_is_rebuilt_only_when_a_source_changes
 }
 
 #[test]
-fn arena_new_javascript_prints_its_build_and_writes_a_project_of_the_world() {
+fn arena_new_javascript_prints_its_build_writes_a_project_of_the_world_and_the_folder_plays() {
     let dir = temp_dir("components-new-javascript");
     let bot = dir.join("dice-bot");
     let o = run(&[
@@ -261,6 +283,17 @@ fn arena_new_javascript_prints_its_build_and_writes_a_project_of_the_world() {
     );
     let agent = std::fs::read_to_string(bot.join("agent.js")).unwrap();
     assert!(agent.contains("export function draft"), "{agent}");
+
+    // The folder is an agent: named on the command line, it is built (npm install, then the
+    // build with componentize-js, from npm's cache when it can) and plays the solo benchmark.
+    let o = arena_cached()
+        .args(["play", bot.to_str().unwrap(), "--seed", "2"])
+        .env("npm_config_prefer_offline", "true")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(bot.join("dice-bot.wasm").is_file(), "{}", text(&o));
+    assert!(text(&o).contains("dice-bot"), "{}", text(&o));
 }
 
 #[test]
@@ -278,13 +311,85 @@ fn bench_components_measures_start_decision_and_games_of_each_agent() {
     assert_eq!(all[1]["world"], "arena:games/farm@1.0.0");
     for f in &all {
         for key in [
+            "instantiate_us",
+            "instantiate_cpu_us",
             "start_us",
             "decision_us",
             "games_per_s",
             "ms_per_game",
+            "cpu_ms_per_game",
             "load_ms",
+            "league_games_per_s",
         ] {
             assert!(f[key].as_f64().unwrap() > 0.0, "{key}: {f}");
         }
+    }
+}
+
+/// A component's randomness and clocks come from the game's seed (docs/COMPONENTS.md,
+/// "Imports"): Python's `random` and `os.urandom`, JavaScript's `Math.random` and the clocks of
+/// both. The same seed gives the same numbers; another seed, or the other seat, other ones.
+#[test]
+fn python_and_javascript_randomness_and_clocks_follow_the_game_seed() {
+    let dir = temp_dir("components-random");
+    let cases = [
+        (
+            "python",
+            "agent.py",
+            "import os, random, time\n",
+            "    def trade(self, view: View) -> Offer | None:\n",
+            "        print('rnd', random.random(), os.urandom(4).hex(), time.time(), \
+             time.monotonic(), 'seat', view.seat)\n",
+        ),
+        (
+            "javascript",
+            "agent.js",
+            "",
+            "export function trade(view) {\n",
+            "  console.log('rnd', Math.random(), Date.now(), performance.now(), 'seat', view.seat);\n",
+        ),
+    ];
+    for (lang, file, imports, at, line) in cases {
+        let bot = dir.join(format!("{lang}-dice"));
+        let o = run(&["new", bot.to_str().unwrap(), "--lang", lang]);
+        assert!(o.status.success(), "{}", text(&o));
+        let source = std::fs::read_to_string(bot.join(file)).unwrap();
+        assert!(source.contains(at), "{lang}: the template has no {at:?}");
+        let source = format!(
+            "{imports}{}",
+            source.replacen(at, &format!("{at}{line}"), 1)
+        );
+        std::fs::write(bot.join(file), source).unwrap();
+        let logs = |seed: &str| -> Vec<String> {
+            let o = arena_cached()
+                .args(["play", bot.to_str().unwrap(), bot.to_str().unwrap()])
+                .args(["--seed", seed, "--logs", "--rounds", "5"])
+                .env("npm_config_prefer_offline", "true")
+                .output()
+                .unwrap();
+            assert!(o.status.success(), "{lang}: {}", text(&o));
+            let lines: Vec<String> = text(&o)
+                .lines()
+                .filter_map(|l| l.split_once("] rnd ").map(|(_, r)| r.to_owned()))
+                .collect();
+            assert!(lines.len() >= 4, "{lang}: {}", text(&o));
+            lines
+        };
+        let (first, again, other) = (logs("1"), logs("1"), logs("2"));
+        assert_eq!(first, again, "{lang}: the same seed, the same numbers");
+        let number = |l: &str| l.split_whitespace().next().unwrap().to_owned();
+        assert_ne!(
+            first.iter().map(|l| number(l)).collect::<Vec<_>>(),
+            other.iter().map(|l| number(l)).collect::<Vec<_>>(),
+            "{lang}: another seed, other numbers"
+        );
+        let seat = |s: &str| {
+            first
+                .iter()
+                .find(|l| l.ends_with(&format!("seat {s}")))
+                .map(|l| number(l))
+                .unwrap_or_else(|| panic!("{lang}: no line of seat {s}: {first:?}"))
+        };
+        assert_ne!(seat("0"), seat("1"), "{lang}: each seat its own numbers");
     }
 }

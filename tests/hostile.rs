@@ -983,26 +983,39 @@ mod compiler {
 /// A hostile component (tests/hostile/rust-component, one cargo feature each) plays a farm game
 /// against greedy: returns the record's events and text, after checking that it verifies.
 fn component_game(feature: &str) -> (Vec<serde_json::Value>, String) {
+    let (events, record, _) = component_game_with(feature, &[]);
+    (events, record)
+}
+
+/// [`component_game`] with more arguments for `arena play` (budgets, fault policy); also
+/// returns what `arena play` printed.
+fn component_game_with(feature: &str, extra: &[&str]) -> (Vec<serde_json::Value>, String, String) {
     let agent = common::components::component(&format!("hostile-{feature}"));
-    let dir = temp_dir(&format!("hostile-component-{feature}"));
+    // A folder per feature and arguments: tests of one feature run at the same time.
+    let tag: String = extra
+        .concat()
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .collect();
+    let dir = temp_dir(&format!("hostile-component-{feature}-{tag}"));
     let record = dir.join("game.jsonl");
-    let run = run_measured(
-        &[
-            "play",
-            agent.to_str().unwrap(),
-            example_wasm("greedy").to_str().unwrap(),
-            "--seed",
-            "5",
-            "--record",
-            record.to_str().unwrap(),
-        ],
-        &cache_dir(),
-    );
+    let greedy = example_wasm("greedy");
+    let mut args = vec![
+        "play",
+        agent.to_str().unwrap(),
+        greedy.to_str().unwrap(),
+        "--seed",
+        "5",
+        "--record",
+        record.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let run = run_measured(&args, &cache_dir());
     assert_eq!(run.code, Some(0), "{feature}: {}", run.output);
     let o = run_arena(&["verify", record.to_str().unwrap()]);
     assert!(o.status.success(), "{feature}: arena verify: {}", text(&o));
     let text = std::fs::read_to_string(&record).unwrap();
-    (events(&text), text)
+    (events(&text), text, run.output)
 }
 
 fn run_arena(args: &[&str]) -> std::process::Output {
@@ -1032,12 +1045,103 @@ fn a_component_looping_in_init_loses_its_game_on_decision_fuel() {
     );
 }
 
+/// A component's decisions share the game's fuel as a core module's do: a `trade` that never
+/// returns, with less fuel for the game than for one decision, ends on `game_fuel`.
+#[test]
+fn a_component_runs_out_of_the_games_fuel() {
+    let (events, _, _) = component_game_with("loop-trade", &["--fuel-per-game", "3000000"]);
+    let fault = only_fault(&events);
+    assert_eq!(fault["decision"], "trade", "{fault}");
+    assert_eq!(fault["kind"], "game_fuel", "{fault}");
+    assert!(
+        events
+            .iter()
+            .any(|e| e["type"] == "forfeit" && e["seat"] == 0),
+        "forfeit by default: {events:?}"
+    );
+}
+
+/// With the fault policy `lose_move` a faulty component only loses its moves: it is not
+/// forfeited, its first `trade` ends on `decision_fuel`, and since its instance is not entered
+/// again after that, each later `trade` fails at once with the same fault and no fuel: the
+/// agent's fuel for the game is that of about one decision.
+#[test]
+fn a_faulty_component_loses_its_moves_under_lose_move_without_spending_more_fuel() {
+    let (events, _, printed) = component_game_with("loop-trade", &["--fault-policy", "lose_move"]);
+    assert!(
+        events.iter().all(|e| e["type"] != "forfeit"),
+        "no forfeit under lose_move: {events:?}"
+    );
+    let faults: Vec<_> = events.iter().filter(|e| e["type"] == "fault").collect();
+    assert!(
+        faults.len() >= 3,
+        "a fault at each of its turns: {faults:?}"
+    );
+    for f in &faults {
+        assert_eq!(f["seat"], 0, "{f}");
+        assert_eq!(f["decision"], "trade", "{f}");
+        assert_eq!(f["kind"], "decision_fuel", "{f}");
+    }
+    // "hostile-loop-trade: N fuel used, ...": one decision's 10,000,000 and its loading.
+    let line = printed
+        .lines()
+        .find(|l| l.starts_with("hostile-loop-trade: ") && l.contains(" fuel used"))
+        .unwrap_or_else(|| panic!("no fuel line:\n{printed}"));
+    let used: u64 = line["hostile-loop-trade: ".len()..]
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        (10_000_000..11_000_000).contains(&used),
+        "fuel of about one decision, not one per turn: {line}"
+    );
+}
+
 #[test]
 fn a_component_allocating_without_bound_hits_the_memory_limit() {
     let (events, _) = component_game("allocate");
     let fault = only_fault(&events);
     assert_eq!(fault["decision"], "trade", "{fault}");
     assert_eq!(fault["kind"], "memory_limit", "{fault}");
+}
+
+/// The largest count logged after `prefix` in `record` (the agents' logs are in it).
+fn largest_count(record: &str, prefix: &str) -> u64 {
+    record
+        .match_indices(prefix)
+        .filter_map(|(at, _)| {
+            let digits: String = record[at + prefix.len()..]
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            digits.parse().ok()
+        })
+        .max()
+        .unwrap_or_else(|| panic!("no {prefix:?} in the record:\n{record}"))
+}
+
+#[test]
+fn a_component_hammering_host_calls_pays_for_their_bytes() {
+    // With the default budgets (10,000,000 fuel a decision), host calls whose work grows with an
+    // argument cost its bytes as well as the call's 1,000 fuel, as for a core module: 4 KiB of
+    // random bytes 5,096 fuel (at most 1,962 calls), a lookup of a 1 MiB name 1,049,576 (at most
+    // 9). Before, each cost 1,000 fuel: 7,800 random calls took 1.4 s of a 2 s backstop, and
+    // 8 MiB names ran into it (a `timeout`).
+    for (feature, prefix, most) in [
+        ("random-bytes", "random calls: ", 1_962),
+        ("name-lookup", "lookups: ", 9),
+    ] {
+        let (events, record) = component_game(feature);
+        let fault = only_fault(&events);
+        assert_eq!(fault["kind"], "decision_fuel", "{feature}: {fault}");
+        let calls = largest_count(&record, prefix);
+        assert!(
+            (1..=most).contains(&calls),
+            "{feature}: {calls} calls in one decision, at most {most} are paid for"
+        );
+    }
 }
 
 #[test]
@@ -1078,6 +1182,10 @@ fn components_that_cannot_be_agents_are_refused_before_any_game() {
         (
             "component_huge_memory",
             "linear memory of 3932160000 bytes requested, the limit is 33554432 bytes",
+        ),
+        (
+            "component_huge_table",
+            "table of 10000000 elements requested, the limit is 10000 elements",
         ),
         ("component_http", "wasi:http/outgoing-handler@0.2.0"),
         (

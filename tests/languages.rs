@@ -454,6 +454,88 @@ fn arena_new_rust_builds_and_passes_check() {
     new_project_builds_and_passes_check("rust");
 }
 
+/// A folder made by `arena new` in every language that builds a core module (Rust crate folders
+/// are built by cargo, as every example agent's), named wherever an agent is expected: `arena
+/// check` (of all of them at once), `arena play` and a league file's `[[agent]] path`. The arena
+/// builds each with its toolchain, and finds Zig from PyPI without a `zig` command on the PATH
+/// (this test's PATH has none, as on a machine set up by scripts/install-test-tools.sh).
+#[test]
+fn a_folder_made_by_arena_new_in_any_language_is_an_agent_for_check_play_and_leagues() {
+    let dir = temp_dir("new-folders");
+    assemblyscript_installed();
+    let langs = ["c", "zig", "assemblyscript", "wat"];
+    let folder = |lang: &str| dir.join(format!("{lang}-bot"));
+    for lang in langs {
+        must(
+            arena()
+                .arg("new")
+                .arg(folder(lang))
+                .args(["--lang", lang])
+                .current_dir(&dir),
+            &format!("arena new --lang {lang}"),
+        );
+    }
+    let with_tools = |cmd: &mut Command| {
+        cmd.current_dir(&dir)
+            .env_remove("CARGO_TARGET_DIR")
+            .env("npm_config_prefer_offline", "true")
+            .env("ZIG_LOCAL_CACHE_DIR", out_dir().join("zig-cache"))
+            .env("ZIG_GLOBAL_CACHE_DIR", out_dir().join("zig-cache"));
+    };
+    let mut check = arena();
+    check.arg("check");
+    for lang in langs {
+        check.arg(folder(lang));
+    }
+    with_tools(&mut check);
+    let out = must(&mut check, "arena check of the folders");
+    assert!(
+        text(&out).contains(&format!(
+            "{} agents checked: {} passed",
+            langs.len(),
+            langs.len()
+        )),
+        "{}",
+        text(&out)
+    );
+
+    let mut play = arena();
+    play.arg("play")
+        .arg(folder("zig"))
+        .arg(folder("assemblyscript"))
+        .args(["--seed", "5"]);
+    with_tools(&mut play);
+    let out = must(&mut play, "arena play of two folders");
+    assert!(text(&out).contains("zig-bot"), "{}", text(&out));
+
+    let mut toml = String::from("players_per_game = 2\ngames_per_group = 2\nround_cap = 100\n");
+    for lang in langs {
+        toml.push_str(&format!("[[agent]]\npath = \"{lang}-bot\"\n"));
+    }
+    std::fs::write(dir.join("league.toml"), toml).unwrap();
+    let mut league = arena();
+    league.args([
+        "league",
+        "--config",
+        "league.toml",
+        "--output",
+        "out",
+        "--quiet",
+    ]);
+    with_tools(&mut league);
+    must(&mut league, "a league of the folders");
+    let standings: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("out/standings.json")).unwrap()).unwrap();
+    let mut names: Vec<&str> = standings["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["name"].as_str().unwrap())
+        .collect();
+    names.sort_unstable();
+    assert_eq!(names, ["assemblyscript-bot", "c-bot", "wat-bot", "zig-bot"]);
+}
+
 #[test]
 fn arena_new_refuses_an_existing_folder_and_a_bad_name() {
     let dir = temp_dir("new-refused");

@@ -203,6 +203,43 @@ fn the_readme_says_how_to_install_arena_before_typing_it_and_the_rust_it_needs()
     );
 }
 
+/// The defaults of the league file's `[budgets]` in README.md's table are those `arena play
+/// --help` shows (the sandbox's own defaults), key by key.
+#[test]
+fn the_readme_gives_the_budgets_defaults_the_arena_uses() {
+    let readme = readme();
+    let help = text(&run(&["play", "--help"]));
+    let mut keys = 0;
+    for line in readme.lines() {
+        let Some(rest) = line.strip_prefix("| `[budgets]` `") else {
+            continue;
+        };
+        let (key, rest) = rest.split_once('`').unwrap();
+        let readme_default = rest
+            .trim_start_matches([' ', '|'])
+            .split('`')
+            .nth(1)
+            .unwrap_or_else(|| panic!("no default for {key} in {line:?}"));
+        let flag = format!("--{} <", key.replace('_', "-"));
+        let option = help
+            .split("\n      --")
+            .map(|o| format!("--{o}"))
+            .find(|o| o.starts_with(&flag))
+            .unwrap_or_else(|| panic!("`arena play --help` has no {flag}>:\n{help}"));
+        let help_default = option
+            .split("[default: ")
+            .nth(1)
+            .and_then(|d| d.split(']').next())
+            .unwrap_or_else(|| panic!("no default in {option:?}"));
+        assert_eq!(
+            readme_default, help_default,
+            "README.md's default of [budgets] {key}"
+        );
+        keys += 1;
+    }
+    assert_eq!(keys, 7, "the seven [budgets] keys are in README.md's table");
+}
+
 #[test]
 fn example_agents_are_built_with_the_agent_profile() {
     // The README's first command names the example crates in arena.toml; the arena builds them.

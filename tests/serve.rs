@@ -1,14 +1,40 @@
 //! `arena serve` over HTTP on 127.0.0.1, as contestants and the host use it: uploads checked at
 //! once (`arena submit` and plain HTTP), the ladder playing them, verifiable records, each
 //! contestant seeing only their own logs and verdicts, limits, escaping, CSRF, and the final at
-//! the deadline.
+//! the deadline. Every test runs twice: with SQLite in the data folder, and with a PostgreSQL
+//! database (`database = "postgres://..."`), where an `arena worker` process plays ladder games
+//! besides the server's own worker.
 
+mod pg_support;
 mod serve_support;
+// The component examples, built as tests/components.rs builds them (this test uses one).
+#[allow(dead_code)]
+#[path = "common/components.rs"]
+mod components;
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use pg_support::Database;
 use serde_json::Value;
 use serve_support::*;
+
+/// `mod NAME { sqlite, postgres }`: the test `NAME(database)` on each database; `short` names its
+/// PostgreSQL database.
+macro_rules! on_both_databases {
+    ($name:ident, $short:literal) => {
+        mod $name {
+            #[test]
+            fn sqlite() {
+                super::$name(super::Database::sqlite())
+            }
+
+            #[test]
+            fn postgres() {
+                super::$name(super::Database::postgres($short))
+            }
+        }
+    };
+}
 
 /// A small, quick ladder: one worker, short games, few games per version.
 const QUICK: &str = r#"
@@ -35,10 +61,20 @@ fn seat_games_add_up(board: &Value) {
     assert_eq!(seats, 2 * board["games"].as_u64().unwrap(), "{board}");
 }
 
-#[test]
-fn the_ladder_plays_uploads_and_each_contestant_sees_only_their_own_logs() {
-    let dir = temp_dir("ladder");
-    let mut server = Server::start(&dir, QUICK);
+on_both_databases!(
+    the_ladder_plays_uploads_and_each_contestant_sees_only_their_own_logs,
+    "serve_ladder"
+);
+
+fn the_ladder_plays_uploads_and_each_contestant_sees_only_their_own_logs(db: Database) {
+    let dir = temp_dir(&format!("ladder-{}", db.name()));
+    // With PostgreSQL, an `arena worker` process plays the ladder's games, and the server none.
+    let quick = match db.url() {
+        None => QUICK.to_owned(),
+        Some(_) => QUICK.replace("workers = 1", "workers = 0"),
+    };
+    let mut server = Server::start(&dir, &format!("{}{quick}", db.challenge_line()));
+    let worker = db.worker(&dir, "remote");
     let alice = server.add_contestant("alice");
     let bob = server.add_contestant("bob");
     let carol = server.add_contestant("carol");
@@ -216,16 +252,46 @@ fn the_ladder_plays_uploads_and_each_contestant_sees_only_their_own_logs() {
             .unwrap();
         assert_eq!(seat["version"], 2, "{g}");
     }
+    if worker.is_some() {
+        // The worker played every ladder game, and the leaderboard counts each once.
+        let remote = db.int("SELECT COUNT(*) FROM games WHERE played_by = 'remote'");
+        let done = db.int("SELECT COUNT(*) FROM games WHERE status = 'done'");
+        assert!(remote >= 1 && remote == done, "{remote} of {done} games");
+        let in_db = db.int(
+            "SELECT COUNT(*) FROM games g WHERE g.status = 'done' AND NOT EXISTS \
+             (SELECT 1 FROM game_seats s JOIN versions v ON v.id = s.version_id \
+             WHERE s.game_id = g.id AND v.active = 0)",
+        );
+        let board = server.wait_for("/api/leaderboard", 60, |b| {
+            b["games"].as_i64() == Some(in_db)
+        });
+        seat_games_add_up(&board);
+        // Its games' records are served and verify.
+        let id = db.int("SELECT MAX(id) FROM games WHERE played_by = 'remote'");
+        let (status, record) = server.get(&format!("/api/games/{id}/record"));
+        assert_eq!(status, 200, "{record}");
+        let path = write(&dir, "remote-game.jsonl", &record);
+        let out = arena().arg("verify").arg(&path).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    }
+    drop(worker);
     assert!(server.stop(), "SIGTERM stops the server cleanly");
     server.finish();
 }
 
-#[test]
-fn uploads_need_a_token_and_are_capped_limited_and_closed_when_frozen() {
-    let dir = temp_dir("limits");
+on_both_databases!(
+    uploads_need_a_token_and_are_capped_limited_and_closed_when_frozen,
+    "serve_limits"
+);
+
+fn uploads_need_a_token_and_are_capped_limited_and_closed_when_frozen(db: Database) {
+    let dir = temp_dir(&format!("limits-{}", db.name()));
     let server = Server::start(
         &dir,
-        "workers = 1\nround_cap = 30\n[uploads]\nper_hour = 2\nmax_kib = 8\ncheck_games = 1\n",
+        &format!(
+            "{}workers = 1\nround_cap = 30\n[uploads]\nper_hour = 2\nmax_kib = 8\ncheck_games = 1\n",
+            db.challenge_line()
+        ),
     );
     let dave = server.add_contestant("dave");
     let erin = server.add_contestant("erin");
@@ -334,12 +400,19 @@ fn cookie_from(
     )
 }
 
-#[test]
-fn pages_escape_what_contestants_control_and_forms_need_their_csrf_token() {
-    let dir = temp_dir("pages");
+on_both_databases!(
+    pages_escape_what_contestants_control_and_forms_need_their_csrf_token,
+    "serve_pages"
+);
+
+fn pages_escape_what_contestants_control_and_forms_need_their_csrf_token(db: Database) {
+    let dir = temp_dir(&format!("pages-{}", db.name()));
     let server = Server::start(
         &dir,
-        "workers = 1\nround_cap = 30\ninvite_code = \"spring-2026-invite\"\n[uploads]\ncheck_games = 1\n",
+        &format!(
+            "{}workers = 1\nround_cap = 30\ninvite_code = \"spring-2026-invite\"\n[uploads]\ncheck_games = 1\n",
+            db.challenge_line()
+        ),
     );
     let evil = "<script>alert(1)</script>";
     let url = |p: &str| format!("{}{p}", server.url);
@@ -463,13 +536,18 @@ fn utc_in(secs: u64) -> String {
     )
 }
 
-#[test]
-fn at_the_deadline_submissions_close_and_the_final_is_a_league_folder() {
-    let dir = temp_dir("final");
+on_both_databases!(
+    at_the_deadline_submissions_close_and_the_final_is_a_league_folder,
+    "serve_final"
+);
+
+fn at_the_deadline_submissions_close_and_the_final_is_a_league_folder(db: Database) {
+    let dir = temp_dir(&format!("final-{}", db.name()));
     let server = Server::start(
         &dir,
         &format!(
-            "name = \"final test\"\nworkers = 1\nround_cap = 40\ndeadline = {}\n[uploads]\ncheck_games = 1\n[final]\ngames_per_group = 4\n",
+            "{}name = \"final test\"\nworkers = 1\nround_cap = 40\ndeadline = {}\n[uploads]\ncheck_games = 1\n[final]\ngames_per_group = 4\n",
+            db.challenge_line(),
             utc_in(20)
         ),
     );
@@ -523,5 +601,154 @@ fn at_the_deadline_submissions_close_and_the_final_is_a_league_folder() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     let (_, page) = server.get("/");
     assert!(page.contains("Final standings") && page.contains("id=\"final\""));
+    if db.url().is_some() {
+        // With PostgreSQL the final's games went through the database, where workers on other
+        // machines could take them too.
+        assert_eq!(
+            db.int("SELECT COUNT(*) FROM league_games WHERE status = 'collected'"),
+            4
+        );
+    }
+    server.finish();
+}
+
+/// The hand-written Farkle agent of `arena new --lang wat --game farkle`, rolling on while fewer
+/// than `risk` points are at stake (the template's own limit is 300).
+fn farkle_agent(risk: u32) -> String {
+    let template =
+        std::fs::read_to_string(workspace().join("host/src/games/farkle/templates/wat/farkle.wat"))
+            .expect("the Farkle WAT template");
+    let limit = "(i32.lt_u (i32.load (i32.const 36)) (i32.const 300))";
+    assert!(template.contains(limit), "the template's risk limit moved");
+    template.replace(
+        limit,
+        &format!("(i32.lt_u (i32.load (i32.const 36)) (i32.const {risk}))"),
+    )
+}
+
+#[test]
+fn a_solo_farkle_ladder_is_the_benchmark_table() {
+    let dir = temp_dir("solo");
+    let server = Server::start(
+        &dir,
+        "game = \"farkle\"\nplayers_per_game = 1\nworkers = 1\nround_cap = 60\n\
+         [ladder]\nmax_games_per_version = 20\n[uploads]\ncheck_games = 1\n",
+    );
+    let ann = server.add_contestant("ann");
+    let ben = server.add_contestant("ben");
+    // A Little Animal Farm agent is refused by a Farkle challenge, naming what it lacks.
+    let farm = write(&dir, "farm.wat", &passer());
+    let out = server.submit(&ann, &farm);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(text(&out).contains("farkle_draft"), "{}", text(&out));
+    for (token, risk) in [(&ann, 300), (&ben, 2000)] {
+        let file = write(&dir, &format!("risk-{risk}.wat"), &farkle_agent(risk));
+        let out = server.submit(token, &file);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    }
+    server.wait_for("/api/leaderboard", 180, |b| {
+        ["ann", "ben"].iter().all(|n| games_of(b, n) >= 20)
+    });
+    server.wait_for("/api/status", 60, |s| s["games_pending"] == 0);
+    let board = server.json("/api/leaderboard");
+    assert_eq!(board["measure"], "turns", "{board}");
+    assert_eq!(
+        board["games"].as_u64(),
+        Some(games_of(&board, "ann") + games_of(&board, "ben")),
+        "solo games have one seat each: {board}"
+    );
+    let agents = board["agents"].as_array().unwrap();
+    assert_eq!(agents.len(), 2, "{board}");
+    // Each line is the agent's benchmark: the games that reached 10,000 (`wins`) and the mean of
+    // their turns (`rating`), computed here again from the agent's own games.
+    for a in agents {
+        let id = a["contestant"].as_i64().unwrap();
+        let games: Vec<Value> = server.json(&format!("/api/agents/{id}"))["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|g| g["status"] == "done")
+            .cloned()
+            .collect();
+        assert_eq!(games.len() as u64, a["games"].as_u64().unwrap(), "{a}");
+        let reached: Vec<f64> = games
+            .iter()
+            .inspect(|g| assert_eq!(g["seats"].as_array().unwrap().len(), 1, "{g}"))
+            .filter(|g| g["outcome"]["result"] == "win")
+            .map(|g| g["turns"].as_f64().unwrap())
+            .collect();
+        assert_eq!(a["wins"].as_u64(), Some(reached.len() as u64), "{a}");
+        assert_eq!(
+            a["losses"].as_u64(),
+            Some(games.len() as u64 - reached.len() as u64),
+            "{a}"
+        );
+        assert!(!reached.is_empty(), "{a}");
+        let mean = reached.iter().sum::<f64>() / reached.len() as f64;
+        let rating = a["rating"].as_f64().unwrap();
+        assert!((rating - mean).abs() < 1e-9, "{a}: mean turns {mean}");
+        assert!(a["interval"].as_f64().unwrap() > 0.0, "{a}");
+    }
+    // Best first: more often at 10,000, then fewer turns.
+    let key = |a: &Value| {
+        (
+            a["wins"].as_f64().unwrap() / a["games"].as_f64().unwrap(),
+            -a["rating"].as_f64().unwrap(),
+        )
+    };
+    assert!(key(&agents[0]) >= key(&agents[1]), "{board}");
+    assert_eq!(agents[0]["rank"], 1);
+
+    // The pages say turns, and a game's record verifies and replays in the Farkle viewer.
+    let (_, page) = server.get("/");
+    assert!(page.contains("Mean turns"), "{page}");
+    let id = server.json(&format!("/api/agents/{}", agents[0]["contestant"]))["games"][0]["id"]
+        .as_i64()
+        .unwrap();
+    let (status, record) = server.get(&format!("/api/games/{id}/record"));
+    assert_eq!(status, 200);
+    assert!(record.contains("\"game\":\"farkle\""), "{record}");
+    let path = write(&dir, "solo.jsonl", &record);
+    let out = arena().arg("verify").arg(&path).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let (status, viewer) = server.get("/replays/farkle.html");
+    assert_eq!(status, 200);
+    assert!(viewer.contains("farkle.js"), "{viewer}");
+    server.finish();
+}
+
+/// A component is uploaded like a core module: checked at once (its world in the report), then it
+/// plays the ladder against a core module, and its games' records verify.
+#[test]
+fn a_component_is_uploaded_checked_and_plays_the_ladder() {
+    let dir = temp_dir("component");
+    let server = Server::start(&dir, QUICK);
+    let rusty = server.add_contestant("rusty");
+    let watty = server.add_contestant("watty");
+    let out = server.submit(&rusty, &components::component("rs-greedy"));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    for expected in [
+        "kind:        WebAssembly component",
+        "world:       arena:games/farm@1.0.0",
+        "accepted: version 1",
+    ] {
+        assert!(text(&out).contains(expected), "{expected}: {}", text(&out));
+    }
+    let file = write(&dir, "watty.wat", &climber("watty-climb"));
+    assert_eq!(server.submit(&watty, &file).status.code(), Some(0));
+    let board = server.wait_for("/api/leaderboard", 120, |b| {
+        games_of(b, "rusty") >= 2 && games_of(b, "watty") >= 2
+    });
+    let id = entry(&board, "rusty").unwrap()["contestant"]
+        .as_i64()
+        .unwrap();
+    let game = server.json(&format!("/api/agents/{id}"))["games"][0]["id"]
+        .as_i64()
+        .unwrap();
+    let (status, record) = server.get_as(&rusty, &format!("/api/games/{game}/record"));
+    assert_eq!(status, 200);
+    let path = write(&dir, "component-game.jsonl", &record);
+    let out = arena().arg("verify").arg(&path).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     server.finish();
 }

@@ -205,12 +205,41 @@ fn a_contestant_uploads_through_the_page_and_watches_the_ladder_and_a_replay() {
             }
         };
         c.goto(&format!("{}{href}", server.url)).await.unwrap();
-        let game = c
-            .wait()
+        c.wait()
             .at_most(Duration::from_secs(30))
             .for_element(Locator::Css("#games li a"))
             .await
             .unwrap();
+
+        // The agent's page updates by itself too: a newcomer's placement games against this
+        // agent appear in its games and its count of games, without a reload.
+        c.execute("window.arenaMarker = 43;", vec![]).await.unwrap();
+        let count = |c: Client| async move {
+            let field = c.find(Locator::Css("#standing [data-field=games]")).await.unwrap();
+            let games: u32 = field.text().await.unwrap().parse().unwrap();
+            let listed = c.find_all(Locator::Css("#games li")).await.unwrap().len();
+            (games, listed)
+        };
+        let (games_before, listed_before) = count(c.clone()).await;
+        let newcomer = server.add_contestant("newcomer");
+        let file = write(&dir, "newcomer.wat", &climber("newcomer-cl"));
+        let out = server.submit(&newcomer, &file);
+        assert_eq!(out.status.code(), Some(0), "{}", serve_support::text(&out));
+        wait_until("the newcomer's games on the agent's page", 120, || async {
+            let (games, listed) = count(c.clone()).await;
+            games > games_before && listed > listed_before
+        })
+        .await;
+        let marker = c.execute("return window.arenaMarker;", vec![]).await.unwrap();
+        assert_eq!(marker, serde_json::json!(43), "the agent's page was updated in place");
+        let mut listed = Vec::new();
+        for li in c.find_all(Locator::Css("#games li")).await.unwrap() {
+            listed.push(li.text().await.unwrap());
+        }
+        assert!(listed.iter().any(|l| l.contains("newcomer v1")), "{listed:?}");
+        shot(&c, "agent").await;
+
+        let game = c.find(Locator::Css("#games li a")).await.unwrap();
         game.click().await.unwrap();
         wait_until("the replay", 30, || async {
             let t = c.find(Locator::Id("title")).await;

@@ -113,16 +113,29 @@ impl Compiler {
     /// Checks the shape of `wasm` (a validated core module) and compiles it for `engine`.
     pub fn compile(&self, engine: &Engine, limits: &Limits, wasm: &[u8]) -> anyhow::Result<Module> {
         self.compile_as(engine, limits, wasm)
+            .map(|(module, _)| module)
+    }
+
+    /// [`Compiler::compile`], and whether the compiled code came from the cache (nothing was
+    /// compiled) rather than from a compile just now.
+    pub(crate) fn compile_or_reuse(
+        &self,
+        engine: &Engine,
+        limits: &Limits,
+        wasm: &[u8],
+    ) -> anyhow::Result<(Module, bool)> {
+        self.compile_as(engine, limits, wasm)
     }
 
     /// The same for a component (`wasm` is a component binary): the same shape limits (on each
-    /// of its core modules), child process, limits and cache.
+    /// of its core modules), child process, limits and cache; and whether the compiled code came
+    /// from the cache.
     pub fn compile_component(
         &self,
         engine: &Engine,
         limits: &Limits,
         wasm: &[u8],
-    ) -> anyhow::Result<Component> {
+    ) -> anyhow::Result<(Component, bool)> {
         self.compile_as(engine, limits, wasm)
     }
 
@@ -131,7 +144,7 @@ impl Compiler {
         engine: &Engine,
         limits: &Limits,
         wasm: &[u8],
-    ) -> anyhow::Result<A> {
+    ) -> anyhow::Result<(A, bool)> {
         check_shape(wasm, &self.limits.shape)?;
         let key = self
             .cache
@@ -139,7 +152,7 @@ impl Compiler {
             .map(|_| ModuleCache::key(engine, limits, wasm));
         if let (Some(cache), Some(key)) = (&self.cache, &key) {
             match cache.load_as::<A>(engine, key) {
-                Lookup::Hit(module) => return Ok(module),
+                Lookup::Hit(module) => return Ok((module, true)),
                 Lookup::Miss => {}
                 Lookup::Refused(why) => {
                     eprintln!("warning: cached artifact refused, compiling again: {why}")
@@ -149,6 +162,7 @@ impl Compiler {
         let artifact = match &self.executable {
             None if self.cache.is_none() => {
                 return A::compile(engine, wasm)
+                    .map(|module| (module, false))
                     .map_err(|e| anyhow!("cannot compile the {}: {}", A::WHAT, one_line(&e)));
             }
             None => A::precompile(engine, wasm)
@@ -164,7 +178,7 @@ impl Compiler {
                 eprintln!("warning: {e:#}");
             }
         }
-        Ok(module)
+        Ok((module, false))
     }
 
     fn compile_in_child(

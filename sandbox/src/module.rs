@@ -253,11 +253,11 @@ impl Sandbox {
         let engine = &self.inner.engine;
         Module::validate(engine, &wasm)
             .map_err(|e| anyhow!("invalid WebAssembly module: {}", one_line(&e)))?;
-        check_table_sizes(&wasm, &self.inner.limits)?;
-        let module = self
-            .inner
-            .compiler
-            .compile(engine, &self.inner.limits, &wasm)?;
+        check_table_sizes(&wasm, &self.inner.limits, "module")?;
+        let (module, from_cache) =
+            self.inner
+                .compiler
+                .compile_or_reuse(engine, &self.inner.limits, &wasm)?;
 
         let imports = check_imports(&module)?;
         let uses_wasi = module.imports().any(|i| i.module() == WASI_MODULE);
@@ -287,6 +287,7 @@ impl Sandbox {
             has_init,
             has_initialize,
             games,
+            from_cache,
         };
         let version = player::probe_abi_version(&inner)?;
         if version != arena_abi::ABI_VERSION {
@@ -313,7 +314,8 @@ impl Sandbox {
     ) -> anyhow::Result<AgentModule> {
         let engine = &self.inner.engine;
         let limits = &self.inner.limits;
-        let compiled = self
+        check_table_sizes(wasm, limits, "component")?;
+        let (compiled, from_cache) = self
             .inner
             .compiler
             .compile_component(engine, limits, wasm)?;
@@ -340,6 +342,7 @@ impl Sandbox {
             uses_wasi: true,
             has_init: true,
             has_initialize: false,
+            from_cache,
         };
         Ok(AgentModule {
             inner: Arc::new(inner),
@@ -347,20 +350,26 @@ impl Sandbox {
     }
 }
 
-/// Refuses a module whose tables start larger than `limits.table_elements`, with the message the
-/// limiter gives at instantiation. It must happen before compiling: the pooling allocator's
-/// slots hold `table_elements` elements, and it would refuse such a module when loading its
-/// artifact, with a message of its own.
+/// Refuses a module (`what`: "module") or a component (`what`: "component", each of its core
+/// modules) whose tables start larger than `limits.table_elements`, with the message the limiter
+/// gives at instantiation. It must happen before compiling: the pooling allocator's slots hold
+/// `table_elements` elements, and it would refuse such a module when loading its artifact, with
+/// a message of its own.
 ///
 /// A module with more tables than [`config::TABLES_PER_INSTANCE`] is refused here too: the pool
 /// would refuse it with its own message, and without the pool instantiation would fail in every
 /// game, which must not look like the host's failure.
-fn check_table_sizes(wasm: &[u8], limits: &Limits) -> anyhow::Result<()> {
+fn check_table_sizes(wasm: &[u8], limits: &Limits, what: &str) -> anyhow::Result<()> {
+    // `parse_all` goes into a component's nested modules.
     for payload in wasmparser::Parser::new(0).parse_all(wasm) {
         if let wasmparser::Payload::TableSection(tables) = payload? {
             if tables.count() > config::TABLES_PER_INSTANCE {
+                let definer = match what {
+                    "component" => "a core module of the component",
+                    _ => "the module",
+                };
                 bail!(
-                    "the module defines {} tables; the arena allows {}",
+                    "{definer} defines {} tables; the arena allows {}",
                     tables.count(),
                     config::TABLES_PER_INSTANCE
                 );
@@ -374,7 +383,7 @@ fn check_table_sizes(wasm: &[u8], limits: &Limits) -> anyhow::Result<()> {
                         limit: limits.table_elements as usize,
                     });
                     let f = classify(&e, "instantiation", FuelScope::Decision);
-                    bail!("cannot instantiate the module: {}", f.detail);
+                    bail!("cannot instantiate the {what}: {}", f.detail);
                 }
             }
         }
@@ -636,6 +645,8 @@ pub(crate) struct ModuleInner {
     pub(crate) has_initialize: bool,
     /// The games whose decision exports the module has (a component: its world's).
     games: Vec<&'static AgentInterface>,
+    /// The compiled code came from the module cache: loading compiled nothing.
+    from_cache: bool,
 }
 
 /// What an agent is made of.
@@ -724,6 +735,18 @@ impl AgentModule {
     /// True when the module exports the optional `arena_init`.
     pub fn has_init(&self) -> bool {
         self.inner.has_init
+    }
+
+    /// True when loading read the compiled code from the module cache instead of compiling.
+    pub fn compiled_from_cache(&self) -> bool {
+        self.inner.from_cache
+    }
+
+    /// Makes a fresh instance for a game and drops it: a new store, the instantiation (a start
+    /// function runs) and nothing else, no `init` and no decision. What `arena bench
+    /// --components` times as instantiation.
+    pub fn instantiate_once(&self) -> anyhow::Result<()> {
+        player::instantiate_once(&self.inner)
     }
 
     /// The sandbox (and limits) this module was compiled for.

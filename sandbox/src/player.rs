@@ -115,9 +115,13 @@ impl HostState {
             }
             Guest::Plain | Guest::Component => (None, None),
         };
-        let p2 = (guest == Guest::Component).then(|| ComponentWasi {
-            ctx: wasi::context_p2(seed, &log),
-            table: wasmtime::component::ResourceTable::new(),
+        let p2 = (guest == Guest::Component).then(|| {
+            let (ctx, random) = wasi::context_p2(seed, &log);
+            ComponentWasi {
+                ctx,
+                table: wasmtime::component::ResourceTable::new(),
+                random,
+            }
         });
         let instances = match guest {
             Guest::Component => CORE_INSTANCES_PER_COMPONENT as usize,
@@ -239,6 +243,27 @@ pub(crate) fn probe_abi_version(module: &ModuleInner) -> anyhow::Result<u32> {
             })?;
         Ok(version as u32)
     })
+}
+
+/// A fresh store and instance of `module`, dropped at once (see
+/// [`AgentModule::instantiate_once`]), on the budget of one decision.
+pub(crate) fn instantiate_once(module: &ModuleInner) -> anyhow::Result<()> {
+    let limits = module.limits();
+    let mut store = new_store(module, 0, AgentLog::new(limits.log_bytes));
+    store.set_fuel(limits.fuel_per_decision)?;
+    store.set_epoch_deadline(limits.wall_ticks());
+    match &module.code {
+        Code::Core(pre) => {
+            instantiate(pre, &mut store).map_err(|e| anyhow::anyhow!("{}", one_line(&e)))?;
+        }
+        Code::Component(world) => {
+            store.data_mut().limiter.instantiating = true;
+            let made = world.instantiate(&mut store);
+            store.data_mut().limiter.instantiating = false;
+            made.map_err(|e| anyhow::anyhow!("{}", one_line(&e)))?;
+        }
+    }
+    Ok(())
 }
 
 /// Instantiates a component once at load, on the budget of one decision: one that cannot be

@@ -4,9 +4,11 @@
 //! the arena's own `random_get` serves: exactly the bytes wasmtime-wasi's `random_get` gave over
 //! that cycle (a test compares both over many requests), at the price of a copy. wasmtime-wasi
 //! draws one 32-bit word per byte through a boxed RNG and keeps its low byte, which cost about
-//! 70 µs for 4 KiB; here the bytes are made once per game and copied out.
+//! 70 µs for 4 KiB; here the bytes are made once per game and copied out. A component agent's
+//! `get-random-bytes` reads its context's cycle through a [`SharedCycle`], the same way.
 
 use std::convert::Infallible;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::RngCore;
@@ -42,13 +44,76 @@ impl LazyCycle {
 
     fn next_byte(&mut self) -> u8 {
         if self.at == self.bytes.len() {
-            let old = self.bytes.len();
-            self.bytes.resize(old + CHUNK.min(self.len - old), 0);
-            self.rng.fill_bytes(&mut self.bytes[old..]);
+            self.generate_chunk();
         }
         let b = self.bytes[self.at];
         self.at = (self.at + 1) % self.len;
         b
+    }
+
+    /// Generates the next chunk of the cycle.
+    fn generate_chunk(&mut self) {
+        let old = self.bytes.len();
+        self.bytes.resize(old + CHUNK.min(self.len - old), 0);
+        self.rng.fill_bytes(&mut self.bytes[old..]);
+    }
+
+    /// Fills `dst` with what `dst.len()` words read one by one would give as bytes, each word's
+    /// low byte (how wasmtime-wasi's `get-random-bytes` turns words into bytes), without reading
+    /// them one by one: that took about 25 ns a byte, and a decision of 4 KiB requests spent
+    /// most of the 2 s backstop on it.
+    pub(crate) fn fill_low_bytes(&mut self, dst: &mut [u8]) {
+        // Word `i` is read from bytes `at + 4i ..= at + 4i + 3` of the cycle (wrapping), big-endian:
+        // its low byte is the last of the four.
+        let end = self.at.saturating_add(dst.len().saturating_mul(4));
+        while self.bytes.len() < end.min(self.len) {
+            self.generate_chunk();
+        }
+        for b in dst {
+            *b = self.bytes[(self.at + 3) % self.len];
+            self.at = (self.at + 4) % self.len;
+        }
+    }
+}
+
+/// A [`LazyCycle`] shared by wasmtime-wasi's context, which reads words from it
+/// (`get-random-u64`), and the arena's own `get-random-bytes` for components
+/// (`component_linker`): one cycle read in one order, whichever function asks, so the bytes are
+/// those wasmtime-wasi alone would serve.
+#[derive(Clone)]
+pub(crate) struct SharedCycle(Arc<Mutex<LazyCycle>>);
+
+impl SharedCycle {
+    pub(crate) fn new(cycle: LazyCycle) -> SharedCycle {
+        SharedCycle(Arc::new(Mutex::new(cycle)))
+    }
+
+    /// The next `len` bytes, as [`LazyCycle::fill_low_bytes`] serves them.
+    pub(crate) fn low_bytes(&self, len: usize) -> Vec<u8> {
+        let mut bytes = vec![0; len];
+        self.lock().fill_low_bytes(&mut bytes);
+        bytes
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, LazyCycle> {
+        // Nothing panics while holding the lock; a poisoned cycle is still a valid cycle.
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl TryRng for SharedCycle {
+    type Error = Infallible;
+
+    fn try_next_u32(&mut self) -> Result<u32, Infallible> {
+        self.lock().try_next_u32()
+    }
+
+    fn try_next_u64(&mut self) -> Result<u64, Infallible> {
+        self.lock().try_next_u64()
+    }
+
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Infallible> {
+        self.lock().try_fill_bytes(dst)
     }
 }
 
@@ -135,7 +200,7 @@ impl RandomBytes {
 
 #[cfg(test)]
 mod tests {
-    use super::{LazyCycle, RandomBytes, CHUNK};
+    use super::{LazyCycle, RandomBytes, SharedCycle, CHUNK};
     use proptest::prelude::{any, prop, prop_assert_eq, prop_oneof, proptest, Just, Strategy};
     use rand_chacha::ChaCha8Rng;
     use rand_core::{RngCore, SeedableRng};
@@ -204,6 +269,36 @@ mod tests {
                     let mut got = vec![0u8; n];
                     bytes.fill(&mut got);
                     prop_assert_eq!(got, want);
+                }
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn low_bytes_are_the_low_bytes_of_words_read_one_by_one(seed in any::<u64>(), reads in reads()) {
+            // A component's get-random-bytes (the arena's) and get-random-u64 (wasmtime-wasi's)
+            // read one cycle: what wasmtime-wasi alone would give, a word per byte, the low byte.
+            let rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut words = LazyCycle::new(rng.clone(), LEN);
+            let mut shared = SharedCycle::new(LazyCycle::new(rng, LEN));
+            for r in reads {
+                match r {
+                    Read::U32 => prop_assert_eq!(shared.try_next_u32(), words.try_next_u32()),
+                    Read::U64 => prop_assert_eq!(shared.try_next_u64(), words.try_next_u64()),
+                    Read::Bytes(n) => {
+                        // Odd sizes first read a few bytes as bytes, so that words start
+                        // anywhere in the cycle.
+                        if n % 2 == 1 {
+                            let (mut a, mut b) = (vec![0u8; n % 4], vec![0u8; n % 4]);
+                            shared.try_fill_bytes(&mut a).unwrap();
+                            words.try_fill_bytes(&mut b).unwrap();
+                            prop_assert_eq!(a, b);
+                        }
+                        let want: Vec<u8> =
+                            (0..n).map(|_| words.try_next_u32().unwrap() as u8).collect();
+                        prop_assert_eq!(shared.low_bytes(n), want);
+                    }
                 }
             }
         }

@@ -11,7 +11,7 @@ use wasmtime::Linker;
 use wasmtime_wasi::p1::{self, WasiP1Ctx};
 use wasmtime_wasi::{HostMonotonicClock, HostWallClock, WasiCtxBuilder};
 
-use super::random::{LazyCycle, RandomBytes};
+use super::random::{LazyCycle, RandomBytes, SharedCycle};
 
 use super::log::AgentLog;
 use super::player::HostState;
@@ -74,35 +74,45 @@ fn random_stream(seed: u64) -> ChaCha8Rng {
 /// The WASI context of one agent for one game, and the bytes its `random_get` serves (the same
 /// bytes wasmtime-wasi would serve from the context's secure random source).
 pub(crate) fn context(seed: u64, log: &AgentLog) -> (WasiP1Ctx, RandomBytes) {
-    let (mut builder, random) = builder(seed, log);
+    let (mut builder, random, _) = builder(seed, log);
     (builder.build_p1(), random)
+}
+
+/// The random sources of a component's WASI 0.2 context, which the arena's `get-random-bytes`
+/// and `get-insecure-random-bytes` read too (`component_linker`).
+pub(crate) struct ComponentRandom {
+    pub(crate) secure: SharedCycle,
+    pub(crate) insecure: SharedCycle,
 }
 
 /// The WASI context of one component agent for one game: the same capabilities (none), log,
 /// randomness and clocks as [`context`] gives a core module (WASI 0.2 serves randomness from
-/// the context's secure random source, so the same bytes as preview 1's `random_get`).
-pub(crate) fn context_p2(seed: u64, log: &AgentLog) -> wasmtime_wasi::WasiCtx {
-    builder(seed, log).0.build()
+/// the context's secure random source, so the same bytes as preview 1's `random_get`), and its
+/// random sources.
+pub(crate) fn context_p2(seed: u64, log: &AgentLog) -> (wasmtime_wasi::WasiCtx, ComponentRandom) {
+    let (mut builder, _, random) = builder(seed, log);
+    (builder.build(), random)
 }
 
 /// What both WASI contexts are made of.
-fn builder(seed: u64, log: &AgentLog) -> (WasiCtxBuilder, RandomBytes) {
+fn builder(seed: u64, log: &AgentLog) -> (WasiCtxBuilder, RandomBytes, ComponentRandom) {
     // The random cycles are generated as the agent reads them: most agents read a few bytes or
     // none, and filling 128 KiB up front cost about 100 µs per agent per game.
     let cycle_words = (RANDOM_CYCLE / 4) as u128;
-    let secure = LazyCycle::new(random_stream(seed), RANDOM_CYCLE);
+    let secure = SharedCycle::new(LazyCycle::new(random_stream(seed), RANDOM_CYCLE));
     let mut insecure = random_stream(seed);
     insecure.set_word_pos(cycle_words);
     let mut rest = random_stream(seed);
     rest.set_word_pos(2 * cycle_words);
     let hash_seed = (rest.next_u64() as u128) << 64 | rest.next_u64() as u128;
     let random = RandomBytes::new(random_stream(seed), RANDOM_CYCLE / 4);
+    let insecure = SharedCycle::new(LazyCycle::new(insecure, RANDOM_CYCLE));
     let mut builder = WasiCtxBuilder::new();
     builder
         .stdout(log.pipe())
         .stderr(log.pipe())
-        .secure_random(secure)
-        .insecure_random(LazyCycle::new(insecure, RANDOM_CYCLE))
+        .secure_random(secure.clone())
+        .insecure_random(insecure.clone())
         .insecure_random_seed(hash_seed)
         .max_random_size(MAX_RANDOM_BYTES)
         .wall_clock(FakeWall::default())
@@ -111,7 +121,7 @@ fn builder(seed: u64, log: &AgentLog) -> (WasiCtxBuilder, RandomBytes) {
         .allow_tcp(false)
         .allow_udp(false)
         .allow_ip_name_lookup(false);
-    (builder, random)
+    (builder, random, ComponentRandom { secure, insecure })
 }
 
 /// Adds WASI preview 1 to `linker`: wasmtime-wasi's functions, each replaced by one that

@@ -120,7 +120,12 @@ fn recipe(name: &str, out: &Path) -> (Command, Vec<PathBuf>) {
                 .arg(component_dir().join("rust-target-hostile"));
             (
                 cmd,
-                vec![dir.join("src"), dir.join("Cargo.toml"), wit.clone()],
+                vec![
+                    dir.join("src"),
+                    dir.join("Cargo.toml"),
+                    dir.join("wit"),
+                    wit.clone(),
+                ],
             )
         }
         other => panic!("no component example {other}"),

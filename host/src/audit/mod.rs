@@ -25,7 +25,7 @@ use anyhow::Context;
 
 use crate::game::{FaultNote, Summary as GameSummary};
 use crate::league::output::{self, Summary};
-use crate::league::result::GameResult;
+use crate::league::result::{GameResult, INIT_DECISION};
 use crate::league::runner::RECORDS_DIR;
 use crate::league::schedule::{game_count, GameSpec, Schedule};
 use crate::league::standings;
@@ -333,10 +333,17 @@ fn result_of(spec: &GameSpec, seated: &[&str], s: &VerifySummary, record: String
         .faults
         .iter()
         .flat_map(|((seat, kind), &n)| {
-            // Standings count faults by kind; the detail is not needed to recompute them.
+            // Standings count faults by kind; the detail is not needed to recompute them. Whether
+            // a fault came while loading is: a seat that never played counts for nobody. (A seat
+            // that faults while loading is out at once: that is its only fault in the game.)
+            let decision = if s.load_faults.contains(seat) {
+                INIT_DECISION
+            } else {
+                ""
+            };
             (0..n).map(move |_| FaultNote {
                 seat: *seat,
-                decision: String::new(),
+                decision: decision.to_owned(),
                 kind: kind.clone(),
                 detail: String::new(),
             })

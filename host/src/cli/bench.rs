@@ -31,8 +31,9 @@ pub struct BenchArgs {
     #[arg(long)]
     pub host_calls: bool,
     /// Only measure these agents of the bench's game (components or modules, e.g. the Python,
-    /// JavaScript and Rust component examples) beside the byte-ABI example it starts: load and
-    /// start time, one decision, games per second against itself on one thread
+    /// JavaScript and Rust component examples) beside the byte-ABI example it starts: load,
+    /// instantiation and start time, one decision, games per second against itself on one
+    /// thread, and a league against a copy of itself on every core
     #[arg(long, value_name = "AGENT", num_args = 1..)]
     pub components: Vec<PathBuf>,
 }
@@ -121,11 +122,29 @@ fn host_calls(args: &BenchArgs) -> anyhow::Result<i32> {
     Ok(0)
 }
 
-/// `arena bench --components AGENT...`: each agent's figures, and the byte-ABI greedy's beside.
+/// `arena bench --components AGENT...`: each agent's figures, and the byte-ABI starter's beside.
 fn components(args: &BenchArgs) -> anyhow::Result<i32> {
     let sandbox = Sandbox::new(crate::games::AGENTS, Limits::default())?;
     let w = workload()?;
-    let (games, reps) = if args.quick { (3, 1) } else { (100, 5) };
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let scratch = args.scratch.clone().unwrap_or_else(default_scratch);
+    let sizes = if args.quick {
+        crate::bench::components::Sizes {
+            games: 3,
+            reps: 1,
+            league_games: 4,
+            league_threads: threads,
+            scratch: scratch.clone(),
+        }
+    } else {
+        crate::bench::components::Sizes {
+            games: 100,
+            reps: 5,
+            league_games: 400,
+            league_threads: threads,
+            scratch: scratch.clone(),
+        }
+    };
     let starter = PathBuf::from("example-agents").join(w.starter());
     let mut paths = vec![resolve_agent(&starter).with_context(|| {
         format!(
@@ -136,28 +155,36 @@ fn components(args: &BenchArgs) -> anyhow::Result<i32> {
     for p in &args.components {
         paths.push(resolve_agent(p)?);
     }
-    let mut all = Vec::new();
-    for path in &paths {
-        if !args.json {
-            eprintln!("measuring: {}", path.display());
-        }
-        let t = std::time::Instant::now();
-        let module = sandbox.load(path)?;
-        let load_ms = t.elapsed().as_secs_f64() * 1000.0;
-        all.push(run_with_big_stack(|| {
-            crate::bench::components::measure(w, &module, load_ms, games, reps)
-        })?);
+    let measured = paths
+        .iter()
+        .map(|path| {
+            if !args.json {
+                eprintln!("measuring: {}", path.display());
+            }
+            let t = std::time::Instant::now();
+            let module = sandbox.load(path)?;
+            let load_ms = t.elapsed().as_secs_f64() * 1000.0;
+            run_with_big_stack(|| crate::bench::components::measure(w, &module, load_ms, &sizes))
+        })
+        .collect::<anyhow::Result<Vec<_>>>();
+    if args.scratch.is_none() {
+        // Each league removed its own folder; the default scratch folder is left empty.
+        let _ = std::fs::remove_dir(&scratch);
     }
+    let all = measured?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&all)?);
+        outln!("{}", serde_json::to_string_pretty(&all)?);
     } else {
-        println!(
-            "machine: {}\n{} ({} games per agent, best of {reps})\n",
+        outln!(
+            "machine: {}\n{} ({} games per agent on one thread, best of {}; leagues of {} games \
+             on {threads} threads, with records; in brackets the measuring thread's CPU time)\n",
             crate::bench::machine(),
             sandbox.allocation(),
-            games
+            sizes.games,
+            sizes.reps,
+            sizes.league_games,
         );
-        print!("{}", crate::bench::components::table(&all));
+        out!("{}", crate::bench::components::table(&all));
     }
     Ok(0)
 }

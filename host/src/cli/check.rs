@@ -31,7 +31,8 @@ macro_rules! say {
 
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {
-    /// The agents: .wasm or .wat files, or agent crate directories (built for wasm)
+    /// The agents: .wasm (core modules or components) or .wat files, agent crate directories
+    /// (built for wasm), or folders made by `arena new` (built with their toolchain)
     #[arg(value_name = "AGENT", required = true, num_args = 1..)]
     pub agents: Vec<PathBuf>,
     /// Number of smoke games (the agent changes seat every game)
@@ -302,8 +303,13 @@ fn describe(m: &AgentModule, compile: Duration, out: &mut dyn Write) {
     }
     say!(
         out,
-        "  load time:   {} (validate, compile, probe)",
-        ms(compile)
+        "  load time:   {} ({})",
+        ms(compile),
+        if m.compiled_from_cache() {
+            "validate, compiled code read from the module cache, probe"
+        } else {
+            "validate, compile, probe"
+        }
     );
     say!(out, "  exports:");
     for e in m.exports() {

@@ -2,9 +2,11 @@
 
 use std::path::PathBuf;
 
+use crate::distributed::league::{run_league_distributed, Distributed};
 use crate::league::interrupt::Interrupted;
 use crate::league::result::GameResult;
 use crate::league::{output, run_league, LeagueConfig, RunOptions};
+use crate::serve::db::without_password;
 use crate::terminal;
 
 #[derive(clap::Args, Debug)]
@@ -31,9 +33,15 @@ pub struct LeagueArgs {
     /// Discard an earlier league in the output folder and start over
     #[arg(long)]
     pub fresh: bool,
-    /// Worker threads (default: the league file's `threads`, else one per core)
+    /// Worker threads (default: the league file's `threads`, else one per core); with
+    /// --database, threads of this process that play besides the workers (default 0)
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Play the games on workers through this PostgreSQL database (postgres://USER@HOST/DB):
+    /// the games are enqueued there and this command waits while `arena worker` processes, on
+    /// any machine, play them; the output folder is the same as a local league's
+    #[arg(long, value_name = "URL")]
+    pub database: Option<String>,
     /// Output folder (default: the league file's `output`)
     #[arg(long)]
     pub output: Option<PathBuf>,
@@ -47,7 +55,7 @@ pub fn run(args: LeagueArgs) -> anyhow::Result<i32> {
     if let Some(out) = args.output {
         cfg.output = out;
     }
-    if args.threads == Some(0) {
+    if args.threads == Some(0) && args.database.is_none() {
         anyhow::bail!("--threads must be at least 1");
     }
     let opts = RunOptions {
@@ -58,14 +66,31 @@ pub fn run(args: LeagueArgs) -> anyhow::Result<i32> {
         quiet: args.quiet,
     };
     crate::league::interrupt::install();
-    let run = match run_league(&cfg, &opts) {
+    let ran = match &args.database {
+        None => run_league(&cfg, &opts),
+        Some(url) => run_league_distributed(
+            &cfg,
+            &opts,
+            &Distributed {
+                url: url.clone(),
+                local_threads: args.threads.unwrap_or(0),
+                lease: crate::distributed::worker::DEFAULT_LEASE,
+            },
+        ),
+    };
+    let run = match ran {
         Ok(run) => run,
         Err(e) => match e.downcast_ref::<Interrupted>() {
             Some(i) => {
+                let database = match &args.database {
+                    // The workers go on meanwhile: the next run collects what they played.
+                    Some(url) => format!(" --database {}", without_password(url)),
+                    None => String::new(),
+                };
                 eprintln!(
                     "\n{}",
                     terminal::line(&format!(
-                        "interrupted after {} of {} games (kept in {}); `arena league --config {} \
+                        "interrupted after {} of {} games (kept in {}); `arena league --config {}{database} \
                          --resume` continues",
                         i.done,
                         i.total,

@@ -37,7 +37,8 @@ Exit status: 0 H1 accepted (NEW is better by elo1) or a fixed-length match playe
 or an agent or folder the match cannot use. The same seed gives the same games and the same \
 verdict whatever --threads. docs/MATCH.md explains the figures and where they come from.")]
 pub struct MatchArgs {
-    /// The new version: a .wasm or .wat file, or an agent crate directory (built for wasm)
+    /// The new version: a .wasm or .wat file, an agent crate directory (built for wasm), or a
+    /// folder made by `arena new`
     #[arg(value_name = "NEW")]
     pub new: PathBuf,
     /// The version to beat, in the same forms

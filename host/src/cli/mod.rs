@@ -36,6 +36,7 @@ pub mod report;
 pub mod serve;
 pub mod submit;
 pub mod verify;
+pub mod worker;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -43,10 +44,11 @@ pub mod verify;
     version,
     about = "Run programming contests between untrusted WebAssembly bots",
     long_about = "Run programming contests between untrusted WebAssembly bots.\n\n\
-        Agents are WebAssembly modules or components (see docs/ABI.md) run in a wasmtime sandbox \
-        with fuel, memory and stack budgets; an agent plays the games whose decision functions it \
-        exports (`arena play --help` lists the games). Games are recorded as JSON Lines that \
-        `arena verify` re-checks."
+        Agents are core WebAssembly modules (see docs/ABI.md) or components of a world of the WIT \
+        package arena:games (docs/COMPONENTS.md: Python, JavaScript, Rust), run in a wasmtime \
+        sandbox with fuel, memory and stack budgets; an agent plays the games whose decision \
+        functions it exports (`arena play --help` lists the games). Games are recorded as JSON \
+        Lines that `arena verify` re-checks."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -58,8 +60,8 @@ pub enum Command {
     /// Play one game between agents and narrate it turn by turn; the word `human` in a seat is
     /// you at the terminal, for a game people can play
     Play(play::PlayArgs),
-    /// Load an agent, report its exports, imports, size and ABI version, and play smoke games of
-    /// every game it plays
+    /// Load an agent, report its exports, imports, size and ABI version (a component: its world
+    /// and load time) and fuel per decision, and play smoke games of every game it plays
     Check(check::CheckArgs),
     /// Replay game records (files or folders, of any game) and check every event against the
     /// rules; with --league, check a published league as a whole
@@ -70,13 +72,14 @@ pub enum Command {
     /// Elo difference (or turns saved) with its interval, and an optional SPRT that stops early
     Match(match_command::MatchArgs),
     /// Create a ready-to-build agent of a game in a new folder, in one of the languages of the
-    /// game's templates
+    /// game's templates (`arena new --help` lists them)
     New(new::NewArgs),
     /// Count the move sequences of a position to a depth (perft), with the time and the speed,
     /// for a game of positions and moves
     Perft(perft::PerftArgs),
     /// Measure the performance figures of docs/PERFORMANCE.md (per-decision overhead, wasm vs
-    /// native vs process-per-agent leagues, threads, start-up, memory)
+    /// native vs process-per-agent leagues, threads, start-up, memory; component agents with
+    /// --components)
     Bench(bench::BenchArgs),
     /// Write the league's HTML report and replay viewer into RESULTS_DIR/report/
     Report(report::ReportArgs),
@@ -85,6 +88,9 @@ pub enum Command {
     Serve(serve::ServeArgs),
     /// Upload an agent to an `arena serve` server and print the verdict
     Submit(submit::SubmitArgs),
+    /// Play ladder and league games from a shared PostgreSQL database (`arena serve --database`,
+    /// `arena league --database`), on any machine that reaches it
+    Worker(worker::WorkerArgs),
 }
 
 /// True when `result` failed only because standard output was closed (the reader of a pipe went
@@ -118,5 +124,6 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Report(args) => report::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Submit(args) => submit::run(args),
+        Command::Worker(args) => worker::run(args),
     }
 }

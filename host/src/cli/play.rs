@@ -86,7 +86,8 @@ impl From<PolicyArg> for FaultPolicy {
 
 #[derive(clap::Args, Debug)]
 pub struct PlayArgs {
-    /// Agents, seat 0 first: .wasm or .wat files, or agent crate directories (built for wasm);
+    /// Agents, seat 0 first: .wasm (core modules or components) or .wat files, agent crate
+    /// directories (built for wasm), or folders made by `arena new` (built with their toolchain);
     /// as many as the game seats (see --game)
     #[arg(required = true, num_args = 1.., value_name = "AGENT")]
     pub agents: Vec<PathBuf>,

@@ -25,6 +25,11 @@ pub struct ServeArgs {
     /// Data folder (default: the challenge file's `data`, else ./arena-data)
     #[arg(long, global = true)]
     pub data: Option<PathBuf>,
+    /// Keep everything in this PostgreSQL database instead of SQLite in the data folder, and let
+    /// `arena worker` processes on other machines play the ladder's games
+    /// (postgres://USER@HOST:PORT/DATABASE; default: the challenge file's `database`)
+    #[arg(long, global = true, env = "ARENA_DATABASE", value_name = "URL")]
+    pub database: Option<String>,
     /// Address and port to listen on (default: the challenge file's `listen`, else
     /// 127.0.0.1:8080); port 0 picks a free port
     #[arg(long, value_name = "ADDR:PORT")]
@@ -61,6 +66,10 @@ fn challenge(args: &ServeArgs) -> anyhow::Result<Challenge> {
     if let Some(d) = &args.data {
         c.data = d.clone();
     }
+    if let Some(url) = &args.database {
+        crate::serve::db::check_shared_url(url)?;
+        c.database = Some(url.clone());
+    }
     if let Some(l) = args.listen {
         c.listen = l;
     }
@@ -88,7 +97,10 @@ pub fn run(args: ServeArgs) -> anyhow::Result<i32> {
         })?,
         Some(ServeCommand::Admin(cmd)) => rt.block_on(async {
             let storage = Storage::open(&challenge.data)?;
-            let db = Db::open_sqlite(storage.root()).await?;
+            let db = match &challenge.database {
+                Some(url) => Db::open_shared(url).await?,
+                None => Db::open_sqlite(storage.root()).await?,
+            };
             let r = admin_command(&db, cmd).await;
             db.close().await;
             r

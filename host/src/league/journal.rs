@@ -175,9 +175,10 @@ impl Journal {
             let line = line.with_context(|| format!("cannot read {}", path.display()))?;
             let is_last = lines.peek().is_none();
             let parsed = std::str::from_utf8(&line)
-                .ok()
-                .and_then(|s| serde_json::from_str::<Line>(s).ok());
-            match (i, parsed) {
+                .map_err(|_| "not UTF-8".to_owned())
+                .and_then(|s| serde_json::from_str::<Line>(s).map_err(|e| e.to_string()));
+            let why = parsed.as_ref().err().cloned().unwrap_or_default();
+            match (i, parsed.ok()) {
                 (
                     0,
                     Some(Line::League {
@@ -206,9 +207,10 @@ impl Journal {
                 // A line torn by a kill mid-write can only be the last one.
                 (_, None) if is_last => break,
                 (_, None) => bail!(
-                    "{}:{}: unreadable line in the journal",
+                    "{}:{}: unreadable line in the journal: {}",
                     path.display(),
-                    i + 1
+                    i + 1,
+                    crate::terminal::line(&why)
                 ),
             }
             good_bytes += line.len() as u64 + 1;
@@ -381,6 +383,9 @@ mod tests {
             drop(f);
             let e = Journal::resume(&dir, "fp", None).unwrap_err().to_string();
             assert!(e.contains(":3: unreadable line"), "{to}: {e}");
+            // The message says what is wrong with it: the key given twice.
+            let key = from.split('"').nth(1).unwrap();
+            assert!(e.contains(&format!("duplicate field `{key}`")), "{to}: {e}");
             std::fs::remove_dir_all(&dir).unwrap();
         }
     }

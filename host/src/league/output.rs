@@ -303,9 +303,9 @@ pub fn table(s: &Standings) -> String {
 /// decide.
 pub const RATING_NOTE: &str =
     "rank is by rating: a Bradley-Terry rating on the Elo scale, fitted to \
-every pair of players\nin every game (the better finishing rank wins the pair, equal ranks share \
+every pair of players in\nevery game (the better finishing rank wins the pair, equal ranks share \
 it). With more than 2 players\na game, the places behind the winner count too, so an agent with \
-fewer wins can rank above one with more.";
+fewer wins can rank above one\nwith more.";
 
 /// The cross-table with the agents' full names: rows are numbered by rank order, and columns by
 /// the same numbers, so that no name is cut to fit a column.
@@ -478,5 +478,13 @@ mod tests {
             "{table}"
         );
         assert!(table.contains("rank is by rating") && table.contains("finishing rank"));
+        // The note fits a terminal of 100 columns.
+        for line in RATING_NOTE.lines() {
+            assert!(
+                line.chars().count() <= 100,
+                "{} columns: {line}",
+                line.chars().count()
+            );
+        }
     }
 }

@@ -377,7 +377,7 @@ fn cut_league(
 
 /// Which games of `schedule` the journaled `results` already played, by id (one bit's worth of
 /// memory per game, whatever the league's size). A result must be the scheduled game of its id.
-fn done_games(schedule: &Schedule, results: &[GameResult]) -> anyhow::Result<Vec<bool>> {
+pub(crate) fn done_games(schedule: &Schedule, results: &[GameResult]) -> anyhow::Result<Vec<bool>> {
     let mut done = vec![false; schedule.len()];
     for r in results {
         if r.id >= schedule.len() || schedule.key(r.id) != r.key {
@@ -457,14 +457,7 @@ impl GameContext<'_> {
         };
         let seats: Vec<_> = spec.seats.iter().map(|&a| self.modules[a].seat()).collect();
         let played = self.game.play(self.host, &table, &seats)?;
-        let mut bytes = played.record;
-        let mut file = format!("game-{:06}.jsonl", spec.id);
-        if bytes.len() as u64 > self.cfg.compress_records_over {
-            let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-            gz.write_all(&bytes)?;
-            bytes = gz.finish()?;
-            file.push_str(".gz");
-        }
+        let (file, bytes) = record_file(spec.id, played.record, self.cfg.compress_records_over)?;
         let path = self.records.join(&file);
         std::fs::write(&path, &bytes)
             .with_context(|| format!("cannot write {}", path.display()))?;
@@ -479,6 +472,25 @@ impl GameContext<'_> {
     }
 }
 
+/// Game `id`'s record file in `records/` as a league keeps it: its name and its bytes,
+/// gzip-compressed when the record is longer than `compress_over` bytes. Workers on other
+/// machines make the same file (`crate::distributed`), so a league's folder has the same bytes
+/// wherever its games were played.
+pub fn record_file(
+    id: usize,
+    record: Vec<u8>,
+    compress_over: u64,
+) -> anyhow::Result<(String, Vec<u8>)> {
+    let mut file = format!("game-{id:06}.jsonl");
+    if record.len() as u64 <= compress_over {
+        return Ok((file, record));
+    }
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(&record)?;
+    file.push_str(".gz");
+    Ok((file, gz.finish()?))
+}
+
 fn hashes(modules: &[&dyn Contestant]) -> Vec<Option<String>> {
     modules.iter().map(|m| m.code_hash()).collect()
 }
@@ -490,7 +502,9 @@ fn panic_text(p: &Box<dyn std::any::Any + Send>) -> String {
         .unwrap_or_else(|| "panic".into())
 }
 
-fn settings_json(
+/// What a league's fingerprint is the hash of: its settings, the sandbox limits and its agents'
+/// code hashes (kept in the journal's header and in `standings.json`).
+pub fn settings_json(
     cfg: &LeagueConfig,
     limits: &serde_json::Value,
     hashes: &[Option<String>],

@@ -45,6 +45,9 @@ pub struct VerifySummary {
     /// Seats that forfeited, in the order they did.
     pub forfeits: Vec<usize>,
     pub faults: FaultCounts,
+    /// Seats with a fault while loading (in the start line), in seat order: they never played,
+    /// which decides whether the game counts for anybody (`GameResult::nobody_played`).
+    pub load_faults: Vec<usize>,
     /// Final scores, for games that keep one.
     pub scores: Option<Vec<i64>>,
     /// How the game ended, in words (`winner: seat 1`), as its game says it.

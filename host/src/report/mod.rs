@@ -36,9 +36,10 @@ pub const REPORT_DIR: &str = "report";
 pub const GAMES_DIR: &str = "games";
 
 /// The report's own pages, style sheet and scripts, shared by every game.
-const ASSETS: [(&str, &str); 6] = [
+const ASSETS: [(&str, &str); 7] = [
     ("index.html", include_str!("assets/index.html")),
     ("game.html", include_str!("assets/game.html")),
+    ("game.js", include_str!("assets/game.js")),
     ("report.css", include_str!("assets/report.css")),
     ("common.js", include_str!("assets/common.js")),
     ("index.js", include_str!("assets/index.js")),

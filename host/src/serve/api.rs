@@ -253,9 +253,9 @@ pub async fn viewer_record(app: &App, headers: &HeaderMap, id: i64) -> Result<St
         .map(|s| Some(s.contestant_id) == me)
         .collect();
     let name = g.record.clone().unwrap_or_default();
-    let storage = app.storage.clone();
+    let stored = app.record_bytes(id, &name).await?;
     let text = tokio::task::spawn_blocking(move || -> anyhow::Result<String> {
-        let text = engine::record_text(&storage.record(&name)?)?;
+        let text = engine::record_text(&stored)?;
         engine::redact_logs(&text, &|seat| own.get(seat).copied().unwrap_or(false))
     })
     .await

@@ -20,6 +20,7 @@ struct RawChallenge {
     round_cap: Option<u32>,
     fault_policy: Option<FaultPolicy>,
     data: Option<PathBuf>,
+    database: Option<String>,
     listen: Option<String>,
     /// TOML offset date-time, e.g. `2026-12-01T18:00:00Z`.
     deadline: Option<toml::value::Datetime>,
@@ -109,12 +110,16 @@ pub struct Challenge {
     pub round_cap: u32,
     pub fault_policy: FaultPolicy,
     pub data: PathBuf,
+    /// The PostgreSQL database (`postgres://...`), shared with workers on other machines;
+    /// `None`: SQLite in the data folder.
+    pub database: Option<String>,
     pub listen: SocketAddr,
     /// Unix time in milliseconds after which submissions close and the final is played.
     pub deadline_ms: Option<i64>,
     /// The deadline as written, for people.
     pub deadline_text: Option<String>,
-    /// Threads playing ladder games.
+    /// Threads playing ladder games (0: none, with a shared database whose workers on other
+    /// machines play them).
     pub workers: usize,
     /// Self-registration is open to whoever knows this code.
     pub invite_code: Option<String>,
@@ -184,7 +189,13 @@ impl Challenge {
             None => (None, None),
         };
         let workers = match raw.workers {
-            Some(0) => bail!("key `workers`: must be at least 1 (leave it out for one per core)"),
+            // With a shared database, workers on other machines may play every game.
+            Some(0) if raw.database.is_some() => 0,
+            Some(0) => bail!(
+                "key `workers`: must be at least 1 (leave it out for one per core); 0, a server \
+                 that plays no game itself, needs the key `database` (workers on other machines \
+                 play then)"
+            ),
             Some(n) => n,
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         };
@@ -241,6 +252,9 @@ impl Challenge {
             );
         }
         let data = base.join(raw.data.unwrap_or_else(|| PathBuf::from(DEFAULT_DATA)));
+        if let Some(url) = &raw.database {
+            super::db::check_shared_url(url).map_err(|e| anyhow::anyhow!("key `database`: {e}"))?;
+        }
         Ok(Challenge {
             name,
             game,
@@ -249,6 +263,7 @@ impl Challenge {
             round_cap,
             fault_policy: raw.fault_policy.unwrap_or_default(),
             data,
+            database: raw.database,
             listen,
             deadline_ms,
             deadline_text,
@@ -402,6 +417,23 @@ output = "/srv/final"
         assert!(err("[final]\ngames_per_group = 3").contains("final.games_per_group"));
         assert!(err("[budgets]\nfuel_per_game = 0").contains("budgets.fuel_per_game"));
         assert!(err("name = ''").contains("key `name`"));
+        assert!(err("database = 'sqlite://x.db'").contains("key `database`"));
+        assert!(err("database = 'mysql://h/db'").contains("takes a PostgreSQL URL"));
+    }
+
+    #[test]
+    fn a_server_on_a_shared_database_may_leave_every_game_to_remote_workers() {
+        let c = Challenge::parse(
+            "database = 'postgres://arena@db.example:5432/challenge'\nworkers = 0",
+            Path::new("/c"),
+        )
+        .unwrap();
+        assert_eq!(c.workers, 0);
+        assert_eq!(
+            c.database.as_deref(),
+            Some("postgres://arena@db.example:5432/challenge")
+        );
+        assert!(err("workers = 0").contains("needs the key `database`"));
     }
 
     #[test]

@@ -3,6 +3,10 @@
 //! on PostgreSQL (`$1` placeholders, `RETURNING`, `ON CONFLICT`, no `SUM` of integers, whose
 //! type differs), through sqlx's `Any` driver. Queries are checked at run time, so building needs
 //! no database. Schema migrations are versioned, one folder per database with the same versions.
+//!
+//! A PostgreSQL database is *shared*: workers on other machines (`arena worker`, see
+//! `crate::distributed`) reach it, so it also keeps what they need and what they make (agents'
+//! bytes by hash, records of ladder games); with SQLite these stay files in the data folder.
 
 use std::path::Path;
 use std::str::FromStr;
@@ -26,6 +30,37 @@ pub struct Db {
 
 /// The SQLite file in the data folder.
 pub const SQLITE_FILE: &str = "arena.sqlite3";
+
+/// How the server's own workers' lease owners begin (`local:RUN:N`): at a start, the leases of
+/// such owners belong to a run that is gone.
+pub const LOCAL_OWNER: &str = "local:";
+
+/// Refuses a `--database` URL that is not PostgreSQL's, saying what is expected.
+pub fn check_shared_url(url: &str) -> anyhow::Result<()> {
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        return Ok(());
+    }
+    bail!(
+        "--database takes a PostgreSQL URL, postgres://USER:PASSWORD@HOST:PORT/DATABASE (got {:?}); \
+         without --database, `arena serve` keeps a SQLite database in its data folder",
+        without_password(url)
+    )
+}
+
+/// `url` with its password, if any, replaced by `***` (for messages).
+pub fn without_password(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_owned();
+    };
+    let (auth, host) = match rest.rfind('@') {
+        Some(i) => (&rest[..i], &rest[i..]),
+        None => return url.to_owned(),
+    };
+    match auth.split_once(':') {
+        Some((user, _)) => format!("{scheme}://{user}:***{host}"),
+        None => url.to_owned(),
+    }
+}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Contestant {
@@ -108,8 +143,15 @@ pub struct Finished {
     pub owner: String,
     /// The league's result line (JSON).
     pub result: String,
-    /// The record file, relative to the data folder.
+    /// The record file, relative to the data folder (the name the record goes by when its bytes
+    /// are kept in the database).
     pub record: String,
+    /// The record's bytes, when the database keeps them (a shared database); `None` when the
+    /// file was written into the data folder.
+    pub record_bytes: Option<Vec<u8>>,
+    /// Played by a worker outside the server: the server learns of the result from the
+    /// database (`finished_games`) rather than from its own workers.
+    pub remote: bool,
     pub now_ms: i64,
 }
 
@@ -162,6 +204,25 @@ impl Db {
 
     /// Connects to `url` (`sqlite://...` or `postgres://...`) and migrates the schema.
     pub async fn connect(url: &str) -> anyhow::Result<Db> {
+        Db::connect_with(url, 16, true).await
+    }
+
+    /// Connects to the PostgreSQL database at `url` given with `--database` (refusing any other
+    /// kind of URL with a message saying what is expected) and brings its schema up to date.
+    pub async fn open_shared(url: &str) -> anyhow::Result<Db> {
+        check_shared_url(url)?;
+        Db::connect(url).await
+    }
+
+    /// Connects to the shared database at `url` as a worker: with `connections` at most, and
+    /// without touching the schema (a worker of another version must not migrate it; see
+    /// `crate::distributed::version`).
+    pub async fn open_as_worker(url: &str, connections: u32) -> anyhow::Result<Db> {
+        check_shared_url(url)?;
+        Db::connect_with(url, connections, false).await
+    }
+
+    async fn connect_with(url: &str, connections: u32, migrate: bool) -> anyhow::Result<Db> {
         sqlx::any::install_default_drivers();
         let backend = if url.starts_with("sqlite:") {
             Backend::Sqlite
@@ -170,12 +231,21 @@ impl Db {
         } else {
             bail!("unsupported database URL (sqlite:// or postgres://)");
         };
-        let options = sqlx::any::AnyConnectOptions::from_str(url)?;
+        let options = sqlx::any::AnyConnectOptions::from_str(url)
+            .map_err(|e| anyhow::anyhow!("bad database URL: {e}"))?;
         let pool = AnyPoolOptions::new()
-            .max_connections(if backend == Backend::Sqlite { 8 } else { 16 })
+            .max_connections(if backend == Backend::Sqlite {
+                8
+            } else {
+                connections
+            })
+            .acquire_timeout(std::time::Duration::from_secs(10))
             .connect_with(options)
             .await
-            .context("cannot open the database")?;
+            .with_context(|| format!("cannot open the database {}", without_password(url)))?;
+        if !migrate {
+            return Ok(Db { pool, backend });
+        }
         if backend == Backend::Sqlite {
             // WAL: readers never wait for the writer, and a commit is one append. The mode is
             // kept in the file. `synchronous` stays FULL (the default): a commit survives a
@@ -200,9 +270,31 @@ impl Db {
         self.backend
     }
 
+    /// Whether workers on other machines reach this database (PostgreSQL): it then keeps agents'
+    /// bytes and ladder records, which would otherwise be files in the data folder.
+    pub fn shared(&self) -> bool {
+        self.backend == Backend::Postgres
+    }
+
+    pub(crate) fn pool(&self) -> &AnyPool {
+        &self.pool
+    }
+
+    /// `FOR UPDATE SKIP LOCKED` on PostgreSQL, for a claim's inner `SELECT`: concurrent claims
+    /// take different rows instead of waiting for each other. SQLite has one writer at a time
+    /// (`BEGIN IMMEDIATE`) and needs nothing.
+    pub(crate) fn skip_locked(&self) -> &'static str {
+        match self.backend {
+            Backend::Sqlite => "",
+            Backend::Postgres => " FOR UPDATE SKIP LOCKED",
+        }
+    }
+
     /// A transaction that will write: SQLite takes the write lock at once (`BEGIN IMMEDIATE`),
     /// so that a transaction that reads first never fails when it comes to write.
-    async fn begin_write(&self) -> anyhow::Result<sqlx::Transaction<'static, sqlx::Any>> {
+    pub(crate) async fn begin_write(
+        &self,
+    ) -> anyhow::Result<sqlx::Transaction<'static, sqlx::Any>> {
         Ok(match self.backend {
             Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await?,
             Backend::Postgres => self.pool.begin().await?,
@@ -540,25 +632,33 @@ impl Db {
             .collect()
     }
 
-    /// Leases up to `n` scheduled games to `owner` until `expires_ms`, placement games first.
+    /// Leases up to `n` games to `owner` until `expires_ms`, placement games first: games
+    /// scheduled, and games whose lease ran out before `now_ms` (their worker died or hangs;
+    /// played again, they give the same record, and only one result is counted).
     pub async fn claim(
         &self,
         owner: &str,
         n: i64,
+        now_ms: i64,
         expires_ms: i64,
     ) -> anyhow::Result<Vec<ClaimedGame>> {
         let mut tx = self.begin_write().await?;
-        let rows = sqlx::query(
-            "UPDATE games SET status = 'running', lease_owner = $1, lease_expires_ms = $2 \
+        let sql = format!(
+            "UPDATE games SET status = 'running', lease_owner = $1, lease_expires_ms = $2, \
+             claims = claims + 1 \
              WHERE id IN (SELECT id FROM games WHERE status = 'scheduled' \
-             ORDER BY CASE stage WHEN 'placement' THEN 0 ELSE 1 END, id LIMIT $3) \
+             OR (status = 'running' AND lease_expires_ms < $4) \
+             ORDER BY CASE stage WHEN 'placement' THEN 0 ELSE 1 END, id LIMIT $3{}) \
              RETURNING id, seed, group_key, cycle, rotation",
-        )
-        .bind(owner)
-        .bind(expires_ms)
-        .bind(n)
-        .fetch_all(&mut *tx)
-        .await?;
+            self.skip_locked()
+        );
+        let rows = sqlx::query(AssertSqlSafe(sql))
+            .bind(owner)
+            .bind(expires_ms)
+            .bind(n)
+            .bind(now_ms)
+            .fetch_all(&mut *tx)
+            .await?;
         let mut games = Vec::with_capacity(rows.len());
         for r in &rows {
             let id: i64 = r.try_get("id")?;
@@ -587,16 +687,48 @@ impl Db {
         Ok(games)
     }
 
+    /// Extends the leases `owner` holds on ladder games to `expires_ms` (a worker does while it
+    /// plays them). Returns how many it holds.
+    pub async fn renew(&self, owner: &str, expires_ms: i64) -> anyhow::Result<u64> {
+        let r = sqlx::query(
+            "UPDATE games SET lease_expires_ms = $1 WHERE status = 'running' AND lease_owner = $2",
+        )
+        .bind(expires_ms)
+        .bind(owner)
+        .execute(&self.pool)
+        .await?;
+        Ok(r.rows_affected())
+    }
+
+    /// Puts back in the queue the ladder games `owner` leased and will not play (a worker that
+    /// stops). Returns how many.
+    pub async fn release(&self, owner: &str, ids: &[i64]) -> anyhow::Result<u64> {
+        let mut n = 0;
+        for id in ids {
+            n += sqlx::query(
+                "UPDATE games SET status = 'scheduled', lease_owner = NULL, \
+                 lease_expires_ms = NULL WHERE id = $1 AND status = 'running' AND lease_owner = $2",
+            )
+            .bind(*id)
+            .bind(owner)
+            .execute(&self.pool)
+            .await?
+            .rows_affected();
+        }
+        Ok(n)
+    }
+
     /// Writes results, each only if its game is still leased to the worker that played it: a
-    /// game is counted once, whatever happens to workers and leases. Returns, for each result,
-    /// whether it was counted.
+    /// game is counted once, whatever happens to workers and leases. A record kept in the
+    /// database is written in the same transaction, only with a counted result. Returns, for
+    /// each result, whether it was counted.
     pub async fn finish(&self, results: &[Finished]) -> anyhow::Result<Vec<bool>> {
         let mut tx = self.begin_write().await?;
         let mut counted = Vec::with_capacity(results.len());
         for f in results {
             let done = sqlx::query(
                 "UPDATE games SET status = 'done', result = $1, record = $2, finished_ms = $3, \
-                 lease_owner = NULL, lease_expires_ms = NULL \
+                 played_by = $5, lease_owner = NULL, lease_expires_ms = NULL \
                  WHERE id = $4 AND status = 'running' AND lease_owner = $5",
             )
             .bind(&f.result)
@@ -606,10 +738,111 @@ impl Db {
             .bind(&f.owner)
             .execute(&mut *tx)
             .await?;
-            counted.push(done.rows_affected() == 1);
+            let ok = done.rows_affected() == 1;
+            if ok {
+                if let Some(bytes) = &f.record_bytes {
+                    // A game played again after its record was written (the first worker's
+                    // result came too late) has the same record: the row may be there already.
+                    sqlx::query(
+                        "INSERT INTO game_records (game_id, bytes) VALUES ($1, $2) \
+                         ON CONFLICT (game_id) DO UPDATE SET bytes = excluded.bytes",
+                    )
+                    .bind(f.id)
+                    .bind(bytes.as_slice())
+                    .execute(&mut *tx)
+                    .await?;
+                }
+                if f.remote {
+                    sqlx::query(
+                        "INSERT INTO finished_games (game_id) VALUES ($1) \
+                         ON CONFLICT (game_id) DO NOTHING",
+                    )
+                    .bind(f.id)
+                    .execute(&mut *tx)
+                    .await?;
+                }
+            }
+            counted.push(ok);
         }
         tx.commit().await?;
         Ok(counted)
+    }
+
+    /// The results of ladder games finished by workers outside the server since it last asked,
+    /// and forgets them: the server counts each on its leaderboard once (a server that stops
+    /// before counting them reads every result again at its next start).
+    pub async fn take_finished(&self) -> anyhow::Result<Vec<(i64, String)>> {
+        let mut tx = self.begin_write().await?;
+        let rows = sqlx::query(
+            "SELECT g.id, g.result FROM finished_games f JOIN games g ON g.id = f.game_id \
+             ORDER BY g.id LIMIT 1000",
+        )
+        .fetch_all(&mut *tx)
+        .await?;
+        let mut out = Vec::with_capacity(rows.len());
+        for r in &rows {
+            let id: i64 = r.try_get("id")?;
+            sqlx::query("DELETE FROM finished_games WHERE game_id = $1")
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+            let result: Option<String> = r.try_get("result")?;
+            if let Some(result) = result {
+                out.push((id, result));
+            }
+        }
+        tx.commit().await?;
+        Ok(out)
+    }
+
+    /// The bytes of game `id`'s record, when the database keeps them.
+    pub async fn game_record(&self, id: i64) -> anyhow::Result<Option<Vec<u8>>> {
+        let row = sqlx::query("SELECT bytes FROM game_records WHERE game_id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map(|r| r.try_get("bytes")).transpose()?)
+    }
+
+    // ----- agents' bytes, for workers -----
+
+    /// Keeps an agent's bytes under their SHA-256 `sha256` (a no-op when they are kept already).
+    pub async fn put_code(&self, sha256: &str, bytes: &[u8]) -> anyhow::Result<()> {
+        sqlx::query(
+            "INSERT INTO code (sha256, bytes) VALUES ($1, $2) ON CONFLICT (sha256) DO NOTHING",
+        )
+        .bind(sha256)
+        .bind(bytes)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// The bytes kept under `sha256`, checked against it.
+    pub async fn code(&self, sha256: &str) -> anyhow::Result<Option<Vec<u8>>> {
+        let row = sqlx::query("SELECT bytes FROM code WHERE sha256 = $1")
+            .bind(sha256)
+            .fetch_optional(&self.pool)
+            .await?;
+        let Some(row) = row else { return Ok(None) };
+        let bytes: Vec<u8> = row.try_get("bytes")?;
+        anyhow::ensure!(
+            crate::records::sha256_hex(&bytes) == sha256,
+            "the agent bytes kept under {sha256} have another SHA-256: the database is damaged"
+        );
+        Ok(Some(bytes))
+    }
+
+    /// The hashes of accepted uploads whose bytes the database does not keep (uploads accepted
+    /// before it was shared, or by an older arena).
+    pub async fn uploads_without_code(&self) -> anyhow::Result<Vec<String>> {
+        let rows = sqlx::query(
+            "SELECT DISTINCT v.sha256 FROM versions v WHERE v.accepted = 1 AND NOT EXISTS \
+             (SELECT 1 FROM code c WHERE c.sha256 = v.sha256) ORDER BY v.sha256",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(|r| Ok(r.try_get("sha256")?)).collect()
     }
 
     /// Gives up a game that cannot be played (its agent no longer loads): it is cancelled.
@@ -634,12 +867,14 @@ impl Db {
         Ok(r.rows_affected())
     }
 
-    /// Puts back in the queue the games leased by workers of a server that is gone (at start-up
-    /// every lease is such) or whose lease ran out. Returns how many.
+    /// Puts back in the queue the games leased by the server's own workers of a run that is gone
+    /// (`all`: at start-up, every lease of an owner named [`LOCAL_OWNER`]`...` is such; workers
+    /// on other machines keep theirs) or whose lease ran out. Returns how many.
     pub async fn requeue(&self, all: bool, now_ms: i64) -> anyhow::Result<u64> {
         let r = sqlx::query(
             "UPDATE games SET status = 'scheduled', lease_owner = NULL, lease_expires_ms = NULL \
-             WHERE status = 'running' AND ($1 = 1 OR lease_expires_ms < $2)",
+             WHERE status = 'running' AND (($1 = 1 AND lease_owner LIKE 'local:%') \
+             OR lease_expires_ms < $2)",
         )
         .bind(i64::from(all))
         .bind(now_ms)
@@ -809,4 +1044,28 @@ fn version(r: &AnyRow) -> anyhow::Result<Version> {
         report: r.try_get("report")?,
         active: r.try_get::<i64, _>("active")? != 0,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn database_urls_are_checked_and_shown_without_their_password() {
+        assert!(check_shared_url("postgres://arena@127.0.0.1:5432/c").is_ok());
+        assert!(check_shared_url("postgresql://h/c").is_ok());
+        let e = check_shared_url("sqlite://data/arena.sqlite3").unwrap_err();
+        assert!(format!("{e}").contains("takes a PostgreSQL URL"), "{e}");
+        let e = check_shared_url("mysql://root:hunter2@h/c").unwrap_err();
+        assert!(!format!("{e}").contains("hunter2"), "{e}");
+        assert_eq!(
+            without_password("postgres://arena:s3cret@db:5432/c"),
+            "postgres://arena:***@db:5432/c"
+        );
+        assert_eq!(
+            without_password("postgres://arena@db/c"),
+            "postgres://arena@db/c"
+        );
+        assert_eq!(without_password("postgres://db/c"), "postgres://db/c");
+    }
 }

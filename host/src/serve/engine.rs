@@ -54,11 +54,15 @@ pub fn limits(b: &Budgets) -> Limits {
     league::agents::limits(b)
 }
 
-/// The game a challenge plays and how.
-#[derive(Clone, Debug)]
+/// The game a challenge (or a league) plays and how. Kept in the database as JSON for workers
+/// on other machines (`crate::distributed`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Rules {
+    #[serde(with = "crate::games::serde_name")]
     pub game: &'static dyn Game,
     /// The game's own settings (the challenge file's table named after the game).
+    #[serde(default)]
     pub settings: GameSettings,
     pub players: usize,
     pub round_cap: u32,
@@ -118,8 +122,30 @@ impl Engine {
         })
     }
 
+    /// An engine that plays up to `games` games at once (a worker's threads), or fewer when the
+    /// address space holds fewer agent instances: returns it with how many it plays at once.
+    pub fn for_games_at_once(rules: Rules, games: usize) -> anyhow::Result<(Engine, usize)> {
+        let limits = limits(&rules.budgets);
+        let limits_json = Arc::new(serde_json::to_value(&limits)?);
+        let instances = u32::try_from(games.saturating_mul(rules.players)).unwrap_or(u32::MAX);
+        let sandbox = Sandbox::for_instances(crate::games::AGENTS, limits, instances)?;
+        let at_once = sandbox.games_at_once(rules.players, games)?;
+        let engine = Engine {
+            sandbox,
+            settings: Arc::new(rules.settings.clone()),
+            rules,
+            limits_json,
+        };
+        Ok((engine, at_once))
+    }
+
     pub fn rules(&self) -> &Rules {
         &self.rules
+    }
+
+    /// The sandbox limits as every record of this engine's games states them.
+    pub fn limits_json(&self) -> &Value {
+        &self.limits_json
     }
 
     /// Largest module the sandbox loads, in bytes.
@@ -335,6 +361,15 @@ pub struct FinalEntrant {
     pub path: PathBuf,
 }
 
+/// Who plays the final's games: `threads` of the server, and with a shared `database` (a
+/// PostgreSQL URL) the workers on other machines too, through the database as
+/// `arena league --database` does.
+#[derive(Clone, Debug)]
+pub struct FinalPlayers {
+    pub threads: usize,
+    pub database: Option<String>,
+}
+
 /// Plays the final round-robin into `output` with the league engine (resuming it when its
 /// journal is there), writes the league's report, and returns the standings. The folder is an
 /// `arena league` output folder: `arena verify` and `arena report` work on it.
@@ -345,8 +380,9 @@ pub fn run_final(
     games_per_group: u32,
     seed: u64,
     output: PathBuf,
-    threads: usize,
+    players: &FinalPlayers,
 ) -> anyhow::Result<Vec<Standing>> {
+    let threads = players.threads;
     if entrants.len() < rules.players {
         bail!(
             "the final needs at least {} contestants with an accepted version; it has {}",
@@ -376,16 +412,30 @@ pub fn run_final(
             })
             .collect(),
     };
-    let run = league::run_league(
-        &cfg,
-        &RunOptions {
-            resume,
-            fresh: !resume,
-            threads: Some(threads),
-            quiet: true,
-            extend: false,
-        },
-    )?;
+    let opts = RunOptions {
+        resume,
+        fresh: !resume,
+        threads: Some(threads.max(1)),
+        quiet: true,
+        extend: false,
+    };
+    let run = match &players.database {
+        None => league::run_league(&cfg, &opts)?,
+        Some(url) => {
+            let dist = crate::distributed::league::Distributed {
+                url: url.clone(),
+                local_threads: threads,
+                lease: crate::distributed::worker::DEFAULT_LEASE,
+            };
+            // A thread of its own: the league drives the database from a runtime of its own,
+            // which cannot run on a thread of the server's.
+            std::thread::scope(|s| {
+                s.spawn(|| crate::distributed::league::run_league_distributed(&cfg, &opts, &dist))
+                    .join()
+                    .unwrap_or_else(|_| Err(anyhow!("the final's league panicked")))
+            })?
+        }
+    };
     crate::report::write_report(&run.output).context("cannot write the final's report")?;
     Ok(fit(
         &entrants.iter().map(|e| e.name.clone()).collect::<Vec<_>>(),
@@ -605,5 +655,71 @@ mod tests {
         assert!(s.iter().all(|r| r.interval.unwrap() > 0.0));
         assert_eq!(measure(2), "rating");
         assert_eq!(measure(1), "turns");
+    }
+
+    /// The ladder of tests/serve_kill.rs: four uploads of the same deterministic climber (only its
+    /// log text differs), paired as the ladder pairs them. Both games of a pair have the same dice
+    /// with the seats swapped, so they are the same game with the names exchanged: each agent
+    /// wins exactly one of the two (or both are draws). Every agent scores exactly half, whatever
+    /// its count of wins, and the fit gives every one the rating 0 with an interval; one
+    /// agent that wins more than half is rated above 0.
+    #[test]
+    fn identical_agents_split_every_seat_swapped_pair_so_the_fit_rates_them_all_zero() {
+        let e = engine();
+        let climber = include_str!("../../../example-agents/wat/climber.wat");
+        let a = e.load("climber", climber.as_bytes()).unwrap();
+        let names: Vec<String> = ["ann v1", "ben v1", "cat v1", "dan v1"]
+            .map(String::from)
+            .to_vec();
+        let mut results = Vec::new();
+        for i in 0..names.len() {
+            for j in i + 1..names.len() {
+                let group = vec![names[i].clone(), names[j].clone()];
+                for p in pairings(&group, 0..3, 1) {
+                    let seated: Vec<String> = p.seats.iter().map(|&s| group[s].clone()).collect();
+                    let id = results.len();
+                    let played = run_with_big_stack(|| {
+                        e.play(&[&a, &a], &seated, p.seed, id, "k", "r").unwrap()
+                    });
+                    results.push(played.result);
+                }
+            }
+        }
+        for pair in results.chunks(2) {
+            let winner = |r: &GameResult| match r.outcome {
+                crate::game::Outcome::Win { seat, .. } => Some(r.seats[seat].clone()),
+                _ => None,
+            };
+            assert_eq!(pair[0].seats[0], pair[1].seats[1]);
+            match (winner(&pair[0]), winner(&pair[1])) {
+                (Some(x), Some(y)) => assert_ne!(x, y, "one agent won both games of a pair"),
+                (None, None) => {}
+                _ => panic!("a pair with one draw: {:?} {:?}", pair[0], pair[1]),
+            }
+        }
+        let wins: Vec<u32> = fit(&names, &results).iter().map(|s| s.wins).collect();
+        assert!(
+            wins.iter().any(|&w| w != wins[0]),
+            "the agents' wins differ (as in serve_kill's leaderboard): {wins:?}"
+        );
+        for s in fit(&names, &results) {
+            assert_eq!(s.wins, s.losses, "{s:?}");
+            assert_eq!(s.rating, Some(0.0), "{s:?}");
+            assert!(s.interval.unwrap() > 0.0, "{s:?}");
+        }
+
+        // Give the first agent every game it did not win: it is rated above 0, the others below.
+        for r in &mut results {
+            if let Some(seat) = r.seats.iter().position(|n| *n == names[0]) {
+                r.outcome = crate::game::Outcome::Win {
+                    seat,
+                    last_standing: false,
+                };
+            }
+        }
+        let s = fit(&names, &results);
+        assert_eq!(s[0].name, names[0]);
+        assert!(s[0].rating.unwrap() > 0.0, "{s:?}");
+        assert!(s[1..].iter().all(|o| o.rating.unwrap() < 0.0), "{s:?}");
     }
 }

@@ -1,7 +1,9 @@
 //! The deadline: submissions close, the ladder stops, and the final round-robin is played with
 //! the league engine over each contestant's last accepted version, into the final's output
-//! folder (the same files as `arena league` writes, report included). A server stopped during
-//! the final resumes it from its journal at the next start.
+//! folder (the same files as `arena league` writes, report included). With a shared database its
+//! games are enqueued there as `arena league --database` does, and workers on other machines
+//! play them with the server's own. A server stopped during the final resumes it from its journal
+//! at the next start.
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -66,7 +68,10 @@ async fn play_final(app: &Arc<App>) -> anyhow::Result<()> {
             c.final_round.games_per_group,
             c.final_round.seed,
             c.final_dir(),
-            c.workers,
+            &engine::FinalPlayers {
+                threads: c.workers,
+                database: c.database.clone(),
+            },
         )
     })
     .await

@@ -385,12 +385,19 @@ pub async fn schedule_uncertain(app: &App, room: usize) -> anyhow::Result<usize>
 /// Keeps the queue fed: placement first, then uncertainty games while the queue is short. Wakes
 /// when a version is accepted or games are counted, and every few seconds.
 pub async fn schedule_loop(app: Arc<App>) {
-    let low_water = (app.challenge.workers * 4).max(8) as i64;
     loop {
         if app.final_started.load(std::sync::atomic::Ordering::SeqCst) {
             return;
         }
         let pass = async {
+            // Enough games queued for every thread playing them: the server's own, and with a
+            // shared database those of the workers heard of in the last minute.
+            let remote = if app.db.shared() {
+                app.db.worker_threads_since(now_ms() - 60_000).await?
+            } else {
+                0
+            };
+            let low_water = ((app.challenge.workers as i64 + remote) * 4).max(8);
             let mut new = place_new_versions(&app).await?;
             if new > 0 {
                 app.board.reload(&app.db).await?;

@@ -8,7 +8,7 @@
 //! migrations), [`storage`] (agents by content hash, records), [`auth`] (tokens, sessions, CSRF),
 //! [`engine`] (the only door into games, checks and leagues), [`uploads`] (checking and keeping
 //! an upload), [`ladder`] (what to play next, the ratings), [`workers`] (threads that play
-//! games), [`final_round`] (the deadline and the final), [`events`] (server-sent events),
+//! games, and the results of workers on other machines: `crate::distributed`), [`final_round`] (the deadline and the final), [`events`] (server-sent events),
 //! [`api`] and [`pages`] (HTTP), [`admin`] (the host's commands) and [`submit`] (the client).
 
 pub mod admin;
@@ -71,10 +71,14 @@ pub struct App {
 }
 
 impl App {
-    /// Opens the data folder and the database and loads the ladder.
+    /// Opens the data folder and the database (SQLite in the data folder, or the challenge's
+    /// PostgreSQL database) and loads the ladder.
     pub async fn open(challenge: Challenge) -> anyhow::Result<Arc<App>> {
         let storage = Storage::open(&challenge.data)?;
-        let db = Db::open_sqlite(storage.root()).await?;
+        let db = match &challenge.database {
+            Some(url) => Db::open_shared(url).await?,
+            None => Db::open_sqlite(storage.root()).await?,
+        };
         App::with_db(challenge, storage, db).await
     }
 
@@ -108,7 +112,41 @@ impl App {
             stopping: AtomicBool::new(false),
         });
         app.board.reload(&app.db).await?;
+        if app.db.shared() {
+            app.share().await?;
+        }
         Ok(app)
+    }
+
+    /// What workers on other machines need from a shared database: this arena's version (they
+    /// play for no other), the ladder's rules, and the bytes of every accepted upload (those
+    /// accepted before the database was shared are copied from the data folder).
+    async fn share(&self) -> anyhow::Result<()> {
+        crate::distributed::version::stamp(&self.db).await?;
+        let rules = serde_json::to_string(self.engine.rules())?;
+        self.db
+            .set_state(crate::distributed::worker::LADDER_RULES_KEY, &rules)
+            .await?;
+        for sha in self.db.uploads_without_code().await? {
+            let bytes = self.storage.agent(&sha)?;
+            self.db.put_code(&sha, &bytes).await?;
+        }
+        Ok(())
+    }
+
+    /// A finished ladder game's stored record: from the database when it keeps records (a
+    /// shared one), else from the data folder.
+    pub async fn record_bytes(&self, id: i64, name: &str) -> anyhow::Result<Vec<u8>> {
+        if self.db.shared() {
+            if let Some(bytes) = self.db.game_record(id).await? {
+                return Ok(bytes);
+            }
+        }
+        let storage = self.storage.clone();
+        let name = name.to_owned();
+        tokio::task::spawn_blocking(move || storage.record(&name))
+            .await
+            .map_err(|e| anyhow::anyhow!("{e}"))?
     }
 
     /// Whether uploads are taken now, and if not why.
@@ -140,6 +178,9 @@ pub async fn serve(challenge: Challenge, ready: impl FnOnce(SocketAddr)) -> anyh
     let (results_tx, results_rx) = tokio::sync::mpsc::unbounded_channel();
     let threads = workers::start(&app, tokio::runtime::Handle::current(), results_tx)?;
     tokio::spawn(workers::write_results(Arc::clone(&app), results_rx));
+    if app.db.shared() {
+        tokio::spawn(workers::count_remote_results(Arc::clone(&app)));
+    }
     tokio::spawn(ladder::schedule_loop(Arc::clone(&app)));
     tokio::spawn(ladder::ratings_loop(Arc::clone(&app)));
     tokio::spawn(final_round::watch(Arc::clone(&app)));

@@ -266,12 +266,17 @@ async fn agent_page(
         .into_iter()
         .find(|v| v.contestant_id == id);
     let board = app.board.current();
-    let mut body = String::new();
+    // `live.js` keeps the standing and the games up to date: the fields by their `data-field`,
+    // the games of the version labelled `data-label` (a new version reloads the page).
+    let mut body = format!(
+        r#"<div id="standing" data-contestant="{id}" data-version="{}">"#,
+        active.as_ref().map_or(0, |v| v.number)
+    );
     match (&active, board.agents.iter().find(|e| e.contestant == id)) {
         (Some(v), Some(e)) => {
             let _ = write!(
                 body,
-                r#"<p>Plays version {} (SHA-256 <code>{}</code>). Rank {} of {}; {} games, {} wins; {} {} ± {}.</p>"#,
+                r#"<p>Plays version {} (SHA-256 <code>{}</code>). Rank <span data-field="rank">{}</span> of <span data-field="of">{}</span>; <span data-field="games">{}</span> games, <span data-field="wins">{}</span> wins; {} <span data-field="rating">{} ± {}</span>.</p>"#,
                 v.number,
                 &v.sha256[..16.min(v.sha256.len())],
                 e.rank,
@@ -285,14 +290,20 @@ async fn agent_page(
         }
         _ => body.push_str(r#"<p class="muted">No accepted version yet.</p>"#),
     }
+    body.push_str("</div>");
     if let Some(v) = &active {
         body.push_str("<h2>Latest games</h2>");
-        body.push_str(&games_list(
-            &app.db.recent_games(Some(v.id), 50).await?,
-            "games",
+        let list = games_list(&app.db.recent_games(Some(v.id), 50).await?, "games");
+        body.push_str(&list.replacen(
+            r#"id="games""#,
+            &format!(
+                r#"id="games" data-label="{}""#,
+                esc(&super::ladder::seat_label(&c.name, v.number))
+            ),
+            1,
         ));
     }
-    Ok(render(&app, &c.name, who.as_ref(), &body, &[]))
+    Ok(render(&app, &c.name, who.as_ref(), &body, &["live.js"]))
 }
 
 async fn game_page(Path(id): Path<i64>) -> Redirect {

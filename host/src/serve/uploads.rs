@@ -87,10 +87,15 @@ pub async fn upload(app: &Arc<App>, who: &Contestant, bytes: Vec<u8>) -> Result<
             .map_err(|e| anyhow::anyhow!("the check failed: {e}"))??
     };
     let sha256 = if verdict.accepted {
-        let (app, bytes) = (Arc::clone(app), Arc::clone(&bytes));
-        tokio::task::spawn_blocking(move || app.storage.put_agent(&bytes))
+        let (app2, bytes2) = (Arc::clone(app), Arc::clone(&bytes));
+        let sha = tokio::task::spawn_blocking(move || app2.storage.put_agent(&bytes2))
             .await
-            .map_err(|e| anyhow::anyhow!("{e}"))??
+            .map_err(|e| anyhow::anyhow!("{e}"))??;
+        if app.db.shared() {
+            // Workers on other machines fetch the bytes from the database.
+            app.db.put_code(&sha, &bytes).await?;
+        }
+        sha
     } else {
         crate::records::sha256_hex(&bytes)
     };

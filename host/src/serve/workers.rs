@@ -1,4 +1,5 @@
-//! Worker threads that play ladder games, and the task that writes their results.
+//! Worker threads that play ladder games, the task that writes their results, and the task that
+//! counts the results of workers on other machines (`arena worker`, with a shared database).
 //!
 //! A worker leases a few scheduled games at a time from the database, plays each in the sandbox
 //! (on a thread with the big native stack guest code needs), writes its record file, and hands
@@ -87,9 +88,10 @@ impl Worker {
         while !self.app.stopping.load(Ordering::SeqCst)
             && !self.app.final_started.load(Ordering::SeqCst)
         {
+            let now = now_ms();
             let claimed =
                 self.rt
-                    .block_on(self.app.db.claim(&self.owner, CLAIM, now_ms() + LEASE_MS));
+                    .block_on(self.app.db.claim(&self.owner, CLAIM, now, now + LEASE_MS));
             let games = match claimed {
                 Ok(g) => g,
                 Err(e) => {
@@ -166,7 +168,13 @@ impl Worker {
             .play(&seated, &names, g.seed, g.id as usize, &g.key, "")?;
         let (bytes, compressed) = engine::stored_record(played.record)?;
         let record = Storage::record_name(g.id, compressed);
-        self.app.storage.put_record(&record, &bytes)?;
+        // A shared database keeps the records (written with the result); else the data folder.
+        let record_bytes = if self.app.db.shared() {
+            Some(bytes)
+        } else {
+            self.app.storage.put_record(&record, &bytes)?;
+            None
+        };
         let mut result = played.result;
         result.record = record.clone();
         Ok(Outcome {
@@ -175,6 +183,8 @@ impl Worker {
                 owner: self.owner.clone(),
                 result: serde_json::to_string(&result)?,
                 record,
+                record_bytes,
+                remote: false,
                 now_ms: now_ms(),
             },
             result,
@@ -211,6 +221,49 @@ pub async fn write_results(app: Arc<App>, mut rx: UnboundedReceiver<Outcome>) {
         }
         app.board.add(added);
         app.schedule.notify_one();
+    }
+}
+
+/// Counts on the board the ladder games that workers on other machines (`arena worker`) have
+/// finished, as they come: the database lists them until the server has read them.
+pub async fn count_remote_results(app: Arc<App>) {
+    let mut warned = false;
+    loop {
+        if app.stopping.load(Ordering::SeqCst) {
+            return;
+        }
+        match app.db.take_finished().await {
+            Ok(rows) => {
+                warned = false;
+                let mut added = Vec::new();
+                for (id, json) in rows {
+                    match serde_json::from_str::<GameResult>(&json) {
+                        Ok(r) => {
+                            let event = serde_json::json!({
+                                "id": id,
+                                "seats": r.seats,
+                                "winner": r.outcome.winner().and_then(|s| r.seats.get(s)),
+                            });
+                            app.events.send("game", event.to_string());
+                            added.push((id, r));
+                        }
+                        Err(e) => eprintln!("warning: game {id}: unreadable result: {e}"),
+                    }
+                }
+                if !added.is_empty() {
+                    app.board.add(added);
+                    app.schedule.notify_one();
+                    continue;
+                }
+            }
+            Err(e) => {
+                if !warned {
+                    eprintln!("warning: cannot read the results of remote workers: {e:#}");
+                    warned = true;
+                }
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
     }
 }
 

@@ -129,7 +129,12 @@ pub fn build_folder(dir: &Path) -> anyhow::Result<Option<PathBuf>> {
         Lang::Python => python_game(dir)?,
         _ => crate::games::first(),
     };
-    let (command, module) = build_command(lang, game, &name, &lib);
+    let (mut command, module) = build_command(lang, game, &name, &lib);
+    if lang == Lang::Zig && !on_path("zig") {
+        // Zig from PyPI (`pip install ziglang`, what scripts/install-test-tools.sh and
+        // docs/languages/zig.md install) has no `zig` command: the same build through Python.
+        command = Some(super::zig_build(&name, "python3 -m ziglang"));
+    }
     let output = dir.join(&module);
     let Some(command) = command else {
         return Ok(Some(output));
@@ -181,6 +186,24 @@ pub fn build_folder(dir: &Path) -> anyhow::Result<Option<PathBuf>> {
         );
     }
     Ok(Some(output))
+}
+
+/// True when an executable file named `program` is in one of the PATH's folders.
+fn on_path(program: &str) -> bool {
+    std::env::var_os("PATH").is_some_and(|paths| {
+        std::env::split_paths(&paths).any(|dir| is_executable(&dir.join(program)))
+    })
+}
+
+#[cfg(unix)]
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+#[cfg(not(unix))]
+fn is_executable(path: &Path) -> bool {
+    path.is_file()
 }
 
 /// The last `n` lines of a tool's output (the error is at the end).

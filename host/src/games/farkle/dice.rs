@@ -4,9 +4,10 @@ use rand_core::{RngCore, SeedableRng};
 use crate::game::seed::chacha_key;
 
 /// Six-sided dice derived from a 64-bit seed, specified in docs/RECORDS.md so that anyone can
-/// re-derive a game's rolls: the ChaCha8 key is [`chacha_key`]'s (four successive
-/// SplitMix64 outputs of the seed); each die is one `next_u32` reduced to `0..6` by rejection
-/// (values at or above the largest multiple of 6 below 2^32 are drawn again), plus one.
+/// re-derive a game's rolls: the ChaCha8 key is the one every game makes of its seed
+/// ([`chacha_key`]: four successive SplitMix64 outputs of the seed); each die is one `next_u32`
+/// reduced to `0..6` by rejection (values at or above the largest multiple of 6 below 2^32 are
+/// drawn again), plus one.
 pub struct SeededD6 {
     rng: ChaCha8Rng,
 }

@@ -80,6 +80,9 @@ fn a_game_nobody_could_play_counts_for_nobody() {
     for r in run.results.iter().filter(|r| r.nobody_played()) {
         assert!(out.join(&r.record).is_file(), "recorded all the same");
     }
+    // `arena verify --league` finds the same from the records alone.
+    let audit = crate::audit::audit_league(&out, None).unwrap();
+    assert!(audit.problems.is_empty(), "{:?}", audit.problems);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -99,6 +102,8 @@ fn agents_that_both_failed_to_load_have_no_result_against_each_other() {
             .unwrap()
             .contains("unplayed_games")
     );
+    let audit = crate::audit::audit_league(&dir.join("out"), None).unwrap();
+    assert!(audit.problems.is_empty(), "{:?}", audit.problems);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

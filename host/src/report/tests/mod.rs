@@ -595,3 +595,24 @@ fn a_farkle_race_reports_standings_and_scores() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `arena serve` serves the report's pages and every game's viewer under a Content-Security-Policy
+/// of `script-src 'self'`: a script written inside a page would not run there (game.html's did
+/// not, and a game's link on the server stayed at "Opening the game…"). Every script is a file.
+#[test]
+fn no_page_of_the_report_or_a_viewer_has_a_script_inside() {
+    let pages: Vec<_> = assets()
+        .iter()
+        .filter(|(name, _)| name.ends_with(".html"))
+        .collect();
+    assert!(pages.iter().any(|(name, _)| *name == "game.html"));
+    for (name, text) in pages {
+        for (at, _) in text.match_indices("<script") {
+            let tag = &text[at..at + text[at..].find('>').unwrap()];
+            assert!(
+                tag.contains(" src="),
+                "{name}: a script inside the page: {tag}>"
+            );
+        }
+    }
+}

@@ -1,11 +1,13 @@
-// Keeps the leaderboard (#leaderboard) and the latest games (#recent) up to date from the
-// server's event stream (GET /api/events). Text from contestants is written with textContent.
+// Keeps the leaderboard (#leaderboard), the latest games (#recent) and an agent's page (its
+// standing, #standing, and its games, #games) up to date from the server's event stream
+// (GET /api/events). Text from contestants is written with textContent.
 "use strict";
 
 (function () {
   var table = document.getElementById("leaderboard");
-  if (!table || !window.EventSource) return;
-  var turns = table.getAttribute("data-measure") === "turns";
+  var standing = document.getElementById("standing");
+  if ((!table && !standing) || !window.EventSource) return;
+  var turns = table && table.getAttribute("data-measure") === "turns";
 
   function num(x, digits) {
     return x === null || x === undefined || !isFinite(x) ? "–" : x.toFixed(digits);
@@ -18,7 +20,32 @@
     return td;
   }
 
+  // An agent's page: its line of the leaderboard, by contestant; another version reloads it.
+  function renderStanding(board) {
+    var id = standing.getAttribute("data-contestant");
+    var version = standing.getAttribute("data-version");
+    for (var i = 0; i < board.agents.length; i++) {
+      var a = board.agents[i];
+      if (String(a.contestant) !== id) continue;
+      if (String(a.version) !== version) { location.reload(); return; }
+      var fields = {
+        rank: String(a.rank),
+        of: String(board.agents.length),
+        games: String(a.games),
+        wins: String(a.wins),
+        rating: num(a.rating, 1) + " ± " + num(a.interval, 1)
+      };
+      Object.keys(fields).forEach(function (f) {
+        var el = standing.querySelector('[data-field="' + f + '"]');
+        if (el) el.textContent = fields[f];
+      });
+      return;
+    }
+  }
+
   function render(board) {
+    if (standing) renderStanding(board);
+    if (!table) return;
     var body = document.createElement("tbody");
     board.agents.forEach(function (a) {
       var tr = document.createElement("tr");
@@ -43,7 +70,12 @@
 
   function addGame(g) {
     var list = document.getElementById("recent");
-    if (!list) return;
+    if (!list) {
+      // An agent's page lists the games of its playing version only.
+      list = document.getElementById("games");
+      var label = list && list.getAttribute("data-label");
+      if (!label || g.seats.indexOf(label) < 0) return;
+    }
     var li = document.createElement("li");
     var link = document.createElement("a");
     link.href = "/replays/game.html?game=" + encodeURIComponent(g.id);
@@ -52,7 +84,9 @@
     li.appendChild(document.createTextNode(": " + g.seats.join(" vs ") + " — " +
       (g.winner === null || g.winner === undefined ? "no winner" : "won by " + g.winner)));
     list.insertBefore(li, list.firstChild);
-    while (list.children.length > 20) list.removeChild(list.lastChild);
+    // As many as the server lists: 20 latest games, 50 on an agent's page.
+    var most = list.id === "games" ? 50 : 20;
+    while (list.children.length > most) list.removeChild(list.lastChild);
   }
 
   var events = new EventSource("/api/events");

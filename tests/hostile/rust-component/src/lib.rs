@@ -1,13 +1,20 @@
-//! Hostile component agents of world `arena:games/farm` (../../../wit): each cargo feature
-//! turns on one behaviour the sandbox must contain (see tests/hostile.rs). Without a feature
-//! the agent passes every turn and declines every offer.
+//! Hostile component agents of world `arena:games/farm` (../../../wit), with a few WASI 0.2
+//! imports called directly (wit/): each cargo feature turns on one behaviour the sandbox must
+//! contain (see tests/hostile.rs). Without a feature the agent passes every turn and declines
+//! every offer.
 
 wit_bindgen::generate!({
-    path: "../../../wit",
-    world: "arena:games/farm@1.0.0",
+    path: ["../../../wit", "wit"],
+    world: "hostile:component/farm",
+    generate_all,
 });
 
-#[cfg(any(feature = "snoop", feature = "allocate"))]
+#[cfg(any(
+    feature = "snoop",
+    feature = "allocate",
+    feature = "random-bytes",
+    feature = "name-lookup"
+))]
 use arena::games::host::log;
 
 struct Hostile;
@@ -24,6 +31,12 @@ impl Guest for Hostile {
     fn trade(_view: View) -> Option<Offer> {
         #[cfg(feature = "allocate")]
         hoard();
+        #[cfg(feature = "loop-trade")]
+        let _ = spin();
+        #[cfg(feature = "random-bytes")]
+        random_bytes();
+        #[cfg(feature = "name-lookup")]
+        name_lookup();
         None
     }
 
@@ -51,7 +64,7 @@ fn snoop() {
 }
 
 /// A loop the compiler cannot remove.
-#[cfg(feature = "loop-init")]
+#[cfg(any(feature = "loop-init", feature = "loop-trade"))]
 fn spin() -> u64 {
     let mut n = 0u64;
     loop {
@@ -70,6 +83,34 @@ fn hoard() {
     loop {
         blocks.push(std::hint::black_box(Vec::<u8>::with_capacity(1 << 20)));
         log(&format!("holding {} MiB", blocks.len()));
+    }
+}
+
+/// Asks for 4 KiB of random bytes, forever, logging the count of calls every 100: the host's work
+/// grows with the bytes, so each call must cost their fuel (the log shows how many were paid).
+#[cfg(feature = "random-bytes")]
+fn random_bytes() {
+    let mut calls = 0u32;
+    loop {
+        std::hint::black_box(wasi::random::random::get_random_bytes(4096));
+        calls += 1;
+        if calls % 100 == 0 {
+            log(&format!("random calls: {calls}"));
+        }
+    }
+}
+
+/// Looks up a 1 MiB name, forever, logging the count of calls after each: the host copies the
+/// name out of memory first, so each call must cost its bytes in fuel.
+#[cfg(feature = "name-lookup")]
+fn name_lookup() {
+    let network = wasi::sockets::instance_network::instance_network();
+    let name = "a".repeat(1 << 20);
+    let mut calls = 0u32;
+    loop {
+        let answer = wasi::sockets::ip_name_lookup::resolve_addresses(&network, &name);
+        calls += 1;
+        log(&format!("lookups: {calls} ({:?})", answer.map(|_| ())));
     }
 }
 

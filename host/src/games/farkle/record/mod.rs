@@ -153,6 +153,8 @@ struct Checker<'a, 'r> {
     start: Option<Line>,
     seed: u64,
     faults: FaultCounts,
+    /// Seats with a fault while loading, in seat order.
+    load_faults: Vec<usize>,
     error: Option<VerifyError>,
 }
 
@@ -196,6 +198,9 @@ impl GameSink for Checker<'_, '_> {
                 for f in &faults {
                     self.count(f.seat, &f.fault);
                 }
+                self.load_faults = faults.iter().map(|f| f.seat).collect();
+                self.load_faults.sort_unstable();
+                self.load_faults.dedup();
                 ControlFlow::Continue(())
             }
             Err(e) => self.stop(e),
@@ -373,6 +378,7 @@ pub fn verify_lines(mut reader: RecordReader, first: Line) -> Result<VerifySumma
         start: Some(start_line_read),
         seed: setup.seed,
         faults: FaultCounts::new(),
+        load_faults: Vec::new(),
         error: None,
     };
     let mut seats: Vec<&mut dyn FarklePlayer> = scripts
@@ -388,7 +394,7 @@ pub fn verify_lines(mut reader: RecordReader, first: Line) -> Result<VerifySumma
             .or_else(|| turns.borrow().error().cloned())
             .unwrap_or_else(|| fail(0, "the replay stopped without a reason")));
     };
-    let faults = checker.faults;
+    let (faults, load_faults) = (checker.faults, checker.load_faults);
     let (end_read, mut reader) = turns
         .into_inner()
         .end_line(|| VerifySummary::outcome_text(end.outcome))?;
@@ -424,6 +430,7 @@ pub fn verify_lines(mut reader: RecordReader, first: Line) -> Result<VerifySumma
         dice: DiceOrigin::Seeded(setup.seed),
         forfeits: end.forfeits,
         faults,
+        load_faults,
         scores: Some(end.scores.iter().map(|&s| i64::from(s)).collect()),
         result: result(n, end.outcome),
         settings: None,

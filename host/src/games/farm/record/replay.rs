@@ -122,6 +122,8 @@ pub(crate) struct Checker<'a, 'r> {
     pub seed: Option<u64>,
     /// Faults of the replayed game by seat and kind, for the league's results.
     pub faults: FaultCounts,
+    /// Seats with a fault in the start line (while loading), in seat order.
+    pub load_faults: Vec<usize>,
     /// Why the replay was stopped, when it was stopped at the start line.
     pub error: Option<VerifyError>,
 }
@@ -165,6 +167,14 @@ impl GameSink for Checker<'_, '_> {
         match checked {
             Ok(()) => {
                 self.note_faults(&events);
+                let mut seats: Vec<usize> = events
+                    .iter()
+                    .filter_map(fault_note)
+                    .map(|n| n.seat)
+                    .collect();
+                seats.sort_unstable();
+                seats.dedup();
+                self.load_faults = seats;
                 ControlFlow::Continue(())
             }
             Err(e) => self.stop(e),

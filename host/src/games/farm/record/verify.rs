@@ -46,6 +46,7 @@ pub fn verify(mut reader: RecordReader, first: Line) -> Result<VerifySummary, Ve
         ledger: Ledger::new(&setup),
         seed: setup.seed,
         faults: FaultCounts::new(),
+        load_faults: Vec::new(),
         error: None,
     };
     let end = match setup.seed {
@@ -70,7 +71,7 @@ pub fn verify(mut reader: RecordReader, first: Line) -> Result<VerifySummary, Ve
             .or_else(|| turns.borrow().error().cloned())
             .unwrap_or_else(|| fail(0, "the replay stopped without a reason")));
     };
-    let (ledger, faults) = (checker.ledger, checker.faults);
+    let (ledger, faults, load_faults) = (checker.ledger, checker.faults, checker.load_faults);
     let (end_line, mut reader) = turns
         .into_inner()
         .end_line(|| VerifySummary::outcome_text(end.outcome))?;
@@ -109,6 +110,7 @@ pub fn verify(mut reader: RecordReader, first: Line) -> Result<VerifySummary, Ve
         },
         forfeits: end.forfeits,
         faults,
+        load_faults,
         scores: None,
         result: VerifySummary::outcome_text(end.outcome),
         settings: None,

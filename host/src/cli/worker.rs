@@ -1,0 +1,100 @@
+//! `arena worker`: plays ladder and league games from a shared PostgreSQL database, on any
+//! machine that reaches it (see `crate::distributed`).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use crate::distributed::worker::{self, Options};
+use crate::serve::db::without_password;
+use crate::terminal;
+
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "The worker needs to reach the database only (no other network, no file \
+of the server): it fetches the agents' bytes from it, compiles them into its own module cache \
+(ARENA_CACHE_DIR), and writes results and records back. It refuses a database set up by another \
+arena version. Ctrl-C or SIGTERM stops it after the games it is playing; the games it had taken \
+and not played go back to the queue. A worker killed outright loses nothing: its games are \
+played again once their leases run out (--lease). Keep passwords out of the URL with \
+PGPASSWORD or ~/.pgpass. Deployment: docs/SERVER.md, \"Many machines\"."
+)]
+pub struct WorkerArgs {
+    /// The database of `arena serve --database` or `arena league --database`:
+    /// postgres://USER@HOST:PORT/DATABASE
+    #[arg(long, env = "ARENA_DATABASE", value_name = "URL")]
+    pub database: String,
+    /// Threads playing games (default: one per core)
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Seconds a lease on a game lasts unless renewed (every quarter of it): a dead worker's games
+    /// are played again after this long
+    #[arg(long, default_value_t = 60, value_name = "SECONDS")]
+    pub lease: u64,
+    /// Stop once no game is scheduled or being played anywhere in the database (a batch job)
+    #[arg(long)]
+    pub drain: bool,
+    /// The worker's name in the database's register of workers and on the games it leases
+    /// (default: worker:HOST:PID:RANDOM); two workers must not share one
+    #[arg(long)]
+    pub name: Option<String>,
+    /// No summary line at the end
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+static STOP: AtomicBool = AtomicBool::new(false);
+
+pub fn run(args: WorkerArgs) -> anyhow::Result<i32> {
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if threads == 0 {
+        anyhow::bail!("--threads must be at least 1");
+    }
+    if args.lease == 0 {
+        anyhow::bail!("--lease must be at least 1 second");
+    }
+    crate::serve::db::check_shared_url(&args.database)?;
+    catch_stop_signals();
+    let opts = Options {
+        threads,
+        lease: Duration::from_secs(args.lease),
+        drain: args.drain,
+        owner: args.name.clone(),
+    };
+    if !args.quiet {
+        eprintln!(
+            "arena worker: playing the games of {} on {threads} thread(s)",
+            terminal::line(&without_password(&args.database))
+        );
+    }
+    let summary = worker::run(&args.database, &opts, &STOP)?;
+    if !args.quiet {
+        outln!("{}", terminal::line(&summary.line()));
+    }
+    Ok(0)
+}
+
+/// SIGINT and SIGTERM ask the worker to stop after its games; a second one ends it at once.
+fn catch_stop_signals() {
+    #[cfg(unix)]
+    // SAFETY: the handler only stores to an atomic and restores the default action, both
+    // async-signal-safe.
+    unsafe {
+        for sig in [libc::SIGINT, libc::SIGTERM] {
+            libc::signal(
+                sig,
+                on_stop_signal as extern "C" fn(libc::c_int) as libc::sighandler_t,
+            );
+        }
+    }
+}
+
+#[cfg(unix)]
+extern "C" fn on_stop_signal(sig: libc::c_int) {
+    STOP.store(true, Ordering::SeqCst);
+    // SAFETY: signal() is async-signal-safe.
+    unsafe {
+        libc::signal(sig, libc::SIG_DFL);
+    }
+}

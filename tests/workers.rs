@@ -1,0 +1,505 @@
+//! Workers on a real PostgreSQL (`arena worker`, `arena league --database`): a league played by
+//! three workers, one killed with SIGKILL mid-game, one stopped and started again, and every
+//! connection to the database cut once, gives the output folder of the same league played
+//! locally, byte for byte, with every game counted once. A worker refuses a database set up by
+//! another arena version, and stops when the database is upgraded under it.
+
+mod pg_support;
+mod serve_support;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+use serve_support::{arena, temp_dir, text, workspace, write};
+use sqlx::Row;
+
+/// The hand-written climber, made to think before each trade (a loop of `spin` iterations, a
+/// few instructions each), and logging `tag`: games long enough for a kill to land mid-game.
+fn thinker(tag: &str, spin: u32) -> String {
+    let climber = std::fs::read_to_string(workspace().join("example-agents/wat/climber.wat"))
+        .expect("climber.wat");
+    let trade = "(func (export \"farm_trade\") (param $len i32) (result i32)\n    (local $k i32) (local $r i32)";
+    assert!(climber.contains(trade), "climber.wat's farm_trade changed");
+    climber
+        .replace(
+            trade,
+            &format!(
+                "{trade} (local $spin i32)\n    (loop $think (local.set $spin (i32.add (local.get $spin) (i32.const 1))) \
+                 (br_if $think (i32.lt_u (local.get $spin) (i32.const {spin}))))"
+            ),
+        )
+        .replace("\"climber.wat: buying kind ?", &format!("\"{tag}: buying kind ?"))
+}
+
+struct Db {
+    rt: tokio::runtime::Runtime,
+    pool: sqlx::AnyPool,
+}
+
+impl Db {
+    fn connect(url: &str) -> Db {
+        sqlx::any::install_default_drivers();
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let pool = rt
+            .block_on(
+                sqlx::any::AnyPoolOptions::new()
+                    .max_connections(2)
+                    .connect(url),
+            )
+            .expect("connect to the test database");
+        Db { rt, pool }
+    }
+
+    /// The first column of the first row of `sql` (an integer), `binds` bound in order; a lost
+    /// connection (the test cuts them) is tried again.
+    fn int(&self, sql: &str, binds: &[&str]) -> i64 {
+        for _ in 0..20 {
+            let mut q = sqlx::query(sqlx::AssertSqlSafe(sql.to_owned()));
+            for b in binds {
+                q = q.bind(*b);
+            }
+            match self.rt.block_on(q.fetch_one(&self.pool)) {
+                Ok(row) => return row.try_get::<i64, _>(0).unwrap(),
+                Err(sqlx::Error::RowNotFound) => return 0,
+                Err(_) => std::thread::sleep(Duration::from_millis(100)),
+            }
+        }
+        panic!("the test database does not answer: {sql}");
+    }
+
+    fn exec(&self, sql: &str) {
+        self.rt
+            .block_on(sqlx::query(sqlx::AssertSqlSafe(sql.to_owned())).execute(&self.pool))
+            .unwrap_or_else(|e| panic!("{sql}: {e}"));
+    }
+}
+
+/// An `arena worker` process.
+struct Worker {
+    child: Option<Child>,
+    log: PathBuf,
+}
+
+impl Worker {
+    fn start(dir: &Path, url: &str, name: &str, lease: u64) -> Worker {
+        let n = std::fs::read_dir(dir).map_or(0, |d| d.count());
+        let log = dir.join(format!("worker-{name}-{n}.log"));
+        let child = arena()
+            .args([
+                "worker",
+                "--database",
+                url,
+                "--threads",
+                "1",
+                "--name",
+                name,
+            ])
+            .args(["--lease", &lease.to_string()])
+            .env("ARENA_CACHE_DIR", dir.join("module-cache"))
+            .stdout(Stdio::from(
+                std::fs::File::create(log.with_extension("out")).unwrap(),
+            ))
+            .stderr(Stdio::from(std::fs::File::create(&log).unwrap()))
+            .spawn()
+            .expect("start arena worker");
+        Worker {
+            child: Some(child),
+            log,
+        }
+    }
+
+    fn kill(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+
+    /// SIGTERM, and the exit status.
+    fn stop(&mut self) -> std::process::ExitStatus {
+        let mut c = self.child.take().expect("a running worker");
+        // SAFETY: a signal to our own child.
+        unsafe {
+            libc::kill(c.id() as i32, libc::SIGTERM);
+        }
+        wait(&mut c, 60)
+            .unwrap_or_else(|| panic!("worker did not stop; see {}", self.log.display()))
+    }
+
+    fn stdout(&self) -> String {
+        std::fs::read_to_string(self.log.with_extension("out")).unwrap_or_default()
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+fn wait(c: &mut Child, secs: u64) -> Option<std::process::ExitStatus> {
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(secs) {
+        if let Ok(Some(s)) = c.try_wait() {
+            return Some(s);
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    None
+}
+
+fn wait_until(what: &str, secs: u64, mut done: impl FnMut() -> bool) {
+    let started = Instant::now();
+    while !done() {
+        assert!(
+            started.elapsed() < Duration::from_secs(secs),
+            "{what}: not after {secs} s"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Every file under `dir`, by path relative to it.
+fn files(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<PathBuf, Vec<u8>>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(root, &p, out);
+            } else {
+                out.insert(
+                    p.strip_prefix(root).unwrap().to_path_buf(),
+                    std::fs::read(&p).unwrap(),
+                );
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+/// 72 games of about 0.1 s each (on the 2-core machines of docs/PERFORMANCE.md).
+const LEAGUE: &str = r#"
+name = "workers"
+players_per_game = 2
+games_per_group = 12
+seed = 11
+round_cap = 120
+[budgets]
+fuel_per_decision = 40_000_000
+fuel_per_game = 8_000_000_000
+[[agent]]
+path = "slow.wat"
+[[agent]]
+path = "slower.wat"
+[[agent]]
+path = "steady.wat"
+[[agent]]
+path = "passer.wat"
+"#;
+
+const GAMES: i64 = 72;
+
+#[test]
+fn a_league_on_workers_killed_restarted_and_cut_off_is_the_local_league_byte_for_byte() {
+    let pg = pg_support::shared();
+    let url = pg.create_database("league_kill");
+    let dir = temp_dir("workers-league");
+    write(&dir, "slow.wat", &thinker("slow-thinks", 1_200_000));
+    write(&dir, "slower.wat", &thinker("slowerthink", 1_800_000));
+    write(&dir, "steady.wat", &thinker("steady-buys", 800_000));
+    std::fs::copy(
+        workspace().join("example-agents/wat/passer.wat"),
+        dir.join("passer.wat"),
+    )
+    .unwrap();
+    let league = write(&dir, "league.toml", LEAGUE);
+    let cache = dir.join("module-cache");
+
+    // The league played here.
+    let local = arena()
+        .args(["league", "-q", "--threads", "2", "--config"])
+        .arg(&league)
+        .arg("--output")
+        .arg(dir.join("local"))
+        .env("ARENA_CACHE_DIR", &cache)
+        .output()
+        .unwrap();
+    assert_eq!(local.status.code(), Some(0), "{}", text(&local));
+
+    // The same league through the database: this command enqueues it and waits.
+    let mut driver = arena()
+        .args(["league", "-q", "--database", &url, "--config"])
+        .arg(&league)
+        .arg("--output")
+        .arg(dir.join("distributed"))
+        .env("ARENA_CACHE_DIR", &cache)
+        .stdout(Stdio::from(
+            std::fs::File::create(dir.join("league.out")).unwrap(),
+        ))
+        .stderr(Stdio::from(
+            std::fs::File::create(dir.join("league.err")).unwrap(),
+        ))
+        .spawn()
+        .unwrap();
+    let db = Db::connect(&url);
+    wait_until("the league's games are enqueued", 120, || {
+        db.int("SELECT COUNT(*) FROM league_games", &[]) == GAMES
+    });
+    let done_by = |w: &str| {
+        db.int(
+            "SELECT COUNT(*) FROM league_games WHERE played_by = $1 \
+             AND status IN ('done', 'collected')",
+            &[w],
+        )
+    };
+    let done = || {
+        db.int(
+            "SELECT COUNT(*) FROM league_games WHERE status IN ('done', 'collected')",
+            &[],
+        )
+    };
+    let mut w1 = Worker::start(&dir, &url, "w1", 2);
+    let mut w2 = Worker::start(&dir, &url, "w2", 2);
+    // As a worker on another machine would: over TLS, the server's certificate verified.
+    let mut w3 = Worker::start(&dir, &pg.tls_url("league_kill"), "w3", 2);
+
+    // w1 is killed while it plays: it holds leases, and has written results before.
+    wait_until("w1 plays", 120, || {
+        done_by("w1") >= 2
+            && db.int(
+                "SELECT COUNT(*) FROM league_games WHERE lease_owner = 'w1' AND status = 'running'",
+                &[],
+            ) >= 1
+    });
+    w1.kill();
+    let w1_done = done_by("w1");
+
+    // w2 is stopped and started again: the games it held go back at once.
+    wait_until("w2 plays", 120, || done_by("w2") >= 2);
+    let status = w2.stop();
+    assert!(status.success(), "w2 stopped badly: {status}");
+    assert!(
+        w2.stdout().contains("worker w2: ") && w2.stdout().contains("counted"),
+        "w2's summary: {}",
+        w2.stdout()
+    );
+    assert_eq!(
+        db.int(
+            "SELECT COUNT(*) FROM league_games WHERE lease_owner = 'w2'",
+            &[]
+        ),
+        0,
+        "a stopped worker gives its games back"
+    );
+    let mut w2 = Worker::start(&dir, &url, "w2", 2);
+
+    // Every connection to the database is cut: workers and the league reconnect and go on.
+    let before_cut = done();
+    assert!(
+        before_cut < GAMES - 10,
+        "the league ran ahead of the test: {before_cut} games done"
+    );
+    let w3_before_cut = done_by("w3");
+    let cut = pg.cut_connections("league_kill");
+    assert!(cut >= 3, "only {cut} connections were cut");
+
+    let status = wait(&mut driver, 300).expect("the league did not finish");
+    assert!(
+        status.success(),
+        "{}{}",
+        std::fs::read_to_string(dir.join("league.out")).unwrap_or_default(),
+        std::fs::read_to_string(dir.join("league.err")).unwrap_or_default()
+    );
+    assert!(
+        done_by("w3") > w3_before_cut,
+        "w3 played nothing after its connection was cut"
+    );
+    assert_eq!(done_by("w1"), w1_done, "a killed worker wrote results");
+    for w in [&mut w2, &mut w3] {
+        let status = w.stop();
+        assert!(status.success(), "{status}: see {}", w.log.display());
+    }
+
+    // The killed worker's games were leased again and played by the others; each game of the
+    // league was counted once.
+    assert!(
+        db.int("SELECT COUNT(*) FROM league_games WHERE claims > 1", &[]) >= 1,
+        "no game was leased twice: the kill caught no lease"
+    );
+    assert_eq!(
+        db.int(
+            "SELECT COUNT(*) FROM league_games WHERE status = 'collected'",
+            &[]
+        ),
+        GAMES
+    );
+    assert_eq!(
+        db.int("SELECT COUNT(*) FROM leagues WHERE status = 'done'", &[]),
+        1
+    );
+
+    // The output folders are the same, byte for byte; only the journal's order of games may
+    // differ (it is the order games ended, as between two local runs with several threads).
+    let a = files(&dir.join("local"));
+    let b = files(&dir.join("distributed"));
+    assert_eq!(
+        a.keys().collect::<Vec<_>>(),
+        b.keys().collect::<Vec<_>>(),
+        "the same files"
+    );
+    assert!(a.keys().any(|p| p.starts_with("records")));
+    assert!(a.contains_key(Path::new("report/index.html")));
+    for (path, bytes) in &a {
+        if path == Path::new("journal.jsonl") {
+            continue;
+        }
+        assert!(&b[path] == bytes, "{} differs", path.display());
+    }
+    let lines = |bytes: &[u8]| {
+        let text = String::from_utf8(bytes.to_vec()).unwrap();
+        let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+        let header = lines.remove(0);
+        lines.sort();
+        (header, lines)
+    };
+    let (ha, la) = lines(&a[Path::new("journal.jsonl")]);
+    let (hb, lb) = lines(&b[Path::new("journal.jsonl")]);
+    assert_eq!(ha, hb, "the journal's header");
+    assert_eq!(la.len() as i64, GAMES, "one journal line per game");
+    assert_eq!(la, lb, "the same games in the journal");
+
+    let verify = arena()
+        .args(["verify", "--league"])
+        .arg(dir.join("distributed"))
+        .output()
+        .unwrap();
+    assert_eq!(verify.status.code(), Some(0), "{}", text(&verify));
+
+    // Run again from the start in the same database: the league is enqueued anew.
+    let again = arena()
+        .args([
+            "league",
+            "-q",
+            "--fresh",
+            "--threads",
+            "2",
+            "--database",
+            &url,
+            "--config",
+        ])
+        .arg(&league)
+        .arg("--output")
+        .arg(dir.join("distributed"))
+        .env("ARENA_CACHE_DIR", &cache)
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(0), "{}", text(&again));
+    let c = files(&dir.join("distributed"));
+    assert!(
+        c[Path::new("standings.json")] == a[Path::new("standings.json")],
+        "the league played by this command's own workers"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_worker_plays_only_for_the_arena_version_that_set_the_database_up() {
+    let pg = pg_support::shared();
+    let dir = temp_dir("workers-version");
+    let worker = |url: &str| {
+        arena()
+            .args(["worker", "--threads", "1", "--drain", "--database", url])
+            .output()
+            .unwrap()
+    };
+
+    // A database no arena has set up.
+    let url = pg.create_database("version_empty");
+    let out = worker(&url);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("holds no arena schema"),
+        "{}",
+        text(&out)
+    );
+
+    // Set up by `arena serve --database` (here its admin command, which brings the schema up to
+    // date without stamping a version), then by another version.
+    let url = pg.create_database("version_other");
+    let config = write(
+        &dir,
+        "challenge.toml",
+        &format!("database = \"{url}\"\ndata = \"data\"\n"),
+    );
+    let admin = arena()
+        .args(["serve", "admin", "contestants", "--config"])
+        .arg(&config)
+        .output()
+        .unwrap();
+    assert_eq!(admin.status.code(), Some(0), "{}", text(&admin));
+    let out = worker(&url);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("holds no arena version"),
+        "{}",
+        text(&out)
+    );
+    let db = Db::connect(&url);
+    db.exec("INSERT INTO state (key, value) VALUES ('arena_version', '0.0.1-elsewhere')");
+    let out = worker(&url);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let version = env!("CARGO_PKG_VERSION");
+    assert!(
+        text(&out).contains("set up by arena 0.0.1-elsewhere")
+            && text(&out).contains(&format!("this worker is arena {version}")),
+        "{}",
+        text(&out)
+    );
+
+    // A worker of the right version plays; when the database is upgraded under it (a newer
+    // server started), it stops with the reason.
+    db.exec(&format!(
+        "UPDATE state SET value = '{version}' WHERE key = 'arena_version'"
+    ));
+    let mut w = Worker::start(&dir, &url, "v1", 2);
+    wait_until("the worker registers", 60, || {
+        db.int("SELECT COUNT(*) FROM workers WHERE owner = 'v1'", &[]) == 1
+    });
+    db.exec("UPDATE state SET value = '9.9.9' WHERE key = 'arena_version'");
+    let mut child = w.child.take().unwrap();
+    let status = wait(&mut child, 30).expect("the worker went on");
+    assert_eq!(status.code(), Some(2));
+    let log = std::fs::read_to_string(&w.log).unwrap();
+    assert!(log.contains("set up by arena 9.9.9"), "{log}");
+    assert_eq!(
+        db.int("SELECT COUNT(*) FROM workers WHERE owner = 'v1'", &[]),
+        0,
+        "a stopped worker leaves the register"
+    );
+
+    // A server whose certificate is not of an authority the worker trusts: refused.
+    let out = worker(&pg.tls_url_wrong_authority("version_other"));
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("cannot open the database") && text(&out).contains("certificate"),
+        "{}",
+        text(&out)
+    );
+
+    // Not a PostgreSQL URL: refused before anything.
+    let out = worker("sqlite://elsewhere.sqlite3");
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("takes a PostgreSQL URL"),
+        "{}",
+        text(&out)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
