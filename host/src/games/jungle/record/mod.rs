@@ -144,6 +144,8 @@ struct Checker<'a, 'r> {
     /// Line 2, compared when the replay's start is known.
     start: Option<Line>,
     faults: FaultCounts,
+    /// Seats with a fault while loading, in seat order (`VerifySummary::load_faults`).
+    load_faults: Vec<usize>,
     error: Option<VerifyError>,
 }
 
@@ -188,6 +190,9 @@ impl GameSink for Checker<'_, '_> {
                 for f in faults {
                     self.count(f.seat, &f.fault);
                 }
+                self.load_faults = faults.iter().map(|f| f.seat).collect();
+                self.load_faults.sort_unstable();
+                self.load_faults.dedup();
                 ControlFlow::Continue(())
             }
             Err(e) => self.stop(e),
@@ -403,6 +408,7 @@ pub(crate) fn verify_lines(
         turns: &turns,
         start: Some(start_line_read),
         faults: FaultCounts::new(),
+        load_faults: Vec::new(),
         error: None,
     };
     let [a, b] = &mut scripts[..] else {
@@ -416,7 +422,7 @@ pub(crate) fn verify_lines(
             .or_else(|| turns.borrow().error().cloned())
             .unwrap_or_else(|| fail(0, "the replay stopped without a reason")));
     };
-    let faults = checker.faults;
+    let (faults, load_faults) = (checker.faults, checker.load_faults);
     let (end_read, mut reader) = turns.into_inner().end_line(|| {
         format!(
             "{}, {}",
@@ -453,6 +459,7 @@ pub(crate) fn verify_lines(
         dice: DiceOrigin::Seeded(setup.seed),
         forfeits: end.forfeits,
         faults,
+        load_faults,
         scores: None,
         result: match end.outcome {
             Outcome::Draw { round_cap: true } => {
