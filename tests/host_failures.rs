@@ -1,7 +1,8 @@
 //! The host's own limits never become an agent's fault: a league on many threads or under an
 //! address-space limit gives the same results as one on one thread without a limit, or is
 //! refused with what to change; `arena play` and `arena check` say it is the host's failure
-//! (exit status 2), never that the agent is bad (exit status 1).
+//! (exit status 2), never that the agent is bad (exit status 1). A record the disk has no room
+//! for stops the league with nothing counted, and `--resume` completes it.
 
 mod common;
 
@@ -160,4 +161,83 @@ fn an_address_space_limit_too_small_for_a_game_is_refused_saying_what_to_change(
     let o = run_limited(&["check", a.to_str().unwrap()], Some(5_000_000 << 10));
     says_what_to_change(&o);
     assert!(!text(&o).contains("FAIL"), "{}", text(&o));
+}
+
+/// The journal's lines of the games numbered below `n` (and its header): the folder as a league
+/// stopped after those games leaves it.
+fn keep_first_games(out: &Path, n: u64) {
+    let journal = out.join("journal.jsonl");
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let mut lines = text.lines();
+    let mut kept = vec![lines.next().unwrap()];
+    kept.extend(lines.filter(|l| {
+        let v: serde_json::Value = serde_json::from_str(l).unwrap();
+        v["id"].as_u64().unwrap() < n
+    }));
+    std::fs::write(&journal, kept.join("\n") + "\n").unwrap();
+    for f in [
+        "standings.json",
+        "standings.csv",
+        "crosstable.csv",
+        "games.csv",
+    ] {
+        std::fs::remove_file(out.join(f)).unwrap();
+    }
+}
+
+#[test]
+fn a_record_that_cannot_be_written_stops_the_league_and_resume_completes_it() {
+    let dir = temp_dir("host-full-disk");
+    let file = league(&dir, 2, 2, &examples());
+    let clean = dir.join("clean");
+    play_league(&file, &clean, "1", None);
+
+    // A league stopped after its first 4 games, on a disk that is full when game 4's record is
+    // written: the record's path leads to /dev/full, where every write fails with ENOSPC.
+    let out = dir.join("out");
+    play_league(&file, &out, "1", None);
+    keep_first_games(&out, 4);
+    let journal = std::fs::read(out.join("journal.jsonl")).unwrap();
+    let record = out.join("records").join("game-000004.jsonl");
+    std::fs::remove_file(&record).unwrap();
+    std::os::unix::fs::symlink("/dev/full", &record).unwrap();
+
+    let args = [
+        "league",
+        "--config",
+        file.to_str().unwrap(),
+        "--output",
+        out.to_str().unwrap(),
+        "--threads",
+        "1",
+        "--quiet",
+        "--resume",
+    ];
+    let o = run_limited(&args, None);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{t}");
+    assert!(
+        t.contains(&format!("cannot write {}", record.display())),
+        "names the file: {t}"
+    );
+    assert!(
+        t.contains("No space left on device"),
+        "names the error: {t}"
+    );
+    assert!(t.contains("could not play game 4 "), "{t}");
+    assert!(t.contains("not of an agent"), "{t}");
+    assert!(t.contains("the 4 finished games are kept"), "{t}");
+    assert!(t.contains("--resume"), "says how to continue: {t}");
+    // Nothing recorded for the game, nothing counted: the journal is as it was, and no
+    // standings were written.
+    assert_eq!(std::fs::read(out.join("journal.jsonl")).unwrap(), journal);
+    assert!(!out.join("standings.json").exists(), "{t}");
+    assert!(!out.join("games.csv").exists(), "{t}");
+
+    // With room on the disk again, `--resume` completes the league as if nothing had happened.
+    std::fs::remove_file(&record).unwrap();
+    let o = run_limited(&args, None);
+    assert!(o.status.success(), "{}", text(&o));
+    assert_eq!(result_files(&out), result_files(&clean));
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -767,8 +767,14 @@ fn modules_that_cannot_be_agents_are_refused_before_any_game() {
 
 /// One function with `n` i64 locals all live across a loop (the register allocator's worst case).
 pub fn bomb_locals(n: usize) -> String {
+    bomb_locals_passes(n, 1)
+}
+
+/// [`bomb_locals`] whose loop updates every local `passes` times: a longer body with all `n`
+/// locals live throughout, which makes the compiler use more memory.
+pub fn bomb_locals_passes(n: usize, passes: usize) -> String {
     let mut body = String::new();
-    for i in 0..n {
+    for i in (0..passes).flat_map(|_| 0..n) {
         body.push_str(&format!(
             "(local.set {} (i64.add (local.get {}) (local.get {})))\n",
             i + 1,
@@ -811,6 +817,29 @@ pub fn bomb_functions(n: usize) -> String {
     )
 }
 
+/// A component holding `modules` copies of the core module `core` (a binary), none of them
+/// instantiated: the component preamble and one core module section (id 1) per copy. Compiling a
+/// component compiles every core module in it, and the shape limits hold each core module on
+/// its own (only their bytes of code add up), so many modules, each within the limits, make a
+/// component that is slow to compile.
+pub fn component_of(core: &[u8], modules: usize) -> Vec<u8> {
+    let mut c = b"\0asm\x0d\x00\x01\x00".to_vec();
+    for _ in 0..modules {
+        c.push(1);
+        let mut n = core.len();
+        loop {
+            let b = (n & 0x7f) as u8;
+            n >>= 7;
+            c.push(if n > 0 { b | 0x80 } else { b });
+            if n == 0 {
+                break;
+            }
+        }
+        c.extend_from_slice(core);
+    }
+    c
+}
+
 #[test]
 fn compile_bombs_are_refused_by_the_shape_limits_in_milliseconds() {
     let dir = temp_dir("hostile-bombs");
@@ -838,10 +867,38 @@ fn compile_bombs_are_refused_by_the_shape_limits_in_milliseconds() {
     }
 }
 
+#[test]
+fn a_component_compile_bomb_is_refused_by_the_shape_limits_and_the_check_goes_on() {
+    let dir = temp_dir("hostile-component-bomb");
+    // One core module of 20,000 live locals (the bomb the shape limits exist for), in a
+    // component.
+    let bomb = dir.join("bomb_component.wasm");
+    let core = wat::parse_str(bomb_locals(20_000)).unwrap();
+    std::fs::write(&bomb, component_of(&core, 1)).unwrap();
+    let why = "declares more than 2000 locals, the arena's limit per function";
+    let run = refused(&dir, &bomb, why);
+    assert!(run.elapsed < Duration::from_secs(5), "{:?}", run.elapsed);
+
+    // `arena check` of several files gives the component its verdict and checks the next file.
+    let greedy = common::components::component("rs-greedy");
+    let o = run_arena(&["check", bomb.to_str().unwrap(), greedy.to_str().unwrap()]);
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    assert!(
+        t.contains(&format!("FAIL {}: cannot load the agent", bomb.display())) && t.contains(why),
+        "{t}"
+    );
+    assert!(t.contains("2 agents checked: 1 passed, 1 failed"), "{t}");
+    assert!(t.contains("OK: rs-greedy is a valid arena agent"), "{t}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 mod compiler {
     use super::*;
+    use arena::game::GameKind;
     use arena::sandbox::{
-        CompileLimits, Compiler, Limits, Lookup, ModuleCache, Sandbox, ShapeLimits,
+        check_shape, CompileLimits, Compiler, HostFailure, Limits, Lookup, ModuleCache, Sandbox,
+        ShapeLimits,
     };
 
     fn child_compiler(limits: CompileLimits) -> Compiler {
@@ -904,6 +961,78 @@ mod compiler {
             err.contains("compiler process") || err.contains("memory"),
             "{err}"
         );
+    }
+
+    /// 8 core modules, each one function of 1,999 live locals (one fewer than the shape limits
+    /// allow) updated 16 times around its loop (313 KB of code, within the limit per function):
+    /// a component that passes the default shape limits, and whose compilation took 16 s and
+    /// more than 140 MiB of address space on a loaded 2-core machine (the Rust greedy component
+    /// compiles within 60 MiB).
+    fn component_bomb() -> Vec<u8> {
+        let core = wat::parse_str(bomb_locals_passes(1_999, 16)).unwrap();
+        let wasm = component_of(&core, 8);
+        check_shape(&wasm, &ShapeLimits::default()).expect("within the shape limits");
+        wasm
+    }
+
+    /// After `sb` refused a component bomb (`err`), the refusal is the agent's (not a failure
+    /// of the host), and the same sandbox goes on: an ordinary component loads after it.
+    fn refused_and_the_arena_goes_on(sb: &Sandbox, err: &anyhow::Error) {
+        assert!(
+            HostFailure::find(err).is_none(),
+            "a bomb is the agent's doing: {err:#}"
+        );
+        let agent = sb
+            .load(&common::components::component("rs-greedy"))
+            .expect("an ordinary component loads after the bomb");
+        assert!(agent.plays(GameKind::Farm), "{:?}", agent.games());
+    }
+
+    #[test]
+    fn a_component_bomb_within_the_shape_limits_is_stopped_by_the_compile_deadline() {
+        let wasm = component_bomb();
+        let limits = CompileLimits {
+            time_ms: 1500,
+            ..CompileLimits::default()
+        };
+        let sb = Sandbox::with_compiler(Limits::default(), child_compiler(limits)).unwrap();
+        let t = Instant::now();
+        let err = sb.load_bytes("bomb", &wasm).unwrap_err();
+        let took = t.elapsed();
+        let text = format!("{err:#}");
+        eprintln!(
+            "component of 8 modules of 1,999 locals ({} bytes): refused after {took:?}: {text}",
+            wasm.len()
+        );
+        assert!(
+            text.contains("compiling the component took longer than 1.5 s"),
+            "{text}"
+        );
+        assert!(took < Duration::from_secs(6), "{took:?}");
+        refused_and_the_arena_goes_on(&sb, &err);
+    }
+
+    #[test]
+    fn a_component_bomb_within_the_shape_limits_is_stopped_by_the_compile_memory_limit() {
+        let wasm = component_bomb();
+        let limits = CompileLimits {
+            memory_bytes: 100 << 20,
+            time_ms: 60_000,
+            ..CompileLimits::default()
+        };
+        let sb = Sandbox::with_compiler(Limits::default(), child_compiler(limits)).unwrap();
+        let t = Instant::now();
+        let err = sb.load_bytes("bomb", &wasm).unwrap_err();
+        let text = format!("{err:#}");
+        eprintln!(
+            "component of 8 modules of 1,999 locals, 100 MiB address space: refused after {:?}: {text}",
+            t.elapsed()
+        );
+        assert!(
+            text.contains("compiler process") || text.contains("memory"),
+            "{text}"
+        );
+        refused_and_the_arena_goes_on(&sb, &err);
     }
 
     #[test]

@@ -268,6 +268,73 @@ fn example_agents_are_built_with_the_agent_profile() {
     );
 }
 
+/// Every example agent's README gives the command that builds it ("Build: `cargo build …`"):
+/// run as written from the checkout, it uses the agent profile and makes a module of the size
+/// the README says, where the README says (the release profile keeps debug info: 790 KB).
+#[test]
+fn the_example_agents_readmes_build_small_modules_as_written() {
+    // A target folder of its own: the outer `cargo test` may hold the main one's lock.
+    let target = workspace().join("target/newcomer-agents");
+    let mut built = Vec::new();
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(workspace().join("example-agents"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    dirs.sort();
+    for dir in dirs {
+        let Ok(readme) = std::fs::read_to_string(dir.join("README.md")) else {
+            continue;
+        };
+        let Some((_, rest)) = readme.split_once("Build: `cargo build") else {
+            continue;
+        };
+        let (args, after) = rest.split_once('`').unwrap();
+        let command = format!("cargo build{args}");
+        let name = command.rsplit(" -p ").next().unwrap().to_owned();
+        assert_eq!(
+            command,
+            format!("cargo build --profile wasm-agent --target wasm32-unknown-unknown -p {name}"),
+            "{}",
+            dir.display()
+        );
+        let o = Command::new("sh")
+            .arg("-c")
+            .arg(&command)
+            .current_dir(workspace())
+            .env("CARGO_TARGET_DIR", &target)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{command}: {}", text(&o));
+
+        let module = format!(
+            "target/wasm32-unknown-unknown/wasm-agent/{}.wasm",
+            name.replace('-', "_")
+        );
+        let size = std::fs::metadata(target.join(&module["target/".len()..]))
+            .unwrap_or_else(|e| panic!("{command}: {module}: {e}"))
+            .len();
+        assert!(size < 100_000, "{module} is {size} bytes");
+        // What the README says of the module, up to the end of its paragraph.
+        let said = after.split("\n\n").next().unwrap();
+        if let Some((_, path)) = said.split_once("(`") {
+            let path = path.split('`').next().unwrap();
+            assert_eq!(path, module, "{}", dir.display());
+        }
+        if let Some((_, about)) = said.split_once("about ") {
+            let kb: u64 = about.split(" KB").next().unwrap().parse().unwrap();
+            assert!(
+                size.abs_diff(kb * 1000) <= (kb * 1000 / 5).max(1000),
+                "{}: about {kb} KB, built {size} bytes",
+                dir.display()
+            );
+        }
+        built.push(name);
+    }
+    for farm in EXAMPLES {
+        assert!(built.iter().any(|b| b == farm), "{farm}: {built:?}");
+    }
+}
+
 /// WAT agents (nothing to build) copied under the given names into `dir`.
 fn wat_agents(dir: &Path, names: &[(&str, &str)]) -> Vec<PathBuf> {
     names

@@ -167,7 +167,7 @@ impl Compiler {
             }
             None => A::precompile(engine, wasm)
                 .map_err(|e| anyhow!("cannot compile the {}: {}", A::WHAT, one_line(&e)))?,
-            Some(exe) => self.compile_in_child(exe, limits, wasm)?,
+            Some(exe) => self.compile_in_child(exe, limits, wasm, A::WHAT)?,
         };
         // SAFETY: the artifact was made just now by this arena's own compiler (this process, or
         // the child it started from its own executable), never read from where others can write.
@@ -181,11 +181,13 @@ impl Compiler {
         Ok((module, false))
     }
 
+    /// Compiles `wasm` (a `what`: "module" or "component", for messages) in a child process.
     fn compile_in_child(
         &self,
         exe: &std::path::Path,
         limits: &Limits,
         wasm: &[u8],
+        what: &str,
     ) -> anyhow::Result<Vec<u8>> {
         let request = ChildRequest {
             limits: limits.clone(),
@@ -252,7 +254,7 @@ impl Compiler {
         });
         let Ok(status) = status else {
             bail!(
-                "compiling the module took longer than {} s, the arena's limit; the module is \
+                "compiling the {what} took longer than {} s, the arena's limit; the {what} is \
                  refused",
                 self.limits.time_ms as f64 / 1000.0
             );
@@ -290,7 +292,7 @@ impl Compiler {
             bail!("{errors}");
         }
         if artifact.len() as u64 > cap {
-            bail!("the compiled module is larger than the arena's limit of {cap} bytes");
+            bail!("the compiled {what} is larger than the arena's limit of {cap} bytes");
         }
         Ok(artifact)
     }
