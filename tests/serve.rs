@@ -778,7 +778,9 @@ fn a_component_is_uploaded_checked_and_plays_the_ladder(db: Database) {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     if db.url().is_some() {
         assert_eq!(
-            db.int(&format!("SELECT COUNT(*) FROM games WHERE id = {game} AND played_by = 'remote'")),
+            db.int(&format!(
+                "SELECT COUNT(*) FROM games WHERE id = {game} AND played_by = 'remote'"
+            )),
             1,
             "the worker elsewhere played the component's game"
         );

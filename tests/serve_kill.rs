@@ -217,7 +217,10 @@ check_games = 1
                 .unwrap_or_else(|| panic!("{name} v{number}: no bytes in the database"))
                 .try_get("bytes")
                 .unwrap();
-            assert!(kept == bytes, "{name} v{number}: other bytes in the database");
+            assert!(
+                kept == bytes,
+                "{name} v{number}: other bytes in the database"
+            );
         }
     }
 
