@@ -3,7 +3,7 @@
 //! contestant seeing only their own logs and verdicts, limits, escaping, CSRF, and the final at
 //! the deadline. Every test runs twice: with SQLite in the data folder, and with a PostgreSQL
 //! database (`database = "postgres://..."`), where an `arena worker` process plays ladder games
-//! besides the server's own worker.
+//! besides the server's own worker or instead of it.
 
 mod pg_support;
 mod serve_support;
@@ -626,14 +626,21 @@ fn farkle_agent(risk: u32) -> String {
     )
 }
 
-#[test]
-fn a_solo_farkle_ladder_is_the_benchmark_table() {
-    let dir = temp_dir("solo");
+on_both_databases!(a_solo_farkle_ladder_is_the_benchmark_table, "serve_solo");
+
+fn a_solo_farkle_ladder_is_the_benchmark_table(db: Database) {
+    let dir = temp_dir(&format!("solo-{}", db.name()));
+    // With PostgreSQL, an `arena worker` process plays the games, and the server none.
+    let workers = if db.url().is_some() { 0 } else { 1 };
     let server = Server::start(
         &dir,
-        "game = \"farkle\"\nplayers_per_game = 1\nworkers = 1\nround_cap = 60\n\
-         [ladder]\nmax_games_per_version = 20\n[uploads]\ncheck_games = 1\n",
+        &format!(
+            "{}game = \"farkle\"\nplayers_per_game = 1\nworkers = {workers}\nround_cap = 60\n\
+             [ladder]\nmax_games_per_version = 20\n[uploads]\ncheck_games = 1\n",
+            db.challenge_line()
+        ),
     );
+    let worker = db.worker(&dir, "remote");
     let ann = server.add_contestant("ann");
     let ben = server.add_contestant("ben");
     // A Little Animal Farm agent is refused by a Farkle challenge, naming what it lacks.
@@ -714,15 +721,34 @@ fn a_solo_farkle_ladder_is_the_benchmark_table() {
     let (status, viewer) = server.get("/replays/farkle.html");
     assert_eq!(status, 200);
     assert!(viewer.contains("farkle.js"), "{viewer}");
+    if db.url().is_some() {
+        assert_eq!(
+            db.int("SELECT COUNT(*) FROM games WHERE status = 'done' AND played_by <> 'remote'"),
+            0,
+            "with no server workers, the worker elsewhere plays every game"
+        );
+    }
+    drop(worker);
     server.finish();
 }
 
+on_both_databases!(
+    a_component_is_uploaded_checked_and_plays_the_ladder,
+    "serve_component"
+);
+
 /// A component is uploaded like a core module: checked at once (its world in the report), then it
 /// plays the ladder against a core module, and its games' records verify.
-#[test]
-fn a_component_is_uploaded_checked_and_plays_the_ladder() {
-    let dir = temp_dir("component");
-    let server = Server::start(&dir, QUICK);
+fn a_component_is_uploaded_checked_and_plays_the_ladder(db: Database) {
+    let dir = temp_dir(&format!("component-{}", db.name()));
+    // With PostgreSQL, an `arena worker` process fetches the component's bytes from the database
+    // and plays the games, and the server none.
+    let quick = match db.url() {
+        None => QUICK.to_owned(),
+        Some(_) => QUICK.replace("workers = 1", "workers = 0"),
+    };
+    let server = Server::start(&dir, &format!("{}{quick}", db.challenge_line()));
+    let worker = db.worker(&dir, "remote");
     let rusty = server.add_contestant("rusty");
     let watty = server.add_contestant("watty");
     let out = server.submit(&rusty, &components::component("rs-greedy"));
@@ -750,5 +776,15 @@ fn a_component_is_uploaded_checked_and_plays_the_ladder() {
     let path = write(&dir, "component-game.jsonl", &record);
     let out = arena().arg("verify").arg(&path).output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    if db.url().is_some() {
+        assert_eq!(
+            db.int(&format!(
+                "SELECT COUNT(*) FROM games WHERE id = {game} AND played_by = 'remote'"
+            )),
+            1,
+            "the worker elsewhere played the component's game"
+        );
+    }
+    drop(worker);
     server.finish();
 }

@@ -3,7 +3,12 @@
 //! bytes on disk; every game is done once with a record that `arena verify` accepts; no game is
 //! left leased; the leaderboard counts exactly the games the database holds; and the ladder goes
 //! on after each restart.
+//!
+//! It runs on both databases: SQLite in the data folder, and PostgreSQL (`database = "postgres://
+//! ..."`), where an `arena worker` process plays ladder games besides the server's own worker and
+//! goes on while the server is down; the server counts its results once, whenever it comes back.
 
+mod pg_support;
 mod serve_support;
 
 use std::collections::BTreeMap;
@@ -11,6 +16,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use pg_support::Database;
 use serve_support::*;
 use sqlx::Row;
 
@@ -24,6 +30,15 @@ fn next(state: &mut u64) -> u64 {
     *state
 }
 
+/// Writes `bytes` to `DIR/db-records/NAME`.
+fn write_bytes(dir: &std::path::Path, name: &std::ffi::OsStr, bytes: &[u8]) -> std::path::PathBuf {
+    let folder = dir.join("db-records");
+    std::fs::create_dir_all(&folder).unwrap();
+    let path = folder.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
 async fn count(pool: &sqlx::AnyPool, sql: &'static str) -> i64 {
     sqlx::query(sql)
         .fetch_one(pool)
@@ -33,12 +48,24 @@ async fn count(pool: &sqlx::AnyPool, sql: &'static str) -> i64 {
         .unwrap()
 }
 
-#[test]
-fn killed_at_any_moment_the_server_loses_no_upload_and_counts_every_game_once() {
-    let dir = temp_dir("kill");
+mod killed_at_any_moment_the_server_loses_no_upload_and_counts_every_game_once {
+    #[test]
+    fn sqlite() {
+        super::killed_at_any_moment(super::Database::sqlite())
+    }
+
+    #[test]
+    fn postgres() {
+        super::killed_at_any_moment(super::Database::postgres("serve_kill"))
+    }
+}
+
+fn killed_at_any_moment(db: Database) {
+    let dir = temp_dir(&format!("kill-{}", db.name()));
     let mut server = Server::start(
         &dir,
-        r#"
+        &(db.challenge_line()
+            + r#"
 round_cap = 40
 workers = 1
 [ladder]
@@ -47,8 +74,11 @@ max_games_per_version = 24
 [uploads]
 per_hour = 10000
 check_games = 1
-"#,
+"#),
     );
+    // With PostgreSQL, a worker elsewhere plays too, and is never killed: its results written
+    // while the server is down are counted when it is back.
+    let worker = db.worker(&dir, "remote");
     let names = ["ann", "ben", "cat", "dan"];
     let tokens: Vec<String> = names.iter().map(|n| server.add_contestant(n)).collect();
     // Acknowledged uploads: (contestant, version) that `arena submit` reported accepted.
@@ -111,10 +141,13 @@ check_games = 1
         done_before = status["games_done"].as_i64().unwrap();
     }
     // Let the ladder drain: nothing scheduled, nothing leased.
-    let url = format!(
-        "sqlite://{}?mode=ro",
-        server.data().join("arena.sqlite3").display()
-    );
+    let url = match db.url() {
+        Some(url) => url.to_owned(),
+        None => format!(
+            "sqlite://{}?mode=ro",
+            server.data().join("arena.sqlite3").display()
+        ),
+    };
     let rt = tokio::runtime::Runtime::new().unwrap();
     sqlx::any::install_default_drivers();
     let pool = rt.block_on(sqlx::AnyPool::connect(&url)).unwrap();
@@ -172,6 +205,23 @@ check_games = 1
         let sha: String = row.try_get("sha256").unwrap();
         let bytes = storage.agent(&sha).unwrap();
         assert_eq!(arena::records::sha256_hex(&bytes), sha, "{name} v{number}");
+        if db.url().is_some() {
+            // Workers elsewhere load agents from the database: the bytes are there too.
+            let kept: Vec<u8> = rt
+                .block_on(
+                    sqlx::query("SELECT bytes FROM code WHERE sha256 = $1")
+                        .bind(sha.as_str())
+                        .fetch_optional(&pool),
+                )
+                .unwrap()
+                .unwrap_or_else(|| panic!("{name} v{number}: no bytes in the database"))
+                .try_get("bytes")
+                .unwrap();
+            assert!(
+                kept == bytes,
+                "{name} v{number}: other bytes in the database"
+            );
+        }
     }
 
     // 2. Every game is done once, with a record that verifies.
@@ -194,7 +244,25 @@ check_games = 1
         let v: serde_json::Value = serde_json::from_str(&result).unwrap();
         assert_eq!(v["id"].as_i64(), Some(id));
         assert_eq!(v["record"].as_str(), Some(record.as_str()));
-        records.push(server.data().join(record));
+        match db.url() {
+            None => records.push(server.data().join(record)),
+            // PostgreSQL keeps the ladder's records (`game_records`), written in the result's
+            // transaction: a counted game has its record.
+            Some(_) => {
+                let bytes: Vec<u8> = rt
+                    .block_on(
+                        sqlx::query("SELECT bytes FROM game_records WHERE game_id = $1")
+                            .bind(id)
+                            .fetch_optional(&pool),
+                    )
+                    .unwrap()
+                    .unwrap_or_else(|| panic!("game {id} is done without its record"))
+                    .try_get("bytes")
+                    .unwrap();
+                let name = std::path::Path::new(&record).file_name().unwrap();
+                records.push(write_bytes(&dir, name, &bytes));
+            }
+        }
     }
     for chunk in records.chunks(200) {
         let out = arena()
@@ -211,6 +279,13 @@ check_games = 1
          GROUP BY group_key, cycle, rotation HAVING COUNT(*) > 1) d",
     ));
     assert_eq!(dup, 0, "a game was scheduled twice");
+    if db.url().is_some() {
+        let remote = rt.block_on(count(
+            &pool,
+            "SELECT COUNT(*) FROM games WHERE status = 'done' AND played_by = 'remote'",
+        ));
+        assert!(remote > 0, "the worker elsewhere played no game");
+    }
 
     // 3. The leaderboard counts exactly the done games between active versions. The ladder may
     // still be scheduling games (no version has reached its cap), so the database is read again
@@ -242,5 +317,6 @@ check_games = 1
     });
     assert!(board["agents"].as_array().unwrap().len() >= 2, "{board}");
     rt.block_on(pool.close());
+    drop(worker);
     server.finish();
 }

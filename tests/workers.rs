@@ -1,8 +1,9 @@
 //! Workers on a real PostgreSQL (`arena worker`, `arena league --database`): a league played by
 //! three workers, one killed with SIGKILL mid-game, one stopped and started again, and every
 //! connection to the database cut once, gives the output folder of the same league played
-//! locally, byte for byte, with every game counted once. A worker refuses a database set up by
-//! another arena version, and stops when the database is upgraded under it.
+//! locally, byte for byte, with every game counted once. Games longer than the lease stay with
+//! the worker that renews their leases. A worker refuses a database set up by another arena
+//! version, and stops when the database is upgraded under it.
 
 mod pg_support;
 mod serve_support;
@@ -501,5 +502,166 @@ fn a_worker_plays_only_for_the_arena_version_that_set_the_database_up() {
         "{}",
         text(&out)
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Two games of about 2 to 3.5 s of one core each (on the 2-core machines of docs/PERFORMANCE.md;
+/// longer on a busy one), about the workers' 2 s lease or longer; the second, waiting in the
+/// worker's queue while the first is played, is leased for both games' time. Decisions take a good
+/// part of a second on a busy machine: their wall-clock limit is raised.
+const LONG_GAMES: &str = r#"
+name = "long games"
+players_per_game = 2
+games_per_group = 2
+seed = 5
+round_cap = 120
+[budgets]
+fuel_per_decision = 2_000_000_000
+fuel_per_game = 200_000_000_000
+decision_wall_ms = 20_000
+[[agent]]
+path = "deep.wat"
+[[agent]]
+path = "deeper.wat"
+"#;
+
+#[test]
+fn a_game_longer_than_its_lease_stays_with_the_worker_that_renews_it() {
+    let pg = pg_support::shared();
+    let url = pg.create_database("lease_renewal");
+    let dir = temp_dir("workers-lease");
+    write(&dir, "deep.wat", &thinker("deep-thinks", 60_000_000));
+    write(&dir, "deeper.wat", &thinker("deeperthink", 80_000_000));
+    let league = write(&dir, "league.toml", LONG_GAMES);
+    let mut driver = arena()
+        .args(["league", "-q", "--database", &url, "--config"])
+        .arg(&league)
+        .arg("--output")
+        .arg(dir.join("out"))
+        .env("ARENA_CACHE_DIR", dir.join("module-cache"))
+        .stdout(Stdio::from(
+            std::fs::File::create(dir.join("league.out")).unwrap(),
+        ))
+        .stderr(Stdio::from(
+            std::fs::File::create(dir.join("league.err")).unwrap(),
+        ))
+        .spawn()
+        .unwrap();
+    let db = Db::connect(&url);
+    wait_until("the league's games are enqueued", 120, || {
+        db.int("SELECT COUNT(*) FROM league_games", &[]) == 2
+    });
+    // Two workers with 2 s leases, renewed every half second. The first takes both games (its
+    // first batch holds two): it plays one while the other waits in its queue, leased for both
+    // games' time. The second, started then, has nothing to play and looks for games every half
+    // second, leases that ran out first: a lease that lapsed would be taken.
+    let w1 = Worker::start(&dir, &url, "w1", 2);
+    wait_until("w1 leases both games", 120, || {
+        db.int(
+            "SELECT COUNT(*) FROM league_games WHERE status = 'running' AND lease_owner = 'w1'",
+            &[],
+        ) == 2
+    });
+    let mut workers = [w1, Worker::start(&dir, &url, "w2", 2)];
+
+    // While the games are played: a game seen still leased to the same worker after the lease it
+    // was first seen with ran out was kept by a renewal (the premise: games outlive a lease).
+    let now_ms = || {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis() as i64
+    };
+    let mut first_seen: BTreeMap<(i64, String), i64> = BTreeMap::new();
+    let mut outlived = std::collections::BTreeSet::new();
+    let started = Instant::now();
+    let status = loop {
+        if let Ok(Some(s)) = driver.try_wait() {
+            break s;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(300),
+            "the league did not finish; see {}",
+            dir.display()
+        );
+        let rows = db.rt.block_on(
+            sqlx::query(
+                "SELECT game, lease_owner, lease_expires_ms FROM league_games \
+                 WHERE status = 'running'",
+            )
+            .fetch_all(&db.pool),
+        );
+        let now = now_ms();
+        for r in rows.iter().flatten() {
+            let game: i64 = r.try_get("game").unwrap();
+            let owner: String = r.try_get("lease_owner").unwrap();
+            let expires: i64 = r.try_get("lease_expires_ms").unwrap();
+            let first = *first_seen.entry((game, owner)).or_insert(expires);
+            if now > first + 250 && expires > now {
+                outlived.insert(game);
+            }
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert!(
+        status.success(),
+        "{}{}",
+        std::fs::read_to_string(dir.join("league.out")).unwrap_or_default(),
+        std::fs::read_to_string(dir.join("league.err")).unwrap_or_default()
+    );
+    assert!(
+        !outlived.is_empty(),
+        "no game was seen to outlive its first lease (games too short for the test?): {first_seen:?}"
+    );
+
+    // Each game was leased once, by one worker, and counted once: no lease ran out.
+    assert_eq!(
+        db.int(
+            "SELECT COUNT(*) FROM league_games WHERE status = 'collected' AND claims = 1 \
+             AND played_by = 'w1'",
+            &[]
+        ),
+        2,
+        "a game was taken from the worker that was playing it: {:?}",
+        db.rt
+            .block_on(
+                sqlx::query("SELECT game, status, claims, played_by FROM league_games")
+                    .fetch_all(&db.pool)
+            )
+            .unwrap()
+            .iter()
+            .map(|r| format!(
+                "game {} {} claims {} by {:?}",
+                r.try_get::<i64, _>("game").unwrap(),
+                r.try_get::<String, _>("status").unwrap(),
+                r.try_get::<i64, _>("claims").unwrap(),
+                r.try_get::<Option<String>, _>("played_by").unwrap()
+            ))
+            .collect::<Vec<_>>()
+    );
+    // Every game a worker played was counted: none was played twice.
+    let mut counted = 0;
+    for w in &mut workers {
+        let status = w.stop();
+        assert!(status.success(), "{status}: see {}", w.log.display());
+        let line = w.stdout();
+        let number = |after: &str| -> u64 {
+            line.split(after)
+                .nth(1)
+                .and_then(|r| r.split_whitespace().next())
+                .and_then(|n| n.trim_start_matches('(').parse().ok())
+                .unwrap_or_else(|| panic!("no {after:?} in {line:?}"))
+        };
+        let (played, counted_here) = (number(": "), number("played "));
+        assert_eq!(played, counted_here, "{line}");
+        counted += counted_here;
+    }
+    assert_eq!(counted, 2);
+    let verify = arena()
+        .args(["verify", "--league"])
+        .arg(dir.join("out"))
+        .output()
+        .unwrap();
+    assert_eq!(verify.status.code(), Some(0), "{}", text(&verify));
     let _ = std::fs::remove_dir_all(&dir);
 }
