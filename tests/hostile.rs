@@ -895,7 +895,6 @@ fn a_component_compile_bomb_is_refused_by_the_shape_limits_and_the_check_goes_on
 
 mod compiler {
     use super::*;
-    use arena::game::GameKind;
     use arena::sandbox::{
         check_shape, CompileLimits, Compiler, HostFailure, Limits, Lookup, ModuleCache, Sandbox,
         ShapeLimits,
@@ -985,7 +984,8 @@ mod compiler {
         let agent = sb
             .load(&common::components::component("rs-greedy"))
             .expect("an ordinary component loads after the bomb");
-        assert!(agent.plays(GameKind::Farm), "{:?}", agent.games());
+        let farm = arena::games::by_name("little-animal-farm").unwrap();
+        assert!(agent.plays(&farm.info().agent), "{:?}", agent.games());
     }
 
     #[test]
@@ -995,7 +995,12 @@ mod compiler {
             time_ms: 1500,
             ..CompileLimits::default()
         };
-        let sb = Sandbox::with_compiler(Limits::default(), child_compiler(limits)).unwrap();
+        let sb = Sandbox::with_compiler(
+            arena::games::AGENTS,
+            Limits::default(),
+            child_compiler(limits),
+        )
+        .unwrap();
         let t = Instant::now();
         let err = sb.load_bytes("bomb", &wasm).unwrap_err();
         let took = t.elapsed();
@@ -1020,7 +1025,12 @@ mod compiler {
             time_ms: 60_000,
             ..CompileLimits::default()
         };
-        let sb = Sandbox::with_compiler(Limits::default(), child_compiler(limits)).unwrap();
+        let sb = Sandbox::with_compiler(
+            arena::games::AGENTS,
+            Limits::default(),
+            child_compiler(limits),
+        )
+        .unwrap();
         let t = Instant::now();
         let err = sb.load_bytes("bomb", &wasm).unwrap_err();
         let text = format!("{err:#}");
