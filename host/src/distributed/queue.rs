@@ -12,12 +12,12 @@
 //!   AND status = 'running'`): a game is counted once, whoever played it how often. Since games
 //!   are deterministic, a game played twice gives the same record.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use anyhow::Context;
 use sqlx::{AssertSqlSafe, Row};
 
-use crate::serve::db::Db;
+use crate::serve::db::{write_rounds, Db};
 
 /// A league's game on its way to a worker.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -517,21 +517,41 @@ impl Db {
         results: &[LeagueFinished],
     ) -> anyhow::Result<Vec<bool>> {
         let mut tx = self.begin_write().await?;
-        let mut counted = Vec::with_capacity(results.len());
-        for f in results {
-            let r = sqlx::query(
-                "UPDATE league_games SET status = 'done', result = $1, record = $2, \
-                 played_by = $3, lease_owner = NULL, lease_expires_ms = NULL \
-                 WHERE league_id = $4 AND game = $5 AND status = 'running' AND lease_owner = $3",
-            )
-            .bind(&f.result)
-            .bind(f.record.as_slice())
-            .bind(&f.owner)
-            .bind(f.game.league)
-            .bind(f.game.game)
-            .execute(&mut *tx)
-            .await?;
-            counted.push(r.rows_affected() == 1);
+        let mut counted = vec![false; results.len()];
+        // One statement for a whole round of results, not one per result: each statement is a
+        // round trip, and over TLS a large one can wait ~40 ms for the server's delayed
+        // acknowledgement (docs/PERFORMANCE.md, "Many machines").
+        for round in write_rounds(results.iter().map(|f| f.game)) {
+            let rows =
+                self.values_rows(round.len(), &["BIGINT", "BIGINT", "TEXT", "TEXT", "BYTEA"]);
+            let sql = format!(
+                "UPDATE league_games SET status = 'done', result = v.column4, record = v.column5, \
+                 played_by = v.column3, lease_owner = NULL, lease_expires_ms = NULL \
+                 FROM (VALUES {rows}) AS v \
+                 WHERE league_games.league_id = v.column1 AND league_games.game = v.column2 \
+                 AND league_games.status = 'running' AND league_games.lease_owner = v.column3 \
+                 RETURNING league_games.league_id, league_games.game"
+            );
+            let mut q = sqlx::query(AssertSqlSafe(sql));
+            for &i in &round {
+                let f = &results[i];
+                q = q
+                    .bind(f.game.league)
+                    .bind(f.game.game)
+                    .bind(&f.owner)
+                    .bind(&f.result)
+                    .bind(f.record.as_slice());
+            }
+            let mut done = HashSet::new();
+            for r in &q.fetch_all(&mut *tx).await? {
+                done.insert(LeagueGame {
+                    league: r.try_get("league_id")?,
+                    game: r.try_get("game")?,
+                });
+            }
+            for i in round {
+                counted[i] = done.contains(&results[i].game);
+            }
         }
         tx.commit().await?;
         Ok(counted)

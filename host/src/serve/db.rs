@@ -8,6 +8,7 @@
 //! `crate::distributed`) reach it, so it also keeps what they need and what they make (agents'
 //! bytes by hash, records of ladder games); with SQLite these stay files in the data folder.
 
+use std::collections::HashSet;
 use std::path::Path;
 use std::str::FromStr;
 
@@ -299,6 +300,29 @@ impl Db {
             Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await?,
             Backend::Postgres => self.pool.begin().await?,
         })
+    }
+
+    /// `rows` rows of a `VALUES` list whose columns have the SQL `types`, with numbered
+    /// parameters in row order. PostgreSQL needs the types spelled out (a parameter in `VALUES`
+    /// is otherwise text); SQLite takes the values as bound.
+    pub(crate) fn values_rows(&self, rows: usize, types: &[&str]) -> String {
+        let mut out = String::new();
+        let mut n = 0;
+        for r in 0..rows {
+            out.push_str(if r == 0 { "(" } else { ", (" });
+            for (c, ty) in types.iter().enumerate() {
+                n += 1;
+                if c > 0 {
+                    out.push_str(", ");
+                }
+                match self.backend {
+                    Backend::Sqlite => out.push_str(&format!("${n}")),
+                    Backend::Postgres => out.push_str(&format!("CAST(${n} AS {ty})")),
+                }
+            }
+            out.push(')');
+        }
+        out
     }
 
     // ----- contestants and sessions -----
@@ -724,45 +748,81 @@ impl Db {
     /// each result, whether it was counted.
     pub async fn finish(&self, results: &[Finished]) -> anyhow::Result<Vec<bool>> {
         let mut tx = self.begin_write().await?;
-        let mut counted = Vec::with_capacity(results.len());
-        for f in results {
-            let done = sqlx::query(
-                "UPDATE games SET status = 'done', result = $1, record = $2, finished_ms = $3, \
-                 played_by = $5, lease_owner = NULL, lease_expires_ms = NULL \
-                 WHERE id = $4 AND status = 'running' AND lease_owner = $5",
-            )
-            .bind(&f.result)
-            .bind(&f.record)
-            .bind(f.now_ms)
-            .bind(f.id)
-            .bind(&f.owner)
-            .execute(&mut *tx)
-            .await?;
-            let ok = done.rows_affected() == 1;
-            if ok {
-                if let Some(bytes) = &f.record_bytes {
-                    // A game played again after its record was written (the first worker's
-                    // result came too late) has the same record: the row may be there already.
-                    sqlx::query(
-                        "INSERT INTO game_records (game_id, bytes) VALUES ($1, $2) \
-                         ON CONFLICT (game_id) DO UPDATE SET bytes = excluded.bytes",
-                    )
+        let mut counted = vec![false; results.len()];
+        // One statement per table for a whole round of results, not one per result: each
+        // statement is a round trip, and over TLS a large one can wait ~40 ms for the server's
+        // delayed acknowledgement (docs/PERFORMANCE.md, "Many machines").
+        for round in write_rounds(results.iter().map(|f| f.id)) {
+            let rows = self.values_rows(round.len(), &["BIGINT", "TEXT", "TEXT", "TEXT", "BIGINT"]);
+            let sql = format!(
+                "UPDATE games SET status = 'done', result = v.column3, record = v.column4, \
+                 finished_ms = v.column5, played_by = v.column2, lease_owner = NULL, \
+                 lease_expires_ms = NULL FROM (VALUES {rows}) AS v \
+                 WHERE games.id = v.column1 AND games.status = 'running' \
+                 AND games.lease_owner = v.column2 RETURNING games.id"
+            );
+            let mut q = sqlx::query(AssertSqlSafe(sql));
+            for &i in &round {
+                let f = &results[i];
+                q = q
                     .bind(f.id)
-                    .bind(bytes.as_slice())
-                    .execute(&mut *tx)
-                    .await?;
-                }
-                if f.remote {
-                    sqlx::query(
-                        "INSERT INTO finished_games (game_id) VALUES ($1) \
-                         ON CONFLICT (game_id) DO NOTHING",
-                    )
-                    .bind(f.id)
-                    .execute(&mut *tx)
-                    .await?;
-                }
+                    .bind(&f.owner)
+                    .bind(&f.result)
+                    .bind(&f.record)
+                    .bind(f.now_ms);
             }
-            counted.push(ok);
+            let done: HashSet<i64> = q
+                .fetch_all(&mut *tx)
+                .await?
+                .iter()
+                .map(|r| r.try_get::<i64, _>(0))
+                .collect::<Result<_, _>>()?;
+            let ok: Vec<usize> = round
+                .into_iter()
+                .filter(|&i| done.contains(&results[i].id))
+                .collect();
+            // A game played again after its record was written (the first worker's result
+            // came too late) has the same record: the row may be there already.
+            let records: Vec<&Finished> = ok
+                .iter()
+                .map(|&i| &results[i])
+                .filter(|f| f.record_bytes.is_some())
+                .collect();
+            if !records.is_empty() {
+                let rows = placeholders(records.len(), 2);
+                let sql = format!(
+                    "INSERT INTO game_records (game_id, bytes) VALUES {rows} \
+                     ON CONFLICT (game_id) DO UPDATE SET bytes = excluded.bytes"
+                );
+                let mut q = sqlx::query(AssertSqlSafe(sql));
+                for f in &records {
+                    q = q
+                        .bind(f.id)
+                        .bind(f.record_bytes.as_deref().unwrap_or_default());
+                }
+                q.execute(&mut *tx).await?;
+            }
+            let remote: Vec<i64> = ok
+                .iter()
+                .map(|&i| &results[i])
+                .filter(|f| f.remote)
+                .map(|f| f.id)
+                .collect();
+            if !remote.is_empty() {
+                let rows = placeholders(remote.len(), 1);
+                let sql = format!(
+                    "INSERT INTO finished_games (game_id) VALUES {rows} \
+                     ON CONFLICT (game_id) DO NOTHING"
+                );
+                let mut q = sqlx::query(AssertSqlSafe(sql));
+                for id in remote {
+                    q = q.bind(id);
+                }
+                q.execute(&mut *tx).await?;
+            }
+            for i in ok {
+                counted[i] = true;
+            }
         }
         tx.commit().await?;
         Ok(counted)
@@ -1046,6 +1106,50 @@ fn version(r: &AnyRow) -> anyhow::Result<Version> {
     })
 }
 
+/// The most results one statement writes: 5 parameters each stays far below SQLite's limit of
+/// 32,766 parameters and PostgreSQL's 65,535.
+const WRITE_ROUND: usize = 500;
+
+/// Splits results, given by their game's key in order, into rounds written one statement each:
+/// at most [`WRITE_ROUND`] results a round, and no game twice in one (a statement updates a row
+/// once, whichever of its duplicates it takes). A game's second result goes in a later round,
+/// where it is counted only if the first one was not, as if results were written one by one.
+pub(crate) fn write_rounds<K: std::hash::Hash + Eq>(
+    keys: impl Iterator<Item = K>,
+) -> Vec<Vec<usize>> {
+    let mut rounds: Vec<(HashSet<K>, Vec<usize>)> = Vec::new();
+    for (i, key) in keys.enumerate() {
+        // The first round that has room and lacks this game.
+        let at = rounds
+            .iter()
+            .position(|(seen, round)| round.len() < WRITE_ROUND && !seen.contains(&key));
+        let at = at.unwrap_or_else(|| {
+            rounds.push((HashSet::new(), Vec::new()));
+            rounds.len() - 1
+        });
+        rounds[at].0.insert(key);
+        rounds[at].1.push(i);
+    }
+    rounds.into_iter().map(|(_, round)| round).collect()
+}
+
+/// `rows` rows of `columns` numbered parameters each, for a multi-row `INSERT`'s `VALUES`
+/// (the columns give PostgreSQL the parameters' types).
+pub(crate) fn placeholders(rows: usize, columns: usize) -> String {
+    let mut out = String::new();
+    for r in 0..rows {
+        out.push_str(if r == 0 { "(" } else { ", (" });
+        for c in 0..columns {
+            if c > 0 {
+                out.push_str(", ");
+            }
+            out.push_str(&format!("${}", r * columns + c + 1));
+        }
+        out.push(')');
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1067,5 +1171,98 @@ mod tests {
             "postgres://arena@db/c"
         );
         assert_eq!(without_password("postgres://db/c"), "postgres://db/c");
+    }
+
+    #[test]
+    fn write_rounds_hold_each_game_once_and_a_later_result_in_a_later_round() {
+        let rounds = write_rounds(0..1200);
+        let sizes: Vec<usize> = rounds.iter().map(Vec::len).collect();
+        assert_eq!(sizes, [500, 500, 200]);
+        assert_eq!(rounds.concat(), (0..1200).collect::<Vec<_>>());
+        // Game 7 three times, game 8 twice.
+        let rounds = write_rounds([7, 8, 7, 9, 7, 8].into_iter());
+        assert_eq!(rounds, [vec![0, 1, 3], vec![2, 5], vec![4]]);
+    }
+
+    /// A commit's results are written a statement per table, with the answers one statement per
+    /// result gave: only a result whose game is still leased to its owner counts, once.
+    #[test]
+    fn finish_counts_each_leased_game_once_as_one_by_one_writes_did() {
+        let dir = std::env::temp_dir().join(format!("arena-db-finish-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let counted = rt.block_on(async {
+            let db = Db::open_sqlite(&dir).await.unwrap();
+            for (id, owner) in [(1, "w1"), (2, "w1"), (3, "w1"), (4, "w2")] {
+                sqlx::query(
+                    "INSERT INTO games (id, stage, group_key, cycle, rotation, seed, status, \
+                     lease_owner, lease_expires_ms, scheduled_ms) \
+                     VALUES ($1, 's', 'g', 0, $1, 0, 'running', $2, 100, 0)",
+                )
+                .bind(id)
+                .bind(owner)
+                .execute(db.pool())
+                .await
+                .unwrap();
+            }
+            let f = |id: i64, owner: &str, bytes: Option<Vec<u8>>| Finished {
+                id,
+                owner: owner.into(),
+                result: format!("r{id}{owner}"),
+                record: format!("f{id}"),
+                record_bytes: bytes,
+                remote: true,
+                now_ms: 7,
+            };
+            let counted = db
+                .finish(&[
+                    f(1, "w1", Some(vec![1, 2])),
+                    f(2, "w1", None),
+                    f(1, "w1", Some(vec![3])),
+                    f(4, "w1", Some(vec![4])),
+                    f(3, "w2", Some(vec![5])),
+                    f(3, "w1", Some(vec![6])),
+                ])
+                .await
+                .unwrap();
+            let games: Vec<(i64, String, Option<String>, Option<String>)> =
+                sqlx::query("SELECT id, status, result, played_by FROM games ORDER BY id")
+                    .fetch_all(db.pool())
+                    .await
+                    .unwrap()
+                    .iter()
+                    .map(|r| (r.get(0), r.get(1), r.get(2), r.get(3)))
+                    .collect();
+            let done = |id: i64| {
+                (
+                    id,
+                    "done".into(),
+                    Some(format!("r{id}w1")),
+                    Some("w1".into()),
+                )
+            };
+            assert_eq!(
+                games,
+                [done(1), done(2), done(3), (4, "running".into(), None, None)]
+            );
+            assert_eq!(db.game_record(1).await.unwrap(), Some(vec![1, 2]));
+            assert_eq!(db.game_record(3).await.unwrap(), Some(vec![6]));
+            assert_eq!(db.game_record(4).await.unwrap(), None);
+            let taken: Vec<i64> = db
+                .take_finished()
+                .await
+                .unwrap()
+                .iter()
+                .map(|r| r.0)
+                .collect();
+            assert_eq!(taken, [1, 2, 3]);
+            db.close().await;
+            counted
+        });
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(counted, [true, true, false, false, false, true]);
     }
 }
