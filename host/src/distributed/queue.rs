@@ -521,7 +521,10 @@ impl Db {
         // One statement for a whole round of results, not one per result: each statement is a
         // round trip, and over TLS a large one can wait ~40 ms for the server's delayed
         // acknowledgement (docs/PERFORMANCE.md, "Many machines").
-        for round in write_rounds(results.iter().map(|f| f.game)) {
+        for mut round in write_rounds(results.iter().map(|f| f.game)) {
+            // Rows locked in key order, as other multi-row updates of the table scan them:
+            // transactions that lock the same rows in opposite orders deadlock on PostgreSQL.
+            round.sort_by_key(|&i| (results[i].game.league, results[i].game.game));
             let rows =
                 self.values_rows(round.len(), &["BIGINT", "BIGINT", "TEXT", "TEXT", "BYTEA"]);
             let sql = format!(

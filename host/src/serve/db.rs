@@ -752,7 +752,10 @@ impl Db {
         // One statement per table for a whole round of results, not one per result: each
         // statement is a round trip, and over TLS a large one can wait ~40 ms for the server's
         // delayed acknowledgement (docs/PERFORMANCE.md, "Many machines").
-        for round in write_rounds(results.iter().map(|f| f.id)) {
+        for mut round in write_rounds(results.iter().map(|f| f.id)) {
+            // Rows locked in id order, as the server's requeue locks them (by the status index):
+            // transactions that lock the same rows in opposite orders deadlock on PostgreSQL.
+            round.sort_by_key(|&i| results[i].id);
             let rows = self.values_rows(round.len(), &["BIGINT", "TEXT", "TEXT", "TEXT", "BIGINT"]);
             let sql = format!(
                 "UPDATE games SET status = 'done', result = v.column3, record = v.column4, \
