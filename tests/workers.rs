@@ -665,3 +665,113 @@ fn a_game_longer_than_its_lease_stays_with_the_worker_that_renews_it() {
     assert_eq!(verify.status.code(), Some(0), "{}", text(&verify));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Two writers that lock the same games in opposite orders deadlock, and PostgreSQL aborts one of
+/// them. When that one is a worker's commit of results, the results are written again: counted
+/// once, not lost, and no error for the worker. Another session holds one game and then asks
+/// for the other while the results are being written; it waits far longer before it looks for a
+/// deadlock, so the results' transaction is the one aborted. Both orders are tried: whichever
+/// order the plan locks rows in, one of them deadlocks.
+#[test]
+fn results_aborted_to_break_a_deadlock_are_written_again() {
+    let pg = pg_support::shared();
+    let url = pg.create_database("deadlock_retry");
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let db = rt
+        .block_on(arena::serve::db::Db::open_shared(&url))
+        .unwrap();
+    let test = Db::connect(&url);
+    // The other session's pool lives on the runtime that drives its connections.
+    let sessions = rt
+        .block_on(
+            sqlx::any::AnyPoolOptions::new()
+                .max_connections(1)
+                .connect(&url),
+        )
+        .unwrap();
+    test.exec(
+        "INSERT INTO games (id, stage, group_key, cycle, rotation, seed, status, scheduled_ms) \
+         VALUES (1, 'ladder', 'g', 0, 0, 1, 'scheduled', 0), \
+         (2, 'ladder', 'g', 0, 1, 2, 'scheduled', 0)",
+    );
+    let deadlocks = || {
+        test.int(
+            "SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()",
+            &[],
+        )
+    };
+    let before = deadlocks();
+    for (first, second) in [(1, 2), (2, 1)] {
+        test.exec(
+            "UPDATE games SET status = 'running', lease_owner = 'w', lease_expires_ms = 1, \
+             result = NULL, record = NULL",
+        );
+        test.exec("DELETE FROM game_records");
+        let mut other = rt.block_on(sessions.begin()).unwrap();
+        rt.block_on(async {
+            sqlx::query("SET LOCAL deadlock_timeout = '60s'")
+                .execute(&mut *other)
+                .await
+                .unwrap();
+            sqlx::query(sqlx::AssertSqlSafe(format!(
+                "SELECT id FROM games WHERE id = {first} FOR UPDATE"
+            )))
+            .fetch_all(&mut *other)
+            .await
+            .unwrap();
+        });
+        let results: Vec<arena::serve::db::Finished> = [1, 2]
+            .into_iter()
+            .map(|id| arena::serve::db::Finished {
+                id,
+                owner: "w".into(),
+                result: format!("{{\"id\":{id}}}"),
+                record: format!("records/{id}.jsonl"),
+                record_bytes: Some(vec![id as u8]),
+                remote: false,
+                now_ms: 2,
+            })
+            .collect();
+        let writer = {
+            let db = db.clone();
+            rt.spawn(async move { db.finish(&results).await })
+        };
+        wait_until("the results wait for the other session's lock", 30, || {
+            test.int(
+                "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() \
+                 AND wait_event_type = 'Lock'",
+                &[],
+            ) > 0
+        });
+        rt.block_on(async {
+            sqlx::query(sqlx::AssertSqlSafe(format!(
+                "SELECT id FROM games WHERE id = {second} FOR UPDATE"
+            )))
+            .fetch_all(&mut *other)
+            .await
+            .unwrap();
+            other.commit().await.unwrap();
+        });
+        let counted = rt
+            .block_on(writer)
+            .unwrap()
+            .unwrap_or_else(|e| panic!("the results were lost: {e:#}"));
+        assert_eq!(counted, vec![true, true], "locked {first} then {second}");
+        assert_eq!(
+            test.int(
+                "SELECT COUNT(*) FROM games WHERE status = 'done' AND lease_owner IS NULL",
+                &[]
+            ),
+            2
+        );
+        assert_eq!(test.int("SELECT COUNT(*) FROM game_records", &[]), 2);
+    }
+    // The deadlock did happen (the statistics reach the view within a second or so).
+    wait_until("PostgreSQL counts the deadlock", 30, || {
+        deadlocks() > before
+    });
+}

@@ -17,7 +17,7 @@ use std::collections::{HashMap, HashSet};
 use anyhow::Context;
 use sqlx::{AssertSqlSafe, Row};
 
-use crate::serve::db::{write_rounds, Db};
+use crate::serve::db::{retry_conflicts, write_rounds, Db};
 
 /// A league's game on its way to a worker.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -478,6 +478,10 @@ impl Db {
 
     /// Extends the leases `owner` holds on league games to `expires_ms`. Returns how many.
     pub async fn renew_league_games(&self, owner: &str, expires_ms: i64) -> anyhow::Result<u64> {
+        retry_conflicts(|| self.renew_league_games_once(owner, expires_ms)).await
+    }
+
+    async fn renew_league_games_once(&self, owner: &str, expires_ms: i64) -> anyhow::Result<u64> {
         let r = sqlx::query(
             "UPDATE league_games SET lease_expires_ms = $1 WHERE status = 'running' \
              AND lease_owner = $2",
@@ -516,14 +520,21 @@ impl Db {
         &self,
         results: &[LeagueFinished],
     ) -> anyhow::Result<Vec<bool>> {
+        retry_conflicts(|| self.finish_league_games_once(results)).await
+    }
+
+    async fn finish_league_games_once(
+        &self,
+        results: &[LeagueFinished],
+    ) -> anyhow::Result<Vec<bool>> {
         let mut tx = self.begin_write().await?;
         let mut counted = vec![false; results.len()];
         // One statement for a whole round of results, not one per result: each statement is a
         // round trip, and over TLS a large one can wait ~40 ms for the server's delayed
         // acknowledgement (docs/PERFORMANCE.md, "Many machines").
         for mut round in write_rounds(results.iter().map(|f| f.game)) {
-            // Rows locked in key order, as other multi-row updates of the table scan them:
-            // transactions that lock the same rows in opposite orders deadlock on PostgreSQL.
+            // Rows asked for in key order, as other multi-row updates of the table usually lock
+            // them: fewer deadlocks, though the plan decides; the caller retries those.
             round.sort_by_key(|&i| (results[i].game.league, results[i].game.game));
             let rows =
                 self.values_rows(round.len(), &["BIGINT", "BIGINT", "TEXT", "TEXT", "BYTEA"]);

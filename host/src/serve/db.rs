@@ -714,6 +714,10 @@ impl Db {
     /// Extends the leases `owner` holds on ladder games to `expires_ms` (a worker does while it
     /// plays them). Returns how many it holds.
     pub async fn renew(&self, owner: &str, expires_ms: i64) -> anyhow::Result<u64> {
+        retry_conflicts(|| self.renew_once(owner, expires_ms)).await
+    }
+
+    async fn renew_once(&self, owner: &str, expires_ms: i64) -> anyhow::Result<u64> {
         let r = sqlx::query(
             "UPDATE games SET lease_expires_ms = $1 WHERE status = 'running' AND lease_owner = $2",
         )
@@ -747,14 +751,18 @@ impl Db {
     /// database is written in the same transaction, only with a counted result. Returns, for
     /// each result, whether it was counted.
     pub async fn finish(&self, results: &[Finished]) -> anyhow::Result<Vec<bool>> {
+        retry_conflicts(|| self.finish_once(results)).await
+    }
+
+    async fn finish_once(&self, results: &[Finished]) -> anyhow::Result<Vec<bool>> {
         let mut tx = self.begin_write().await?;
         let mut counted = vec![false; results.len()];
         // One statement per table for a whole round of results, not one per result: each
         // statement is a round trip, and over TLS a large one can wait ~40 ms for the server's
         // delayed acknowledgement (docs/PERFORMANCE.md, "Many machines").
         for mut round in write_rounds(results.iter().map(|f| f.id)) {
-            // Rows locked in id order, as the server's requeue locks them (by the status index):
-            // transactions that lock the same rows in opposite orders deadlock on PostgreSQL.
+            // Rows asked for in id order, as the server's requeue usually locks them (by the
+            // status index): fewer deadlocks, though the plan decides; `finish` retries those.
             round.sort_by_key(|&i| results[i].id);
             let rows = self.values_rows(round.len(), &["BIGINT", "TEXT", "TEXT", "TEXT", "BIGINT"]);
             let sql = format!(
@@ -835,6 +843,10 @@ impl Db {
     /// and forgets them: the server counts each on its leaderboard once (a server that stops
     /// before counting them reads every result again at its next start).
     pub async fn take_finished(&self) -> anyhow::Result<Vec<(i64, String)>> {
+        retry_conflicts(|| self.take_finished_once()).await
+    }
+
+    async fn take_finished_once(&self) -> anyhow::Result<Vec<(i64, String)>> {
         let mut tx = self.begin_write().await?;
         let rows = sqlx::query(
             "SELECT g.id, g.result FROM finished_games f JOIN games g ON g.id = f.game_id \
@@ -934,6 +946,10 @@ impl Db {
     /// (`all`: at start-up, every lease of an owner named [`LOCAL_OWNER`]`...` is such; workers
     /// on other machines keep theirs) or whose lease ran out. Returns how many.
     pub async fn requeue(&self, all: bool, now_ms: i64) -> anyhow::Result<u64> {
+        retry_conflicts(|| self.requeue_once(all, now_ms)).await
+    }
+
+    async fn requeue_once(&self, all: bool, now_ms: i64) -> anyhow::Result<u64> {
         let r = sqlx::query(
             "UPDATE games SET status = 'scheduled', lease_owner = NULL, lease_expires_ms = NULL \
              WHERE status = 'running' AND (($1 = 1 AND lease_owner LIKE 'local:%') \
@@ -1107,6 +1123,46 @@ fn version(r: &AnyRow) -> anyhow::Result<Version> {
         report: r.try_get("report")?,
         active: r.try_get::<i64, _>("active")? != 0,
     })
+}
+
+/// How many times a transaction the database aborted to break a deadlock is run again before
+/// its error is returned.
+const CONFLICT_RETRIES: u32 = 8;
+
+/// Runs `op`, one whole transaction, again when PostgreSQL aborted it to break a deadlock
+/// (SQLSTATE 40P01) or a serialization conflict (40001), as its documentation advises. Writers
+/// that lock several rows of one table (a worker's results, the server's requeue of lapsed
+/// leases, the count of remote results) can meet in opposite orders whatever order each asks
+/// for, since the order rows are locked in is the query plan's. The aborted transaction was
+/// rolled back whole, so running it again is running it once; its lease checks hold as before.
+pub(crate) async fn retry_conflicts<T, F, Fut>(mut op: F) -> anyhow::Result<T>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = anyhow::Result<T>>,
+{
+    let mut attempt = 0;
+    loop {
+        match op().await {
+            Err(e) if attempt < CONFLICT_RETRIES && is_conflict(&e) => {
+                attempt += 1;
+                // A short pause that grows: the other transaction finishes meanwhile.
+                tokio::time::sleep(std::time::Duration::from_millis(5 << attempt.min(6))).await;
+            }
+            other => return other,
+        }
+    }
+}
+
+/// Whether `e` is the database aborting a transaction to break a deadlock or a serialization
+/// conflict: the transaction may simply be run again.
+pub(crate) fn is_conflict(e: &anyhow::Error) -> bool {
+    e.chain()
+        .any(|cause| match cause.downcast_ref::<sqlx::Error>() {
+            Some(sqlx::Error::Database(d)) => {
+                matches!(d.code().as_deref(), Some("40P01") | Some("40001"))
+            }
+            _ => false,
+        })
 }
 
 /// The most results one statement writes: 5 parameters each stays far below SQLite's limit of
