@@ -7,6 +7,8 @@
 //! It runs on both databases: SQLite in the data folder, and PostgreSQL (`database = "postgres://
 //! ..."`), where an `arena worker` process plays ladder games besides the server's own worker and
 //! goes on while the server is down; the server counts its results once, whenever it comes back.
+//! At the end the server is started once more with `workers = 0`, and new uploads' games are the
+//! remote worker's alone.
 
 mod pg_support;
 mod serve_support;
@@ -139,6 +141,35 @@ check_games = 1
             s["games_done"].as_i64().unwrap() > done_before || s["games_pending"] == 0
         });
         done_before = status["games_done"].as_i64().unwrap();
+    }
+    if db.url().is_some() {
+        // Last, a server that leaves every game to workers elsewhere (`workers = 0`): the games
+        // left in the queue and those a new version of each contestant brings are the remote
+        // worker's alone (while the server plays too, its own worker, woken as games are
+        // scheduled, may take every game before the remote one looks).
+        server.kill();
+        let config = dir.join("challenge.toml");
+        let challenge = std::fs::read_to_string(&config).unwrap();
+        assert!(challenge.contains("workers = 1"), "{challenge}");
+        std::fs::write(&config, challenge.replace("workers = 1", "workers = 0")).unwrap();
+        server.restart();
+        for (who, token) in tokens.iter().enumerate() {
+            let tag = format!("remote{who:04}x");
+            let file = write(&dir, &format!("last-{who}.wat"), &climber(&tag[..11]));
+            let out = server.submit(token, &file);
+            assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+            let line = String::from_utf8_lossy(&out.stdout).to_string();
+            let v: i64 = line
+                .split("version ")
+                .nth(1)
+                .and_then(|r| r.split_whitespace().next())
+                .and_then(|n| n.parse().ok())
+                .unwrap_or_else(|| panic!("no version in {line:?}"));
+            acknowledged
+                .lock()
+                .unwrap()
+                .push((names[who].to_string(), v));
+        }
     }
     // Let the ladder drain: nothing scheduled, nothing leased.
     let url = match db.url() {
@@ -284,7 +315,11 @@ check_games = 1
             &pool,
             "SELECT COUNT(*) FROM games WHERE status = 'done' AND played_by = 'remote'",
         ));
-        assert!(remote > 0, "the worker elsewhere played no game");
+        assert!(
+            remote > 0,
+            "the worker elsewhere played no game; its log:\n{}",
+            std::fs::read_to_string(dir.join("worker-remote.log")).unwrap_or_default()
+        );
     }
 
     // 3. The leaderboard counts exactly the done games between active versions. The ladder may
