@@ -6,7 +6,10 @@
 //! Chromium and ChromeDriver are required: without them this test fails (it never skips).
 //! `scripts/install-test-tools.sh` installs both (`apt-get install chromium chromium-driver`);
 //! `ARENA_CHROMIUM` and `ARENA_CHROMEDRIVER` point at other binaries.
+//!
+//! It runs on both databases: SQLite in the data folder, and PostgreSQL (`database = "postgres://..."`).
 
+mod pg_support;
 mod serve_support;
 
 use std::net::TcpListener;
@@ -15,6 +18,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use fantoccini::{Client, ClientBuilder, Locator};
+use pg_support::Database;
 use serve_support::*;
 
 fn binary(var: &str, names: &[&str]) -> PathBuf {
@@ -77,12 +81,24 @@ async fn shot(c: &Client, name: &str) {
     }
 }
 
-#[test]
-fn a_contestant_uploads_through_the_page_and_watches_the_ladder_and_a_replay() {
-    let dir = temp_dir("browser");
+mod a_contestant_uploads_through_the_page_and_watches_the_ladder_and_a_replay {
+    #[test]
+    fn sqlite() {
+        super::uploads_through_the_page(super::Database::sqlite())
+    }
+
+    #[test]
+    fn postgres() {
+        super::uploads_through_the_page(super::Database::postgres("serve_browser"))
+    }
+}
+
+fn uploads_through_the_page(db: Database) {
+    let tag = db.name();
+    let dir = temp_dir(&format!("browser-{tag}"));
     let server = Server::start(
         &dir,
-        "name = \"Browser cup\"\nround_cap = 60\nworkers = 1\n[ladder]\nplacement_games = 2\nmax_games_per_version = 12\n[uploads]\ncheck_games = 1\n",
+        &(db.challenge_line() + "name = \"Browser cup\"\nround_cap = 60\nworkers = 1\n[ladder]\nplacement_games = 2\nmax_games_per_version = 12\n[uploads]\ncheck_games = 1\n"),
     );
     // Two opponents are on the ladder already.
     for (name, text_) in [("rival", climber("rival-climb")), ("idler", passer())] {
@@ -168,7 +184,7 @@ fn a_contestant_uploads_through_the_page_and_watches_the_ladder_and_a_replay() {
         assert_eq!(v1.attr("data-verdict").await.unwrap().as_deref(), Some("accepted"));
         let verdict = v1.text().await.unwrap();
         assert!(verdict.contains("Accepted"), "{verdict}");
-        shot(&c, "me").await;
+        shot(&c, &format!("{tag}-me")).await;
 
         // The leaderboard: the new agent's first games arrive without a reload.
         c.goto(&format!("{}/", server.url)).await.unwrap();
@@ -191,7 +207,7 @@ fn a_contestant_uploads_through_the_page_and_watches_the_ladder_and_a_replay() {
         .await;
         let marker = c.execute("return window.arenaMarker;", vec![]).await.unwrap();
         assert_eq!(marker, serde_json::json!(42), "the page was updated in place");
-        shot(&c, "leaderboard").await;
+        shot(&c, &format!("{tag}-leaderboard")).await;
 
         // Open a replay of one of its games from the agent's page.
         // The table is redrawn as games arrive, so the link is read again until it holds still.
@@ -237,7 +253,7 @@ fn a_contestant_uploads_through_the_page_and_watches_the_ladder_and_a_replay() {
             listed.push(li.text().await.unwrap());
         }
         assert!(listed.iter().any(|l| l.contains("newcomer v1")), "{listed:?}");
-        shot(&c, "agent").await;
+        shot(&c, &format!("{tag}-agent")).await;
 
         let game = c.find(Locator::Css("#games li a")).await.unwrap();
         game.click().await.unwrap();
@@ -255,7 +271,7 @@ fn a_contestant_uploads_through_the_page_and_watches_the_ladder_and_a_replay() {
         assert!(!position.is_empty() && position != "Start", "{position}");
         let error = c.find(Locator::Id("load-error")).await.unwrap();
         assert!(!error.is_displayed().await.unwrap(), "the replay data loaded");
-        shot(&c, "replay").await;
+        shot(&c, &format!("{tag}-replay")).await;
         c.close().await.unwrap();
     });
     drop(driver);

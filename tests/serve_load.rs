@@ -7,13 +7,17 @@
 //! ARENA_LOAD_SECS=60 ARENA_LOAD_READERS=32 ARENA_LOAD_UPLOADERS=4 \
 //!   cargo test --release -p arena --test serve_load -- --nocapture
 //! ```
+//!
+//! It runs on both databases: SQLite in the data folder, and PostgreSQL (`database = "postgres://..."`).
 
+mod pg_support;
 mod serve_support;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use pg_support::Database;
 use serve_support::*;
 
 fn env(name: &str, default: u64) -> u64 {
@@ -44,16 +48,27 @@ fn report(what: &str, mut lat: Vec<Duration>, secs: f64) {
     );
 }
 
-#[test]
-fn pages_and_uploads_stay_quick_and_correct_while_the_ladder_plays() {
+mod pages_and_uploads_stay_quick_and_correct_while_the_ladder_plays {
+    #[test]
+    fn sqlite() {
+        super::load_while_the_ladder_plays(super::Database::sqlite())
+    }
+
+    #[test]
+    fn postgres() {
+        super::load_while_the_ladder_plays(super::Database::postgres("serve_load"))
+    }
+}
+
+fn load_while_the_ladder_plays(db: Database) {
     let secs = env("ARENA_LOAD_SECS", 8);
     let readers = env("ARENA_LOAD_READERS", 16);
     let uploaders = env("ARENA_LOAD_UPLOADERS", 4);
-    let dir = temp_dir("load");
+    let dir = temp_dir(&format!("load-{}", db.name()));
     // Every core plays ladder games (the default worker count), and the ladder never runs dry.
     let server = Server::start(
         &dir,
-        "round_cap = 100\n[ladder]\ntarget_interval = 0.001\nmax_games_per_version = 1000000\n[uploads]\nper_hour = 1000000\ncheck_games = 1\nchecks_at_once = 2\n",
+        &(db.challenge_line() + "round_cap = 100\n[ladder]\ntarget_interval = 0.001\nmax_games_per_version = 1000000\n[uploads]\nper_hour = 1000000\ncheck_games = 1\nchecks_at_once = 2\n"),
     );
     let mut tokens = Vec::new();
     for i in 0..uploaders.max(2) {

@@ -282,22 +282,32 @@ impl Db {
         status: &str,
     ) -> anyhow::Result<()> {
         for chunk in games.chunks(CHUNK) {
-            let sql = format!(
-                "UPDATE league_games SET status = $1, lease_owner = NULL, lease_expires_ms = NULL, \
-                 record = NULL, error = NULL{} WHERE league_id = $2 AND game IN ({})",
-                if status == "scheduled" {
-                    ", result = NULL"
-                } else {
-                    ""
-                },
-                params(3, chunk.len())
-            );
-            let mut q = sqlx::query(AssertSqlSafe(sql)).bind(status).bind(id);
-            for g in chunk {
-                q = q.bind(*g);
-            }
-            q.execute(self.pool()).await?;
+            retry_conflicts(|| self.set_league_games_once(id, chunk, status)).await?;
         }
+        Ok(())
+    }
+
+    async fn set_league_games_once(
+        &self,
+        id: i64,
+        chunk: &[i64],
+        status: &str,
+    ) -> anyhow::Result<()> {
+        let sql = format!(
+            "UPDATE league_games SET status = $1, lease_owner = NULL, lease_expires_ms = NULL, \
+             record = NULL, error = NULL{} WHERE league_id = $2 AND game IN ({})",
+            if status == "scheduled" {
+                ", result = NULL"
+            } else {
+                ""
+            },
+            params(3, chunk.len())
+        );
+        let mut q = sqlx::query(AssertSqlSafe(sql)).bind(status).bind(id);
+        for g in chunk {
+            q = q.bind(*g);
+        }
+        q.execute(self.pool()).await?;
         Ok(())
     }
 
@@ -330,17 +340,22 @@ impl Db {
     /// Games `games` of league `id` are in its output folder: their records' bytes are dropped.
     pub async fn collected(&self, id: i64, games: &[i64]) -> anyhow::Result<()> {
         for chunk in games.chunks(CHUNK) {
-            let sql = format!(
-                "UPDATE league_games SET status = 'collected', record = NULL \
-                 WHERE league_id = $1 AND status = 'done' AND game IN ({})",
-                params(2, chunk.len())
-            );
-            let mut q = sqlx::query(AssertSqlSafe(sql)).bind(id);
-            for g in chunk {
-                q = q.bind(*g);
-            }
-            q.execute(self.pool()).await?;
+            retry_conflicts(|| self.collected_once(id, chunk)).await?;
         }
+        Ok(())
+    }
+
+    async fn collected_once(&self, id: i64, chunk: &[i64]) -> anyhow::Result<()> {
+        let sql = format!(
+            "UPDATE league_games SET status = 'collected', record = NULL \
+             WHERE league_id = $1 AND status = 'done' AND game IN ({})",
+            params(2, chunk.len())
+        );
+        let mut q = sqlx::query(AssertSqlSafe(sql)).bind(id);
+        for g in chunk {
+            q = q.bind(*g);
+        }
+        q.execute(self.pool()).await?;
         Ok(())
     }
 

@@ -448,6 +448,14 @@ impl Db {
         contestant_id: i64,
         u: &NewUpload<'_>,
     ) -> anyhow::Result<i64> {
+        retry_conflicts(|| self.record_upload_once(contestant_id, u)).await
+    }
+
+    async fn record_upload_once(
+        &self,
+        contestant_id: i64,
+        u: &NewUpload<'_>,
+    ) -> anyhow::Result<i64> {
         let mut tx = self.begin_write().await?;
         let row = sqlx::query(
             "INSERT INTO versions (contestant_id, number, sha256, module_sha256, size, uploaded_ms, \
@@ -562,6 +570,17 @@ impl Db {
     /// is) and, when `placed` is given, marks that version placed, all in one transaction.
     /// Returns how many games are new.
     pub async fn schedule(
+        &self,
+        stage: &str,
+        key: &str,
+        games: &[NewGame],
+        placed: Option<i64>,
+        now_ms: i64,
+    ) -> anyhow::Result<usize> {
+        retry_conflicts(|| self.schedule_once(stage, key, games, placed, now_ms)).await
+    }
+
+    async fn schedule_once(
         &self,
         stage: &str,
         key: &str,
@@ -936,6 +955,10 @@ impl Db {
     /// Cancels every ladder game not yet played (the ladder stops for the final). Returns how
     /// many.
     pub async fn cancel_scheduled(&self) -> anyhow::Result<u64> {
+        retry_conflicts(|| self.cancel_scheduled_once()).await
+    }
+
+    async fn cancel_scheduled_once(&self) -> anyhow::Result<u64> {
         let r = sqlx::query("UPDATE games SET status = 'cancelled' WHERE status = 'scheduled'")
             .execute(&self.pool)
             .await?;
@@ -1132,8 +1155,9 @@ const CONFLICT_RETRIES: u32 = 8;
 /// Runs `op`, one whole transaction, again when PostgreSQL aborted it to break a deadlock
 /// (SQLSTATE 40P01) or a serialization conflict (40001), as its documentation advises. Writers
 /// that lock several rows of one table (a worker's results, the server's requeue of lapsed
-/// leases, the count of remote results) can meet in opposite orders whatever order each asks
-/// for, since the order rows are locked in is the query plan's. The aborted transaction was
+/// leases, the count of remote results, an upload that cancels its contestant's games, the
+/// ladder scheduling games) can meet in opposite orders whatever order each asks for, since the
+/// order rows are locked in is the query plan's. The aborted transaction was
 /// rolled back whole, so running it again is running it once; its lease checks hold as before.
 pub(crate) async fn retry_conflicts<T, F, Fut>(mut op: F) -> anyhow::Result<T>
 where
