@@ -9,6 +9,7 @@ use std::sync::Arc;
 pub mod diff;
 pub mod jsonl;
 pub mod lines;
+pub(crate) mod seat_lines;
 pub mod stream;
 pub mod strict_json;
 pub mod verify;

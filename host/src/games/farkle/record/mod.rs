@@ -14,6 +14,7 @@ use super::game::{play_game_into, GameSink, LoadFault, Setup, TurnEnd, TurnRecor
 use super::player::{Answer, FarklePlayer, Observation};
 use crate::game::{AgentLog, Fault, FaultKind, FaultPolicy, Outcome};
 use crate::records::lines::{Line, RecordReader};
+use crate::records::seat_lines::{EndJson, LogJson, PlayerJson, StartJson};
 use crate::records::stream::{check_digest, compare_line, to_value, TurnLines};
 use crate::records::{
     fail, DiceOrigin, FaultCounts, RecordMeta, VerifyError, VerifySummary, FORMAT_NAME,
@@ -43,32 +44,6 @@ struct SetupJson {
 }
 
 #[derive(Deserialize)]
-struct PlayerJson {
-    seat: usize,
-    name: String,
-    agent: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct LogJson {
-    seat: usize,
-    text: String,
-}
-
-#[derive(Deserialize)]
-struct StartJson {
-    faults: Vec<SeatFault>,
-    #[serde(default)]
-    logs: Vec<LogJson>,
-}
-
-#[derive(Deserialize)]
-struct SeatFault {
-    seat: usize,
-    fault: Fault,
-}
-
-#[derive(Deserialize)]
 struct TurnJson {
     seat: usize,
     rolls: Vec<RollJson>,
@@ -84,11 +59,6 @@ struct RollJson {
     draft: Option<Vec<u32>>,
     #[serde(default)]
     action: Option<u32>,
-}
-
-#[derive(Deserialize)]
-struct EndJson {
-    digest: String,
 }
 
 /// One recorded decision of a seat, handed back by the replay.

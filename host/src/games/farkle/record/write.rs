@@ -9,6 +9,7 @@ use serde_json::Value;
 use crate::game::{AgentLog, FaultPolicy, Outcome};
 use crate::games::farkle::game::{GameRecord, LoadFault, RollRecord, Setup, TurnEnd, TurnRecord};
 use crate::records::jsonl::{capacity, check_seats, push_line, LimitsJson, LogsJson};
+use crate::records::seat_lines::StartLine;
 use crate::records::{sha256_hex, RecordMeta};
 use crate::records::{FORMAT_NAME, FORMAT_VERSION};
 
@@ -71,14 +72,7 @@ pub(crate) fn start_line<'a>(
     faults: &[LoadFault],
     logs: &'a [AgentLog],
 ) -> serde_json::Result<StartLine<'a>> {
-    Ok(StartLine {
-        faults: faults
-            .iter()
-            .map(SeatFault::of)
-            .collect::<serde_json::Result<_>>()?,
-        logs: LogsJson(logs),
-        kind: "start",
-    })
+    StartLine::new(faults.iter().map(|f| (f.seat, &f.fault)), logs)
 }
 
 /// The end line.
@@ -131,31 +125,6 @@ struct Player<'a> {
     agent: Option<&'a str>,
     name: &'a str,
     seat: usize,
-}
-
-#[derive(Serialize)]
-pub(crate) struct StartLine<'a> {
-    faults: Vec<SeatFault>,
-    #[serde(skip_serializing_if = "LogsJson::is_empty")]
-    logs: LogsJson<'a>,
-    #[serde(rename = "type")]
-    kind: &'static str,
-}
-
-/// A fault while loading (rare: built as a value).
-#[derive(Serialize)]
-struct SeatFault {
-    fault: Value,
-    seat: usize,
-}
-
-impl SeatFault {
-    fn of(f: &LoadFault) -> serde_json::Result<SeatFault> {
-        Ok(SeatFault {
-            fault: sorted(&f.fault)?,
-            seat: f.seat,
-        })
-    }
 }
 
 #[derive(Serialize)]

@@ -15,6 +15,7 @@ use super::player::{Ask, JunglePlayer, Reply};
 use crate::game::AgentLog;
 use crate::game::{Fault, FaultKind, FaultPolicy, Outcome};
 use crate::records::lines::{Line, RecordReader};
+use crate::records::seat_lines::{EndJson, LogJson, PlayerJson, StartJson};
 use crate::records::stream::{check_digest, compare_line, to_value, TurnLines};
 use crate::records::{fail, DiceOrigin, FaultCounts, RecordMeta, VerifyError, VerifySummary};
 use crate::records::{FORMAT_NAME, FORMAT_VERSION};
@@ -48,32 +49,6 @@ struct ClockJson {
 }
 
 #[derive(Deserialize)]
-struct PlayerJson {
-    seat: usize,
-    name: String,
-    agent: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct LogJson {
-    seat: usize,
-    text: String,
-}
-
-#[derive(Deserialize)]
-struct StartJson {
-    faults: Vec<SeatFault>,
-    #[serde(default)]
-    logs: Vec<LogJson>,
-}
-
-#[derive(Deserialize)]
-struct SeatFault {
-    seat: usize,
-    fault: Fault,
-}
-
-#[derive(Deserialize)]
 struct TurnJson {
     seat: usize,
     #[serde(default, rename = "move")]
@@ -83,11 +58,6 @@ struct TurnJson {
     fuel: u64,
     #[serde(default)]
     logs: Vec<LogJson>,
-}
-
-#[derive(Deserialize)]
-struct EndJson {
-    digest: String,
 }
 
 /// What a turn line gives the replay: the answer (a move, or a fault), the fuel, the log.

@@ -9,6 +9,7 @@ use super::super::game::{FuelClock, GameEnd, GameRecord, LoadFault, Ply, Setup};
 use crate::game::AgentLog;
 use crate::game::FaultPolicy;
 use crate::records::jsonl::{capacity, check_seats, push_line, LimitsJson, LogsJson};
+use crate::records::seat_lines::StartLine;
 use crate::records::{sha256_hex, RecordMeta};
 use crate::records::{FORMAT_NAME, FORMAT_VERSION};
 
@@ -64,19 +65,7 @@ pub(crate) fn start_line<'a>(
     faults: &[LoadFault],
     logs: &'a [AgentLog],
 ) -> serde_json::Result<StartLine<'a>> {
-    Ok(StartLine {
-        faults: faults
-            .iter()
-            .map(|f| {
-                Ok(SeatFault {
-                    fault: serde_json::to_value(&f.fault)?,
-                    seat: f.seat,
-                })
-            })
-            .collect::<serde_json::Result<_>>()?,
-        logs: LogsJson(logs),
-        kind: "start",
-    })
+    StartLine::new(faults.iter().map(|f| (f.seat, &f.fault)), logs)
 }
 
 /// The end line.
@@ -134,21 +123,6 @@ pub(crate) struct SetupLine<'a> {
 struct Player<'a> {
     agent: Option<&'a str>,
     name: &'a str,
-    seat: usize,
-}
-
-#[derive(Serialize)]
-pub(crate) struct StartLine<'a> {
-    faults: Vec<SeatFault>,
-    #[serde(skip_serializing_if = "LogsJson::is_empty")]
-    logs: LogsJson<'a>,
-    #[serde(rename = "type")]
-    kind: &'static str,
-}
-
-#[derive(Serialize)]
-struct SeatFault {
-    fault: Value,
     seat: usize,
 }
 
