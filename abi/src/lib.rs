@@ -9,6 +9,7 @@
 #![forbid(unsafe_code)]
 
 mod bytes;
+pub mod codewar;
 mod envelope;
 pub mod farkle;
 pub mod farm;
