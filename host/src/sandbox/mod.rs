@@ -14,6 +14,10 @@
 //! frames only; a native overflow aborts the process): use [`run_with_big_stack`], or create
 //! worker threads with [`WORKER_STACK_BYTES`] of stack (the league does).
 //!
+//! [`Snippets`] host small modules that a game makes during play (the code war's agents): checked
+//! and compiled in this process, bounded by their size and shape, cached by content hash, each run
+//! in a fresh instance with the game's own imports.
+//!
 //! Compilation cannot be interrupted, so [`Compiler`] bounds it: shape limits checked before
 //! compiling ([`ShapeLimits`]), then compilation in a child process with a deadline and an
 //! address-space limit, and an HMAC-sealed cache of compiled artifacts ([`ModuleCache`]). See
@@ -34,6 +38,7 @@ mod player;
 mod random;
 mod resolve;
 mod shape;
+mod snippets;
 mod wasi;
 mod wasi_calls;
 
@@ -53,6 +58,10 @@ pub use module::{AgentModule, Entry, Sandbox, DEFAULT_ROUND_CAP};
 pub use player::{HostState, WasmPlayer};
 pub use resolve::{build_crate, resolve_agent, AGENT_TARGET};
 pub use shape::{check_shape, Shape, ShapeLimits};
+pub use snippets::{
+    charge as charge_snippet, digest, Digest, Prepared, SnippetData, SnippetFault, SnippetLimits,
+    SnippetOutcome, SnippetStats, Snippets,
+};
 pub use wasi::{MAX_RANDOM_BYTES, WASI_MODULE};
 pub use wasi_calls::{WasiFunction, WASI_FUNCTIONS};
 
@@ -81,5 +90,7 @@ mod hardening_tests;
 mod host_failure_tests;
 #[cfg(test)]
 mod host_fuel_tests;
+#[cfg(test)]
+mod snippets_tests;
 #[cfg(test)]
 mod tests;
