@@ -12,6 +12,7 @@ pub mod farkle;
 pub mod farm;
 pub mod fuzz_checks;
 pub mod game;
+pub mod games;
 pub mod league;
 pub mod matchup;
 pub mod native;

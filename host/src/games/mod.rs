@@ -1,0 +1,4 @@
+//! Games as self-contained modules (their host code, record lines, narration, viewer and
+//! templates in one folder each).
+
+pub mod codewar;
