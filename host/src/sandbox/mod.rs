@@ -38,6 +38,7 @@ mod player;
 mod random;
 mod resolve;
 mod shape;
+mod snippet_engine;
 mod snippets;
 mod wasi;
 mod wasi_calls;
@@ -58,6 +59,7 @@ pub use module::{AgentModule, Entry, Sandbox, DEFAULT_ROUND_CAP};
 pub use player::{HostState, WasmPlayer};
 pub use resolve::{build_crate, resolve_agent, AGENT_TARGET};
 pub use shape::{check_shape, Shape, ShapeLimits};
+pub use snippet_engine::{snippet_engine, SnippetCompiler};
 pub use snippets::{
     charge as charge_snippet, digest, Digest, Prepared, SnippetData, SnippetFault, SnippetLimits,
     SnippetOutcome, SnippetStats, Snippets,

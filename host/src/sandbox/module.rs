@@ -355,7 +355,7 @@ fn check_table_sizes(wasm: &[u8], limits: &Limits) -> anyhow::Result<()> {
 }
 
 /// One bump of the engine's epoch every [`EPOCH_TICK`], for as long as the engine lives.
-fn start_ticker(engine: &Engine) -> anyhow::Result<()> {
+pub(super) fn start_ticker(engine: &Engine) -> anyhow::Result<()> {
     let weak = engine.weak();
     std::thread::Builder::new()
         .name("arena-epoch".into())

@@ -26,13 +26,15 @@ mod play;
 pub mod record;
 mod replay;
 pub mod settings;
+pub mod templates;
+pub mod viewer;
 
 #[cfg(test)]
 mod tests;
 
 pub use code::Snippet;
 pub use narrate::{mark, narrate};
-pub use play::{play, play_with_stats, PlayStats, Report};
+pub use play::{play, play_in, play_with_stats, PlayStats, Report};
 pub use replay::replay_json;
 pub use settings::CodewarSettings;
 

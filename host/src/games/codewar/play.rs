@@ -1,20 +1,21 @@
 //! Playing one code war: the rules' game, run by the sandbox, written as a record.
 
 use anyhow::{bail, Context};
-use codewar_rules::settings::MAX_PLAYERS;
+use codewar_rules::settings::{MAX_AGENT_BYTES, MAX_PLAYERS};
 use codewar_rules::visit::Outcome as VisitOutcome;
 use codewar_rules::Game;
 use serde_json::{Map, Value};
 
 use super::code::Snippet;
 use super::executor::{snippets_for, SandboxExecutor};
+use super::imports::VisitState;
 use super::record::lines::{self, PlayerLine};
 use super::record::Recorder;
 use super::settings::CodewarSettings;
 use crate::game::{Played, Summary, Table};
 use crate::records::jsonl::push_line;
 use crate::records::sha256_hex;
-use crate::sandbox::Sandbox;
+use crate::sandbox::{Sandbox, Snippets};
 
 /// What `play` measured besides the record.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -54,7 +55,22 @@ pub fn play_with_stats(
     settings: &CodewarSettings,
     modules: &[Vec<u8>],
 ) -> anyhow::Result<Report> {
+    let snippets = snippets_for(sandbox, settings)?;
+    play_in(&snippets, table, settings, modules)
+}
+
+/// [`play_with_stats`] with the given snippets (whose limits must be `settings`'s): another
+/// engine's, to measure it.
+pub fn play_in(
+    snippets: &Snippets<VisitState>,
+    table: &Table,
+    settings: &CodewarSettings,
+    modules: &[Vec<u8>],
+) -> anyhow::Result<Report> {
     settings.validate().context("code war settings")?;
+    if *snippets.limits() != settings.snippet_limits() {
+        bail!("the snippets' limits are not the settings'");
+    }
     let players = modules.len();
     if !(1..=MAX_PLAYERS).contains(&players) {
         bail!("{players} players: a code war has 1 to {MAX_PLAYERS}");
@@ -67,8 +83,25 @@ pub fn play_with_stats(
         Value::Object(m) => m.clone(),
         other => bail!("limits must be a JSON object, not {other}"),
     };
-    let snippets = snippets_for(sandbox, settings)?;
     let seats: Vec<Snippet> = modules.iter().map(|m| Snippet::new(m.clone())).collect();
+    for (seat, code) in seats.iter().enumerate() {
+        let name = &table.meta.names[seat];
+        if code.bytes().len() > MAX_AGENT_BYTES as usize {
+            bail!(
+                "seat {seat} ({name}): the module is {} bytes; a code war agent has at most \
+                 {MAX_AGENT_BYTES}",
+                code.bytes().len()
+            );
+        }
+        if let Some(Some(hash)) = table.meta.agent_hashes.get(seat) {
+            if *hash != code.hash() {
+                bail!(
+                    "seat {seat} ({name}): the table names the agent {hash}, its module is {}",
+                    code.hash()
+                );
+            }
+        }
+    }
     let setup = lines::setup(
         &seats
             .iter()
@@ -91,7 +124,7 @@ pub fn play_with_stats(
         }
         let mut game =
             Game::new(settings.rules(), seats, table.seed).map_err(|e| anyhow::anyhow!("{e}"))?;
-        let mut executor = SandboxExecutor::new(&snippets);
+        let mut executor = SandboxExecutor::new(snippets);
         let mut stats = PlayStats::default();
         while let Some(it) = game.play_iteration(&mut executor) {
             if let Some(h) = executor.host_failure.take() {

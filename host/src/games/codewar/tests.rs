@@ -748,3 +748,153 @@ fn module_lines_are_written_once_and_the_table_stays_small() {
     assert!(report.stats.modules_held <= 3, "{:?}", report.stats);
     verify(&report.played.record);
 }
+
+/// The rows of the first markdown table after the heading `heading` in `doc`: its cells, trimmed.
+fn table_rows(doc: &str, heading: &str) -> Vec<Vec<String>> {
+    let start = doc.find(heading).unwrap_or_else(|| panic!("no {heading:?}"));
+    doc[start..]
+        .lines()
+        .skip_while(|l| !l.starts_with('|'))
+        .take_while(|l| l.starts_with('|'))
+        .skip(2)
+        .map(|l| {
+            l.trim_matches('|')
+                .split(" | ")
+                .map(|c| c.trim().to_owned())
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn the_docs_say_what_the_code_does() {
+    let abi = include_str!("../../../../docs/ABI.md");
+    let codewar = include_str!("../../../../docs/CODEWAR.md");
+    // ABI.md's imports are the linker's, in order, with their types.
+    let rows = table_rows(abi, "### Imports (module `codewar`)");
+    let names: Vec<String> = rows.iter().map(|r| r[0].trim_matches('`').to_owned()).collect();
+    assert_eq!(names, super::imports::IMPORTS);
+    let snippets = snippets_for(sandbox(), &CodewarSettings::default()).unwrap();
+    let mut linker = wasmtime::Linker::new(snippets.engine());
+    super::imports::add_imports(&mut linker).unwrap();
+    for r in &rows {
+        let name = r[0].trim_matches('`');
+        let ty = r[1].trim_matches('`');
+        let module = format!(
+            "(module (import \"codewar\" \"{name}\" (func {})) (func (export \"codewar_run\") (result i64) (i64.const 0)))",
+            wat_signature(ty)
+        );
+        let m = wasmtime::Module::new(snippets.engine(), wat::parse_str(&module).unwrap()).unwrap();
+        linker
+            .instantiate_pre(&m)
+            .unwrap_or_else(|e| panic!("{name}: {ty}: {e}"));
+    }
+    // The instruction examples.
+    for (text, expected) in [
+        ("`0x1_0001_0000` copy itself (0) to the next cell (+1)", Instruction::Copy { x: 0, y: 1 }),
+        ("`0x2_0000_000D` nuke +13", Instruction::Nuke { x: 13 }),
+        ("`0x4_0000_FFFF` claim −1", Instruction::Claim { x: -1 }),
+        ("`0x3_0000_0001` update +1", Instruction::Update { x: 1 }),
+    ] {
+        assert!(abi.contains(text), "{text}");
+        let hex = text[3..].split('`').next().unwrap().replace('_', "");
+        let value = i64::from_str_radix(&hex, 16).unwrap();
+        assert_eq!(Instruction::decode(value, 100), expected);
+        assert_eq!(expected.encode(), value);
+    }
+    // CODEWAR.md's parameters: names, defaults and bounds.
+    let defaults = CodewarSettings::default().to_json();
+    let rows = table_rows(codewar, "## Parameters");
+    let keys: Vec<&str> = rows.iter().map(|r| r[0].trim_matches('`')).collect();
+    let mut documented: Vec<&str> = keys.clone();
+    documented.sort_unstable();
+    let mut actual: Vec<&String> = defaults.as_object().unwrap().keys().collect();
+    actual.sort_unstable();
+    assert_eq!(documented, actual);
+    let number = |s: &str| s.replace(',', "").parse::<u64>().unwrap();
+    for r in &rows {
+        let key = r[0].trim_matches('`');
+        assert_eq!(number(&r[2]), defaults[key].as_u64().unwrap(), "default of {key}");
+        let (low, high) = r[3].split_once(" to ").unwrap();
+        let mut table = toml::Table::new();
+        for (v, ok) in [
+            (number(low), true),
+            (number(high), true),
+            (number(high) + 1, false),
+        ] {
+            table.insert(key.to_owned(), toml::Value::Integer(v as i64));
+            assert_eq!(
+                CodewarSettings::from_toml(Some(&table)).is_ok(),
+                ok,
+                "{key} = {v}"
+            );
+        }
+        if number(low) > 0 {
+            table.insert(key.to_owned(), toml::Value::Integer(number(low) as i64 - 1));
+            assert!(CodewarSettings::from_toml(Some(&table)).is_err(), "{key} below");
+        }
+    }
+    // The segfault kinds.
+    let kinds: Vec<String> = table_rows(codewar, "An agent **segfaults**")
+        .iter()
+        .map(|r| r[0].trim_matches('`').to_owned())
+        .collect();
+    let all: Vec<&str> = SegfaultKind::ALL.iter().map(|k| k.name()).collect();
+    let mut sorted = kinds.clone();
+    sorted.sort();
+    let mut expected: Vec<String> = all.iter().map(|s| s.to_string()).collect();
+    expected.sort();
+    assert_eq!(sorted, expected);
+    // The randomness check values.
+    assert!(codewar.contains("917049789, 1028093740, 2467265186"));
+    assert!(codewar.contains("89, 40, 86, 99, 61"));
+    let mut g = codewar_rules::Stream::game(1);
+    assert_eq!([g.next_u32(), g.next_u32(), g.next_u32()], [917049789, 1028093740, 2467265186]);
+}
+
+/// `(param i32 i32) (result i32)` from `(x: i32, y: i32) -> i32`.
+fn wat_signature(ty: &str) -> String {
+    let (params, result) = match ty.split_once(" -> ") {
+        Some((p, r)) => (p, Some(r)),
+        None => (ty, None),
+    };
+    let params: Vec<&str> = params
+        .trim_matches(|c| c == '(' || c == ')')
+        .split(", ")
+        .filter(|p| !p.is_empty())
+        .map(|p| p.rsplit(": ").next().unwrap())
+        .collect();
+    let mut out = String::new();
+    if !params.is_empty() {
+        out += &format!("(param {})", params.join(" "));
+    }
+    if let Some(r) = result {
+        out += &format!(" (result {r})");
+    }
+    out
+}
+
+#[test]
+fn play_refuses_what_it_cannot_record() {
+    let settings = CodewarSettings::default();
+    let huge = vec![0u8; 65537];
+    let e = play(sandbox(), &table(&["huge", "crawler"], 1), &settings, &[huge, wasm(CRAWLER)])
+        .err()
+        .unwrap();
+    assert_eq!(
+        e.to_string(),
+        "seat 0 (huge): the module is 65537 bytes; a code war agent has at most 65536"
+    );
+    let mut t = table(&["a", "b"], 1);
+    t.meta.agent_hashes[1] = Some("0".repeat(64));
+    let e = play(sandbox(), &t, &settings, &[wasm(CRAWLER), wasm(SPY)]).err().unwrap();
+    assert!(e.to_string().starts_with("seat 1 (b): the table names the agent 000"), "{e}");
+    let e = play(sandbox(), &table(&["a"], 1), &settings, &[]).err().unwrap();
+    assert_eq!(e.to_string(), "0 players: a code war has 1 to 16");
+    let bad = CodewarSettings {
+        array_size: 1,
+        ..settings
+    };
+    let e = play(sandbox(), &table(&["a"], 1), &bad, &[wasm(CRAWLER)]).err().unwrap();
+    assert!(format!("{e:#}").contains("array_size = 1 is out of bounds"), "{e:#}");
+}
