@@ -1,32 +1,29 @@
-//! The code war end to end: the Rust example agents built for wasm and played against the WAT
-//! ones, verified from the record; the templates of `arena new --game codewar` built and played;
-//! the replay page in headless Chromium (Chromium and ChromeDriver are required, as for the
-//! server's browser test: `scripts/install-test-tools.sh`; `ARENA_CHROMIUM`, `ARENA_CHROMEDRIVER`).
+//! The code war end to end, through the `arena` command: the Rust example agents built for wasm
+//! (with the wasm-agent profile) in a league with the WAT ones, which verifies, repeats with
+//! another thread count, and whose changed records are refused; `arena play`'s narration and
+//! `arena check`'s smoke games; the report's replay page in headless Chromium (Chromium and
+//! ChromeDriver are required, as for the server's browser test: `scripts/install-test-tools.sh`;
+//! `ARENA_CHROMIUM`, `ARENA_CHROMEDRIVER`). The templates of `arena new --game codewar` are built
+//! and checked in tests/languages.rs with the other games'.
 
 mod common;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use arena::game::{FaultPolicy, Outcome, Table};
-use arena::games::codewar::record::verify_record;
-use arena::games::codewar::{play, replay_json, templates, viewer, CodewarSettings};
-use arena::records::RecordMeta;
-use arena::sandbox::{Compiler, Limits, Sandbox};
-use common::{text, workspace};
+use common::{run, temp_dir, text, workspace};
 
 const EXAMPLES: [&str; 5] = ["crawler", "berserker", "borg", "poisoner", "spy"];
 
-fn sandbox() -> &'static Sandbox {
-    static SANDBOX: OnceLock<Sandbox> = OnceLock::new();
-    SANDBOX.get_or_init(|| Sandbox::with_compiler(Limits::default(), Compiler::in_process()).unwrap())
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
 }
 
 /// The Rust example agents, built once with the wasm-agent profile (their own target folder:
 /// the outer `cargo test` may hold the lock on the main one).
-fn rust_example(name: &str) -> Vec<u8> {
+fn rust_example(name: &str) -> PathBuf {
     static BUILT: OnceLock<PathBuf> = OnceLock::new();
     let dir = BUILT.get_or_init(|| {
         let target = workspace().join("target").join("e2e-codewar");
@@ -44,118 +41,279 @@ fn rust_example(name: &str) -> Vec<u8> {
             cmd.args(["-p", &format!("codewar-{e}")]);
         }
         let out = cmd.output().expect("run cargo");
-        assert!(out.status.success(), "building the code war examples failed:\n{}", text(&out));
+        assert!(
+            out.status.success(),
+            "building the code war examples failed:\n{}",
+            text(&out)
+        );
         target.join("wasm32-unknown-unknown").join("wasm-agent")
     });
-    std::fs::read(dir.join(format!("codewar_{name}.wasm"))).unwrap()
+    dir.join(format!("codewar_{name}.wasm"))
 }
 
-fn wat_example(name: &str) -> Vec<u8> {
-    let path = workspace().join(format!("example-agents/wat/codewar-{name}.wat"));
-    arena::games::codewar::agent_bytes(&path, 4096).unwrap()
+fn wat_example(name: &str) -> PathBuf {
+    workspace().join(format!("example-agents/wat/codewar-{name}.wat"))
 }
 
-fn table(names: &[String], seed: u64) -> Table {
-    Table {
-        seed,
-        round_cap: 0,
-        policy: FaultPolicy::Forfeit,
-        meta: RecordMeta {
-            names: names.to_vec(),
-            agent_hashes: vec![None; names.len()],
-            limits: std::sync::Arc::new(serde_json::Value::Null),
-        },
+/// A league file of `agents` (name, path) with the code war's keys.
+fn league_file(dir: &Path, agents: &[(String, PathBuf)], head: &str) -> PathBuf {
+    let mut text = format!("name = \"code war test\"\ngame = \"codewar\"\n{head}\n");
+    for (name, path) in agents {
+        text.push_str(&format!(
+            "[[agent]]\nname = \"{name}\"\npath = \"{}\"\n",
+            path.display()
+        ));
     }
+    let file = dir.join("league.toml");
+    std::fs::write(&file, text).unwrap();
+    file
 }
 
-fn play_and_verify(agents: &[(String, Vec<u8>)], seed: u64) -> Vec<u8> {
-    let names: Vec<String> = agents.iter().map(|a| a.0.clone()).collect();
-    let modules: Vec<Vec<u8>> = agents.iter().map(|a| a.1.clone()).collect();
-    let settings = CodewarSettings::default();
-    let played = play(sandbox(), &table(&names, seed), &settings, &modules).unwrap();
-    let v = verify_record(std::str::from_utf8(&played.record).unwrap(), sandbox())
-        .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(v.names, names);
-    assert_eq!(
-        played.summary.scores,
-        Some(v.cells.iter().map(|&c| i64::from(c)).collect())
-    );
-    played.record
+fn records(out: &Path) -> Vec<PathBuf> {
+    let mut r: Vec<PathBuf> = std::fs::read_dir(out.join("records"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    r.sort();
+    r
 }
 
 #[test]
-fn the_rust_examples_play_the_wat_examples_and_the_record_verifies() {
+fn a_league_of_the_rust_and_wat_examples_verifies_repeats_and_refuses_changed_records() {
+    let dir = temp_dir("codewar-league");
+    let mut agents = Vec::new();
     for e in EXAMPLES {
-        let bytes = rust_example(e);
-        assert!(bytes.len() <= 4096, "{e} is {} bytes", bytes.len());
+        let rust = rust_example(e);
+        let size = std::fs::metadata(&rust).unwrap().len();
+        assert!(size <= 4096, "the Rust {e} is {size} bytes, more than S");
+        agents.push((format!("{e}-rust"), rust));
+        agents.push((format!("{e}-wat"), wat_example(e)));
     }
-    let rust: Vec<(String, Vec<u8>)> =
-        EXAMPLES.iter().map(|e| (format!("{e} (Rust)"), rust_example(e))).collect();
-    let wat: Vec<(String, Vec<u8>)> =
-        EXAMPLES.iter().map(|e| (format!("{e} (WAT)"), wat_example(e))).collect();
-    play_and_verify(&rust, 11);
-    // Each Rust agent against its WAT twin: the same behaviour, so neither side is wiped out
-    // by something the other cannot do.
-    for (r, w) in rust.iter().zip(&wat) {
-        play_and_verify(&[r.clone(), w.clone()], 3);
+    let head = |threads: usize| {
+        format!(
+            "players_per_game = 3\ngames_per_group = 3\nseed = 17\nthreads = {threads}\n\
+             [codewar]\narray_size = 80\niterations = 60\nmambo_step = 20\nreentry_every = 7\n"
+        )
+    };
+    let out1 = dir.join("one-thread");
+    let o = run(&[
+        "league",
+        "--config",
+        s(&league_file(&dir, &agents, &head(1))),
+        "--output",
+        s(&out1),
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let standings: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out1.join("standings.json")).unwrap())
+            .unwrap();
+    let settings = &standings["settings"]["game_settings"];
+    assert_eq!(
+        (
+            &settings["array_size"],
+            &settings["iterations"],
+            &settings["mambo_step"],
+            &settings["reentry_every"],
+            &settings["max_size"]
+        ),
+        (
+            &serde_json::json!(80),
+            &serde_json::json!(60),
+            &serde_json::json!(20),
+            &serde_json::json!(7),
+            &serde_json::json!(4096)
+        )
+    );
+    // C(10, 3) groups of 3 games.
+    let records1 = records(&out1);
+    assert_eq!(records1.len(), 360);
+    let o = run(&["verify", "--league", s(&out1)]);
+    assert!(o.status.success(), "{}", text(&o));
+    let report = out1.join("report");
+    assert!(report.join("codewar.html").is_file() && report.join("codewar.js").is_file());
+
+    // Two threads play the very same games.
+    let out2 = dir.join("two-threads");
+    let o = run(&[
+        "league",
+        "--config",
+        s(&league_file(&dir, &agents, &head(2))),
+        "--output",
+        s(&out2),
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    for (a, b) in records1.iter().zip(records(&out2)) {
+        assert_eq!(
+            std::fs::read(a).unwrap(),
+            std::fs::read(&b).unwrap(),
+            "{a:?}"
+        );
     }
-    // The borg, in Rust, keeps its counter in its own bytes: alone, it claims further and
-    // further away and stays one valid module (one per iteration in the record).
-    let record = play_and_verify(&[rust[2].clone()], 5);
-    let text = String::from_utf8(record).unwrap();
-    let claims: Vec<i64> = text
+
+    // A record whose cells were changed, whose module bytes were changed, or which was cut short
+    // is refused, naming the line.
+    let record = std::fs::read_to_string(&records1[0]).unwrap();
+    let lines: Vec<&str> = record.lines().collect();
+    let iteration = lines
+        .iter()
+        .position(|l| l.contains("\"type\":\"iteration\"") && l.contains("[0,0,"))
+        .expect("an iteration line with a cell of seat 0");
+    let module = lines
+        .iter()
+        .position(|l| l.contains("\"type\":\"module\""))
+        .unwrap();
+    let tampered = |i: usize, from: &str, to: &str| -> String {
+        let mut l: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        assert!(l[i].contains(from), "{}", l[i]);
+        l[i] = l[i].replacen(from, to, 1);
+        l.join("\n") + "\n"
+    };
+    let b64 = serde_json::from_str::<serde_json::Value>(lines[module]).unwrap()["bytes"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let changed_byte = {
+        let mut b = b64.clone().into_bytes();
+        b[10] = if b[10] == b'A' { b'B' } else { b'A' };
+        String::from_utf8(b).unwrap()
+    };
+    for (what, text_of, wanted) in [
+        (
+            "a cell's owner",
+            tampered(iteration, "[0,0,", "[1,0,"),
+            format!("line {}", iteration + 1),
+        ),
+        (
+            "a module's bytes",
+            tampered(module, &b64, &changed_byte),
+            format!("line {}", module + 1),
+        ),
+        (
+            "the end line",
+            lines[..lines.len() - 1].join("\n") + "\n",
+            "truncated".to_owned(),
+        ),
+    ] {
+        let file = dir.join("tampered.jsonl");
+        std::fs::write(&file, text_of).unwrap();
+        let o = run(&["verify", s(&file)]);
+        assert!(!o.status.success(), "{what}: accepted");
+        assert!(text(&o).contains(&wanted), "{what}: {}", text(&o));
+    }
+}
+
+#[test]
+fn play_narrates_the_array_and_check_runs_smoke_games() {
+    let dir = temp_dir("codewar-play");
+    let record = dir.join("game.jsonl");
+    let o = run(&[
+        "play",
+        "--game",
+        "codewar",
+        s(&wat_example("crawler")),
+        s(&wat_example("borg")),
+        s(&wat_example("spy")),
+        "--seed",
+        "3",
+        "--set",
+        "array_size=30",
+        "--set",
+        "iterations=12",
+        "--record",
+        s(&record),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let out = text(&o);
+    assert!(
+        out.contains("Code war: 3 players, an Array of 30 cells"),
+        "{out}"
+    );
+    // A row of 30 owner marks per iteration, numbered.
+    let rows: Vec<&str> = out
         .lines()
-        .filter(|l| l.contains("\"type\":\"iteration\""))
-        .map(|l| {
-            let v: serde_json::Value = serde_json::from_str(l).unwrap();
-            assert_eq!(v["visits"][0][2], "claim", "{l}");
-            v["visits"][0][3].as_i64().unwrap()
+        .filter(|l| {
+            l.trim_start()
+                .split(' ')
+                .next()
+                .is_some_and(|n| n.parse::<u32>().is_ok())
         })
         .collect();
-    assert_eq!(claims[..5], [1, 2, 3, 4, 5]);
-}
-
-#[test]
-fn the_templates_build_and_play() {
-    let dir = common::temp_dir("codewar-templates");
-    let fill = |text: &str| {
-        text.replace("{{name}}", "my-agent")
-            .replace("{{crate}}", "my-agent")
-            .replace("{{sdk}}", &workspace().join("agent-sdk").display().to_string())
-    };
-    for (lang, files) in templates::TEMPLATES {
-        let project = dir.join(lang);
-        for (path, text) in files.iter() {
-            let path = project.join(fill(path));
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(&path, fill(text)).unwrap();
-        }
-        let module = if *lang == "rust" {
-            let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-                .current_dir(&project)
-                .args(["build", "--release", "--target", "wasm32-unknown-unknown"])
-                .env("CARGO_TARGET_DIR", dir.join("rust-target"))
-                .output()
-                .unwrap();
-            assert!(out.status.success(), "{}", text(&out));
-            std::fs::read(dir.join("rust-target/wasm32-unknown-unknown/release/my_agent.wasm"))
-                .unwrap()
-        } else {
-            arena::games::codewar::agent_bytes(&project.join("my-agent.wat"), 4096).unwrap()
-        };
-        assert!(module.len() <= 4096, "{lang}: {} bytes", module.len());
-        let record = play_and_verify(
-            &[
-                (format!("template ({lang})"), module),
-                ("crawler".into(), wat_example("crawler")),
-            ],
-            9,
-        );
-        let end: serde_json::Value =
-            serde_json::from_str(String::from_utf8(record).unwrap().lines().last().unwrap())
-                .unwrap();
-        assert!(end["cells"][0].as_u64().unwrap() > 1, "{lang}: the template spreads: {end}");
+    assert_eq!(rows.len(), 12, "{out}");
+    for (i, row) in rows.iter().enumerate() {
+        let mut words = row.split_whitespace();
+        assert_eq!(words.next(), Some((i + 1).to_string().as_str()), "{row}");
+        let marks = words.next().unwrap();
+        assert_eq!(marks.len(), 30, "{row}");
+        assert!(marks.chars().all(|c| ".ABCabc".contains(c)), "{row}");
     }
+    assert!(out.contains("Result after 12 iterations"), "{out}");
+    let o = run(&["verify", "-v", s(&record)]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("codewar:"), "{}", text(&o));
+
+    // Settings the game does not have, or out of bounds, and too many players are refused.
+    let o = run(&[
+        "play",
+        "--game",
+        "codewar",
+        s(&wat_example("crawler")),
+        s(&wat_example("borg")),
+        "--set",
+        "colour=red",
+    ]);
+    assert!(
+        !o.status.success() && text(&o).contains("colour"),
+        "{}",
+        text(&o)
+    );
+    let o = run(&[
+        "play",
+        "--game",
+        "codewar",
+        s(&wat_example("crawler")),
+        s(&wat_example("borg")),
+        "--set",
+        "array_size=1",
+    ]);
+    assert!(
+        !o.status.success() && text(&o).contains("array_size"),
+        "{}",
+        text(&o)
+    );
+    let seven: Vec<String> = (0..7)
+        .map(|_| s(&wat_example("crawler")).to_owned())
+        .collect();
+    let mut args = vec!["play", "--game", "codewar"];
+    args.extend(seven.iter().map(String::as_str));
+    let o = run(&args);
+    assert!(!o.status.success(), "{}", text(&o));
+    assert!(!text(&o).contains("panicked"), "{}", text(&o));
+
+    // `arena check`: an example passes its smoke games; an agent that traps at once fails them;
+    // an agent of another game is not a code war agent.
+    let o = run(&["check", s(&wat_example("poisoner"))]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("Code war smoke games"), "{}", text(&o));
+    let trap = workspace().join("tests/hostile/codewar/trap.wat");
+    let o = run(&["check", s(&trap)]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(
+        text(&o).contains("segfaults at its first visit: trap"),
+        "{}",
+        text(&o)
+    );
+    let farkle = workspace().join("example-agents/wat/farkle-banker.wat");
+    let o = run(&[
+        "play",
+        "--game",
+        "codewar",
+        s(&farkle),
+        s(&wat_example("crawler")),
+    ]);
+    assert!(!o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("codewar_run"), "{}", text(&o));
 }
 
 fn binary(var: &str, names: &[&str]) -> PathBuf {
@@ -196,20 +354,50 @@ fn free_port() -> u16 {
 }
 
 #[test]
-fn the_replay_page_shows_the_array_over_time() {
+fn the_reports_replay_page_shows_the_array_over_time() {
     use fantoccini::{ClientBuilder, Locator};
 
-    let agents: Vec<(String, Vec<u8>)> =
-        EXAMPLES.iter().map(|e| (e.to_string(), wat_example(e))).collect();
-    let record = play_and_verify(&agents, 7);
-    let replay = replay_json(&record).unwrap();
-    let data: serde_json::Value = serde_json::from_slice(&replay).unwrap();
-    let iterations = data["iterations"].as_array().unwrap().len();
-    let outcome: Outcome = serde_json::from_value(data["end"]["outcome"].clone()).unwrap();
-    let dir = common::temp_dir("codewar-viewer");
-    let page = viewer::write_standalone(&dir, &replay, 3).unwrap();
+    // A league of the five WAT examples, all at one table: its report is the page under test.
+    let dir = temp_dir("codewar-viewer");
+    let agents: Vec<(String, PathBuf)> = EXAMPLES
+        .iter()
+        .map(|e| (e.to_string(), wat_example(e)))
+        .collect();
+    let out = dir.join("league");
+    let o = run(&[
+        "league",
+        "--config",
+        s(&league_file(
+            &dir,
+            &agents,
+            "players_per_game = 5\ngames_per_group = 5\nseed = 7\n",
+        )),
+        "--output",
+        s(&out),
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let record = std::fs::read_to_string(out.join("records/game-000003.jsonl")).unwrap();
+    let lines: Vec<serde_json::Value> = record
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let names: Vec<String> = lines[0]["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap().to_owned())
+        .collect();
+    let iterations: Vec<&serde_json::Value> =
+        lines.iter().filter(|l| l["type"] == "iteration").collect();
+    let end = lines.last().unwrap();
+    let page = out.join("report/codewar.html");
+    assert!(page.is_file());
 
-    let chromium = binary("ARENA_CHROMIUM", &["chromium", "chromium-browser", "google-chrome"]);
+    let chromium = binary(
+        "ARENA_CHROMIUM",
+        &["chromium", "chromium-browser", "google-chrome"],
+    );
     let chromedriver = binary("ARENA_CHROMEDRIVER", &["chromedriver"]);
     let port = free_port();
     let _driver = Driver(
@@ -250,33 +438,66 @@ fn the_replay_page_shows_the_array_over_time() {
                 Err(e) => panic!("cannot start a browser session: {e}"),
             }
         };
-        let url = format!("file://{}?game=3", page.display());
+        // Another game's viewer sends a code war to its own page.
+        let url = format!("file://{}?game=3", out.join("report/replay.html").display());
         c.goto(&url).await.unwrap();
         c.wait()
             .at_most(Duration::from_secs(20))
             .for_element(Locator::Css("#grid g.row"))
             .await
             .unwrap();
+        assert!(c
+            .current_url()
+            .await
+            .unwrap()
+            .as_str()
+            .contains("codewar.html"));
         let error = c.find(Locator::Id("load-error")).await.unwrap();
-        assert!(!error.is_displayed().await.unwrap(), "{}", error.text().await.unwrap());
-        let title = c.find(Locator::Id("title")).await.unwrap().text().await.unwrap();
-        assert!(title.contains("Game 3") && title.contains("crawler"), "{title}");
+        assert!(
+            !error.is_displayed().await.unwrap(),
+            "{}",
+            error.text().await.unwrap()
+        );
+        let title = c
+            .find(Locator::Id("title"))
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        assert!(
+            title.contains("Game 3") && title.contains(&names[0]),
+            "{title}"
+        );
         // A row per iteration, a rectangle per cell; at the start every row is hidden.
         let rows = c.find_all(Locator::Css("#grid g.row")).await.unwrap();
-        assert_eq!(rows.len(), iterations);
-        let cells = c.find_all(Locator::Css("#grid g.row[data-iteration='1'] rect.cell")).await.unwrap();
+        assert_eq!(rows.len(), iterations.len());
+        let cells = c
+            .find_all(Locator::Css("#grid g.row[data-iteration='1'] rect.cell"))
+            .await
+            .unwrap();
         assert_eq!(cells.len(), 100);
         let shown = |n: usize| {
             let c = c.clone();
             async move {
-                let visible = c.find_all(Locator::Css("#grid g.row:not(.future)")).await.unwrap();
+                let visible = c
+                    .find_all(Locator::Css("#grid g.row:not(.future)"))
+                    .await
+                    .unwrap();
                 assert_eq!(visible.len(), n);
             }
         };
         shown(0).await;
         let position = || {
             let c = c.clone();
-            async move { c.find(Locator::Id("position")).await.unwrap().text().await.unwrap() }
+            async move {
+                c.find(Locator::Id("position"))
+                    .await
+                    .unwrap()
+                    .text()
+                    .await
+                    .unwrap()
+            }
         };
         assert!(position().await.starts_with("Start"));
         // Keyboard and buttons: forward twice, back once.
@@ -284,31 +505,63 @@ fn the_replay_page_shows_the_array_over_time() {
         body.send_keys("\u{E014}").await.unwrap(); // →
         body.send_keys("\u{E014}").await.unwrap();
         shown(2).await;
-        c.find(Locator::Id("back")).await.unwrap().click().await.unwrap();
+        c.find(Locator::Id("back"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
         shown(1).await;
-        assert!(position().await.starts_with("Iteration 1 of"), "{}", position().await);
-        // Iteration 1: every player's module entered, and the visits are listed.
-        let visits = c.find(Locator::Id("visits")).await.unwrap().text().await.unwrap();
+        assert!(
+            position().await.starts_with("Iteration 1 of"),
+            "{}",
+            position().await
+        );
+        // Iteration 1: every player's module entered, and the visits are listed with their
+        // instructions.
+        let visits = c
+            .find(Locator::Id("visits"))
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
         assert!(visits.contains("its module entered"), "{visits}");
         assert!(visits.contains("copy 0 → +1"), "{visits}");
         // The end: every row, the outcome, the cells owned.
-        c.find(Locator::Id("last")).await.unwrap().click().await.unwrap();
-        shown(iterations).await;
-        let banner = c.find(Locator::Id("banner")).await.unwrap().text().await.unwrap();
-        match outcome {
-            Outcome::Win { seat, .. } => {
-                assert!(banner.contains(EXAMPLES[seat]) && banner.contains("wins"), "{banner}")
-            }
+        c.find(Locator::Id("last"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        shown(iterations.len()).await;
+        let banner = c
+            .find(Locator::Id("banner"))
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        match end["outcome"]["seat"].as_u64() {
+            Some(seat) if end["outcome"]["result"] == "win" => assert!(
+                banner.contains(&names[seat as usize]) && banner.contains("wins"),
+                "{banner}"
+            ),
             _ => assert!(banner.contains("Draw"), "{banner}"),
         }
-        for (seat, n) in data["end"]["cells"].as_array().unwrap().iter().enumerate() {
+        for (seat, n) in end["cells"].as_array().unwrap().iter().enumerate() {
             let row = format!("#counts tr[data-seat='{seat}'] td");
             let tds = c.find_all(Locator::Css(&row)).await.unwrap();
-            assert!(tds[0].text().await.unwrap().contains(EXAMPLES[seat]));
-            assert_eq!(tds[1].text().await.unwrap(), n.to_string(), "cells of seat {seat}");
+            assert!(tds[0].text().await.unwrap().contains(&names[seat]));
+            assert_eq!(
+                tds[1].text().await.unwrap(),
+                n.to_string(),
+                "cells of seat {seat}"
+            );
         }
         // A click on a cell names its owner and its visit.
-        let occupied = data["iterations"][0]["cells"]
+        let occupied = iterations[0]["cells"]
             .as_array()
             .unwrap()
             .iter()
@@ -322,22 +575,53 @@ fn the_replay_page_shows_the_array_over_time() {
         .click()
         .await
         .unwrap();
-        let picked = c.find(Locator::Id("picked")).await.unwrap().text().await.unwrap();
-        assert!(picked.starts_with(&format!("Cell {occupied} after iteration 1")), "{picked}");
+        let picked = c
+            .find(Locator::Id("picked"))
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        assert!(
+            picked.starts_with(&format!("Cell {occupied} after iteration 1")),
+            "{picked}"
+        );
         assert!(picked.contains("Its visit"), "{picked}");
         // Play runs to the end by itself.
-        c.find(Locator::Id("first")).await.unwrap().click().await.unwrap();
+        c.find(Locator::Id("first"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
         for _ in 0..5 {
-            c.find(Locator::Id("faster")).await.unwrap().click().await.unwrap();
+            c.find(Locator::Id("faster"))
+                .await
+                .unwrap()
+                .click()
+                .await
+                .unwrap();
         }
-        c.find(Locator::Id("play")).await.unwrap().click().await.unwrap();
+        c.find(Locator::Id("play"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
         let started = Instant::now();
         loop {
-            let n = c.find_all(Locator::Css("#grid g.row:not(.future)")).await.unwrap().len();
-            if n == iterations {
+            let n = c
+                .find_all(Locator::Css("#grid g.row:not(.future)"))
+                .await
+                .unwrap()
+                .len();
+            if n == iterations.len() {
                 break;
             }
-            assert!(started.elapsed() < Duration::from_secs(30), "play stopped at {n}");
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "play stopped at {n}"
+            );
             tokio::time::sleep(Duration::from_millis(200)).await;
         }
         let shots = workspace().join("target").join("codewar-screenshots");

@@ -121,7 +121,10 @@ fn bombs(max_bytes: usize) -> Vec<(String, Vec<u8>)> {
             );
         }
         let f = |k: usize| {
-            format!("(func $f{k} (result i64) (local {}) {body} (local.get 0))", "i64 ".repeat(64))
+            format!(
+                "(func $f{k} (result i64) (local {}) {body} (local.get 0))",
+                "i64 ".repeat(64)
+            )
         };
         format!(
             "(module {} (func (export \"codewar_run\") (result i64) (call $f0)))",
@@ -155,7 +158,10 @@ fn bombs(max_bytes: usize) -> Vec<(String, Vec<u8>)> {
         )
     };
     vec![
-        (format!("{functions} function(s) of 64 live locals"), fit(&locals)),
+        (
+            format!("{functions} function(s) of 64 live locals"),
+            fit(&locals),
+        ),
         ("nested blocks".into(), fit(&nesting)),
         ("a br_table".into(), fit(&br_table)),
         ("60 functions calling each other".into(), fit(&calls)),
@@ -271,6 +277,7 @@ fn game_seconds(
         seed: 7,
         round_cap: 0,
         policy: FaultPolicy::Forfeit,
+        settings: Default::default(),
         meta: RecordMeta::anonymous(modules.len()),
     };
     let mut cold = Vec::new();
@@ -378,11 +385,12 @@ fn main() {
                     continue;
                 }
                 let modules: Vec<Vec<u8>> = set.iter().map(|e| e.1.clone()).collect();
-                let (cold, warm, visits, compiled) =
+                let (cold, warm, visits, compiled, bytes) =
                     game_seconds(&engine, &settings, &modules, runs);
                 println!(
                     "game of the 5 {what} examples, 100 cells, 100 iterations: {:.0} ms with \
-                     {compiled} compiles, {:.0} ms compiled already ({visits} visits)",
+                     {compiled} compiles, {:.0} ms compiled already ({visits} visits, a record \
+                     of {bytes} bytes)",
                     cold * 1e3,
                     warm * 1e3
                 );

@@ -326,10 +326,9 @@ impl Sandbox {
                 wasmparser::Payload::ImportSection(section) => {
                     for import in section.into_imports() {
                         let import = import?;
-                        let allowed = games.iter().any(|g| {
-                            g.snippet
-                                .is_some_and(|s| s.import_module == import.module)
-                        });
+                        let allowed = games
+                            .iter()
+                            .any(|g| g.snippet.is_some_and(|s| s.import_module == import.module));
                         if !allowed {
                             bail!(
                                 "import `{}::{}`: an agent of {} imports only from `{}`",
@@ -341,7 +340,10 @@ impl Sandbox {
                         }
                         imports.push(Entry {
                             name: format!("{}::{}", import.module, import.name),
-                            kind: format!("{:?}", import.ty),
+                            kind: match import.ty {
+                                wasmparser::TypeRef::Func(_) => "func".to_owned(),
+                                other => format!("{other:?}").to_lowercase(),
+                            },
                         });
                     }
                 }

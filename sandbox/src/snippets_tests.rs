@@ -1,7 +1,10 @@
 //! Snippets with a game of the tests' own: the state is a counter, the one import adds to it.
 
 use super::snippets::{digest, SnippetData, SnippetFault, SnippetLimits, Snippets};
-use super::{charge_snippet, Compiler, Limits, Sandbox, CALL_FUEL};
+use super::{
+    charge_snippet, AgentInterface, Compiler, Games, Limits, Sandbox, SnippetInterface, CALL_FUEL,
+};
+use crate::game_for_tests::{GAMES, TEST_GAME};
 
 fn limits() -> SnippetLimits {
     SnippetLimits {
@@ -16,7 +19,7 @@ fn limits() -> SnippetLimits {
 }
 
 fn snippets() -> Snippets<u64> {
-    let sandbox = Sandbox::with_compiler(Limits::default(), Compiler::in_process()).unwrap();
+    let sandbox = Sandbox::with_compiler(GAMES, Limits::default(), Compiler::in_process()).unwrap();
     Snippets::new(sandbox.engine(), limits(), |linker| {
         linker.func_wrap(
             "test",
@@ -155,4 +158,61 @@ fn the_cache_keeps_the_most_recently_used() {
     assert_eq!(run(&s, &module(1), 0).1, Ok(1));
     assert_eq!(s.stats().compiled, before + 1, "1 was dropped");
     assert_eq!(run(&s, &module(3), 0).1, Ok(3));
+}
+
+/// A game whose agents are snippets: they export `run` and import from `test` only.
+static SNIPPET_GAME: AgentInterface = AgentInterface {
+    title: "the snippet game",
+    abi_id: 99,
+    decisions: &[],
+    component: None,
+    snippet: Some(SnippetInterface {
+        entry: "run",
+        import_module: "test",
+    }),
+};
+
+static BOTH: Games = &[&TEST_GAME, &SNIPPET_GAME];
+
+#[test]
+fn a_snippet_agent_loads_as_its_bytes_and_is_no_player() {
+    let sandbox = Sandbox::with_compiler(BOTH, Limits::default(), Compiler::in_process()).unwrap();
+    let text = r#"(module (import "test" "add" (func (param i64)))
+        (func (export "run") (result i64) (i64.const 7)))"#;
+    let m = sandbox.load_bytes("s", text.as_bytes()).unwrap();
+    assert_eq!(m.snippet(), Some(&wat::parse_str(text).unwrap()[..]));
+    assert!(m.plays(&SNIPPET_GAME) && !m.plays(&TEST_GAME));
+    assert_eq!(m.imports()[0].name, "test::add");
+    assert_eq!(m.imports()[0].kind, "func");
+    let e = m.check_plays(&TEST_GAME).unwrap_err().to_string();
+    assert!(e.contains("missing export `farm_trade`"), "{e}");
+    // A player of it is a fault at the start, not a panic.
+    let mut player = m.player();
+    let fault = player.start(&TEST_GAME, 0, 2, 1).unwrap_err();
+    assert!(fault.detail.contains("run by its own game"), "{fault:?}");
+    assert!(m.instantiate_once().is_err());
+
+    // Imports from elsewhere, and invalid modules, are refused when loading.
+    let other = r#"(module (import "arena" "log" (func (param i32 i32)))
+        (func (export "run") (result i64) (i64.const 0)))"#;
+    let e = format!(
+        "{:#}",
+        sandbox.load_bytes("o", other.as_bytes()).unwrap_err()
+    );
+    assert!(e.contains("imports only from `test`"), "{e}");
+    let mut invalid = wat::parse_str(text).unwrap();
+    let at = invalid.len() - 3;
+    invalid[at] = 0xff;
+    let e = format!("{:#}", sandbox.load_bytes("i", &invalid).unwrap_err());
+    assert!(e.contains("invalid WebAssembly module"), "{e}");
+
+    // A snippet agent needs a sandbox that hosts its game: elsewhere it is a byte-ABI module
+    // whose imports are refused.
+    let farm_only =
+        Sandbox::with_compiler(GAMES, Limits::default(), Compiler::in_process()).unwrap();
+    let e = format!(
+        "{:#}",
+        farm_only.load_bytes("s", text.as_bytes()).unwrap_err()
+    );
+    assert!(e.contains("which the arena does not provide"), "{e}");
 }

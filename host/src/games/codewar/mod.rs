@@ -105,9 +105,8 @@ static TEMPLATES: [Template; 2] = [
 
 /// The settings of a table: the game's map ([`Game::settings`]'s), as [`CodewarSettings`].
 fn settings_of(map: &GameSettings) -> anyhow::Result<CodewarSettings> {
-    let settings: CodewarSettings =
-        serde_json::from_value(serde_json::Value::Object(map.clone()))
-            .context("code war settings")?;
+    let settings: CodewarSettings = serde_json::from_value(serde_json::Value::Object(map.clone()))
+        .context("code war settings")?;
     settings.validate().context("code war settings")?;
     Ok(settings)
 }

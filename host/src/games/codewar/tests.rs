@@ -8,8 +8,6 @@
 //! need a few imports. Where Perl's test reads an agent's return value, these agents write what
 //! they saw into their own bytes (`set_self`), which the test reads from the cell.
 
-use std::sync::OnceLock;
-
 use codewar_rules::stages::{visit_one, Round};
 use codewar_rules::visit::Outcome as VisitOutcome;
 use codewar_rules::{Array, Cell, Effect, Instruction, SegfaultKind, Settings, Visit};
@@ -21,17 +19,10 @@ use super::settings::CodewarSettings;
 use super::{narrate, play, replay_json};
 use crate::game::{Outcome, Table};
 use crate::records::RecordMeta;
-use crate::sandbox::{Compiler, Limits, Sandbox};
 
 const NEO: usize = 0;
 const SMITH: usize = 1;
 const MORPHEUS: usize = 2;
-
-fn sandbox() -> &'static Sandbox {
-    static SANDBOX: OnceLock<Sandbox> = OnceLock::new();
-    SANDBOX
-        .get_or_init(|| Sandbox::with_compiler(Limits::default(), Compiler::in_process()).unwrap())
-}
 
 fn port_settings() -> CodewarSettings {
     CodewarSettings::from_rules(Settings {
@@ -554,6 +545,7 @@ fn table(names: &[&str], seed: u64) -> Table {
         seed,
         round_cap: 0,
         policy: crate::game::FaultPolicy::Forfeit,
+        settings: Default::default(),
         meta: RecordMeta {
             names: names.iter().map(|n| n.to_string()).collect(),
             agent_hashes: vec![None; names.len()],
@@ -732,8 +724,7 @@ fn module_lines_are_written_once_and_the_table_stays_small() {
         reentry_every: 0,
         ..Settings::default()
     });
-    let report =
-        super::play_with_stats(&table(&["borg"], 2), &settings, &[wasm(BORG)]).unwrap();
+    let report = super::play_with_stats(&table(&["borg"], 2), &settings, &[wasm(BORG)]).unwrap();
     let text = String::from_utf8(report.played.record.clone()).unwrap();
     let modules = text
         .lines()
@@ -751,7 +742,9 @@ fn module_lines_are_written_once_and_the_table_stays_small() {
 
 /// The rows of the first markdown table after the heading `heading` in `doc`: its cells, trimmed.
 fn table_rows(doc: &str, heading: &str) -> Vec<Vec<String>> {
-    let start = doc.find(heading).unwrap_or_else(|| panic!("no {heading:?}"));
+    let start = doc
+        .find(heading)
+        .unwrap_or_else(|| panic!("no {heading:?}"));
     doc[start..]
         .lines()
         .skip_while(|l| !l.starts_with('|'))
@@ -772,7 +765,10 @@ fn the_docs_say_what_the_code_does() {
     let codewar = include_str!("../../../../docs/CODEWAR.md");
     // ABI.md's imports are the linker's, in order, with their types.
     let rows = table_rows(abi, "### Imports (module `codewar`)");
-    let names: Vec<String> = rows.iter().map(|r| r[0].trim_matches('`').to_owned()).collect();
+    let names: Vec<String> = rows
+        .iter()
+        .map(|r| r[0].trim_matches('`').to_owned())
+        .collect();
     assert_eq!(names, super::imports::IMPORTS);
     let snippets = snippets_for(&CodewarSettings::default()).unwrap();
     let mut linker = wasmtime::Linker::new(snippets.engine());
@@ -791,7 +787,10 @@ fn the_docs_say_what_the_code_does() {
     }
     // The instruction examples.
     for (text, expected) in [
-        ("`0x1_0001_0000` copy itself (0) to the next cell (+1)", Instruction::Copy { x: 0, y: 1 }),
+        (
+            "`0x1_0001_0000` copy itself (0) to the next cell (+1)",
+            Instruction::Copy { x: 0, y: 1 },
+        ),
         ("`0x2_0000_000D` nuke +13", Instruction::Nuke { x: 13 }),
         ("`0x4_0000_FFFF` claim −1", Instruction::Claim { x: -1 }),
         ("`0x3_0000_0001` update +1", Instruction::Update { x: 1 }),
@@ -814,7 +813,11 @@ fn the_docs_say_what_the_code_does() {
     let number = |s: &str| s.replace(',', "").parse::<u64>().unwrap();
     for r in &rows {
         let key = r[0].trim_matches('`');
-        assert_eq!(number(&r[2]), defaults[key].as_u64().unwrap(), "default of {key}");
+        assert_eq!(
+            number(&r[2]),
+            defaults[key].as_u64().unwrap(),
+            "default of {key}"
+        );
         let (low, high) = r[3].split_once(" to ").unwrap();
         let mut table = toml::Table::new();
         for (v, ok) in [
@@ -831,7 +834,10 @@ fn the_docs_say_what_the_code_does() {
         }
         if number(low) > 0 {
             table.insert(key.to_owned(), toml::Value::Integer(number(low) as i64 - 1));
-            assert!(CodewarSettings::from_toml(Some(&table)).is_err(), "{key} below");
+            assert!(
+                CodewarSettings::from_toml(Some(&table)).is_err(),
+                "{key} below"
+            );
         }
     }
     // The segfault kinds.
@@ -849,7 +855,10 @@ fn the_docs_say_what_the_code_does() {
     assert!(codewar.contains("917049789, 1028093740, 2467265186"));
     assert!(codewar.contains("89, 40, 86, 99, 61"));
     let mut g = codewar_rules::Stream::game(1);
-    assert_eq!([g.next_u32(), g.next_u32(), g.next_u32()], [917049789, 1028093740, 2467265186]);
+    assert_eq!(
+        [g.next_u32(), g.next_u32(), g.next_u32()],
+        [917049789, 1028093740, 2467265186]
+    );
 }
 
 /// `(param i32 i32) (result i32)` from `(x: i32, y: i32) -> i32`.
@@ -878,23 +887,38 @@ fn wat_signature(ty: &str) -> String {
 fn play_refuses_what_it_cannot_record() {
     let settings = CodewarSettings::default();
     let huge = vec![0u8; 65537];
-    let e = play(&table(&["huge", "crawler"], 1), &settings, &[huge, wasm(CRAWLER)])
-        .err()
-        .unwrap();
+    let e = play(
+        &table(&["huge", "crawler"], 1),
+        &settings,
+        &[huge, wasm(CRAWLER)],
+    )
+    .err()
+    .unwrap();
     assert_eq!(
         e.to_string(),
         "seat 0 (huge): the module is 65537 bytes; a code war agent has at most 65536"
     );
     let mut t = table(&["a", "b"], 1);
     t.meta.agent_hashes[1] = Some("0".repeat(64));
-    let e = play(&t, &settings, &[wasm(CRAWLER), wasm(SPY)]).err().unwrap();
-    assert!(e.to_string().starts_with("seat 1 (b): the table names the agent 000"), "{e}");
+    let e = play(&t, &settings, &[wasm(CRAWLER), wasm(SPY)])
+        .err()
+        .unwrap();
+    assert!(
+        e.to_string()
+            .starts_with("seat 1 (b): the table names the agent 000"),
+        "{e}"
+    );
     let e = play(&table(&["a"], 1), &settings, &[]).err().unwrap();
     assert_eq!(e.to_string(), "0 players: a code war has 1 to 16");
     let bad = CodewarSettings {
         array_size: 1,
         ..settings
     };
-    let e = play(&table(&["a"], 1), &bad, &[wasm(CRAWLER)]).err().unwrap();
-    assert!(format!("{e:#}").contains("array_size = 1 is out of bounds"), "{e:#}");
+    let e = play(&table(&["a"], 1), &bad, &[wasm(CRAWLER)])
+        .err()
+        .unwrap();
+    assert!(
+        format!("{e:#}").contains("array_size = 1 is out of bounds"),
+        "{e:#}"
+    );
 }

@@ -18,11 +18,11 @@ use super::super::settings::CodewarSettings;
 use super::lines::{self, PlayerLine, BASE64, GAME_NAME};
 use super::write::Recorder;
 use crate::game::{FaultPolicy, Outcome};
-use crate::records::{FORMAT_NAME, FORMAT_VERSION};
 use crate::records::lines::{Line, RecordReader};
 use crate::records::stream::{check_digest, compare_line};
 use crate::records::verify::fail;
 use crate::records::VerifyError;
+use crate::records::{FORMAT_NAME, FORMAT_VERSION};
 
 /// What a verified record says of its game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -196,10 +196,7 @@ pub fn verify_record(text: &str) -> Result<Verified, VerifyError> {
 
 /// Verifies a record whose setup line (`first`) has been read. Guest code runs on the calling
 /// thread: it needs a big stack (`sandbox::run_with_big_stack`).
-pub fn verify_lines(
-    mut reader: RecordReader<'_>,
-    first: Line,
-) -> Result<Verified, VerifyError> {
+pub fn verify_lines(mut reader: RecordReader<'_>, first: Line) -> Result<Verified, VerifyError> {
     if first.kind() != Some("setup") {
         return Err(fail(1, "expected a `setup` line"));
     }

@@ -24,8 +24,8 @@
     return;
   }
   Arena.loadGame(id, function (G) {
-    if (G.game !== "codewar") location.replace("replay.html" + location.search);
-    else start(G);
+    // A game of another kind goes to its own viewer.
+    if (Arena.inViewer(G, "codewar.html")) start(G);
   }, fail);
 
   var SEGFAULTS = {
