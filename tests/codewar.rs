@@ -183,12 +183,12 @@ fn a_league_of_the_rust_and_wat_examples_verifies_repeats_and_refuses_changed_re
         (
             "a cell's owner",
             tampered(iteration, "[0,0,", "[1,0,"),
-            format!("line {}", iteration + 1),
+            format!(":{}: cells[", iteration + 1),
         ),
         (
             "a module's bytes",
             tampered(module, &b64, &changed_byte),
-            format!("line {}", module + 1),
+            format!(":{}: ", module + 1),
         ),
         (
             "the end line",
