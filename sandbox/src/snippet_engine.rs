@@ -75,6 +75,10 @@ pub fn snippet_engine(
     let engine = Engine::new(&c)
         .map_err(anyhow::Error::from)
         .with_context(|| format!("cannot make a {compiler} engine"))?;
+    // A compiler this build lacks (or a target the host cannot run) shows only when compiling.
+    wasmtime::Module::new(&engine, "(module)")
+        .map_err(anyhow::Error::from)
+        .with_context(|| format!("cannot compile with {compiler}"))?;
     super::module::start_ticker(&engine)?;
     Ok(engine)
 }
