@@ -6,6 +6,9 @@ use super::{
 };
 use crate::game_for_tests::{GAMES, TEST_GAME};
 
+/// Whether a fault is the one a case expects.
+type IsFault = fn(&SnippetFault) -> bool;
+
 fn limits() -> SnippetLimits {
     SnippetLimits {
         max_bytes: 4096,
@@ -91,7 +94,7 @@ fn host_calls_are_charged_and_can_run_out() {
 #[test]
 fn failures_are_named_and_refusals_cached() {
     let s = snippets();
-    let cases: [(&str, fn(&SnippetFault) -> bool); 7] = [
+    let cases: [(&str, IsFault); 7] = [
         ("(module (func (export \"run\") (result i64) unreachable))", |f| {
             matches!(f, SnippetFault::Trap(m) if m.contains("unreachable"))
         }),
