@@ -372,6 +372,7 @@ fn new_game_project_builds_and_passes_check(lang: &str, game: &str) {
     let smoke = match game {
         "farkle" => "Farkle smoke games",
         "jungle" => "Jungle smoke games",
+        "codewar" => "Code war smoke games",
         _ => "Little Animal Farm smoke games",
     };
     assert!(text(&out).contains(smoke), "{}", text(&out));
@@ -417,6 +418,16 @@ fn arena_new_farkle_rust_builds_and_passes_check() {
 #[test]
 fn arena_new_farkle_wat_passes_check() {
     new_game_project_builds_and_passes_check("wat", "farkle");
+}
+
+#[test]
+fn arena_new_codewar_rust_builds_and_passes_check() {
+    new_game_project_builds_and_passes_check("rust", "codewar");
+}
+
+#[test]
+fn arena_new_codewar_wat_passes_check() {
+    new_game_project_builds_and_passes_check("wat", "codewar");
 }
 
 #[test]

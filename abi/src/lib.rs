@@ -9,6 +9,7 @@
 #![forbid(unsafe_code)]
 
 mod bytes;
+pub mod codewar;
 mod envelope;
 pub mod farkle;
 pub mod farm;
@@ -49,4 +50,6 @@ pub mod game {
     pub const LITTLE_ANIMAL_FARM: u32 = 1;
     pub const FARKLE: u32 = 2;
     pub const JUNGLE: u32 = 3;
+    /// The code war's agents are snippets, not byte-ABI agents: the id only names the game.
+    pub const CODEWAR: u32 = 4;
 }

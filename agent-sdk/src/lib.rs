@@ -27,6 +27,9 @@
 //! a [`JungleView`] with the rules' `Position`, the legal moves and the fuel clock) and calls
 //! [`export_jungle_agent!`]; the rules are re-exported as [`jungle`], and [`fuel::fuel_left`]
 //! tells a searching agent how much fuel its decision has left.
+//!
+//! A code war agent is another kind of module (no exchange buffer, one export): see
+//! [`codewar`], with [`export_codewar_agent!`] and [`codewar_state!`].
 #![no_std]
 
 // Native builds (tests, the host's native adapter, a native cdylib) link std for its panic
@@ -43,6 +46,7 @@ pub use farm_rules::{Animal, FailReason, Herd, Offer, Position, Trade, ANIMALS, 
 pub use jungle_rules as jungle;
 
 mod agent;
+pub mod codewar;
 mod farkle_agent;
 pub mod fuel;
 mod jungle_agent;

@@ -193,7 +193,11 @@ const COMPONENT_INSTANCE_BYTES: usize = 4 << 20;
 /// more than this pays for the rest as before.
 pub const KEEP_RESIDENT_MEMORY_BYTES: usize = 1 << 20;
 
-fn pool_config(limits: &Limits, allocation: Allocation, instances: u32) -> PoolingAllocationConfig {
+pub(super) fn pool_config(
+    limits: &Limits,
+    allocation: Allocation,
+    instances: u32,
+) -> PoolingAllocationConfig {
     let mut p = PoolingAllocationConfig::new();
     if allocation == Allocation::PoolKeepingWrittenPages {
         let memory = usize::try_from(limits.memory_bytes).unwrap_or(usize::MAX);
@@ -232,7 +236,7 @@ fn operator_cost() -> OperatorCost {
     cost
 }
 
-fn base_config(limits: &Limits) -> Config {
+pub(super) fn base_config(limits: &Limits) -> Config {
     let mut c = Config::new();
     c.operator_cost(operator_cost());
     c.strategy(Strategy::Cranelift)

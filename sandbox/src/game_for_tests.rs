@@ -11,6 +11,7 @@ pub(crate) static TEST_GAME: AgentInterface = AgentInterface {
     abi_id: arena_abi::game::LITTLE_ANIMAL_FARM,
     decisions: &[names::FARM_TRADE, names::FARM_ACCEPT],
     component: None,
+    snippet: None,
 };
 
 pub(crate) static GAMES: Games = &[&TEST_GAME];

@@ -38,8 +38,8 @@ pub const SUBSCRIPTION_FUEL: u64 = (48 + 32) * BYTE_FUEL;
 
 /// Takes [`CALL_FUEL`] plus `bytes` × [`BYTE_FUEL`] from the calling agent. When it has less
 /// left, its fuel is emptied and the call fails with [`Trap::OutOfFuel`], which the player reports
-/// as the fault of the budget that ran out.
-pub(crate) fn charge(caller: &mut Caller<'_, HostState>, bytes: u64) -> wasmtime::Result<()> {
+/// as the fault of the budget that ran out. Any store's data: snippets charge the same way.
+pub(crate) fn charge<T>(caller: &mut Caller<'_, T>, bytes: u64) -> wasmtime::Result<()> {
     let price = CALL_FUEL.saturating_add(bytes.saturating_mul(BYTE_FUEL));
     // Fuel is always on in the arena's engine, so neither call can fail.
     let left = caller.get_fuel()?;

@@ -25,6 +25,22 @@ pub struct AgentInterface {
     pub decisions: &'static [&'static str],
     /// The game's world in the WIT package (`wit/`), when components may play it.
     pub component: Option<&'static dyn ComponentWorld>,
+    /// For a game whose agents are snippets ([`crate::Snippets`]: modules the game itself
+    /// compiles and runs, one fresh instance per call, with its own imports), what makes a module
+    /// one of its agents; `None` for a game of byte-ABI agents. Such a module is kept as bytes
+    /// when loaded ([`crate::AgentModule::snippet`]), not compiled, and cannot be a
+    /// [`crate::WasmPlayer`].
+    pub snippet: Option<SnippetInterface>,
+}
+
+/// What a snippet agent of a game is: a core module that exports `entry` and imports only from
+/// `import_module`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SnippetInterface {
+    /// The function every agent of the game exports.
+    pub entry: &'static str,
+    /// The only module its imports may come from (the game's host functions).
+    pub import_module: &'static str,
 }
 
 impl fmt::Debug for AgentInterface {
@@ -34,6 +50,7 @@ impl fmt::Debug for AgentInterface {
             .field("abi_id", &self.abi_id)
             .field("decisions", &self.decisions)
             .field("component", &self.component.map(|w| w.name()))
+            .field("snippet", &self.snippet)
             .finish()
     }
 }

@@ -22,6 +22,10 @@
 //! frames only; a native overflow aborts the process): use [`run_with_big_stack`], or create
 //! worker threads with [`WORKER_STACK_BYTES`] of stack (the league does).
 //!
+//! [`Snippets`] host small modules that a game makes during play (agents that write agents): checked
+//! and compiled in this process, bounded by their size and shape, cached by content hash, each run
+//! in a fresh instance with the game's own imports.
+//!
 //! Compilation cannot be interrupted, so [`Compiler`] bounds it: shape limits checked before
 //! compiling ([`ShapeLimits`]), then compilation in a child process with a deadline and an
 //! address-space limit, and an HMAC-sealed cache of compiled artifacts ([`ModuleCache`]). See
@@ -43,6 +47,8 @@ mod module;
 mod player;
 mod random;
 mod shape;
+mod snippet_engine;
+mod snippets;
 mod wasi;
 mod wasi_calls;
 
@@ -58,11 +64,18 @@ pub use fault::{Fault, FaultKind};
 pub use faults::LimitExceeded;
 pub use host_failure::HostFailure;
 pub use host_fuel::{BYTE_FUEL, CALL_FUEL, GROW_FUEL};
-pub use interface::{wrong_world, AgentInterface, ComponentWorld, Games, Init, WorldPre};
+pub use interface::{
+    wrong_world, AgentInterface, ComponentWorld, Games, Init, SnippetInterface, WorldPre,
+};
 pub use log::AgentLog;
 pub use module::{AgentModule, Entry, Sandbox, DEFAULT_ROUND_CAP};
 pub use player::{encode_init, HostState, WasmPlayer};
 pub use shape::{check_shape, Shape, ShapeLimits};
+pub use snippet_engine::{snippet_engine, SnippetCompiler};
+pub use snippets::{
+    charge as charge_snippet, digest, Digest, Prepared, SnippetData, SnippetFault, SnippetLimits,
+    SnippetOutcome, SnippetStats, Snippets,
+};
 pub use wasi::{MAX_RANDOM_BYTES, WASI_MODULE};
 pub use wasi_calls::{WasiFunction, WASI_FUNCTIONS};
 
@@ -107,3 +120,5 @@ mod hardening_tests;
 mod host_failure_tests;
 #[cfg(test)]
 mod host_fuel_tests;
+#[cfg(test)]
+mod snippets_tests;

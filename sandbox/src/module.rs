@@ -250,6 +250,9 @@ impl Sandbox {
         if component::is_component(&wasm) {
             return self.load_component(name, path, &wasm);
         }
+        if let Some(games) = snippet_games(&wasm, self.inner.games) {
+            return self.load_snippet(name, path, wasm, games);
+        }
         let engine = &self.inner.engine;
         Module::validate(engine, &wasm)
             .map_err(|e| anyhow!("invalid WebAssembly module: {}", one_line(&e)))?;
@@ -302,6 +305,79 @@ impl Sandbox {
             inner: Arc::new(inner),
         };
         Ok(agent)
+    }
+
+    /// Keeps a snippet agent (a module exporting the entry of a snippet game) as its bytes,
+    /// validated and with its imports checked against the game's import module: the game
+    /// compiles and runs it with its own limits, so nothing is compiled here.
+    fn load_snippet(
+        &self,
+        name: &str,
+        path: Option<&Path>,
+        wasm: Vec<u8>,
+        games: Vec<&'static AgentInterface>,
+    ) -> anyhow::Result<AgentModule> {
+        Module::validate(&self.inner.engine, &wasm)
+            .map_err(|e| anyhow!("invalid WebAssembly module: {}", one_line(&e)))?;
+        let mut imports = Vec::new();
+        let mut exports = Vec::new();
+        for payload in wasmparser::Parser::new(0).parse_all(&wasm) {
+            match payload? {
+                wasmparser::Payload::ImportSection(section) => {
+                    for import in section.into_imports() {
+                        let import = import?;
+                        let allowed = games
+                            .iter()
+                            .any(|g| g.snippet.is_some_and(|s| s.import_module == import.module));
+                        if !allowed {
+                            bail!(
+                                "import `{}::{}`: an agent of {} imports only from `{}`",
+                                import.module,
+                                import.name,
+                                games[0].title,
+                                games[0].snippet.map_or("", |s| s.import_module)
+                            );
+                        }
+                        imports.push(Entry {
+                            name: format!("{}::{}", import.module, import.name),
+                            kind: match import.ty {
+                                wasmparser::TypeRef::Func(_) => "func".to_owned(),
+                                other => format!("{other:?}").to_lowercase(),
+                            },
+                        });
+                    }
+                }
+                wasmparser::Payload::ExportSection(section) => {
+                    for export in section {
+                        let export = export?;
+                        exports.push(Entry {
+                            name: export.name.to_owned(),
+                            kind: format!("{:?}", export.kind).to_lowercase(),
+                        });
+                    }
+                }
+                _ => {}
+            }
+        }
+        let inner = ModuleInner {
+            sandbox: self.clone(),
+            sha256: crate::sha256_hex(&wasm),
+            size: wasm.len() as u64,
+            code: Code::Snippet(wasm.into()),
+            name: name.to_owned(),
+            path: path.map(Path::to_path_buf),
+            exports,
+            imports,
+            abi_version: 0,
+            uses_wasi: false,
+            has_init: false,
+            has_initialize: false,
+            games,
+            from_cache: false,
+        };
+        Ok(AgentModule {
+            inner: Arc::new(inner),
+        })
     }
 
     /// Compiles and checks a component (see `component.rs`), instantiating it once: a component
@@ -391,8 +467,30 @@ fn check_table_sizes(wasm: &[u8], limits: &Limits, what: &str) -> anyhow::Result
     Ok(())
 }
 
+/// The snippet games of `all` whose entry the core module `wasm` exports (`None`: none, or the
+/// module cannot be read: it is then checked as a byte-ABI agent, which says what is wrong).
+fn snippet_games(wasm: &[u8], all: Games) -> Option<Vec<&'static AgentInterface>> {
+    let mut games = Vec::new();
+    for payload in wasmparser::Parser::new(0).parse_all(wasm) {
+        if let Ok(wasmparser::Payload::ExportSection(section)) = payload {
+            for export in section.into_iter().flatten() {
+                for &g in all {
+                    let entry = g.snippet.map(|s| s.entry);
+                    if entry == Some(export.name)
+                        && export.kind == wasmparser::ExternalKind::Func
+                        && !games.iter().any(|h: &&AgentInterface| h.abi_id == g.abi_id)
+                    {
+                        games.push(g);
+                    }
+                }
+            }
+        }
+    }
+    (!games.is_empty()).then_some(games)
+}
+
 /// One bump of the engine's epoch every [`EPOCH_TICK`], for as long as the engine lives.
-fn start_ticker(engine: &Engine) -> anyhow::Result<()> {
+pub(super) fn start_ticker(engine: &Engine) -> anyhow::Result<()> {
     let weak = engine.weak();
     std::thread::Builder::new()
         .name("arena-epoch".into())
@@ -587,7 +685,7 @@ fn check_exports(
     // that game; a game is played when all of its decision exports are there.
     let mut games = Vec::new();
     let mut unplayed = Vec::new();
-    for &game in all {
+    for &game in all.iter().filter(|g| g.snippet.is_none()) {
         let mut missing = Vec::new();
         for name in game.decisions {
             check(name, &unary, &unary, true);
@@ -655,6 +753,8 @@ pub(crate) enum Code {
     Core(InstancePre<HostState>),
     /// A component of one world of the WIT package.
     Component(World),
+    /// A snippet agent's bytes: its game compiles and runs it ([`crate::Snippets`]).
+    Snippet(Arc<[u8]>),
 }
 
 impl ModuleInner {
@@ -723,7 +823,7 @@ impl AgentModule {
     pub fn world(&self) -> Option<&'static str> {
         match &self.inner.code {
             Code::Component(world) => Some(world.name()),
-            Code::Core(_) => None,
+            Code::Core(_) | Code::Snippet(_) => None,
         }
     }
 
@@ -747,6 +847,15 @@ impl AgentModule {
     /// --components` times as instantiation.
     pub fn instantiate_once(&self) -> anyhow::Result<()> {
         player::instantiate_once(&self.inner)
+    }
+
+    /// A snippet agent's bytes (a module of a game whose agents are snippets: see
+    /// [`AgentInterface::snippet`]); `None` for every other agent.
+    pub fn snippet(&self) -> Option<&[u8]> {
+        match &self.inner.code {
+            Code::Snippet(bytes) => Some(bytes),
+            _ => None,
+        }
     }
 
     /// The sandbox (and limits) this module was compiled for.
@@ -785,6 +894,7 @@ impl AgentModule {
         let missing: Vec<String> = game
             .decisions
             .iter()
+            .chain(game.snippet.as_ref().map(|s| &s.entry))
             .filter(|name| !self.inner.exports.iter().any(|e| e.name == **name))
             .map(|name| format!("`{name}`"))
             .collect();

@@ -53,7 +53,7 @@ impl Guest {
         match (&module.code, module.uses_wasi) {
             (Code::Component(_), _) => Guest::Component,
             (Code::Core(_), true) => Guest::Preview1,
-            (Code::Core(_), false) => Guest::Plain,
+            (Code::Core(_), false) | (Code::Snippet(_), _) => Guest::Plain,
         }
     }
 }
@@ -187,7 +187,9 @@ fn store_for(
 fn core_pre(module: &ModuleInner) -> &wasmtime::InstancePre<HostState> {
     match &module.code {
         Code::Core(pre) => pre,
-        Code::Component(_) => unreachable!("a component has no core instance-maker"),
+        Code::Component(_) | Code::Snippet(_) => {
+            unreachable!("only a byte-ABI module has a core instance-maker")
+        }
     }
 }
 
@@ -262,6 +264,7 @@ pub(crate) fn instantiate_once(module: &ModuleInner) -> anyhow::Result<()> {
             store.data_mut().limiter.instantiating = false;
             made.map_err(|e| anyhow::anyhow!("{}", one_line(&e)))?;
         }
+        Code::Snippet(_) => anyhow::bail!("a snippet agent is instantiated by its game"),
     }
     Ok(())
 }
@@ -488,6 +491,10 @@ impl WasmPlayer {
             Code::Component(world) => {
                 Self::init_component(world, &mut store, game, &init).map(LiveAgent::Component)
             }
+            Code::Snippet(_) => Err(InitError::Abi(format!(
+                "a snippet agent is run by its own game, not as a player of {}",
+                game.title
+            ))),
         };
         self.account(&store, allowance);
         match result {

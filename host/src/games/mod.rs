@@ -4,6 +4,7 @@
 //! outside a game's folder that names it. Adding a game: its folder, a line in [`ALL`], a line in
 //! [`AGENTS`].
 
+pub mod codewar;
 pub mod farkle;
 pub mod farm;
 pub mod jungle;
@@ -12,10 +13,20 @@ use crate::game::Game;
 use crate::sandbox::{AgentInterface, Games};
 
 /// Every game, in the order they are listed (the first is the default of league files).
-static ALL: [&dyn Game; 3] = [&farm::FarmGame, &farkle::FarkleGame, &jungle::JungleGame];
+static ALL: [&dyn Game; 4] = [
+    &farm::FarmGame,
+    &farkle::FarkleGame,
+    &jungle::JungleGame,
+    &codewar::CodewarGame,
+];
 
 /// What the sandbox is told about every game, in the registry's order.
-pub static AGENTS: Games = &[&farm::INFO.agent, &farkle::INFO.agent, &jungle::INFO.agent];
+pub static AGENTS: Games = &[
+    &farm::INFO.agent,
+    &farkle::INFO.agent,
+    &jungle::INFO.agent,
+    &codewar::INFO.agent,
+];
 
 /// Every game the arena hosts.
 pub fn all() -> &'static [&'static dyn Game] {

@@ -57,6 +57,7 @@ pub static INFO: GameInfo = GameInfo {
         abi_id: arena_abi::game::FARKLE,
         decisions: &[names::FARKLE_DRAFT],
         component: Some(&component::FarkleWorld),
+        snippet: None,
     },
 };
 

@@ -63,6 +63,7 @@ pub static INFO: GameInfo = GameInfo {
         abi_id: arena_abi::game::LITTLE_ANIMAL_FARM,
         decisions: &[names::FARM_TRADE, names::FARM_ACCEPT],
         component: Some(&component::FarmWorld),
+        snippet: None,
     },
 };
 

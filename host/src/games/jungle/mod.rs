@@ -72,6 +72,7 @@ pub static INFO: GameInfo = GameInfo {
         abi_id: arena_abi::game::JUNGLE,
         decisions: &[names::JUNGLE_MOVE],
         component: Some(&component::JungleWorld),
+        snippet: None,
     },
 };
 

@@ -1,0 +1,188 @@
+//! Running a cell's agent in the sandbox: the rules' [`Executor`] for the arena.
+
+use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use codewar_rules::{Effects, Executor, Run, Segfault, SegfaultKind, View};
+use wasmtime::EngineWeak;
+
+use super::code::Snippet;
+use super::imports::{self, VisitState, WriteTooBig};
+use super::settings::CodewarSettings;
+use crate::game::SeatUsage;
+use crate::sandbox::{
+    snippet_engine, HostFailure, Limits, SnippetCompiler, SnippetFault, SnippetLimits, Snippets,
+};
+
+/// Visits that may run at once in this process (one per thread playing or verifying a code war).
+const INSTANCES: u32 = 64;
+
+/// The engine every code war of this process runs its agents in: the sandbox's hardened
+/// configuration with Cranelift (docs/PERFORMANCE.md, "Code war"), its default limits (the
+/// WebAssembly stack of a visit among them) and a pool of its own. Play and verification share
+/// it, whatever the league's sandbox limits, so that a visit does in `arena verify` exactly what
+/// it did in the game.
+pub fn engine() -> anyhow::Result<&'static wasmtime::Engine> {
+    static ENGINE: OnceLock<Result<wasmtime::Engine, String>> = OnceLock::new();
+    ENGINE
+        .get_or_init(|| {
+            snippet_engine(&Limits::default(), SnippetCompiler::Cranelift, INSTANCES)
+                .map_err(|e| format!("{e:#}"))
+        })
+        .as_ref()
+        .map_err(|e| anyhow::anyhow!("{e}"))
+}
+
+/// The snippets (compiled modules, refusals, imports) of the code war's [`engine`] and `settings`'
+/// limits, shared by every game played with them, so that a league compiles each module once.
+pub fn snippets_for(settings: &CodewarSettings) -> anyhow::Result<Arc<Snippets<VisitState>>> {
+    snippets_in(engine()?, settings)
+}
+
+/// [`snippets_for`] in another engine (the bench measures each compiler's).
+pub fn snippets_in(
+    engine: &wasmtime::Engine,
+    settings: &CodewarSettings,
+) -> anyhow::Result<Arc<Snippets<VisitState>>> {
+    type Registry = Mutex<Vec<(EngineWeak, SnippetLimits, Arc<Snippets<VisitState>>)>>;
+    static REGISTRY: OnceLock<Registry> = OnceLock::new();
+    let limits = settings.snippet_limits();
+    let mut registry = REGISTRY
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|p| p.into_inner());
+    // Engines that are gone take their snippets with them.
+    registry.retain(|(weak, _, _)| weak.upgrade().is_some());
+    let found = registry.iter().find(|(weak, l, _)| {
+        *l == limits
+            && weak
+                .upgrade()
+                .is_some_and(|e| wasmtime::Engine::same(&e, engine))
+    });
+    if let Some((_, _, s)) = found {
+        return Ok(Arc::clone(s));
+    }
+    let snippets = Arc::new(Snippets::new(engine, limits.clone(), imports::add_imports)?);
+    registry.push((engine.weak(), limits, Arc::clone(&snippets)));
+    Ok(snippets)
+}
+
+/// Runs each visit's agent in a fresh instance.
+pub struct SandboxExecutor<'a> {
+    snippets: &'a Snippets<VisitState>,
+    /// Set when the host failed: the game must not be recorded.
+    pub host_failure: Option<HostFailure>,
+    /// Cells whose visit in the iteration being replayed is recorded as a timeout (the
+    /// wall-clock backstop, which a replay cannot reproduce): not run again.
+    pub timeouts: BTreeSet<usize>,
+    /// Fuel used by every visit so far.
+    pub fuel_used: u64,
+    /// What the visits of each owner's cells used, by seat (grown as seats are seen).
+    pub usage: Vec<SeatUsage>,
+    /// Fuel of the visit being run.
+    last_fuel: u64,
+}
+
+impl<'a> SandboxExecutor<'a> {
+    pub fn new(snippets: &'a Snippets<VisitState>) -> SandboxExecutor<'a> {
+        SandboxExecutor {
+            snippets,
+            host_failure: None,
+            timeouts: BTreeSet::new(),
+            fuel_used: 0,
+            usage: Vec::new(),
+            last_fuel: 0,
+        }
+    }
+}
+
+/// The segfault of a sandbox fault.
+fn segfault(fault: SnippetFault, raised: Option<&wasmtime::Error>) -> Segfault {
+    let kind = match fault {
+        SnippetFault::TooBig { .. } => SegfaultKind::TooBig,
+        SnippetFault::Invalid(_) => SegfaultKind::Invalid,
+        SnippetFault::BadImport(_) => SegfaultKind::BadImport,
+        SnippetFault::NoEntry(_) => SegfaultKind::NoEntry,
+        SnippetFault::Memory(_) => SegfaultKind::Memory,
+        SnippetFault::Trap(detail) => return Segfault::with_detail(SegfaultKind::Trap, detail),
+        SnippetFault::Fuel => SegfaultKind::Fuel,
+        SnippetFault::Stack => SegfaultKind::Stack,
+        SnippetFault::Timeout => SegfaultKind::Timeout,
+        SnippetFault::Raised(detail) => {
+            if raised.is_some_and(|e| e.downcast_ref::<WriteTooBig>().is_some()) {
+                SegfaultKind::WriteTooBig
+            } else {
+                return Segfault::with_detail(SegfaultKind::Trap, detail);
+            }
+        }
+        SnippetFault::Host(_) => SegfaultKind::Timeout,
+    };
+    Segfault::new(kind)
+}
+
+impl SandboxExecutor<'_> {
+    /// Counts a visit of a cell of `owner` that used `fuel`.
+    fn count(&mut self, owner: usize, fuel: u64) {
+        if self.usage.len() <= owner {
+            self.usage.resize(owner + 1, SeatUsage::default());
+        }
+        let u = &mut self.usage[owner];
+        u.fuel += fuel;
+        u.max_decision_fuel = u.max_decision_fuel.max(fuel);
+        u.decisions += 1;
+    }
+}
+
+impl Executor<Snippet> for SandboxExecutor<'_> {
+    fn run(&mut self, view: &View<Snippet>) -> Run<Snippet> {
+        let run = self.run_visit(view);
+        self.count(view.owner, self.last_fuel);
+        run
+    }
+}
+
+impl SandboxExecutor<'_> {
+    fn run_visit(&mut self, view: &View<Snippet>) -> Run<Snippet> {
+        self.last_fuel = 0;
+        if self.host_failure.is_some() || self.timeouts.contains(&view.position) {
+            return Run::Segfault(Segfault::new(SegfaultKind::Timeout));
+        }
+        let code = &view.own().code;
+        let prepared = match self.snippets.prepare(code.digest(), code.bytes()) {
+            Ok(p) => p,
+            Err(SnippetFault::Host(h)) => {
+                self.host_failure = Some(h);
+                return Run::Segfault(Segfault::new(SegfaultKind::Timeout));
+            }
+            Err(f) => return Run::Segfault(segfault(f, None)),
+        };
+        let out =
+            self.snippets
+                .run::<i64>(&prepared, imports::ENTRY, VisitState::new(view.clone()));
+        self.fuel_used += out.fuel_used;
+        self.last_fuel = out.fuel_used;
+        match out.result {
+            Ok(returned) => {
+                let VisitState {
+                    own,
+                    staged,
+                    facade,
+                    ..
+                } = out.state;
+                Run::Returned {
+                    returned,
+                    effects: Effects {
+                        own: own.map(Snippet::new),
+                        staged: staged.map(|(at, bytes)| (at, Snippet::new(bytes))),
+                        facade,
+                    },
+                }
+            }
+            Err(SnippetFault::Host(h)) => {
+                self.host_failure = Some(h);
+                Run::Segfault(Segfault::new(SegfaultKind::Timeout))
+            }
+            Err(f) => Run::Segfault(segfault(f, out.raised.as_ref())),
+        }
+    }
+}

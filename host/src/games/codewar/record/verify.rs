@@ -1,0 +1,442 @@
+//! Verifying a code war record: the game is played again from the setup line's seed and the
+//! players' modules, every visit run again in the sandbox, and the replay's lines must be the
+//! record's (docs/CODEWAR.md, "Verifying a record"). Streamed: a line is read when the replay
+//! reaches it and dropped once compared, so memory holds the players' modules, one module per
+//! cell and one iteration's module lines, whatever the record's length.
+
+use std::io::Read;
+
+use base64::Engine as _;
+use codewar_rules::settings::{MAX_AGENT_BYTES, MAX_PLAYERS};
+use codewar_rules::{Game, SegfaultKind};
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+use super::super::code::Snippet;
+use super::super::executor::{snippets_for, SandboxExecutor};
+use super::super::settings::CodewarSettings;
+use super::lines::{self, PlayerLine, BASE64, GAME_NAME};
+use super::write::Recorder;
+use crate::game::{FaultPolicy, Outcome};
+use crate::records::lines::{Line, RecordReader};
+use crate::records::stream::{check_digest, compare_line};
+use crate::records::verify::fail;
+use crate::records::VerifyError;
+use crate::records::{FORMAT_NAME, FORMAT_VERSION};
+
+/// What a verified record says of its game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verified {
+    pub names: Vec<String>,
+    /// SHA-256 of each player's module.
+    pub agent_hashes: Vec<String>,
+    pub seed: u64,
+    /// The league's round cap and fault policy, recorded as they were (the game has neither:
+    /// it lasts its iterations, and a failing agent segfaults).
+    pub round_cap: u32,
+    pub fault_policy: FaultPolicy,
+    pub settings: CodewarSettings,
+    /// The setup line's `limits`.
+    pub limits: Map<String, Value>,
+    /// Iterations played.
+    pub iterations: u32,
+    pub outcome: Outcome,
+    /// Cells owned by each player at the end.
+    pub cells: Vec<u32>,
+    /// Players eliminated, in order.
+    pub eliminated: Vec<usize>,
+    pub visits: u64,
+    pub segfaults: u64,
+}
+
+impl Verified {
+    /// `codewar: 100 iterations, winner: seat 0 (57 cells), seed 7` style.
+    pub fn describe(&self) -> String {
+        format!(
+            "{}: {}, seed {}",
+            GAME_NAME,
+            self.describe_outcome(),
+            self.seed
+        )
+    }
+
+    /// `100 iterations, winner: seat 0 (57 cells)` style.
+    pub fn describe_outcome(&self) -> String {
+        let outcome = match self.outcome {
+            Outcome::Win {
+                seat,
+                last_standing: true,
+            } => format!("winner: seat {seat}, the last player left"),
+            Outcome::Win { seat, .. } => {
+                format!("winner: seat {seat} ({} cells)", self.cells[seat])
+            }
+            Outcome::Draw { round_cap: true } => "draw: a shared lead".into(),
+            Outcome::Draw { .. } | Outcome::Unfinished => "draw: no cell left".into(),
+        };
+        format!("{} iterations, {outcome}", self.iterations)
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SetupJson {
+    #[serde(rename = "type")]
+    _kind: String,
+    format: String,
+    format_version: u32,
+    game: String,
+    rules_version: u32,
+    players: Vec<PlayerJson>,
+    seed: u64,
+    round_cap: u32,
+    fault_policy: FaultPolicy,
+    settings: CodewarSettings,
+    limits: Map<String, Value>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PlayerJson {
+    seat: usize,
+    name: String,
+    agent: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ModuleJson {
+    #[serde(rename = "type")]
+    _kind: String,
+    #[serde(rename = "id")]
+    _id: u32,
+    hash: String,
+    bytes: String,
+}
+
+/// A module line's bytes, checked against its hash and `max_bytes`.
+fn module_line(line: &Line, max_bytes: u32) -> Result<Snippet, VerifyError> {
+    let m: ModuleJson = Deserialize::deserialize(&line.value)
+        .map_err(|e| fail(line.number, format!("module line: {e}")))?;
+    // Base64 of more than the largest module is refused before it is decoded.
+    if m.bytes.len() > (max_bytes as usize).div_ceil(3) * 4 {
+        return Err(fail(
+            line.number,
+            format!("bytes: a module of more than {max_bytes} bytes, the maximal size"),
+        ));
+    }
+    let bytes = BASE64
+        .decode(&m.bytes)
+        .map_err(|e| fail(line.number, format!("bytes: not base64 ({e})")))?;
+    if bytes.len() > max_bytes as usize {
+        return Err(fail(
+            line.number,
+            format!(
+                "bytes: a module of {} bytes, more than the maximal size of {max_bytes}",
+                bytes.len()
+            ),
+        ));
+    }
+    let code = Snippet::new(bytes);
+    if code.hash() != m.hash {
+        return Err(fail(
+            line.number,
+            format!(
+                "hash: the bytes' SHA-256 is {}, not {}",
+                code.hash(),
+                Value::String(m.hash)
+            ),
+        ));
+    }
+    Ok(code)
+}
+
+/// The cells whose visit an iteration line records as a timeout.
+fn timeouts(line: &Line) -> std::collections::BTreeSet<usize> {
+    let timeout = Value::String(SegfaultKind::Timeout.name().into());
+    line.value
+        .get("visits")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_array)
+        .filter(|v| {
+            v.get(2).and_then(Value::as_str) == Some("segfault") && v.get(3) == Some(&timeout)
+        })
+        .filter_map(|v| v.first().and_then(Value::as_u64))
+        .map(|c| c as usize)
+        .collect()
+}
+
+fn next(reader: &mut RecordReader<'_>) -> Result<Line, VerifyError> {
+    reader.next_line()?.ok_or_else(|| {
+        fail(
+            reader.lines_read() + 1,
+            "missing end line: the record is truncated",
+        )
+    })
+}
+
+/// Verifies a record read from `reader` (gzip-compressed or not), running its agents in
+/// the code war's engine. Runs on a thread of its own with a big stack (guest code runs there).
+pub fn verify_reader(reader: impl Read + Send) -> Result<Verified, VerifyError> {
+    crate::sandbox::run_with_big_stack(move || {
+        let mut r = RecordReader::new(reader)
+            .map_err(|e| fail(0, format!("cannot read the record: {e}")))?;
+        let first = r
+            .next_line()?
+            .ok_or_else(|| fail(0, "a record has at least 2 lines (setup, end)"))?;
+        verify_lines(r, first)
+    })
+}
+
+/// [`verify_reader`] for a record's text.
+pub fn verify_record(text: &str) -> Result<Verified, VerifyError> {
+    verify_reader(text.as_bytes())
+}
+
+/// Verifies a record whose setup line (`first`) has been read. Guest code runs on the calling
+/// thread: it needs a big stack (`sandbox::run_with_big_stack`).
+pub fn verify_lines(mut reader: RecordReader<'_>, first: Line) -> Result<Verified, VerifyError> {
+    if first.kind() != Some("setup") {
+        return Err(fail(1, "expected a `setup` line"));
+    }
+    let setup: SetupJson =
+        Deserialize::deserialize(&first.value).map_err(|e| fail(1, format!("setup line: {e}")))?;
+    if setup.format != FORMAT_NAME || setup.format_version != FORMAT_VERSION {
+        return Err(fail(
+            1,
+            format!(
+                "format: expected {FORMAT_NAME:?} version {FORMAT_VERSION}, found {:?} version {}",
+                setup.format, setup.format_version
+            ),
+        ));
+    }
+    if setup.game != GAME_NAME {
+        return Err(fail(
+            1,
+            format!("game: expected {GAME_NAME:?}, found {:?}", setup.game),
+        ));
+    }
+    if setup.rules_version != codewar_rules::RULES_VERSION {
+        return Err(fail(
+            1,
+            format!(
+                "rules_version {} is not the version this arena implements ({})",
+                setup.rules_version,
+                codewar_rules::RULES_VERSION
+            ),
+        ));
+    }
+    let n = setup.players.len();
+    if !(1..=MAX_PLAYERS).contains(&n) {
+        return Err(fail(
+            1,
+            format!("players: {n} seats, expected 1 to {MAX_PLAYERS}"),
+        ));
+    }
+    if let Some((i, p)) = setup.players.iter().enumerate().find(|(i, p)| p.seat != *i) {
+        return Err(fail(
+            1,
+            format!("players[{i}].seat is {}, expected {i}", p.seat),
+        ));
+    }
+    let settings = setup.settings;
+    settings
+        .validate()
+        .map_err(|e| fail(1, format!("settings: {e}")))?;
+    let players: Vec<PlayerLine> = setup
+        .players
+        .iter()
+        .map(|p| PlayerLine {
+            name: &p.name,
+            agent: p.agent.clone(),
+        })
+        .collect();
+    let replayed = lines::setup(
+        &players,
+        setup.seed,
+        &settings,
+        &setup.limits,
+        (setup.round_cap, setup.fault_policy),
+    );
+    compare_line(&first, &replayed, false, |_| String::new())?;
+    drop(first);
+
+    // The players' modules: one line per distinct module, in seat order.
+    let mut modules: Vec<Snippet> = Vec::new();
+    let mut module_lines: Vec<Line> = Vec::new();
+    let mut seats: Vec<Snippet> = Vec::with_capacity(n);
+    for p in &setup.players {
+        if let Some(m) = modules.iter().find(|m| m.hash() == p.agent) {
+            seats.push(m.clone());
+            continue;
+        }
+        let line = next(&mut reader)?;
+        if line.kind() != Some("module") {
+            return Err(fail(
+                line.number,
+                format!(
+                    "type: expected \"module\" (the module of seat {}), found {}",
+                    seats.len(),
+                    line.kind_shown()
+                ),
+            ));
+        }
+        let code = module_line(&line, MAX_AGENT_BYTES)?;
+        if code.hash() != p.agent {
+            return Err(fail(
+                line.number,
+                format!(
+                    "hash: expected {} (the agent of seat {}), found {}",
+                    Value::String(p.agent.clone()),
+                    seats.len(),
+                    Value::String(code.hash())
+                ),
+            ));
+        }
+        modules.push(code.clone());
+        module_lines.push(line);
+        seats.push(code);
+    }
+    let mut recorder = Recorder::default();
+    for (read, expected) in module_lines.iter().zip(recorder.start(&seats)) {
+        compare_line(read, &expected, false, |_| String::new())?;
+    }
+    drop(module_lines);
+
+    let snippets = snippets_for(&settings).map_err(|e| {
+        fail(
+            0,
+            format!("the host failed: cannot set up the sandbox: {e:#}"),
+        )
+    })?;
+    let mut executor = SandboxExecutor::new(&snippets);
+    let mut game = Game::new(settings.rules(), seats, setup.seed)
+        .map_err(|e| fail(1, format!("settings: {e}")))?;
+    let mut pending: Vec<(Line, Snippet)> = Vec::new();
+    let (mut visits, mut segfaults) = (0u64, 0u64);
+    let end = loop {
+        let line = next(&mut reader)?;
+        match line.kind() {
+            Some("module") => {
+                // An iteration writes at most two modules per visit.
+                if pending.len() >= 2 * settings.array_size as usize {
+                    return Err(fail(
+                        line.number,
+                        "more module lines than an iteration can make",
+                    ));
+                }
+                let code = module_line(&line, settings.max_size)?;
+                pending.push((line, code));
+            }
+            Some("iteration") => {
+                if game.is_over() {
+                    return Err(fail(
+                        line.number,
+                        format!(
+                            "type: expected \"end\", found \"iteration\": the replayed game ended \
+                             after iteration {}",
+                            game.played()
+                        ),
+                    ));
+                }
+                executor.timeouts = timeouts(&line);
+                let it = game
+                    .play_iteration(&mut executor)
+                    .expect("a game that is not over plays an iteration");
+                if let Some(h) = executor.host_failure.take() {
+                    return Err(fail(0, format!("{h}")));
+                }
+                visits += it.visits.len() as u64;
+                segfaults += it
+                    .visits
+                    .iter()
+                    .filter(|v| matches!(v.outcome, codewar_rules::visit::Outcome::Segfault(_)))
+                    .count() as u64;
+                let (new, replayed) = recorder.iteration(&it, game.array());
+                for (k, expected) in new.iter().enumerate() {
+                    let Some((read, _)) = pending.get(k) else {
+                        return Err(fail(
+                            line.number,
+                            format!(
+                                "type: expected \"module\", found \"iteration\": the replay of \
+                                 iteration {} writes {} module lines before it, the record {}",
+                                it.iteration,
+                                new.len(),
+                                pending.len()
+                            ),
+                        ));
+                    };
+                    compare_line(read, expected, false, |_| String::new())?;
+                }
+                if let Some((extra, _)) = pending.get(new.len()) {
+                    return Err(fail(
+                        extra.number,
+                        format!(
+                            "a module line the replay of iteration {} does not write (it writes {})",
+                            it.iteration,
+                            new.len()
+                        ),
+                    ));
+                }
+                pending.clear();
+                compare_line(&line, &replayed, false, |_| String::new())?;
+            }
+            Some("end") => {
+                if let Some((early, _)) = pending.first() {
+                    return Err(fail(
+                        early.number,
+                        "a module line before the end line, not before an iteration",
+                    ));
+                }
+                if !game.is_over() {
+                    return Err(fail(
+                        line.number,
+                        format!(
+                            "type: expected \"iteration\", found \"end\": the game goes on with \
+                             iteration {}",
+                            game.played() + 1
+                        ),
+                    ));
+                }
+                break line;
+            }
+            _ => {
+                return Err(fail(
+                    line.number,
+                    format!(
+                        "type: expected \"module\", \"iteration\" or \"end\", found {}",
+                        line.kind_shown()
+                    ),
+                ))
+            }
+        }
+    };
+    let outcome = lines::outcome(game.outcome());
+    let counts = game.counts();
+    let replayed = lines::end(outcome, game.played(), &counts, game.eliminated(), "");
+    compare_line(&end, &replayed, true, |_| String::new())?;
+    let digest = end
+        .value
+        .get("digest")
+        .and_then(Value::as_str)
+        .ok_or_else(|| fail(end.number, "digest: missing"))?
+        .to_owned();
+    check_digest(&reader, &end, &digest)?;
+    reader.expect_end_of_file()?;
+    Ok(Verified {
+        names: setup.players.iter().map(|p| p.name.clone()).collect(),
+        agent_hashes: setup.players.iter().map(|p| p.agent.clone()).collect(),
+        seed: setup.seed,
+        round_cap: setup.round_cap,
+        fault_policy: setup.fault_policy,
+        settings,
+        limits: setup.limits,
+        iterations: game.played(),
+        outcome,
+        cells: counts,
+        eliminated: game.eliminated().to_vec(),
+        visits,
+        segfaults,
+    })
+}
