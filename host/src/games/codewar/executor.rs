@@ -1,7 +1,7 @@
 //! Running a cell's agent in the sandbox: the rules' [`Executor`] for the arena.
 
 use std::collections::BTreeSet;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
 
 use codewar_rules::{Effects, Executor, Run, Segfault, SegfaultKind, View};
 use wasmtime::EngineWeak;
@@ -16,6 +16,34 @@ use crate::sandbox::{
 
 /// Visits that may run at once in this process (one per thread playing or verifying a code war).
 const INSTANCES: u32 = 64;
+
+/// One of the engine's [`INSTANCES`] instances, held while a visit runs. More threads than that
+/// (`--threads 200`, or `threads = 0` on a machine of many cores) wait for one rather than find
+/// the pool exhausted: a visit that cannot be instantiated would be the host's failure and stop
+/// the league, whatever the thread count, while waiting changes no result.
+struct VisitSlot;
+
+static SLOTS_IN_USE: (Mutex<u32>, Condvar) = (Mutex::new(0), Condvar::new());
+
+impl VisitSlot {
+    fn take() -> VisitSlot {
+        let (used, freed) = &SLOTS_IN_USE;
+        let mut n = used.lock().unwrap_or_else(|p| p.into_inner());
+        while *n >= INSTANCES {
+            n = freed.wait(n).unwrap_or_else(|p| p.into_inner());
+        }
+        *n += 1;
+        VisitSlot
+    }
+}
+
+impl Drop for VisitSlot {
+    fn drop(&mut self) {
+        let (used, freed) = &SLOTS_IN_USE;
+        *used.lock().unwrap_or_else(|p| p.into_inner()) -= 1;
+        freed.notify_one();
+    }
+}
 
 /// The engine every code war of this process runs its agents in: the sandbox's hardened
 /// configuration with Cranelift (docs/PERFORMANCE.md, "Code war"), its default limits (the
@@ -156,9 +184,11 @@ impl SandboxExecutor<'_> {
             }
             Err(f) => return Run::Segfault(segfault(f, None)),
         };
-        let out =
+        let out = {
+            let _slot = VisitSlot::take();
             self.snippets
-                .run::<i64>(&prepared, imports::ENTRY, VisitState::new(view.clone()));
+                .run::<i64>(&prepared, imports::ENTRY, VisitState::new(view.clone()))
+        };
         self.fuel_used += out.fuel_used;
         self.last_fuel = out.fuel_used;
         match out.result {
@@ -184,5 +214,32 @@ impl SandboxExecutor<'_> {
             }
             Err(f) => Run::Segfault(segfault(f, out.raised.as_ref())),
         }
+    }
+}
+
+#[cfg(test)]
+mod slot_tests {
+    use std::sync::atomic::{AtomicU32, Ordering};
+
+    use super::{VisitSlot, INSTANCES};
+
+    #[test]
+    fn no_more_visits_run_at_once_than_the_engine_has_instances() {
+        let running = AtomicU32::new(0);
+        let peak = AtomicU32::new(0);
+        std::thread::scope(|s| {
+            for _ in 0..3 * INSTANCES {
+                s.spawn(|| {
+                    let _slot = VisitSlot::take();
+                    let now = running.fetch_add(1, Ordering::SeqCst) + 1;
+                    peak.fetch_max(now, Ordering::SeqCst);
+                    std::thread::sleep(std::time::Duration::from_millis(5));
+                    running.fetch_sub(1, Ordering::SeqCst);
+                });
+            }
+        });
+        let peak = peak.into_inner();
+        assert!(peak <= INSTANCES, "{peak} visits at once");
+        assert!(peak > 1, "visits never ran side by side");
     }
 }
