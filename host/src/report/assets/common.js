@@ -67,6 +67,75 @@ var Arena = (function () {
     return toggle;
   }
 
+  // The controls every replay viewer shares: play and pause, first, back, forward and last, the
+  // speed, the seek slider, and the keyboard (space, the arrows, Home, End, + and -, L for large
+  // type). `o.show(k)` draws frame k of 0..`o.last` (and moves the slider); `o.frame()` is the
+  // frame shown; `o.speeds` are frames a second, `o.unit` names one frame and several
+  // (["turn", "turns"]); `o.start` is where to begin ("end", a number, or nothing: the first).
+  // Reads ?speed= (a value of `o.speeds`, else the third) and ?play=1.
+  function playback(o) {
+    var $ = function (id) { return document.getElementById(id); };
+    var p = params(), seek = $("seek"), timer = null;
+    var speed = o.speeds.indexOf(parseFloat(p.speed));
+    if (speed < 0) speed = 2;
+
+    function setSpeed(i) {
+      speed = Math.max(0, Math.min(o.speeds.length - 1, i));
+      var v = o.speeds[speed];
+      $("speed").textContent = v + " " + (v === 1 ? o.unit[0] : o.unit[1]) + "/s";
+    }
+    function tick() {
+      if (o.frame() >= o.last) { pause(); return; }
+      o.show(o.frame() + 1);
+      timer = setTimeout(tick, 1000 / o.speeds[speed]);
+    }
+    function play() {
+      if (timer) return;
+      if (o.frame() >= o.last) o.show(0);
+      $("play").textContent = "‖ Pause";
+      $("play").setAttribute("aria-pressed", "true");
+      timer = setTimeout(tick, 1000 / o.speeds[speed]);
+    }
+    function pause() {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      $("play").textContent = "▶ Play";
+      $("play").setAttribute("aria-pressed", "false");
+    }
+    function toggle() { if (timer) pause(); else play(); }
+    function go(k) { pause(); o.show(k); }
+
+    $("play").addEventListener("click", toggle);
+    $("first").addEventListener("click", function () { go(0); });
+    $("last").addEventListener("click", function () { go(o.last); });
+    $("back").addEventListener("click", function () { go(o.frame() - 1); });
+    $("forward").addEventListener("click", function () { go(o.frame() + 1); });
+    $("slower").addEventListener("click", function () { setSpeed(speed - 1); });
+    $("faster").addEventListener("click", function () { setSpeed(speed + 1); });
+    seek.addEventListener("input", function () { go(parseInt(seek.value, 10) || 0); });
+    document.addEventListener("keydown", function (e) {
+      if (e.altKey || e.ctrlKey || e.metaKey) return;
+      var onSlider = e.target === seek;
+      switch (e.key) {
+        case " ": case "Spacebar": e.preventDefault(); toggle(); break;
+        case "ArrowRight": if (!onSlider) { e.preventDefault(); go(o.frame() + 1); } break;
+        case "ArrowLeft": if (!onSlider) { e.preventDefault(); go(o.frame() - 1); } break;
+        case "Home": if (!onSlider) { e.preventDefault(); go(0); } break;
+        case "End": if (!onSlider) { e.preventDefault(); go(o.last); } break;
+        case "+": case "=": setSpeed(speed + 1); break;
+        case "-": case "_": setSpeed(speed - 1); break;
+        case "l": case "L": if (o.toggleLarge) o.toggleLarge(); break;
+      }
+    });
+    // A focused button would also act on the space bar's keyup; the keydown above already did.
+    document.addEventListener("keyup", function (e) { if (e.key === " ") e.preventDefault(); });
+
+    setSpeed(speed);
+    var want = o.start === "end" ? o.last : parseInt(o.start, 10);
+    o.show(want >= 0 ? want : 0);
+    if (p.play === "1") play();
+  }
+
   // "1 game", "2 games": a count with its noun, singular for one.
   function count(n, one, many) {
     return n + " " + (n === 1 ? one : many || one + "s");
@@ -148,7 +217,7 @@ var Arena = (function () {
 
   return {
     SEAT_COLOURS: SEAT_COLOURS, FAULTS: FAULTS, DECISIONS: DECISIONS, RESULTS: RESULTS, esc: esc,
-    count: count, params: params, setupLargeType: setupLargeType, pad6: pad6,
+    count: count, params: params, setupLargeType: setupLargeType, playback: playback, pad6: pad6,
     loadScript: loadScript, loadGame: loadGame, game: game, viewerPage: viewerPage,
     inViewer: inViewer,
     seatColour: function (seat) { return SEAT_COLOURS[seat % SEAT_COLOURS.length]; },

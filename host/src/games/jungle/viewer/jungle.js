@@ -75,9 +75,7 @@
     var names = G.players, turns = G.turns || [];
     var frames = [parse(G.position)].concat(turns.map(function (t) { return parse(t.position); }));
     if (frames.some(function (f) { return !f; })) { fail("A position of this record cannot be read: check it with arena verify."); return; }
-    var last = frames.length - 1, frame = 0, timer = null;
-    var speed = SPEEDS.indexOf(parseFloat(p.speed));
-    if (speed < 0) speed = 2;
+    var last = frames.length - 1, frame = 0;
     var clock = G.clock || {}, startClock = clock.start || 0;
     var hasLogs = turns.some(function (t) { return t.logs && t.logs.length; }) || ((G.start && G.start.logs) || []).length > 0;
     var winner = G.outcome && G.outcome.result === "win" ? G.outcome.seat : null;
@@ -227,59 +225,9 @@
       }
     }
 
-    function setSpeed(i) {
-      speed = Math.max(0, Math.min(SPEEDS.length - 1, i));
-      var v = SPEEDS[speed];
-      $("speed").textContent = v + (v === 1 ? " ply/s" : " plies/s");
-    }
-    function tick() {
-      if (frame >= last) { pause(); return; }
-      show(frame + 1);
-      timer = setTimeout(tick, 1000 / SPEEDS[speed]);
-    }
-    function play() {
-      if (timer) return;
-      if (frame >= last) show(0);
-      $("play").textContent = "‖ Pause";
-      $("play").setAttribute("aria-pressed", "true");
-      timer = setTimeout(tick, 1000 / SPEEDS[speed]);
-    }
-    function pause() {
-      if (timer) clearTimeout(timer);
-      timer = null;
-      $("play").textContent = "▶ Play";
-      $("play").setAttribute("aria-pressed", "false");
-    }
-    function toggle() { if (timer) pause(); else play(); }
-    function go(k) { pause(); show(k); }
-
-    $("play").addEventListener("click", toggle);
-    $("first").addEventListener("click", function () { go(0); });
-    $("last").addEventListener("click", function () { go(last); });
-    $("back").addEventListener("click", function () { go(frame - 1); });
-    $("forward").addEventListener("click", function () { go(frame + 1); });
-    $("slower").addEventListener("click", function () { setSpeed(speed - 1); });
-    $("faster").addEventListener("click", function () { setSpeed(speed + 1); });
-    seek.addEventListener("input", function () { go(parseInt(seek.value, 10) || 0); });
-    document.addEventListener("keydown", function (e) {
-      if (e.altKey || e.ctrlKey || e.metaKey) return;
-      var onSlider = e.target === seek;
-      switch (e.key) {
-        case " ": case "Spacebar": e.preventDefault(); toggle(); break;
-        case "ArrowRight": if (!onSlider) { e.preventDefault(); go(frame + 1); } break;
-        case "ArrowLeft": if (!onSlider) { e.preventDefault(); go(frame - 1); } break;
-        case "Home": if (!onSlider) { e.preventDefault(); go(0); } break;
-        case "End": if (!onSlider) { e.preventDefault(); go(last); } break;
-        case "+": case "=": setSpeed(speed + 1); break;
-        case "-": case "_": setSpeed(speed - 1); break;
-        case "l": case "L": toggleLarge(); break;
-      }
+    Arena.playback({
+      show: show, last: last, frame: function () { return frame; },
+      speeds: SPEEDS, unit: ["ply", "plies"], start: p.turn, toggleLarge: toggleLarge
     });
-    document.addEventListener("keyup", function (e) { if (e.key === " ") e.preventDefault(); });
-
-    setSpeed(speed);
-    var want = p.turn === "end" ? last : parseInt(p.turn, 10);
-    show(want >= 0 ? want : 0);
-    if (p.play === "1") play();
   }
 })();
