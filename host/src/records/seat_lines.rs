@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::jsonl::LogsJson;
+use super::{fail, VerifyError};
 use crate::game::{AgentLog, Fault};
 
 /// A seat of the setup line, as read.
@@ -31,6 +32,40 @@ pub(crate) struct StartJson {
     pub faults: Vec<SeatFaultJson>,
     #[serde(default)]
     pub logs: Vec<LogJson>,
+}
+
+impl StartJson {
+    /// Each of `seats` seats' fault while loading and what it logged, in seat order; a fault or a
+    /// log of a seat that does not exist is refused (the start line is line 2).
+    pub fn per_seat(self, seats: usize) -> Result<Vec<SeatStart>, VerifyError> {
+        let mut out: Vec<SeatStart> = (0..seats).map(|_| SeatStart::default()).collect();
+        for f in self.faults {
+            let s = out.get_mut(f.seat).ok_or_else(|| {
+                fail(
+                    2,
+                    format!("a fault of seat {}, which does not exist", f.seat),
+                )
+            })?;
+            s.load = Some(f.fault);
+        }
+        for log in self.logs {
+            let s = out.get_mut(log.seat).ok_or_else(|| {
+                fail(
+                    2,
+                    format!("a log of seat {}, which does not exist", log.seat),
+                )
+            })?;
+            s.log = Some(log.text);
+        }
+        Ok(out)
+    }
+}
+
+/// A seat's part of the start line: its fault while loading, and what it logged.
+#[derive(Default)]
+pub(crate) struct SeatStart {
+    pub load: Option<Fault>,
+    pub log: Option<String>,
 }
 
 /// An agent that failed to load, as read.

@@ -317,32 +317,16 @@ pub fn verify_lines(mut reader: RecordReader, first: Line) -> Result<VerifySumma
     let turns: FarkleTurns = RefCell::new(TurnLines::new(reader, move |line: &Line| {
         recorded_turn(line, n)
     }));
-    let mut scripts: Vec<Script> = (0..n)
-        .map(|_| Script {
-            load: None,
-            start_log: None,
+    let mut scripts: Vec<Script> = start
+        .per_seat(n)?
+        .into_iter()
+        .map(|seat| Script {
+            load: seat.load,
+            start_log: seat.log,
             turns: &turns,
             pending_log: None,
         })
         .collect();
-    for f in start.faults {
-        let s = scripts.get_mut(f.seat).ok_or_else(|| {
-            fail(
-                2,
-                format!("a fault of seat {}, which does not exist", f.seat),
-            )
-        })?;
-        s.load = Some(f.fault);
-    }
-    for log in start.logs {
-        let s = scripts.get_mut(log.seat).ok_or_else(|| {
-            fail(
-                2,
-                format!("a log of seat {}, which does not exist", log.seat),
-            )
-        })?;
-        s.start_log = Some(log.text);
-    }
     let mut checker = Checker {
         turns: &turns,
         start: Some(start_line_read),

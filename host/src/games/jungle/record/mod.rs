@@ -348,32 +348,16 @@ pub(crate) fn verify_lines(
         .ok_or_else(|| fail(2, "missing start line: the record is truncated"))?;
     let start_json: StartJson = field(&start_line_read.value, 2, "start")?;
     let turns: JungleTurns = RefCell::new(TurnLines::new(reader, recorded_ply));
-    let mut scripts: Vec<Script> = (0..2)
-        .map(|_| Script {
-            load: None,
-            start_log: None,
+    let mut scripts: Vec<Script> = start_json
+        .per_seat(2)?
+        .into_iter()
+        .map(|seat| Script {
+            load: seat.load,
+            start_log: seat.log,
             turns: &turns,
             pending_log: None,
         })
         .collect();
-    for f in start_json.faults {
-        let s = scripts.get_mut(f.seat).ok_or_else(|| {
-            fail(
-                2,
-                format!("a fault of seat {}, which does not exist", f.seat),
-            )
-        })?;
-        s.load = Some(f.fault);
-    }
-    for log in start_json.logs {
-        let s = scripts.get_mut(log.seat).ok_or_else(|| {
-            fail(
-                2,
-                format!("a log of seat {}, which does not exist", log.seat),
-            )
-        })?;
-        s.start_log = Some(log.text);
-    }
     let mut checker = Checker {
         turns: &turns,
         start: Some(start_line_read),
