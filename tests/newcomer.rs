@@ -270,7 +270,7 @@ fn example_agents_are_built_with_the_agent_profile() {
 
 /// Every example agent's README gives the command that builds it ("Build: `cargo build …`"):
 /// run as written from the checkout, it uses the agent profile and makes a module of the size
-/// the README says, where the README says (the release profile keeps debug info: 790 KB).
+/// the README says, where the README says.
 #[test]
 fn the_example_agents_readmes_build_small_modules_as_written() {
     // A target folder of its own: the outer `cargo test` may hold the main one's lock.
