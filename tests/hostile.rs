@@ -290,7 +290,7 @@ fn events(record: &str) -> Vec<serde_json::Value> {
 }
 
 struct Zoo {
-    dir: PathBuf,
+    dir: TempDir, // in a static: never dropped, so it stays for the tests that share it
     run: Run,
     records: Vec<(Vec<String>, String)>,
 }

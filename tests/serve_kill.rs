@@ -94,7 +94,7 @@ check_games = 1
                 Arc::clone(&stop),
                 Arc::clone(&acknowledged),
                 server.url.clone(),
-                dir.clone(),
+                dir.to_path_buf(),
             );
             let tokens = tokens.clone();
             std::thread::spawn(move || {

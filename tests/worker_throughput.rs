@@ -251,7 +251,7 @@ fn a_second_worker_adds_at_least_80_percent_of_the_first() {
         .unwrap();
     let pool = rt.block_on(sqlx::AnyPool::connect(&url)).unwrap();
     let bench = Bench {
-        dir: dir.clone(),
+        dir: dir.to_path_buf(),
         url,
         rt,
         pool,

@@ -9,6 +9,10 @@ use std::sync::OnceLock;
 
 pub mod components;
 
+#[path = "../scratch/mod.rs"]
+mod scratch;
+pub use scratch::TempDir;
+
 pub const EXAMPLES: [&str; 5] = ["passer", "greedy", "insurance", "trader", "shepherd"];
 
 /// The Rust Farkle example bots, weakest first (by mean turns to 10,000).
@@ -82,15 +86,9 @@ pub fn example_wasm(name: &str) -> PathBuf {
     path
 }
 
-/// A fresh, empty folder for one test.
-pub fn temp_dir(name: &str) -> PathBuf {
-    let dir = workspace()
-        .join("target")
-        .join("e2e-tmp")
-        .join(format!("{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("create temp dir");
-    dir
+/// A fresh, empty folder for one test, removed when the test passes (see `scratch`).
+pub fn temp_dir(name: &str) -> TempDir {
+    TempDir::new(&workspace(), "e2e-tmp", name)
 }
 
 /// A league file over the given example agents.

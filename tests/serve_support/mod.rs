@@ -10,6 +10,10 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+#[path = "../scratch/mod.rs"]
+mod scratch;
+pub use scratch::TempDir;
+
 pub fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
@@ -24,15 +28,9 @@ pub fn arena() -> Command {
     c
 }
 
-/// A fresh, empty folder for one test.
-pub fn temp_dir(name: &str) -> PathBuf {
-    let dir = workspace()
-        .join("target")
-        .join("serve-tmp")
-        .join(format!("{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("create temp dir");
-    dir
+/// A fresh, empty folder for one test, removed when the test passes (see `scratch`).
+pub fn temp_dir(name: &str) -> TempDir {
+    TempDir::new(&workspace(), "serve-tmp", name)
 }
 
 /// The hand-written climber (buys animals, logs what it buys) with its log text replaced by
