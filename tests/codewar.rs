@@ -251,7 +251,12 @@ fn play_narrates_the_array_and_check_runs_smoke_games() {
     assert!(out.contains("Result after 12 iterations"), "{out}");
     let o = run(&["verify", "-v", s(&record)]);
     assert!(o.status.success(), "{}", text(&o));
-    assert!(text(&o).contains("codewar:"), "{}", text(&o));
+    // In the code war's words: it counts visits and rolls no dice.
+    let said = text(&o);
+    assert!(said.contains("(codewar: "), "{said}");
+    assert!(said.contains(" visits, "), "{said}");
+    assert!(said.contains(", seed 3)"), "{said}");
+    assert!(!said.contains("dice"), "{said}");
 
     // Settings the game does not have, or out of bounds, and too many players are refused.
     let o = run(&[

@@ -47,6 +47,12 @@ pub struct GameInfo {
     /// The target a solo game plays for, as people write it (`10,000`); `None` for a game with
     /// no solo form.
     pub solo_target: Option<&'static str>,
+    /// What one of the record's turns is called, singular (`"turn"`, or `"visit"` where a turn
+    /// is a visit of a cell): how `arena verify` counts them.
+    pub turn_word: &'static str,
+    /// Whether the game's seed rolls dice (`arena verify` then says `dice: seeded N`, else
+    /// `seed N`).
+    pub dice: bool,
     /// All the sandbox is told about the game.
     pub agent: AgentInterface,
 }

@@ -58,15 +58,21 @@ pub struct VerifySummary {
 }
 
 impl VerifySummary {
-    /// `12 turns, winner: seat 1, dice: seeded 123` style.
+    /// `12 turns, winner: seat 1, dice: seeded 123` style, in the words of the game: its own
+    /// name for a turn (`GameInfo::turn_word`), and `seed 3` when the seed rolls no dice.
     pub fn describe(&self) -> String {
-        let dice = match self.dice {
-            DiceOrigin::Seeded(seed) => format!("dice: seeded {seed}"),
+        let info = crate::games::by_name(self.game).ok().map(|g| g.info());
+        let word = info.map_or("turn", |i| i.turn_word);
+        let seed = match self.dice {
+            DiceOrigin::Seeded(seed) if info.is_some_and(|i| i.dice) => {
+                format!("dice: seeded {seed}")
+            }
+            DiceOrigin::Seeded(seed) => format!("seed {seed}"),
             DiceOrigin::Explicit => "dice: explicit, not derived from a seed".to_string(),
         };
-        let turns = if self.turns == 1 { "turn" } else { "turns" };
+        let plural = if self.turns == 1 { "" } else { "s" };
         format!(
-            "{}: {} {turns}, {}, {dice}",
+            "{}: {} {word}{plural}, {}, {seed}",
             self.game, self.turns, self.result
         )
     }

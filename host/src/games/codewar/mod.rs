@@ -68,6 +68,8 @@ pub static INFO: GameInfo = GameInfo {
     title: TITLE,
     seats: SEATS,
     solo_target: None,
+    turn_word: "visit",
+    dice: false,
     agent: AgentInterface {
         title: TITLE,
         abi_id: arena_abi::game::CODEWAR,

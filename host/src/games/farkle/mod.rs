@@ -52,6 +52,8 @@ pub static INFO: GameInfo = GameInfo {
     // The observation has a score slot per seat.
     seats: 1..=arena_abi::farkle::MAX_SEATS,
     solo_target: Some("10,000"),
+    turn_word: "turn",
+    dice: true,
     agent: AgentInterface {
         title: TITLE,
         abi_id: arena_abi::game::FARKLE,

@@ -58,6 +58,8 @@ pub static INFO: GameInfo = GameInfo {
     title: TITLE,
     seats: 2..=farm_rules::MAX_PLAYERS,
     solo_target: None,
+    turn_word: "turn",
+    dice: true,
     agent: AgentInterface {
         title: TITLE,
         abi_id: arena_abi::game::LITTLE_ANIMAL_FARM,

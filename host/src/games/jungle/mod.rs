@@ -67,6 +67,8 @@ pub static INFO: GameInfo = GameInfo {
     // Two sides; seat 0 plays the first player (upper case, the bottom of the board).
     seats: 2..=2,
     solo_target: None,
+    turn_word: "turn",
+    dice: false,
     agent: AgentInterface {
         title: TITLE,
         abi_id: arena_abi::game::JUNGLE,

@@ -110,7 +110,7 @@ fn greedy_beats_random_and_the_record_verifies_and_repeats() {
         summary.describe()
     );
     assert!(
-        summary.describe().contains("seeded 3"),
+        summary.describe().ends_with(", seed 3") && !summary.describe().contains("dice"),
         "{}",
         summary.describe()
     );
