@@ -788,3 +788,69 @@ fn a_component_is_uploaded_checked_and_plays_the_ladder(db: Database) {
     drop(worker);
     server.finish();
 }
+
+on_both_databases!(a_code_war_ladder_plays_uploaded_snippets, "serve_codewar");
+
+/// A code war challenge: uploads are checked as code war agents (a farm agent is refused, naming
+/// the export it lacks), they play the ladder in an Array of the challenge's size, and a game's
+/// record verifies, visit by visit, and opens in the code war's viewer.
+fn a_code_war_ladder_plays_uploaded_snippets(db: Database) {
+    let dir = temp_dir(&format!("codewar-{}", db.name()));
+    // With PostgreSQL, an `arena worker` process plays the games, and the server none.
+    let workers = if db.url().is_some() { 0 } else { 1 };
+    let server = Server::start(
+        &dir,
+        &format!(
+            "{}game = \"codewar\"\nworkers = {workers}\n\
+             [codewar]\narray_size = 40\niterations = 30\n\
+             [ladder]\nplacement_games = 2\nmax_games_per_version = 8\n\
+             [uploads]\ncheck_games = 1\n",
+            db.challenge_line()
+        ),
+    );
+    let worker = db.worker(&dir, "remote");
+    let crawl = server.add_contestant("crawl");
+    let borg = server.add_contestant("borg");
+    let farm = write(&dir, "farm.wat", &passer());
+    let out = server.submit(&crawl, &farm);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(text(&out).contains("codewar_run"), "{}", text(&out));
+    for (token, name) in [(&crawl, "crawler"), (&borg, "borg")] {
+        let file = workspace().join(format!("example-agents/wat/codewar-{name}.wat"));
+        let out = server.submit(token, &file);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    }
+    let board = server.wait_for("/api/leaderboard", 180, |b| {
+        games_of(b, "crawl") >= 8 && games_of(b, "borg") >= 8
+    });
+    seat_games_add_up(&board);
+    let id = entry(&board, "borg").unwrap()["contestant"]
+        .as_i64()
+        .unwrap();
+    let game = server.json(&format!("/api/agents/{id}"))["games"][0]["id"]
+        .as_i64()
+        .unwrap();
+    let (status, record) = server.get_as(&borg, &format!("/api/games/{game}/record"));
+    assert_eq!(status, 200);
+    assert!(record.contains("\"game\":\"codewar\""), "{record}");
+    let path = write(&dir, "codewar-game.jsonl", &record);
+    let out = arena().args(["verify", "-v"]).arg(&path).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(
+        text(&out).contains(" visits, 30 iterations, "),
+        "{}",
+        text(&out)
+    );
+    let (status, viewer) = server.get("/replays/codewar.html");
+    assert_eq!(status, 200);
+    assert!(viewer.contains("codewar.js"), "{viewer}");
+    if db.url().is_some() {
+        assert_eq!(
+            db.int("SELECT COUNT(*) FROM games WHERE status = 'done' AND played_by <> 'remote'"),
+            0,
+            "with no server workers, the worker elsewhere plays every game"
+        );
+    }
+    drop(worker);
+    server.finish();
+}
