@@ -229,6 +229,22 @@ pub fn result_name(outcome: &crate::game::Outcome) -> &'static str {
 /// The result of a game nobody could play (every agent failed to load): it counts for nobody.
 pub const NOT_PLAYED: &str = "not_played";
 
+/// A name in at most `width` characters of a terminal table: a longer one keeps its start and its
+/// end around a `…`, since versions of one agent differ at the end (`my-agent-v1`, `my-agent-v2`).
+/// The files keep every name whole.
+pub fn fit_name(name: &str, width: usize) -> String {
+    let chars: Vec<char> = name.chars().collect();
+    if chars.len() <= width {
+        return name.to_owned();
+    }
+    let tail = (width.saturating_sub(1)) / 2;
+    let head = width.saturating_sub(1) - tail;
+    let mut out: String = chars[..head].iter().collect();
+    out.push('…');
+    out.extend(&chars[chars.len() - tail..]);
+    out
+}
+
 /// The standings as a terminal table; for a solo league, the benchmark table instead (ratings
 /// and the cross-table mean nothing when nobody meets anybody).
 pub fn table(s: &Standings) -> String {
@@ -268,7 +284,7 @@ pub fn table(s: &Standings) -> String {
                 .collect::<Vec<_>>()
                 .join(", ")
         };
-        let name: String = a.name.chars().take(width).collect();
+        let name = fit_name(&a.name, width);
         let _ = writeln!(
             out,
             "{:>4}  {:<width$}  {:>6} {:>6} {:>6} {:>6}  {:>5.1}%  {:<15}  {:>7.0} {:>6.0}  {:>7.1}  {}",
@@ -388,7 +404,7 @@ fn benchmark_table(s: &Standings, b: &Benchmark) -> String {
         "rank", "agent", "games", "reached", "mean ± sd", "median", "min–max"
     );
     for a in &b.agents {
-        let name: String = a.name.chars().take(width).collect();
+        let name = fit_name(&a.name, width);
         let reached = format!("{} {:>5.1}%", a.reached, 100.0 * a.reached_rate);
         let mean = match (a.mean, a.sd) {
             (Some(m), Some(sd)) => format!("{m:.2} ± {sd:.2}"),
@@ -449,6 +465,29 @@ mod tests {
             faults: vec![],
             scores: None,
             record: String::new(),
+        }
+    }
+
+    #[test]
+    fn long_names_keep_their_start_and_end_in_the_standings() {
+        assert_eq!(fit_name("short", 32), "short");
+        assert_eq!(fit_name("abcdefghij", 10), "abcdefghij");
+        assert_eq!(fit_name("abcdefghijk", 10), "abcde…hijk");
+        assert_eq!(fit_name("ääääääääääöö", 5), "ää…öö");
+        let names = [
+            "team-with-a-very-long-name-strategy-version-1",
+            "team-with-a-very-long-name-strategy-version-2",
+        ];
+        let results: Vec<GameResult> = (0..4).map(|i| game(i, &names, i % 2)).collect();
+        let owned: Vec<String> = names.iter().map(|s| s.to_string()).collect();
+        let table = table(&compute(&owned, &results));
+        let standings = &table[..table.find("cross-table").unwrap()];
+        for n in [
+            "team-with-a-very…ategy-version-1",
+            "team-with-a-very…ategy-version-2",
+        ] {
+            assert_eq!(n.chars().count(), 32);
+            assert!(standings.contains(n), "`{n}` in:\n{table}");
         }
     }
 
