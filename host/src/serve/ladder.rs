@@ -62,6 +62,11 @@ struct BoardState {
 pub struct Board {
     measure: &'static str,
     state: Mutex<BoardState>,
+    /// Held through a whole [`Board::reload`], so that reloads end in the order they began: an
+    /// upload's reload that read the versions before the ladder marked one placed must not write
+    /// them after the ladder's own reload, or the board would keep the version unplaced and the
+    /// ladder would never schedule it again.
+    reloading: tokio::sync::Mutex<()>,
 }
 
 impl Board {
@@ -80,6 +85,7 @@ impl Board {
                 json: serde_json::to_string(&empty).expect("JSON").into(),
                 leaderboard: Arc::new(empty),
             }),
+            reloading: tokio::sync::Mutex::new(()),
         }
     }
 
@@ -91,6 +97,7 @@ impl Board {
     /// while the database was being read (its game committed after the read) is kept: results are
     /// never taken back, only left out once one of their versions is replaced.
     pub async fn reload(&self, db: &Db) -> anyhow::Result<()> {
+        let _one_at_a_time = self.reloading.lock().await;
         let active = db.active_versions().await?;
         let mut results = BTreeMap::new();
         for (id, json) in db.counted_results().await? {
