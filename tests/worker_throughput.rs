@@ -1,7 +1,9 @@
 //! Games per second with one and with two `arena worker` processes on this machine, playing from a
 //! real PostgreSQL with its default durability (every commit flushed): the second worker must add
 //! at least 80 % of the first, or, where the machine itself gives a second process less (a second
-//! local `arena league` beside the first, no database), come within 10 points of what it gives.
+//! local `arena league` beside the first, no database), come within 10 points of what it gives,
+//! less the share of a core the PostgreSQL server itself takes while two workers play: the
+//! server runs on the same cores here, and the local processes have no server to feed.
 //! Also measured and printed: the queue's own cost per game, as the
 //! workers see it (their time in claim and in commit transactions) and as the database pays it
 //! (the server's CPU time), from which docs/PERFORMANCE.md estimates how many workers one
@@ -226,8 +228,10 @@ fn per_game(line: &str, what: &str) -> f64 {
 /// machine is busy with other work.
 const MEASURABLE: f64 = 0.25;
 
-fn wanted_gain(local: f64) -> f64 {
-    0.8f64.min(local - 0.1)
+/// The gain wanted of the second worker, from a second local process's gain and the cores the
+/// database server used while two workers played.
+fn wanted_gain(local: f64, server_cores: f64) -> f64 {
+    0.8f64.min(local - 0.1 - server_cores)
 }
 
 #[test]
@@ -279,6 +283,7 @@ fn a_second_worker_adds_at_least_80_percent_of_the_first() {
     let mut seed = 10;
     for round in 1..=tries {
         let mut rates = [0.0f64; 2];
+        let mut server_cores = [0.0f64; 2];
         let order = if round % 2 == 1 { [1, 2] } else { [2, 1] };
         for n in order {
             seed += 1;
@@ -287,6 +292,7 @@ fn a_second_worker_adds_at_least_80_percent_of_the_first() {
             let (rate, lines) = bench.drain(n, round);
             let db_cpu = cluster.cpu_seconds() - cpu0;
             rates[n - 1] = rate;
+            server_cores[n - 1] = db_cpu / games as f64 * rate;
             let claim: f64 = lines.iter().map(|l| per_game(l, "claim")).sum::<f64>() / n as f64;
             let commit: f64 = lines.iter().map(|l| per_game(l, "commit")).sum::<f64>() / n as f64;
             eprintln!(
@@ -306,15 +312,17 @@ fn a_second_worker_adds_at_least_80_percent_of_the_first() {
         let one = bench.local(1, seed);
         let two = bench.local(2, seed + 1);
         let bound = two / one - 1.0;
-        let wanted = wanted_gain(bound);
+        let wanted = wanted_gain(bound, server_cores[1]);
         eprintln!(
             "round {round}: the second worker adds {:.0} %; a second local process adds {:.0} % \
-             ({one:.1} and {two:.1} games/s); wanted {:.0} %",
+             ({one:.1} and {two:.1} games/s); PostgreSQL took {:.2} of a core while two workers \
+             played; wanted {:.0} %",
             gain * 100.0,
             bound * 100.0,
+            server_cores[1],
             wanted * 100.0
         );
-        gains.push((gain, bound));
+        gains.push((gain, bound, server_cores[1]));
         if bound >= MEASURABLE && gain >= wanted {
             break;
         }
@@ -322,13 +330,20 @@ fn a_second_worker_adds_at_least_80_percent_of_the_first() {
     assert!(
         gains
             .iter()
-            .any(|&(g, bound)| bound >= MEASURABLE && g >= wanted_gain(bound)),
+            .any(|&(g, bound, cores)| bound >= MEASURABLE && g >= wanted_gain(bound, cores)),
         "in no round did the second worker add 80 % of the first's games per second, or come \
-         within 10 points of what a second local process adds (at least 25 %: a machine busy \
-         with other work shows nothing) (worker, local) %: {:?}",
+         within 10 points of what a second local process adds less PostgreSQL's share of a core \
+         (at least 25 %: a machine busy with other work shows nothing) (worker, local, \
+         PostgreSQL's cores) %: {:?}",
         gains
             .iter()
-            .map(|(g, b)| ((g * 100.0).round(), (b * 100.0).round()))
+            .map(|(g, b, c)| {
+                (
+                    (g * 100.0).round(),
+                    (b * 100.0).round(),
+                    (c * 100.0).round(),
+                )
+            })
             .collect::<Vec<_>>()
     );
     assert_eq!(bench.scheduled(), 0);
