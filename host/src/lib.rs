@@ -15,11 +15,9 @@ pub mod audit;
 pub mod bench;
 pub mod cli;
 pub mod distributed;
-pub mod game;
 pub mod games;
 pub mod league;
 pub mod matchup;
-pub mod records;
 pub mod report;
 pub mod resolve;
 pub mod serve;
@@ -28,3 +26,9 @@ pub mod terminal;
 
 /// The sandbox (the `arena-sandbox` crate).
 pub use arena_sandbox as sandbox;
+
+/// The games' interface, the game loop, the players and the records (the `arena-game` crate).
+pub use arena_game as game;
+
+/// Game records, whatever the game (the `arena-game` crate's).
+pub use arena_game::record as records;

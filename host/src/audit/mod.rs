@@ -29,7 +29,7 @@ use crate::league::result::{GameResult, INIT_DECISION};
 use crate::league::runner::RECORDS_DIR;
 use crate::league::schedule::{game_count, GameSpec, Schedule};
 use crate::league::standings;
-use crate::records::{verify_reader, DiceOrigin, VerifySummary};
+use crate::records::{DiceOrigin, VerifySummary};
 use published::Published;
 
 /// Problems printed before "... and N more".
@@ -235,13 +235,15 @@ fn check_game(
     let shown = format!("{RECORDS_DIR}/{file}");
     let path: PathBuf = records_dir.join(file);
     let opened = File::open(&path).map_err(|e| format!("{shown}: cannot read: {e}"))?;
-    let summary = verify_reader(opened).map_err(|e| {
-        if e.line == 0 {
-            format!("{shown}: {}", e.message)
-        } else {
-            format!("{shown}:{}: {}", e.line, e.message)
-        }
-    })?;
+    let summary = crate::games::registry()
+        .verify_reader(opened)
+        .map_err(|e| {
+            if e.line == 0 {
+                format!("{shown}: {}", e.message)
+            } else {
+                format!("{shown}:{}: {}", e.line, e.message)
+            }
+        })?;
     is_the_scheduled_game(published, &seated, spec, &summary)
         .map_err(|m| format!("{shown}: {m}, but it stands for {game}"))?;
     let line = format!("{shown}  ({}, {})", game, summary.describe());

@@ -64,7 +64,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
     }
     anyhow::ensure!(args.round_cap > 0, "--rounds must be at least 1");
     let limits = args.limits.limits();
-    let sandbox = Sandbox::new(crate::games::AGENTS, limits)?;
+    let sandbox = Sandbox::new(crate::games::registry().agents(), limits)?;
     let (mut stdout, mut sink) = (std::io::stdout(), std::io::sink());
     let out: &mut dyn Write = if args.json { &mut sink } else { &mut stdout };
     let mut verdicts = Vec::new();
@@ -119,7 +119,7 @@ impl Verdict {
             v["games"] = m
                 .games()
                 .iter()
-                .map(|g| crate::games::of_agent(g).name())
+                .map(|g| crate::games::registry().of_agent(g).name())
                 .collect();
         }
         v
@@ -183,7 +183,7 @@ fn check_file(
     let games: Vec<&'static dyn Game> = module
         .games()
         .iter()
-        .map(|g| crate::games::of_agent(g))
+        .map(|g| crate::games::registry().of_agent(g))
         .collect();
     let (errors, warnings) = check_module(&module, started.elapsed(), &games, args, out)?;
     Ok(Verdict {

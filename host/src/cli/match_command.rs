@@ -93,7 +93,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<i32> {
         matchup::check_games(games)?;
     }
     let limits = args.limits.limits();
-    let sandbox = Sandbox::new(crate::games::AGENTS, limits)?;
+    let sandbox = Sandbox::new(crate::games::registry().agents(), limits)?;
     let mut sides = Vec::new();
     let mut modules = Vec::new();
     for (role, path) in [("NEW", &args.new), ("OLD", &args.old)] {

@@ -68,7 +68,8 @@ impl Lang {
 
 /// `--game`'s help: the games and the languages of their templates.
 fn game_help() -> String {
-    let games: Vec<String> = crate::games::all()
+    let games: Vec<String> = crate::games::registry()
+        .all()
         .iter()
         .map(|g| {
             let langs: Vec<String> = Lang::ALL
@@ -108,7 +109,7 @@ pub struct NewArgs {
         long,
         value_name = "GAME",
         value_parser = crate::games::parse,
-        default_value = crate::games::first().name(),
+        default_value = crate::games::registry().first().name(),
         help = game_help()
     )]
     pub game: &'static dyn Game,
@@ -381,7 +382,10 @@ mod tests {
     #[test]
     fn placeholders_are_filled_in_every_template() {
         for lang in Lang::ALL {
-            let all = crate::games::all().iter().filter_map(|g| files(lang, *g));
+            let all = crate::games::registry()
+                .all()
+                .iter()
+                .filter_map(|g| files(lang, *g));
             for (path, text) in all.flatten() {
                 let filled = fill(
                     text,
@@ -404,7 +408,7 @@ mod tests {
         NewArgs {
             name,
             lang,
-            game: crate::games::by_name(game).unwrap(),
+            game: crate::games::registry().by_name(game).unwrap(),
             sdk: None,
         }
     }
@@ -419,12 +423,17 @@ mod tests {
         assert_eq!(steps[0], format!("cd {}", wat.display()));
         assert!(steps[1].starts_with("# nothing to build"), "{steps:?}");
         assert_eq!(steps[2], "arena check dice-bot.wat");
-        let sb =
-            crate::sandbox::Sandbox::new(crate::games::AGENTS, crate::sandbox::Limits::default())
-                .unwrap();
+        let sb = crate::sandbox::Sandbox::new(
+            crate::games::registry().agents(),
+            crate::sandbox::Limits::default(),
+        )
+        .unwrap();
         let m = sb.load(&wat.join("dice-bot.wat")).unwrap();
         assert_eq!(m.games().len(), 1);
-        assert_eq!(crate::games::of_agent(m.games()[0]).name(), "farkle");
+        assert_eq!(
+            crate::games::registry().of_agent(m.games()[0]).name(),
+            "farkle"
+        );
 
         let rust = dir.join("rusty-dice");
         let _ = std::fs::remove_dir_all(&rust);

@@ -163,7 +163,8 @@ impl PlayArgs {
 
 /// `--game`'s help: the games, with the players each seats.
 pub fn game_help() -> String {
-    let games: Vec<String> = crate::games::all()
+    let games: Vec<String> = crate::games::registry()
+        .all()
         .iter()
         .map(|g| {
             let seats = g.seats();
@@ -191,7 +192,7 @@ pub fn run(args: PlayArgs) -> anyhow::Result<i32> {
     }
     anyhow::ensure!(args.round_cap > 0, "--rounds must be at least 1");
     let limits = args.limits.limits();
-    let sandbox = Sandbox::new(crate::games::AGENTS, limits.clone())?;
+    let sandbox = Sandbox::new(crate::games::registry().agents(), limits.clone())?;
     let mut modules = Vec::new();
     for path in &args.agents {
         match load_agent(&sandbox, path) {
@@ -271,7 +272,7 @@ fn run_person(args: &PlayArgs) -> anyhow::Result<i32> {
     );
     anyhow::ensure!(args.round_cap > 0, "--rounds must be at least 1");
     let limits = args.limits.limits();
-    let sandbox = Sandbox::new(crate::games::AGENTS, limits.clone())?;
+    let sandbox = Sandbox::new(crate::games::registry().agents(), limits.clone())?;
     let mut modules = Vec::new();
     for path in args.agents.iter().filter(|p| !is_human(p)) {
         match load_agent(&sandbox, path) {
@@ -404,7 +405,8 @@ pub fn choose_game(
         }
         return Ok(game);
     }
-    let common: Vec<&'static dyn Game> = crate::games::all()
+    let common: Vec<&'static dyn Game> = crate::games::registry()
+        .all()
         .iter()
         .copied()
         .filter(|g| modules.iter().all(|m| m.plays(&g.info().agent)))
@@ -418,7 +420,7 @@ pub fn choose_game(
                     let games: Vec<&str> = m
                         .games()
                         .iter()
-                        .map(|g| crate::games::of_agent(g).name())
+                        .map(|g| crate::games::registry().of_agent(g).name())
                         .collect();
                     format!("{} plays {}", m.name(), games.join(" and "))
                 })
@@ -510,7 +512,9 @@ mod tests {
         };
         assert_eq!(run(args).unwrap(), 0);
         let bytes = std::fs::read(&record).unwrap();
-        let summary = crate::records::verify_record_bytes(&bytes).unwrap();
+        let summary = crate::games::registry()
+            .verify_record_bytes(&bytes)
+            .unwrap();
         assert!(
             summary.describe().contains("seeded 11"),
             "{}",
@@ -555,7 +559,9 @@ mod tests {
             let agents = vec![agent.clone(); seats];
             assert_eq!(run(args(agents, Some(record.clone()), None)).unwrap(), 0);
             let bytes = std::fs::read(&record).unwrap();
-            let summary = crate::records::verify_record_bytes(&bytes).unwrap();
+            let summary = crate::games::registry()
+                .verify_record_bytes(&bytes)
+                .unwrap();
             assert_eq!(summary.game, "farkle");
             assert_eq!(summary.players, seats);
             assert!(
@@ -565,7 +571,9 @@ mod tests {
             );
         }
         // One agent for Little Animal Farm is refused before anything is loaded.
-        let farm = crate::games::by_name("little-animal-farm").unwrap();
+        let farm = crate::games::registry()
+            .by_name("little-animal-farm")
+            .unwrap();
         let err = run(args(vec![agent.clone()], None, Some(farm))).unwrap_err();
         assert!(err.to_string().contains("2 to 6 players"), "{err}");
         std::fs::remove_dir_all(&dir).ok();
@@ -573,7 +581,11 @@ mod tests {
 
     #[test]
     fn the_game_is_the_one_all_agents_play() {
-        let sb = Sandbox::new(crate::games::AGENTS, crate::sandbox::Limits::default()).unwrap();
+        let sb = Sandbox::new(
+            crate::games::registry().agents(),
+            crate::sandbox::Limits::default(),
+        )
+        .unwrap();
         let farkle = sb.load_bytes("banker", BANKER.as_bytes()).unwrap();
         let both_text = BANKER.replacen(
             "(func (export \"farkle_draft\")",
@@ -586,13 +598,13 @@ mod tests {
         let games: Vec<&str> = both
             .games()
             .iter()
-            .map(|g| crate::games::of_agent(g).name())
+            .map(|g| crate::games::registry().of_agent(g).name())
             .collect();
         assert_eq!(games, ["little-animal-farm", "farkle"]);
         let farm_only = both_text.replacen("(export \"farkle_draft\")", "", 1);
         let farm = sb.load_bytes("farmer", farm_only.as_bytes()).unwrap();
 
-        let by_name = |n: &str| crate::games::by_name(n).unwrap();
+        let by_name = |n: &str| crate::games::registry().by_name(n).unwrap();
         let pick = |ms: &[&AgentModule], g: Option<&str>| {
             let ms: Vec<AgentModule> = ms.iter().map(|m| (*m).clone()).collect();
             choose_game(g.map(by_name), &ms)

@@ -13,7 +13,7 @@
 mod base64;
 mod data;
 mod games_folder;
-pub mod json;
+pub use crate::game::json;
 mod packs;
 pub mod replay;
 mod rows;
@@ -55,7 +55,7 @@ const GAMES_SCRIPT: &str = "games.js";
 fn assets() -> &'static [(&'static str, &'static str)] {
     static ALL: OnceLock<Vec<(&'static str, &'static str)>> = OnceLock::new();
     ALL.get_or_init(|| {
-        let games = crate::games::all();
+        let games = crate::games::registry().all();
         let viewers = games.iter().flat_map(|g| g.viewer().assets.iter().copied());
         let info: serde_json::Map<String, serde_json::Value> = games
             .iter()

@@ -115,7 +115,7 @@ impl Engine {
         let limits = limits(&rules.budgets);
         let limits_json = Arc::new(serde_json::to_value(&limits)?);
         Ok(Engine {
-            sandbox: Sandbox::new(crate::games::AGENTS, limits)?,
+            sandbox: Sandbox::new(crate::games::registry().agents(), limits)?,
             settings: Arc::new(rules.settings.clone()),
             rules,
             limits_json,
@@ -128,7 +128,7 @@ impl Engine {
         let limits = limits(&rules.budgets);
         let limits_json = Arc::new(serde_json::to_value(&limits)?);
         let instances = u32::try_from(games.saturating_mul(rules.players)).unwrap_or(u32::MAX);
-        let sandbox = Sandbox::for_instances(crate::games::AGENTS, limits, instances)?;
+        let sandbox = Sandbox::for_instances(crate::games::registry().agents(), limits, instances)?;
         let at_once = sandbox.games_at_once(rules.players, games)?;
         let engine = Engine {
             sandbox,
@@ -545,7 +545,11 @@ pub fn replay_asset(name: &str) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::records::verify_record_bytes;
+    fn verify_record_bytes(
+        b: &[u8],
+    ) -> Result<crate::records::VerifySummary, crate::records::VerifyError> {
+        crate::games::registry().verify_record_bytes(b)
+    }
 
     const PASSER: &str = r#"(module
   (import "arena" "log" (func $log (param i32 i32)))
@@ -559,7 +563,9 @@ mod tests {
 
     fn engine() -> Engine {
         Engine::new(Rules {
-            game: crate::games::by_name("little-animal-farm").unwrap(),
+            game: crate::games::registry()
+                .by_name("little-animal-farm")
+                .unwrap(),
             settings: Default::default(),
             players: 2,
             round_cap: 30,

@@ -23,7 +23,8 @@ pub(super) fn files(lang: Lang, template: &[TemplateFile]) -> Vec<TemplateFile> 
         ],
         _ => &[(".gitignore", "*.wasm\n__pycache__/\n.venv/\n")],
     };
-    let worlds = crate::games::all()
+    let worlds = crate::games::registry()
+        .all()
         .iter()
         .filter_map(|g| g.info().agent.component)
         .map(|w| w.wit_file());

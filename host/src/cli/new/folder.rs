@@ -78,11 +78,12 @@ fn python_game(dir: &Path) -> anyhow::Result<&'static dyn Game> {
             .component
             .is_some_and(|w| source.contains(&format!("{}_types", w.short_name())))
     };
-    Ok(crate::games::all()
+    Ok(crate::games::registry()
+        .all()
         .iter()
         .copied()
         .find(imports)
-        .unwrap_or_else(crate::games::first))
+        .unwrap_or_else(|| crate::games::registry().first()))
 }
 
 /// The newest modification time of the sources under `dir` (every file but what builds make).
@@ -127,7 +128,7 @@ pub fn build_folder(dir: &Path) -> anyhow::Result<Option<PathBuf>> {
     let lib = name.replace('-', "_");
     let game = match lang {
         Lang::Python => python_game(dir)?,
-        _ => crate::games::first(),
+        _ => crate::games::registry().first(),
     };
     let (mut command, module) = build_command(lang, game, &name, &lib);
     if lang == Lang::Zig && !on_path("zig") {
