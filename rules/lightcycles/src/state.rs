@@ -249,6 +249,23 @@ impl State {
         &self.cycles()[seat]
     }
 
+    /// The cell `seat`'s cycle enters at the next tick with `turn`; `None` off the grid.
+    /// (Whether it survives depends on the grid and on the other heads: see [`stages::collide`].)
+    pub fn target(&self, seat: usize, turn: crate::Turn) -> Option<Pos> {
+        let c = self.cycle(seat);
+        self.grid.step(c.head, c.heading.turned(turn))
+    }
+
+    /// Whether the head of a living cycle other than `seat`'s can enter `cell` at the next tick
+    /// (two heads entering one cell both die).
+    pub fn contested(&self, seat: usize, cell: Pos) -> bool {
+        self.living().iter().filter(|&s| s != seat).any(|s| {
+            crate::Turn::ALL
+                .iter()
+                .any(|&t| self.target(s, t) == Some(cell))
+        })
+    }
+
     /// The seats whose cycles are alive.
     pub fn living(&self) -> Seats {
         let mut s = Seats::NONE;

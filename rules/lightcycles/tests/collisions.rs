@@ -400,3 +400,32 @@ fn pictures_are_checked_and_round_trip() {
     assert!(parse(&OPEN.replace('B', "b"), &[Dir::North, Dir::South], 10).is_err());
     assert!(parse(&OPEN.replace('B', "x"), &[Dir::North, Dir::South], 10).is_err());
 }
+
+#[test]
+fn targets_and_contested_cells() {
+    let mut s = state(
+        "
+        ........
+        ........
+        ........
+        ..A.B...
+        ........
+        ........
+        ........
+        c......C",
+        &[Dir::East, Dir::North, Dir::West],
+    );
+    assert_eq!(s.target(0, Turn::Straight), Some(Pos::new(3, 3)));
+    assert_eq!(s.target(0, Turn::Left), Some(Pos::new(2, 2)));
+    assert_eq!(s.target(0, Turn::Right), Some(Pos::new(2, 4)));
+    // Seat 2 heads west on the bottom row: turning left (south) leaves the grid.
+    assert_eq!(s.target(2, Turn::Left), None);
+    // Seat 1 (heading north) can enter (3, 3) by turning left, never the cell behind it.
+    assert!(s.contested(0, Pos::new(3, 3)));
+    assert!(!s.contested(0, Pos::new(4, 4)));
+    assert!(!s.contested(1, Pos::new(3, 3)));
+    assert!(s.contested(0, Pos::new(6, 7)));
+    // A dead cycle contests nothing.
+    s.apply(&answers(&[L, R, OUT])).unwrap();
+    assert!(!s.contested(0, Pos::new(6, 7)));
+}
