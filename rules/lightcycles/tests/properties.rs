@@ -291,23 +291,30 @@ fn relabel(s: &State, perm: &[usize; MAX_PLAYERS]) -> State {
 
 #[test]
 fn the_symmetries_that_apply() {
-    let s = |players| State::start(&Settings::default(), players, 1).unwrap();
-    let count = |players| {
+    let count = |width, height, players| {
+        let settings = Settings {
+            width,
+            height,
+            ..Settings::default()
+        };
+        let s = State::start(&settings, players, 1).unwrap();
         Symmetry::ALL
             .iter()
-            .filter(|&&sym| seat_image(&s(players), sym).is_some())
+            .filter(|&&sym| seat_image(&s, sym).is_some())
             .count()
     };
-    // On the default grid (even sides): the identity and half a turn for 2 and 6 players, all
-    // four for 4; for 3 and 5 the odd seat out has no image but itself.
-    assert_eq!(count(2), 2);
-    assert_eq!(count(3), 1);
-    assert_eq!(count(4), 4);
-    assert_eq!(count(5), 1);
-    assert_eq!(count(6), 2);
-    assert_eq!(seat_image(&s(2), Symmetry::HalfTurn).unwrap()[..2], [1, 0]);
+    // docs/LIGHTCYCLES.md, "Fairness". On the default grid (even sides): the identity and half a
+    // turn for 2 and 6 players, all four for 4; for 3 and 5 the odd seat out has no image.
+    assert_eq!([2, 3, 4, 5, 6].map(|n| count(30, 20, n)), [2, 1, 4, 1, 2]);
+    // An odd width: the left-right mirror keeps the middle column, so it applies to 5 and 6
+    // players (and the top-bottom one to 6), and to 3 when the height is odd too.
+    assert_eq!([2, 3, 4, 5, 6].map(|n| count(31, 20, n)), [2, 1, 4, 2, 4]);
+    assert_eq!(count(31, 21, 3), 2);
+    let default = State::start(&Settings::default(), 4, 1).unwrap();
     assert_eq!(
-        seat_image(&s(4), Symmetry::MirrorLeftRight).unwrap()[..4],
+        seat_image(&default, Symmetry::MirrorLeftRight).unwrap()[..4],
         [3, 2, 1, 0]
     );
+    let two = State::start(&Settings::default(), 2, 1).unwrap();
+    assert_eq!(seat_image(&two, Symmetry::HalfTurn).unwrap()[..2], [1, 0]);
 }
