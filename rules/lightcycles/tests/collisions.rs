@@ -423,7 +423,9 @@ fn targets_and_contested_cells() {
     // Seat 1 (heading north) can enter (3, 3) by turning left, never the cell behind it.
     assert!(s.contested(0, Pos::new(3, 3)));
     assert!(!s.contested(0, Pos::new(4, 4)));
-    assert!(!s.contested(1, Pos::new(3, 3)));
+    // Only the other heads count: seat 0 can enter (2, 2), no other head can.
+    assert!(!s.contested(0, Pos::new(2, 2)));
+    assert!(s.contested(1, Pos::new(2, 2)));
     assert!(s.contested(0, Pos::new(6, 7)));
     // A dead cycle contests nothing.
     s.apply(&answers(&[L, R, OUT])).unwrap();
