@@ -363,6 +363,10 @@ fn verification_refuses_a_changed_move_fuel_clock_or_position() {
     let record = native_game(5);
     let (bytes, _) = verified(&record);
     let text = String::from_utf8(bytes).unwrap();
+    // Without its final line break, the record is refused at its last line (docs/RECORDS.md).
+    let e = verify_record(text.strip_suffix('\n').unwrap()).unwrap_err();
+    assert_eq!(e.line, text.lines().count(), "{e}");
+    assert!(e.message.contains("does not end with \\n"), "{e}");
     let ply = &record.plies[2];
     let fuel = format!("\"fuel\":{}", ply.fuel);
     // Turn 3 is line 5.
