@@ -289,8 +289,8 @@ fn describe(m: &AgentModule, compile: Duration, out: &mut dyn Write) {
             "  WASI:        0.2 (no files, no network, seeded random, fake clocks)"
         );
     } else if m.snippet().is_some() {
-        // A code war agent has no ABI version, buffer, WASI or `arena_init`: its game runs it
-        // (docs/ABI.md, "Code war").
+        // A snippet agent has no ABI version, buffer, WASI or `arena_init`: its game runs it
+        // with its own imports (docs/ABI.md says which).
         let game = m.games().first().map_or("snippet", |g| g.title);
         say!(
             out,
