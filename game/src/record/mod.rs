@@ -147,8 +147,8 @@ pub trait Record: Rules {
     fn round_cap(&self, setup: &Self::Setup) -> u32;
 
     /// How the game ended, in words, for `arena verify` (`winner: seat 1`).
-    fn result(&self, setup: &Self::Setup, summary: &Summary) -> String {
-        let _ = setup;
+    fn result(&self, setup: &Self::Setup, end: &Self::End, summary: &Summary) -> String {
+        let _ = (setup, end);
         VerifySummary::outcome_text(summary.outcome)
     }
 

@@ -320,7 +320,7 @@ pub fn verify<R: Record>(
         forfeits: summary.forfeits.clone(),
         faults,
         load_faults,
-        result: rules.result(&setup, &summary),
+        result: rules.result(&setup, &ended.end, &summary),
         settings: rules.settings_of(&setup),
         outcome: summary.outcome,
         scores: summary.scores,

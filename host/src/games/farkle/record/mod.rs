@@ -209,7 +209,7 @@ impl Record for Farkle {
 
     /// How a game ended, in words: a solo game reaches the target or not; a race may end in a
     /// shared highest score.
-    fn result(&self, setup: &Setup, summary: &Summary) -> String {
+    fn result(&self, setup: &Setup, _end: &GameEnd, summary: &Summary) -> String {
         match (setup.players, summary.outcome) {
             (1, Outcome::Win { .. }) => "target reached".to_string(),
             (1, Outcome::Draw { round_cap: true }) => {

@@ -247,11 +247,10 @@ impl Record for Jungle {
         setup.round_cap
     }
 
-    fn result(&self, _setup: &Setup, summary: &Summary) -> String {
+    fn result(&self, _setup: &Setup, end: &GameEnd, summary: &Summary) -> String {
         match summary.outcome {
-            Outcome::Draw { round_cap: true } => {
-                "draw (100 plies without a capture, or the ply cap)".to_string()
-            }
+            // The end line says which of the rules' draws it was.
+            Outcome::Draw { round_cap: true } => format!("draw ({})", end.reason.words()),
             outcome => VerifySummary::outcome_text(outcome),
         }
     }
