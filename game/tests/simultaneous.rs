@@ -118,7 +118,7 @@ impl Rules for Picks {
         Next::Seats(state.living)
     }
 
-    fn observe<'s>(&self, state: &'s mut State, seat: usize) -> (Question, (u32, Vec<i64>)) {
+    fn observe(&self, state: &mut State, seat: usize) -> (Question, (u32, Vec<i64>)) {
         let q = Question {
             seat,
             decision: 0,

@@ -50,7 +50,8 @@ fn decisions(c: &mut Criterion) {
     };
     let mut g = c.benchmark_group("decision");
     let mut wasm = passer.player();
-    wasm.start(&Farm, &init).unwrap();
+    // The game's start, not the sandbox's inherent one.
+    arena::game::Player::<Farm>::start(&mut wasm, &Farm, &init).unwrap();
     g.bench_function("wasm_passer", |b| {
         b.iter(|| wasm.decide(&Farm, &q, &asked).answer.unwrap())
     });

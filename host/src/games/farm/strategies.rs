@@ -29,11 +29,11 @@ pub static STRATEGIES: Strategies = Strategies {
 /// A native agent of the strategy `name`.
 pub fn native(name: &str) -> Option<Box<dyn NativeAgent>> {
     Some(match name {
-        "passer" => Box::new(Sdk(passer::Passer::default())),
-        "greedy" => Box::new(Sdk(greedy::Greedy::default())),
-        "insurance" => Box::new(Sdk(insurance::Insurance::default())),
-        "trader" => Box::new(Sdk(trader::Trader::default())),
-        "shepherd" => Box::new(Sdk(shepherd::Shepherd::default())),
+        "passer" => Box::new(Sdk(passer::Passer)),
+        "greedy" => Box::new(Sdk(greedy::Greedy)),
+        "insurance" => Box::new(Sdk(insurance::Insurance)),
+        "trader" => Box::new(Sdk(trader::Trader)),
+        "shepherd" => Box::new(Sdk(shepherd::Shepherd)),
         _ => return None,
     })
 }

@@ -422,7 +422,7 @@ impl Rules for Jungle {
         Next::Seat(state.pos.side_to_move().index())
     }
 
-    fn observe<'s>(&self, state: &'s mut State, seat: usize) -> (Question, Ask) {
+    fn observe(&self, state: &mut State, seat: usize) -> (Question, Ask) {
         let clock = state.setup.clock;
         state.turn += 1;
         state.clocks[seat] = state.clocks[seat].saturating_add(clock.increment);
