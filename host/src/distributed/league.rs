@@ -14,7 +14,14 @@
 //! A killed `arena league` loses nothing: the workers go on; `--resume` takes the league over,
 //! collects what was played meanwhile and waits for the rest. Games journaled but not yet marked
 //! collected are marked then; games collected but not journaled (a folder replaced by
-//! `--fresh`) are played again.
+//! `--fresh`) are played again. The driver's name says its host and output folder: a `--resume`
+//! on the same host into the same folder holds the folder's lock, which proves the driver it
+//! replaces dead, and takes over at once.
+//!
+//! Nothing a worker writes is published unchecked: each result must be its scheduled game, and
+//! its record must verify and be that game with the league's agents and limits, and give that
+//! result (`crate::audit::check_record`). A row that does not is refused: its game goes back to
+//! the queue, the worker that wrote it is named, and the league goes on.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -23,9 +30,12 @@ use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context};
 
-use super::queue::LeagueRow;
+use super::double_play::{DoublePlay, Settled};
+use super::lease::LeaseOwner;
+use super::queue::{Collected, LeagueRow};
 use super::version;
 use super::worker::{self, JobAgent, LeagueJob};
+use crate::audit::{self, Settings};
 use crate::league::agents::{limits, load_agents};
 use crate::league::folder::{self, Header, Start};
 use crate::league::interrupt;
@@ -54,6 +64,66 @@ pub struct Distributed {
 
 /// A driver not heard of for this long has stopped: another `arena league` may take its league.
 const DRIVER_STALE_MS: i64 = 30_000;
+
+/// Who drives a league (the `driver` of its row): `league:PID:RANDOM:FOLDER@HOST`, FOLDER being
+/// the first 12 hex digits of the SHA-256 of the output folder's path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Driver {
+    pid: u32,
+    random: String,
+    folder: String,
+    host: String,
+}
+
+impl Driver {
+    /// The driver of this process, whose output folder is `out`.
+    fn this(out: &Path) -> anyhow::Result<Driver> {
+        Ok(Driver {
+            pid: std::process::id(),
+            random: crate::serve::auth::new_token()?[..8].to_owned(),
+            folder: folder_key(out),
+            host: worker::host_name(),
+        })
+    }
+
+    fn parse(text: &str) -> Option<Driver> {
+        let (rest, host) = text.rsplit_once('@')?;
+        let mut parts = rest.split(':');
+        let (tag, pid, random, folder) =
+            (parts.next()?, parts.next()?, parts.next()?, parts.next()?);
+        if tag != "league" || parts.next().is_some() {
+            return None;
+        }
+        Some(Driver {
+            pid: pid.parse().ok()?,
+            random: random.to_owned(),
+            folder: folder.to_owned(),
+            host: host.to_owned(),
+        })
+    }
+
+    /// Whether `other`, which drove the league into the same output folder on this host, is
+    /// proven dead by this driver holding the folder's lock: a live one would hold it.
+    fn proves_dead(&self, other: &Driver) -> bool {
+        other != self && other.host == self.host && other.folder == self.folder
+    }
+}
+
+impl std::fmt::Display for Driver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "league:{}:{}:{}@{}",
+            self.pid, self.random, self.folder, self.host
+        )
+    }
+}
+
+/// The key of an output folder in a driver's name: its absolute path's hash.
+fn folder_key(out: &Path) -> String {
+    let path = std::fs::canonicalize(out).unwrap_or_else(|_| out.to_path_buf());
+    crate::records::sha256_hex(path.to_string_lossy().as_bytes())[..12].to_owned()
+}
 /// How often the driver tells the database it is alive.
 const HEARTBEAT: Duration = Duration::from_secs(2);
 /// Results collected at once.
@@ -80,6 +150,8 @@ pub fn run_league_distributed(
     let schedule = Schedule::new(&names, cfg.players_per_game, cfg.games_per_group, cfg.seed)?;
     let settings = settings_json(cfg, &limits_json, &hashes);
     let fingerprint = crate::records::sha256_hex(settings.to_string().as_bytes());
+    // What the collector checks each worker's record against: the settings the league publishes.
+    let published = Settings::from_value(&settings)?;
 
     let out = cfg.output.clone();
     let start = match (opts.resume, opts.fresh) {
@@ -150,11 +222,7 @@ pub fn run_league_distributed(
     for (sha, bytes) in &code {
         rt.block_on(db.put_code(sha, bytes))?;
     }
-    let driver = format!(
-        "league:{}:{}",
-        std::process::id(),
-        &crate::serve::auth::new_token()?[..8]
-    );
+    let driver = Driver::this(&out)?.to_string();
     let league = rt.block_on(enqueue(
         &db,
         &Enqueue {
@@ -187,6 +255,7 @@ pub fn run_league_distributed(
         .transpose()?;
 
     let mut progress = Progress::new(schedule.len() as u64, results.len() as u64, opts.quiet);
+    let mut double = DoublePlay::new(cfg.double_play, &job, &code, &schedule)?;
     let collected = collect(
         &rt,
         &db,
@@ -194,16 +263,24 @@ pub fn run_league_distributed(
             league,
             driver: &driver,
             schedule: &schedule,
+            settings: &published,
+            names: &names,
             out: &out,
             quiet: opts.quiet,
             local: local.as_ref(),
         },
+        &mut double,
         &mut journal,
         &mut results,
         &mut done,
         &mut progress,
     );
     progress.finish();
+    if let Some(line) = double.counts.line() {
+        if !opts.quiet || double.counts.differed > 0 {
+            eprintln!("{line}");
+        }
+    }
     stop_workers.store(true, Ordering::SeqCst);
     let local_result = local.map(|t| {
         t.join()
@@ -263,17 +340,29 @@ async fn enqueue(db: &Db, e: &Enqueue<'_>) -> anyhow::Result<i64> {
     let now = now_ms();
     let version = version::arena_version();
     let existing = db.league_by_fingerprint(e.fingerprint).await?;
+    let mut dead = None;
     if let Some(LeagueRow {
         driver: Some(other),
         driver_seen_ms: Some(seen),
         ..
     }) = &existing
     {
-        if other != e.driver && seen + DRIVER_STALE_MS > now {
+        let ours = Driver::parse(e.driver);
+        let theirs = Driver::parse(other);
+        if let (Some(ours), Some(theirs)) = (&ours, &theirs) {
+            if ours.proves_dead(theirs) {
+                // It ran on this host into this output folder, whose lock this process holds.
+                dead = Some(other.clone());
+            }
+        }
+        if other != e.driver && dead.is_none() && seen + DRIVER_STALE_MS > now {
+            let free_in = (seen + DRIVER_STALE_MS - now + 999) / 1000;
             bail!(
                 "this league is being run by another `arena league` on the same database ({other}, \
-                 heard of {} s ago): one run per league at a time",
-                (now - seen) / 1000
+                 heard of {} s ago): one run per league at a time. If that one has stopped, the \
+                 league is free once it has not been heard of for {} s: run this again in {free_in} s",
+                (now - seen) / 1000,
+                DRIVER_STALE_MS / 1000
             );
         }
     }
@@ -287,7 +376,14 @@ async fn enqueue(db: &Db, e: &Enqueue<'_>) -> anyhow::Result<i64> {
         }
         Some(row) => {
             if !db
-                .take_league(row.id, e.driver, &version, now, now - DRIVER_STALE_MS)
+                .take_league(
+                    row.id,
+                    e.driver,
+                    dead.as_deref(),
+                    &version,
+                    now,
+                    now - DRIVER_STALE_MS,
+                )
                 .await?
             {
                 bail!("another `arena league` took this league over as this one started");
@@ -326,16 +422,22 @@ struct Collecting<'a> {
     league: i64,
     driver: &'a str,
     schedule: &'a Schedule,
+    /// The settings the league publishes, and its agents' names: what records are checked
+    /// against.
+    settings: &'a Settings,
+    names: &'a [String],
     out: &'a Path,
     quiet: bool,
     local: Option<&'a std::thread::JoinHandle<anyhow::Result<worker::Summary>>>,
 }
 
 /// Collects results until the journal holds every game. Returns how many it collected.
+#[allow(clippy::too_many_arguments)]
 fn collect(
     rt: &tokio::runtime::Runtime,
     db: &Db,
     c: &Collecting,
+    double: &mut DoublePlay,
     journal: &mut crate::league::journal::Journal,
     results: &mut Vec<GameResult>,
     done: &mut [bool],
@@ -399,6 +501,7 @@ fn collect(
             }
             Err(e) if is_database_error(&e) => {
                 if !warned {
+                    let e = rt.block_on(db.explain(e));
                     eprintln!("warning: cannot read the league's results, trying again: {e:#}");
                     warned = true;
                 }
@@ -411,19 +514,83 @@ fn collect(
             std::thread::sleep(Duration::from_millis(100));
             continue;
         }
+        let verdicts = check_all(c, done, &batch);
         let mut new = Vec::with_capacity(batch.len());
         let mut games = Vec::with_capacity(batch.len());
-        for item in &batch {
+        let mut refused = Vec::new();
+        for (item, verdict) in batch.iter().zip(verdicts) {
+            let r = match verdict {
+                Verdict::Journaled => {
+                    // Journaled already (a run stopped before marking it collected).
+                    games.push(item.game);
+                    continue;
+                }
+                Verdict::Refused(why) => {
+                    eprintln!(
+                        "warning: game {}: the result written by worker {} is refused: {why}; \
+                         the game goes back to the queue, to be played again",
+                        item.game,
+                        if item.played_by.is_empty() {
+                            "(unnamed)"
+                        } else {
+                            &item.played_by
+                        }
+                    );
+                    refused.push(item.game);
+                    continue;
+                }
+                Verdict::Good(r) => r,
+            };
+            let (r, record) = match &item.first {
+                None if double.choose() => {
+                    // Played again by a worker of another name; journaled when both agree.
+                    let by = LeaseOwner::name_of(&item.played_by);
+                    if let Err(e) =
+                        rt.block_on(db.play_league_game_again(c.league, item.game, by, now_ms()))
+                    {
+                        eprintln!(
+                            "warning: game {}: cannot send it to be played again, trying later: \
+                             {e:#}",
+                            item.game
+                        );
+                    }
+                    continue;
+                }
+                None => (r, item.record.clone()),
+                Some(first) => match double.settle(item, first) {
+                    Settled::Same => (r, item.record.clone()),
+                    Settled::Decided {
+                        result,
+                        record,
+                        wrong,
+                    } => {
+                        for w in &wrong {
+                            eprintln!(
+                                "warning: game {}: worker {w} wrote a record its agents do not \
+                                 play (the game played twice gave two records; played here, it \
+                                 gives another): its games cannot be trusted; this league keeps \
+                                 the game as played here",
+                                item.game
+                            );
+                        }
+                        (result, record)
+                    }
+                    Settled::Undecided(why) => {
+                        eprintln!(
+                            "warning: game {}: played twice, by {} and by {}, it gave two \
+                             records, and it cannot be played here to tell which is right \
+                             ({why}); it goes back to the queue",
+                            item.game, first.by, item.played_by
+                        );
+                        refused.push(item.game);
+                        continue;
+                    }
+                },
+            };
             games.push(item.game);
-            let r: GameResult = serde_json::from_str(&item.result)
-                .map_err(|e| anyhow!("game {}: unreadable result from a worker: {e}", item.game))?;
-            check_result(c.schedule, item.game, &r)?;
-            if std::mem::replace(&mut done[r.id], true) {
-                // Journaled already (a run stopped before marking it collected).
-                continue;
-            }
+            done[r.id] = true;
             let path = c.out.join(&r.record);
-            std::fs::write(&path, &item.record)
+            std::fs::write(&path, &record)
                 .with_context(|| format!("cannot write {}", path.display()))?;
             new.push(r);
         }
@@ -434,7 +601,13 @@ fn collect(
         played += new.len();
         results.extend(new);
         last_progress = Instant::now();
-        // A failure here only leaves the rows to be marked by the next look (or the next run).
+        // A failure here only leaves the rows to be refused or marked by the next look (or the
+        // next run).
+        if !refused.is_empty() {
+            if let Err(e) = rt.block_on(db.refuse_league_results(c.league, &refused)) {
+                eprintln!("warning: cannot put refused games back in the queue, trying again later: {e:#}");
+            }
+        }
         if let Err(e) = rt.block_on(db.collected(c.league, &games)) {
             eprintln!("warning: cannot mark games collected, trying again later: {e:#}");
         }
@@ -447,24 +620,91 @@ fn is_database_error(e: &anyhow::Error) -> bool {
     e.chain().any(|c| c.downcast_ref::<sqlx::Error>().is_some())
 }
 
-/// A worker's result for game `game` must be that game of the schedule, with its record where the
-/// league keeps it.
-fn check_result(schedule: &Schedule, game: i64, r: &GameResult) -> anyhow::Result<()> {
-    let ok_id = usize::try_from(game).is_ok_and(|g| g == r.id && g < schedule.len());
-    if !ok_id || schedule.key(r.id) != r.key {
-        bail!(
-            "a worker's result for game {game} is of another game ({} {}): is the worker the \
-             same arena version?",
-            r.id,
-            r.key
-        );
+/// What the collector makes of a row a worker wrote.
+enum Verdict {
+    /// The result, checked against its record: to be journaled.
+    Good(GameResult),
+    /// The game is in the journal already.
+    Journaled,
+    /// Why the row is refused.
+    Refused(String),
+}
+
+/// The verdicts on `batch`, in its order: the records are verified on every core (a replay of
+/// the rules each, a fraction of the time the game took to play).
+fn check_all(c: &Collecting, done: &[bool], batch: &[Collected]) -> Vec<Verdict> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let per = batch.len().div_ceil(threads).max(1);
+    std::thread::scope(|scope| {
+        let parts: Vec<_> = batch
+            .chunks(per)
+            .map(|part| {
+                let checking = scope.spawn(move || {
+                    part.iter()
+                        .map(|item| check_row(c, done, item))
+                        .collect::<Vec<_>>()
+                });
+                (part.len(), checking)
+            })
+            .collect();
+        parts
+            .into_iter()
+            .flat_map(|(n, checking)| {
+                checking.join().unwrap_or_else(|_| {
+                    (0..n)
+                        .map(|_| Verdict::Refused("checking its record failed (a panic)".into()))
+                        .collect()
+                })
+            })
+            .collect()
+    })
+}
+
+/// A worker's row for game `item.game`: its result must be that game of the schedule, with its
+/// record where the league keeps it (compressed when its name says so); the record must verify,
+/// be that game with the league's agents and limits, and give that result.
+fn check_row(c: &Collecting, done: &[bool], item: &Collected) -> Verdict {
+    let game = item.game;
+    let Some(id) = usize::try_from(game).ok().filter(|&g| g < c.schedule.len()) else {
+        return Verdict::Refused(format!("the league has no game {game}"));
+    };
+    if done[id] {
+        return Verdict::Journaled;
     }
-    let plain = format!("{RECORDS_DIR}/game-{:06}.jsonl", r.id);
-    if r.record != plain && r.record != format!("{plain}.gz") {
-        bail!(
-            "a worker's result for game {game} names the record {:?}, not {plain}",
-            r.record
-        );
+    match check_result(c, id, item) {
+        Ok(r) => Verdict::Good(r),
+        Err(why) => Verdict::Refused(why),
     }
-    Ok(())
+}
+
+fn check_result(c: &Collecting, id: usize, item: &Collected) -> Result<GameResult, String> {
+    let r: GameResult =
+        serde_json::from_str(&item.result).map_err(|e| format!("its result is unreadable: {e}"))?;
+    if r.id != id || c.schedule.key(id) != r.key {
+        return Err(format!(
+            "its result is of another game ({} {}): is the worker the same arena version?",
+            r.id, r.key
+        ));
+    }
+    let plain = format!("{RECORDS_DIR}/game-{id:06}.jsonl");
+    let gz = format!("{plain}.gz");
+    let compressed = item.record.starts_with(&[0x1f, 0x8b]);
+    if !(r.record == plain && !compressed || r.record == gz && compressed) {
+        return Err(format!(
+            "its result names the record {:?} and its record is {}; the league keeps it as \
+             {plain} (or {gz}, compressed)",
+            r.record,
+            if compressed {
+                "compressed"
+            } else {
+                "not compressed"
+            }
+        ));
+    }
+    let spec = c.schedule.game(id);
+    let (from_record, _) =
+        audit::check_record(c.settings, c.names, &spec, &r.record, &item.record[..])?;
+    audit::same_result(&r, &from_record)
+        .map_err(|m| format!("its result contradicts its record: {m}"))?;
+    Ok(r)
 }
