@@ -228,23 +228,45 @@ fn read_record(records: &Path, plain: &str) -> Result<(String, Vec<u8>), String>
     Err(format!("{RECORDS_DIR}/{plain}: no record (nor .gz)"))
 }
 
-/// Where two records part: `line N differs (played: `...`, published: `...`)`.
+/// Where two records part: `line N differs (played: `...`, published: `...`)`, each shown around
+/// the first byte where they differ.
 fn first_difference(played: &[u8], published: &[u8]) -> String {
     let a: Vec<&[u8]> = played.split(|&b| b == b'\n').collect();
     let b: Vec<&[u8]> = published.split(|&b| b == b'\n').collect();
-    let show = |l: Option<&&[u8]>| match l {
-        Some(l) => format!("`{}`", super::clip(&String::from_utf8_lossy(l))),
-        None => "nothing".to_owned(),
-    };
     let line = (0..a.len().max(b.len()))
         .find(|&i| a.get(i) != b.get(i))
         .unwrap_or(0);
+    let (x, y) = (a.get(line).copied(), b.get(line).copied());
+    let at = match (x, y) {
+        (Some(x), Some(y)) => x.iter().zip(y).take_while(|(p, q)| p == q).count(),
+        _ => 0,
+    };
+    let show = |l: Option<&[u8]>| match l {
+        Some(l) => format!("`{}`", around(l, at)),
+        None => "nothing".to_owned(),
+    };
     format!(
         "line {} differs (played: {}, published: {})",
         line + 1,
-        show(a.get(line)),
-        show(b.get(line))
+        show(x),
+        show(y)
     )
+}
+
+/// About 30 bytes of `line` on either side of byte `at`, with `…` where it is cut.
+fn around(line: &[u8], at: usize) -> String {
+    const SIDE: usize = 30;
+    let start = at.saturating_sub(SIDE);
+    let end = (at + SIDE).min(line.len());
+    let mut s = String::new();
+    if start > 0 {
+        s.push('…');
+    }
+    s.push_str(&String::from_utf8_lossy(&line[start.min(end)..end]));
+    if end < line.len() {
+        s.push('…');
+    }
+    s
 }
 
 /// The budgets that give the sandbox `limits` (a league's published limits): every budget set,
@@ -332,6 +354,15 @@ mod tests {
         assert_eq!(
             first_difference(b"a\nb\nc\n", b"a\nx\nc\n"),
             "line 2 differs (played: `b`, published: `x`)"
+        );
+        let long = |c: char| format!("{}{c}{}", "a".repeat(50), "b".repeat(50));
+        assert_eq!(
+            first_difference(long('1').as_bytes(), long('2').as_bytes()),
+            format!(
+                "line 1 differs (played: `…{a}1{b}…`, published: `…{a}2{b}…`)",
+                a = "a".repeat(30),
+                b = "b".repeat(29)
+            )
         );
         assert_eq!(
             first_difference(b"a\n", b"a\nb\n"),

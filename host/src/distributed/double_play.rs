@@ -57,7 +57,7 @@ pub enum Settled {
     /// The records differ; the arbiter's play (result and record file) is journaled, and the
     /// workers whose record is not it are named.
     Decided {
-        result: GameResult,
+        result: Box<GameResult>,
         record: Vec<u8>,
         wrong: Vec<String>,
     },
@@ -122,7 +122,7 @@ impl<'a> DoublePlay<'a> {
             wrong.push(item.played_by.clone());
         }
         Settled::Decided {
-            result,
+            result: Box::new(result),
             record,
             wrong,
         }

@@ -573,7 +573,7 @@ fn collect(
                                 item.game
                             );
                         }
-                        (result, record)
+                        (*result, record)
                     }
                     Settled::Undecided(why) => {
                         eprintln!(
