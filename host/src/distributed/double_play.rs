@@ -7,8 +7,9 @@
 //! deterministic, so the same game played by another machine gives the same bytes. The collector
 //! chooses a fraction `double_play` of the games at random *after* their result is in (the
 //! worker that played one cannot know it will be checked) and sends each back to the queue with
-//! its first play kept aside; a worker of another name plays it again (or, after
-//! `queue::CHECK_WAIT_MS` without one, any worker), and the two records must be the same bytes.
+//! its first play kept aside; a worker of another name plays it again (or any worker, when no
+//! worker of another name is heard of, or after `queue::CHECK_WAIT_MS` without one), and the two
+//! records must be the same bytes.
 //! When they differ, the collector plays the game itself with the league's agents (the arbiter),
 //! journals its own play, and names the worker whose record is not it.
 
@@ -197,7 +198,7 @@ impl Counts {
         );
         if self.same_name > 0 {
             s.push_str(&format!(
-                " ({} by one worker name twice: no other worker took them in time)",
+                " ({} by one worker name twice: no worker of another name was there to take them)",
                 self.same_name
             ));
         }

@@ -88,6 +88,9 @@ pub struct Counts {
 /// plays the same game twice).
 pub const CHECK_WAIT_MS: i64 = 30_000;
 
+/// A worker heard of (its register row renewed) within this long is playing.
+pub const WORKER_HEARD_MS: i64 = 60_000;
+
 /// Rows written by one statement at most (multi-row `VALUES`, `IN` lists): well under SQLite's
 /// and PostgreSQL's limits on parameters.
 const CHUNK: usize = 500;
@@ -559,7 +562,7 @@ impl Db {
     /// `expires_ms`: first games whose lease ran out before `now_ms`, then scheduled ones, oldest
     /// league first, in schedule order. A game to be played again as a check is not given to a
     /// worker of the name that played it first, unless it has waited [`CHECK_WAIT_MS`] for
-    /// another.
+    /// another or no worker of another name was heard of in the last [`WORKER_HEARD_MS`].
     pub async fn claim_league_games(
         &self,
         owner: &str,
@@ -578,7 +581,7 @@ impl Db {
                 break;
             }
             let which = if lapsed {
-                "status = 'running' AND lease_expires_ms < $7"
+                "status = 'running' AND lease_expires_ms < $8"
             } else {
                 "status = 'scheduled'"
             };
@@ -586,7 +589,8 @@ impl Db {
                 "UPDATE league_games SET status = 'running', lease_owner = $1, \
                  lease_expires_ms = $2, claims = claims + 1 \
                  WHERE (league_id, game) IN (SELECT league_id, game FROM league_games \
-                 WHERE {which} AND (check_of IS NULL OR check_of <> $5 OR check_since_ms < $6) \
+                 WHERE {which} AND (check_of IS NULL OR check_of <> $5 OR check_since_ms < $6 \
+                 OR NOT EXISTS (SELECT 1 FROM workers WHERE owner <> $5 AND seen_ms >= $7)) \
                  AND league_id IN (SELECT id FROM leagues WHERE status = 'playing' \
                  AND arena_version = $4) ORDER BY league_id, game LIMIT $3{}) \
                  RETURNING league_id, game",
@@ -598,7 +602,8 @@ impl Db {
                 .bind(left)
                 .bind(version)
                 .bind(LeaseOwner::name_of(owner))
-                .bind(now_ms - CHECK_WAIT_MS);
+                .bind(now_ms - CHECK_WAIT_MS)
+                .bind(now_ms - WORKER_HEARD_MS);
             if lapsed {
                 q = q.bind(now_ms);
             }
