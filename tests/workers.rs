@@ -1014,7 +1014,7 @@ fn results_aborted_to_break_a_deadlock_are_written_again() {
 const FAST_LEAGUE: &str = r#"
 name = "backlog"
 players_per_game = 2
-games_per_group = 6000
+games_per_group = 3000
 seed = 3
 round_cap = 30
 double_play = 0
@@ -1060,7 +1060,7 @@ fn a_worker_whose_results_are_written_slowly_holds_a_bounded_number_of_games() {
     );
     let db = Db::connect(&url);
     wait_until("the league's games are enqueued", 120, || {
-        db.int("SELECT COUNT(*) FROM league_games", &[]) == 6000
+        db.int("SELECT COUNT(*) FROM league_games", &[]) == 3000
     });
     // Every result takes the database 40 ms to write: 25 games a second at most.
     db.exec(
@@ -1122,7 +1122,7 @@ fn a_worker_whose_results_are_written_slowly_holds_a_bounded_number_of_games() {
             "SELECT COUNT(*) FROM league_games WHERE status = 'collected'",
             &[]
         ),
-        6000
+        3000
     );
     std::thread::sleep(Duration::from_secs(1));
     assert_eq!(
