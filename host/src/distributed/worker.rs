@@ -379,7 +379,10 @@ fn feed(shared: &Arc<Shared>, opts: &Options, stop: &AtomicBool) {
                     .map(|_| ());
                 continue;
             }
-            if q.is_empty() && held - unwritten < shared.threads && idle_since.is_none() {
+            if q.is_empty()
+                && held.saturating_sub(unwritten) < shared.threads
+                && idle_since.is_none()
+            {
                 rate.starved(shared.threads);
             }
             batch.min(room)
