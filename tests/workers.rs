@@ -1038,8 +1038,9 @@ fn rss_mib(pid: u32) -> f64 {
 }
 
 /// A worker whose results the database writes far slower than it plays them stops taking games:
-/// the games it holds (leased, and their records in its memory) stay bounded, however long the
-/// database is slow. Then the database is fast again and the league ends as any other.
+/// the games it holds stay bounded, however long the database is slow. The records in its memory
+/// are those of games it holds (played, not yet written), bounded alike; its VmRSS is printed.
+/// Then the database is fast again and the league ends as any other.
 #[test]
 fn a_worker_whose_results_are_written_slowly_holds_a_bounded_number_of_games() {
     let pg = pg_support::shared();
