@@ -205,7 +205,7 @@ impl Game for JungleGame {
         out: &mut dyn Write,
     ) -> anyhow::Result<Smoke> {
         let mut smoke = Smoke::default();
-        smoke::smoke_games(agent, opts, &mut smoke.errors, out)?;
+        smoke::smoke_games(agent, opts, &mut smoke, out)?;
         Ok(smoke)
     }
 
