@@ -6,6 +6,8 @@ use std::process::Command;
 
 use anyhow::{bail, Context};
 
+use crate::cli::activity::{Activity, Shown};
+
 /// The Rust target agents are built for.
 pub const AGENT_TARGET: &str = "wasm32-unknown-unknown";
 
@@ -82,6 +84,15 @@ fn cargo() -> String {
 pub fn build_crate(dir: &Path) -> anyhow::Result<PathBuf> {
     let manifest = dir.join("Cargo.toml");
     let (package, target_dir, profile) = crate_info(&manifest)?;
+    // Quick when nothing changed; a first build compiles the crate and its dependencies.
+    let _activity = Activity::start(
+        format!(
+            "building {} with cargo for {AGENT_TARGET} (a first build takes up to a minute; \
+             later ones seconds)",
+            crate::terminal::line(&dir.display().to_string())
+        ),
+        Shown::IfSlow(std::time::Duration::from_secs(1)),
+    );
     let output = Command::new(cargo())
         .args([
             "build",

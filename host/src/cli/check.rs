@@ -171,7 +171,7 @@ fn check_file(
         Err(e) => return Ok(failed(format!("cannot build the agent: {e:#}"), out)),
     };
     let started = Instant::now();
-    let module = match sandbox.load(&wasm) {
+    let module = match super::activity::load(sandbox, &wasm) {
         Ok(m) => m,
         // The host's own failure is no verdict on the agent: an error, exit status 2.
         Err(e) if HostFailure::find(&e).is_some() => return Err(e),

@@ -25,6 +25,7 @@ macro_rules! outln {
     }};
 }
 
+pub mod activity;
 pub mod agents;
 pub mod bench;
 pub mod check;

@@ -441,7 +441,7 @@ pub fn choose_game(
 /// Builds (for a crate directory) and loads one agent.
 pub fn load_agent(sandbox: &Sandbox, path: &Path) -> anyhow::Result<AgentModule> {
     let wasm = resolve_agent(path)?;
-    sandbox.load(&wasm)
+    super::activity::load(sandbox, &wasm)
 }
 
 /// A seed for a game nobody gave one for.

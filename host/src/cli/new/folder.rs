@@ -10,6 +10,7 @@ use std::time::SystemTime;
 use anyhow::{bail, Context};
 
 use super::{build_command, Lang};
+use crate::cli::activity::{Activity, Shown};
 use crate::game::Game;
 
 /// Folders a build makes or fills, not sources.
@@ -144,6 +145,14 @@ pub fn build_folder(dir: &Path) -> anyhow::Result<Option<PathBuf>> {
             return Ok(Some(output));
         }
     }
+    let _activity = Activity::start(
+        format!(
+            "building {} ({lang}: `{command}`; {})",
+            crate::terminal::line(&dir.display().to_string()),
+            usual_build_time(lang)
+        ),
+        Shown::Always,
+    );
     let run = Command::new("sh")
         .arg("-c")
         .arg(&command)
@@ -186,6 +195,16 @@ pub fn build_folder(dir: &Path) -> anyhow::Result<Option<PathBuf>> {
         );
     }
     Ok(Some(output))
+}
+
+/// How long a build in `lang` usually takes (measured on a 2-core machine).
+fn usual_build_time(lang: Lang) -> &'static str {
+    match lang {
+        Lang::Python => "usually 10 to 30 s",
+        Lang::JavaScript => "the first npm install takes about a minute, a build 5 to 20 s",
+        Lang::AssemblyScript => "the first npm install takes about a minute, a build seconds",
+        _ => "usually seconds",
+    }
 }
 
 /// True when an executable file named `program` is in one of the PATH's folders.
