@@ -14,7 +14,7 @@ use crate::cli::activity::{Activity, Shown};
 use crate::game::Game;
 
 /// Folders a build makes or fills, not sources.
-const NOT_SOURCES: [&str; 8] = [
+pub(super) const NOT_SOURCES: [&str; 8] = [
     "node_modules",
     ".venv",
     "__pycache__",
@@ -27,7 +27,7 @@ const NOT_SOURCES: [&str; 8] = [
 
 /// The language of the project in `dir`, from its files; `None` when it is no project of
 /// `arena new` (Rust crates excepted).
-fn language(dir: &Path) -> Option<Lang> {
+pub(super) fn language(dir: &Path) -> Option<Lang> {
     let has = |f: &str| dir.join(f).is_file();
     if has("agent.py") {
         Some(Lang::Python)
