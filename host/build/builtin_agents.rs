@@ -131,6 +131,7 @@ pub fn build(root: &Path, out_dir: &Path) {
         "rules/farkle",
         "rules/jungle",
         "rules/codewar",
+        "rules/lightcycles",
     ] {
         println!(
             "cargo:rerun-if-changed={}",
