@@ -8,9 +8,10 @@
 //! vendored crates, and what only the arena's own tests use (`[dev-dependencies]`, benches) is
 //! left out.
 //!
-//! It also embeds the build's source hash (`ARENA_SOURCE_HASH`, see `build/source_hash.rs`): the
-//! hash of every source that decides how a game is played, which tells a worker whether it plays
-//! as the arena that set up a database does.
+//! It also builds the example agents of every game into the binary (`builtin:NAME`):
+//! `build/builtin_agents.rs`; and it embeds the build's source hash (`ARENA_SOURCE_HASH`, see
+//! `build/source_hash.rs`): the hash of every source that decides how a game is played, which
+//! tells a worker whether it plays as the arena that set up a database does.
 
 #[path = "build/source_hash.rs"]
 mod source_hash;
@@ -18,6 +19,9 @@ mod source_hash;
 use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
+
+#[path = "build/builtin_agents.rs"]
+mod builtin_agents;
 
 /// The vendored crates besides the rules: folder in the arena's workspace, and package name (the
 /// vendored folder). Every crate under `rules/` is vendored too (the ABI depends on each game's
@@ -122,6 +126,7 @@ fn main() {
     out.push_str("];\n");
     let dest = PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR")).join("vendored_sdk.rs");
     fs::write(&dest, out).expect("write vendored_sdk.rs");
+    builtin_agents::build(&root, &crates, dest.parent().expect("OUT_DIR"));
     embed_source_hash(&root);
 }
 

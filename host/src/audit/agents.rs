@@ -66,6 +66,8 @@ pub fn published_modules(dir: &Path, agents: &[PublishedAgent]) -> anyhow::Resul
                 .filter(|f| f.hash == want)
                 .or_else(|| files.values().find(|f| f.hash == want))
                 .map(|f| f.wasm.clone())
+                // A built-in agent of this arena (`builtin:NAME`): the binary holds its module.
+                .or_else(|| crate::builtin::by_hash(want).map(|b| b.bytes.to_vec()))
                 .with_context(|| {
                     format!(
                         "agent {:?}: no file in {} has its hash {want}",
@@ -98,6 +100,8 @@ pub fn check_published(dir: &Path, agents: &[PublishedAgent]) -> anyhow::Result<
             )),
             Some(_) => {}
             None if files.values().any(|f| &f.hash == want) => {}
+            // A built-in agent of this arena (`builtin:NAME`): the binary holds its module.
+            None if crate::builtin::by_hash(want).is_some() => {}
             None => problems.push(format!(
                 "agent {:?}: no file in {} has its hash {want}",
                 a.name,
