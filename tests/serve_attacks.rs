@@ -63,7 +63,10 @@ fn abandon(server: &Server, token: &str, body: &[u8], after: Duration) {
         body.len()
     );
     let answer = raw(&server.url, &head, body, after);
-    assert!(answer.is_empty(), "answered before the client left: {answer}");
+    assert!(
+        answer.is_empty(),
+        "answered before the client left: {answer}"
+    );
 }
 
 fn versions(server: &Server, token: &str) -> Vec<Value> {
@@ -89,7 +92,12 @@ fn abandoned_uploads_hold_their_checker_count_and_keep_their_verdict() {
     let mallory = server.add_contestant("mallory");
     for i in 0..2 {
         let bomb = slow_to_compile(6, &format!("bomb{i}"));
-        abandon(&server, &mallory, bomb.as_bytes(), Duration::from_millis(500));
+        abandon(
+            &server,
+            &mallory,
+            bomb.as_bytes(),
+            Duration::from_millis(500),
+        );
     }
     // Both are recorded at once, before their verdicts.
     let v = versions(&server, &mallory);
@@ -115,10 +123,7 @@ fn abandoned_uploads_hold_their_checker_count_and_keep_their_verdict() {
     for v in &v {
         assert_eq!(v["status"], "refused", "{v}");
         let reason = v["reason"].as_str().unwrap();
-        assert!(
-            reason.contains("more than 2 s of CPU time"),
-            "{reason}"
-        );
+        assert!(reason.contains("more than 2 s of CPU time"), "{reason}");
     }
     // The abandoned uploads counted: one more is taken, the next is refused until the oldest
     // leaves the hour, and says when.
@@ -132,14 +137,17 @@ fn abandoned_uploads_hold_their_checker_count_and_keep_their_verdict() {
     assert!(body.contains("at most 3 uploads an hour"), "{body}");
 
     // A compile under way dies with its server, however the server is stopped.
-    std::fs::write(&server.config, format!("data = \"data\"\nlisten = \"127.0.0.1:0\"\n{}", config(60)))
-        .unwrap();
+    std::fs::write(
+        &server.config,
+        format!("data = \"data\"\nlisten = \"127.0.0.1:0\"\n{}", config(60)),
+    )
+    .unwrap();
     server.restart();
     let trudy = server.add_contestant("trudy");
     abandon(
         &server,
         &trudy,
-        slow_to_compile(16, "bomb-kill").as_bytes(),
+        slow_to_compile(8, "bomb-kill").as_bytes(),
         Duration::from_millis(200),
     );
     let started = Instant::now();
@@ -147,7 +155,10 @@ fn abandoned_uploads_hold_their_checker_count_and_keep_their_verdict() {
         if let Some(&pid) = compile_children(server.pid()).first() {
             break pid;
         }
-        assert!(started.elapsed() < Duration::from_secs(30), "no compile started");
+        assert!(
+            started.elapsed() < Duration::from_secs(90),
+            "no compile started"
+        );
         std::thread::sleep(Duration::from_millis(20));
     };
     server.kill();
@@ -163,14 +174,19 @@ fn abandoned_uploads_hold_their_checker_count_and_keep_their_verdict() {
     // run again: the upload gets its verdict.
     let leftovers = [
         server.data().join(".secret.99-0.tmp"),
-        server.data().join("records/000/.game-000001.jsonl.99-1.tmp"),
+        server
+            .data()
+            .join("records/000/.game-000001.jsonl.99-1.tmp"),
     ];
     std::fs::create_dir_all(server.data().join("records/000")).unwrap();
     for f in &leftovers {
         std::fs::write(f, b"half").unwrap();
     }
-    std::fs::write(&server.config, format!("data = \"data\"\nlisten = \"127.0.0.1:0\"\n{}", config(2)))
-        .unwrap();
+    std::fs::write(
+        &server.config,
+        format!("data = \"data\"\nlisten = \"127.0.0.1:0\"\n{}", config(2)),
+    )
+    .unwrap();
     server.restart();
     for f in &leftovers {
         assert!(!f.exists(), "{} left", f.display());
@@ -180,7 +196,10 @@ fn abandoned_uploads_hold_their_checker_count_and_keep_their_verdict() {
         let v = versions(&server, &trudy);
         assert_eq!(v.len(), 1, "{v:?}");
         if v[0]["status"] == "refused" {
-            assert!(v[0]["reason"].as_str().unwrap().contains("CPU time"), "{v:?}");
+            assert!(
+                v[0]["reason"].as_str().unwrap().contains("CPU time"),
+                "{v:?}"
+            );
             break;
         }
         assert!(started.elapsed() < Duration::from_secs(60), "{v:?}");
@@ -189,7 +208,10 @@ fn abandoned_uploads_hold_their_checker_count_and_keep_their_verdict() {
     server.finish();
 }
 
-on_both_databases!(uploads_sent_at_once_cannot_pass_the_hourly_limit, "attack_rate");
+on_both_databases!(
+    uploads_sent_at_once_cannot_pass_the_hourly_limit,
+    "attack_rate"
+);
 
 /// 12 uploads sent at once with `per_hour = 5`: 5 are taken, 7 refused with `Retry-After`.
 fn uploads_sent_at_once_cannot_pass_the_hourly_limit(db: Database) {
@@ -256,8 +278,9 @@ fn closed_within(s: &mut TcpStream, wait: Duration) -> bool {
             Ok(0) => return true,
             // An answer (408, 400) before the close is fine.
             Ok(_) => continue,
-            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock
-                || e.kind() == std::io::ErrorKind::TimedOut =>
+            Err(e)
+                if e.kind() == std::io::ErrorKind::WouldBlock
+                    || e.kind() == std::io::ErrorKind::TimedOut =>
             {
                 return false
             }
@@ -283,7 +306,11 @@ fn connections_cannot_pile_up_or_cancel_games() {
     );
     for name in ["ann", "bob"] {
         let token = server.add_contestant(name);
-        let file = write(&dir, &format!("{name}.wat"), &climber(&format!("{name}-climbxx")));
+        let file = write(
+            &dir,
+            &format!("{name}.wat"),
+            &climber(&format!("{name}-climbxx")),
+        );
         assert_eq!(server.submit(&token, &file).status.code(), Some(0));
     }
     server.wait_for("/api/status", 60, |s| s["games_done"].as_i64() > Some(20));
@@ -300,9 +327,14 @@ fn connections_cannot_pile_up_or_cancel_games() {
         log()
     );
     let done = server.json("/api/status")["games_done"].as_i64().unwrap();
-    server.wait_for("/api/status", 60, |s| s["games_done"].as_i64() > Some(done + 20));
+    server.wait_for("/api/status", 60, |s| {
+        s["games_done"].as_i64() > Some(done + 20)
+    });
     assert_eq!(
-        count(&server, "SELECT COUNT(*) FROM games WHERE status = 'cancelled'"),
+        count(
+            &server,
+            "SELECT COUNT(*) FROM games WHERE status = 'cancelled'"
+        ),
         0,
         "games cancelled for the host's failure:\n{}",
         log()
@@ -320,9 +352,14 @@ fn connections_cannot_pile_up_or_cancel_games() {
     let mut silent = TcpStream::connect(&addr).unwrap();
     let mut dripping = TcpStream::connect(&addr).unwrap();
     let mut idle = TcpStream::connect(&addr).unwrap();
-    idle.write_all(b"GET /api/status HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+    idle.write_all(b"GET /api/status HTTP/1.1\r\nHost: x\r\n\r\n")
+        .unwrap();
     let drip = std::thread::spawn(move || {
-        for b in b"GET /api/status HTTP/1.1\r\nHost: x\r\nX-Slow: ".iter().cycle().take(40) {
+        for b in b"GET /api/status HTTP/1.1\r\nHost: x\r\nX-Slow: "
+            .iter()
+            .cycle()
+            .take(40)
+        {
             if dripping.write_all(&[*b]).is_err() {
                 return dripping;
             }
@@ -331,17 +368,29 @@ fn connections_cannot_pile_up_or_cancel_games() {
         dripping
     });
     let t = Instant::now();
-    assert!(closed_within(&mut silent, Duration::from_secs(5)), "a silent connection stayed open");
-    assert!(closed_within(&mut idle, Duration::from_secs(5)), "an idle connection stayed open");
+    assert!(
+        closed_within(&mut silent, Duration::from_secs(5)),
+        "a silent connection stayed open"
+    );
+    assert!(
+        closed_within(&mut idle, Duration::from_secs(5)),
+        "an idle connection stayed open"
+    );
     let mut dripping = drip.join().unwrap();
-    assert!(closed_within(&mut dripping, Duration::from_secs(1)), "a dripping connection stayed open");
+    assert!(
+        closed_within(&mut dripping, Duration::from_secs(1)),
+        "a dripping connection stayed open"
+    );
     assert!(t.elapsed() < Duration::from_secs(8), "{:?}", t.elapsed());
     // A body dripping a byte a second is cut after the grace.
     let mut slow_body = TcpStream::connect(&addr).unwrap();
     slow_body
         .write_all(b"POST /api/register HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{")
         .unwrap();
-    assert!(closed_within(&mut slow_body, Duration::from_secs(8)), "a dripping body was waited for");
+    assert!(
+        closed_within(&mut slow_body, Duration::from_secs(8)),
+        "a dripping body was waited for"
+    );
     // 100 half-open connections: the others are answered when the flood's turn is over.
     let flood: Vec<TcpStream> = (0..100)
         .filter_map(|_| TcpStream::connect(&addr).ok())
@@ -397,6 +446,8 @@ fn upload_bodies_wait_for_their_token_and_for_room() {
         )
         .unwrap();
     first.write_all(&vec![b'('; mib / 2]).unwrap();
+    // (Time for the server to take the first one's room.)
+    std::thread::sleep(Duration::from_millis(1000));
     // ... so a second one is not read (no 100 Continue) until the first is done.
     let mut second = TcpStream::connect(&addr).unwrap();
     second
@@ -458,7 +509,12 @@ fn names_cannot_impersonate_and_the_invite_code_cannot_be_guessed() {
         };
         let (cache, retry) = (header("cache-control"), header("retry-after"));
         let status = resp.status().as_u16();
-        (status, cache, retry, resp.body_mut().read_to_string().unwrap())
+        (
+            status,
+            cache,
+            retry,
+            resp.body_mut().read_to_string().unwrap(),
+        )
     };
     let (status, cache, _, body) = register("ace", "spring-2026-invite");
     assert_eq!(status, 201, "{body}");
@@ -481,9 +537,17 @@ fn names_cannot_impersonate_and_the_invite_code_cannot_be_guessed() {
     let out = server.admin(&["add-contestant", "caf\u{e9}"]);
     assert!(out.status.success(), "{}", text(&out));
     let out = server.admin(&["add-contestant", "cafe\u{301}"]);
-    assert!(!out.status.success() && text(&out).contains("is taken"), "{}", text(&out));
+    assert!(
+        !out.status.success() && text(&out).contains("is taken"),
+        "{}",
+        text(&out)
+    );
     let out = server.admin(&["add-contestant", "CAF\u{c9}"]);
-    assert!(!out.status.success() && text(&out).contains("looks like"), "{}", text(&out));
+    assert!(
+        !out.status.success() && text(&out).contains("looks like"),
+        "{}",
+        text(&out)
+    );
     // Guessing the invite code: 10 wrong codes a minute, then 429 with the wait.
     let mut refused = 0;
     for i in 0..12 {
@@ -514,24 +578,41 @@ fn the_host_can_act_on_a_contestant() {
          [uploads]\ncheck_games = 1\n",
     );
     let help = text(&server.admin(&["--help"]));
-    for command in ["rotate-token", "revoke-token", "rename", "disable", "enable"] {
+    for command in [
+        "rotate-token",
+        "revoke-token",
+        "rename",
+        "disable",
+        "enable",
+    ] {
         assert!(help.contains(command), "{command}: {help}");
     }
     let names = ["dora", "finn", "gus"];
     let tokens: Vec<String> = names.iter().map(|n| server.add_contestant(n)).collect();
     for (name, token) in names.iter().zip(&tokens) {
-        let file = write(&dir, &format!("{name}.wat"), &climber(&format!("{name:<11}").replace(' ', "-")));
+        let file = write(
+            &dir,
+            &format!("{name}.wat"),
+            &climber(&format!("{name:<11}").replace(' ', "-")),
+        );
         assert_eq!(server.submit(token, &file).status.code(), Some(0));
     }
     let board = server.wait_for("/api/leaderboard", 120, |b| {
-        names.iter().all(|n| entry(b, n).is_some_and(|e| e["games"].as_u64() >= Some(4)))
+        names
+            .iter()
+            .all(|n| entry(b, n).is_some_and(|e| e["games"].as_u64() >= Some(4)))
     });
     let dora_games = entry(&board, "dora").unwrap()["games"].as_u64().unwrap();
 
     // Rotate: the old token stops working, the new one works.
     let out = server.admin(&["rotate-token", "dora"]);
     assert!(out.status.success(), "{}", text(&out));
-    let new = String::from_utf8_lossy(&out.stdout).lines().last().unwrap().trim().to_string();
+    let new = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .last()
+        .unwrap()
+        .trim()
+        .to_string();
     assert_eq!(server.get_as(&tokens[0], "/api/me").0, 401);
     assert_eq!(server.get_as(&new, "/api/me").0, 200);
     // Revoke: no token works until the next rotation.
@@ -543,7 +624,11 @@ fn the_host_can_act_on_a_contestant() {
     let out = server.admin(&["rename", "dora", "dorothea"]);
     assert!(out.status.success(), "{}", text(&out));
     let out = server.admin(&["rename", "gus", "Dorothea"]);
-    assert!(!out.status.success() && text(&out).contains("looks like"), "{}", text(&out));
+    assert!(
+        !out.status.success() && text(&out).contains("looks like"),
+        "{}",
+        text(&out)
+    );
     server.wait_for("/api/leaderboard", 30, |b| {
         entry(b, "dora").is_none()
             && entry(b, "dorothea").is_some_and(|e| e["games"].as_u64() >= Some(dora_games))

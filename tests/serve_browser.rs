@@ -103,7 +103,10 @@ fn uploads_through_the_page(db: Database) {
     // Two opponents are on the ladder already, one with the longest name there is and no space
     // to break it at.
     let long_name = "idler".repeat(8);
-    for (name, text_) in [("rival", climber("rival-climb")), (long_name.as_str(), passer())] {
+    for (name, text_) in [
+        ("rival", climber("rival-climb")),
+        (long_name.as_str(), passer()),
+    ] {
         let token = server.add_contestant(name);
         let file = write(&dir, &format!("{name}.wat"), &text_);
         let out = server.submit(&token, &file);

@@ -110,7 +110,8 @@ fn load_while_the_ladder_plays(db: Database) {
             let mut i = r as usize;
             // Paced: this client's share of `rate`, its first request at its own offset.
             let every = (rate > 0).then(|| Duration::from_secs_f64(readers as f64 / rate as f64));
-            let mut due = Instant::now() + every.map_or(Duration::ZERO, |e| e * r as u32 / readers as u32);
+            let mut due =
+                Instant::now() + every.map_or(Duration::ZERO, |e| e * r as u32 / readers as u32);
             while !stop.load(Ordering::Relaxed) {
                 let path = PATHS[i % PATHS.len()];
                 if let Some(every) = every {

@@ -188,8 +188,8 @@ pub fn compute(names: &[String], results: &[GameResult]) -> Standings {
                 .collect()
         })
         .collect();
-    // Equal results share a rank (1, 1, 3): the same rating, up to the fit's rounding, and the
-    // same share of points. Within a tie, agents are listed by name.
+    // Equal results share a rank (1, 1, 3): the same rating, up to the fit's rounding. Within a
+    // tie, agents are listed as before: more wins first, then by name.
     let mut ranks = vec![0; n];
     for (i, &a) in order.iter().enumerate() {
         ranks[i] = match i.checked_sub(1).map(|p| order[p]) {
@@ -223,9 +223,10 @@ pub fn compute(names: &[String], results: &[GameResult]) -> Standings {
 /// more than 1e-12 on its own scale), far below a millionth of a point.
 const SAME_RATING: f64 = 1e-6;
 
-/// Whether two agents' results are equal: they share a rank.
+/// Whether two agents' results are equal (the same rating, which the fit computes from all of
+/// their results): they share a rank.
 fn same_result(a: &AgentStanding, b: &AgentStanding) -> bool {
-    (a.rating - b.rating).abs() < SAME_RATING && (a.win_rate - b.win_rate).abs() < 1e-12
+    (a.rating - b.rating).abs() < SAME_RATING
 }
 
 fn placeholder() -> AgentStanding {

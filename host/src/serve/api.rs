@@ -425,9 +425,7 @@ pub async fn registration(
             "self-registration is closed: ask the host for a token".into(),
         ));
     };
-    app.invite_guesses
-        .check()
-        .map_err(Registered::Throttled)?;
+    app.invite_guesses.check().map_err(Registered::Throttled)?;
     if !admin::same_code(expected, code) {
         app.invite_guesses.failed();
         return Err(Registered::Refused("wrong invite code".into()));

@@ -128,7 +128,13 @@ pub async fn resume(app: &Arc<App>) -> anyhow::Result<usize> {
     let pending = app.db.pending_uploads().await?;
     let n = pending.len();
     for upload in pending {
-        app.checks.submit(app, Job { upload, reply: None });
+        app.checks.submit(
+            app,
+            Job {
+                upload,
+                reply: None,
+            },
+        );
     }
     Ok(n)
 }

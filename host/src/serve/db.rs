@@ -382,25 +382,23 @@ impl Db {
         Ok(row.try_get("id")?)
     }
 
-    /// Refuses a name that another contestant than `except` has, or one that looks like it.
+    /// Refuses a name that another contestant than `except` has, or one that looks like it. (The
+    /// unique key in the database refuses the same key if two requests race.)
     async fn name_is_free(&self, name: &Name, except: Option<i64>) -> anyhow::Result<()> {
-        let row = sqlx::query(
-            "SELECT name FROM contestants WHERE (name = $1 OR name_key = $2) AND id <> $3",
-        )
-        .bind(&name.text)
-        .bind(&name.key)
-        .bind(except.unwrap_or(-1))
-        .fetch_optional(&self.pool)
-        .await?;
-        if let Some(row) = row {
-            let other: String = row.try_get("name")?;
-            if other == name.text {
+        for other in self.contestants().await? {
+            if Some(other.id) == except {
+                continue;
+            }
+            if other.name == name.text {
                 bail!("the name {:?} is taken", name.text);
             }
-            bail!(
-                "the name {:?} looks like {other:?}, which is taken: choose another",
-                name.text
-            );
+            if super::auth::look_alike(&other.name, &name.text) {
+                bail!(
+                    "the name {:?} looks like {:?}, which is taken: choose another",
+                    name.text,
+                    other.name
+                );
+            }
         }
         Ok(())
     }

@@ -30,7 +30,8 @@ pub struct Layout<'a> {
 
 /// Renders a template (rendering into a string fails only if a value's `Display` does).
 pub fn render(t: &impl Template) -> String {
-    t.render().unwrap_or_else(|e| format!("<p class=\"error\">cannot render the page: {e}</p>"))
+    t.render()
+        .unwrap_or_else(|e| format!("<p class=\"error\">cannot render the page: {e}</p>"))
 }
 
 /// The line saying whether submissions are open, until when, and how the final stands.
@@ -267,8 +268,11 @@ mod tests {
         });
         assert!(!p.contains("<img") && !p.contains("<script>alert"), "{p}");
         assert!(!p.contains("<C>") && !p.contains("<T>"));
-        assert!(p.contains("&lt;script&gt;alert("), "{p}");
-        assert!(p.contains(r#"<script src="/static/live.js"></script>"#), "{p}");
+        assert!(p.contains("&#60;script&#62;alert("), "{p}");
+        assert!(
+            p.contains(r#"<script src="/static/live.js"></script>"#),
+            "{p}"
+        );
         assert!(p.contains("<bdi>"), "names are isolated: {p}");
     }
 

@@ -172,7 +172,9 @@ where
                     this.timer.as_mut().reset(due);
                 }
                 match this.timer.as_mut().poll(cx) {
-                    Poll::Ready(()) => Poll::Ready(Some(Err(Box::new(TooSlow { rate: this.rate })))),
+                    Poll::Ready(()) => {
+                        Poll::Ready(Some(Err(Box::new(TooSlow { rate: this.rate }))))
+                    }
                     Poll::Pending => Poll::Pending,
                 }
             }
@@ -194,13 +196,20 @@ mod tests {
     use http_body_util::BodyExt;
 
     /// A body that gives `chunk` bytes every `every`, `chunks` times.
-    fn drip(chunk: usize, every: Duration, chunks: usize) -> impl http_body::Body<Data = Bytes, Error = std::convert::Infallible> + Unpin {
+    fn drip(
+        chunk: usize,
+        every: Duration,
+        chunks: usize,
+    ) -> impl http_body::Body<Data = Bytes, Error = std::convert::Infallible> + Unpin {
         let stream = futures_util::stream::unfold(0, move |i| async move {
             if i == chunks {
                 return None;
             }
             tokio::time::sleep(every).await;
-            Some((Ok::<_, std::convert::Infallible>(Frame::data(Bytes::from(vec![b'x'; chunk]))), i + 1))
+            Some((
+                Ok::<_, std::convert::Infallible>(Frame::data(Bytes::from(vec![b'x'; chunk]))),
+                i + 1,
+            ))
         });
         http_body_util::StreamBody::new(Box::pin(stream))
     }
@@ -217,8 +226,14 @@ mod tests {
             .collect()
             .await
             .unwrap_err();
-        assert!(err.to_string().contains("slower than 1000 bytes a second"), "{err}");
+        assert!(
+            err.to_string().contains("slower than 1000 bytes a second"),
+            "{err}"
+        );
         let took = t.elapsed();
-        assert!(took >= grace && took < grace + Duration::from_secs(2), "{took:?}");
+        assert!(
+            took >= grace && took < grace + Duration::from_secs(2),
+            "{took:?}"
+        );
     }
 }

@@ -100,14 +100,17 @@ impl App {
         storage: Storage,
         db: Db,
     ) -> anyhow::Result<Arc<App>> {
-        let engine = Engine::with_compile_deadline(Rules {
-            game: challenge.game,
-            settings: challenge.settings.clone(),
-            players: challenge.players_per_game,
-            round_cap: challenge.round_cap,
-            policy: challenge.fault_policy,
-            budgets: challenge.budgets.clone(),
-        }, challenge.uploads.compile_cpu_ms)?;
+        let engine = Engine::with_compile_deadline(
+            Rules {
+                game: challenge.game,
+                settings: challenge.settings.clone(),
+                players: challenge.players_per_game,
+                round_cap: challenge.round_cap,
+                policy: challenge.fault_policy,
+                budgets: challenge.budgets.clone(),
+            },
+            challenge.uploads.compile_cpu_ms,
+        )?;
         let secret = storage.secret()?;
         let past_deadline = challenge.deadline_ms.is_some_and(|d| now_ms() >= d);
         let app = Arc::new(App {

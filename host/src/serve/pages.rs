@@ -465,7 +465,11 @@ async fn register(
         name: &name.text,
         token: &token,
     });
-    Ok(([api::NO_STORE], render(&app, "Registered", None, &body, &[])).into_response())
+    Ok((
+        [api::NO_STORE],
+        render(&app, "Registered", None, &body, &[]),
+    )
+        .into_response())
 }
 
 // ----- the contestant's own page -----

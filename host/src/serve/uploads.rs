@@ -76,7 +76,7 @@ impl Refusal {
     fn rate_limited(per_hour: u32, over: OverLimit, now: i64) -> Refusal {
         Refusal::RateLimited {
             per_hour,
-            retry_after_s: (over.retry_at_ms - now).max(1000).div_ceil(1000) as u64,
+            retry_after_s: ((over.retry_at_ms - now).max(1000) as u64).div_ceil(1000),
         }
     }
 }
@@ -167,7 +167,11 @@ pub async fn read_body(body: Body, limit: u64) -> Result<Bytes, Refusal> {
 /// Stages 3 and 4: records the upload (counted against the hourly limit in the same
 /// transaction), writes its bytes, queues its check and waits for the verdict. The check goes on
 /// and its verdict is kept if the caller stops waiting.
-pub async fn take(app: &Arc<App>, who: &Contestant, received: Received) -> Result<Checked, Refusal> {
+pub async fn take(
+    app: &Arc<App>,
+    who: &Contestant,
+    received: Received,
+) -> Result<Checked, Refusal> {
     let bytes = received.bytes;
     if bytes.is_empty() {
         return Err(Refusal::Unreadable("the upload is empty".into()));

@@ -5,7 +5,7 @@
 -- A name's look-alike key (its confusable skeleton, case left out; `auth::name_key`): one name
 -- per key. The server computes the keys of names added before this version at its start.
 ALTER TABLE contestants ADD COLUMN name_key TEXT;
-CREATE UNIQUE INDEX contestants_name_key ON contestants (name_key);
+CREATE UNIQUE INDEX contestants_look_alike ON contestants (name_key);
 
 -- Set by `arena serve admin disable`: the contestant's versions leave the ladder and the final,
 -- and their uploads are refused; their history stays.
