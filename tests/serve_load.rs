@@ -114,7 +114,7 @@ fn load_while_the_ladder_plays(db: Database) {
                 Instant::now() + every.map_or(Duration::ZERO, |e| e * r as u32 / readers as u32);
             while !stop.load(Ordering::Relaxed) {
                 let path = PATHS[i % PATHS.len()];
-                if let Some(every) = every {
+                if every.is_some() {
                     std::thread::sleep(due.saturating_duration_since(Instant::now()));
                 }
                 let t = if every.is_some() { due } else { Instant::now() };

@@ -165,13 +165,36 @@ pub async fn read_body(body: Body, limit: u64) -> Result<Bytes, Refusal> {
 }
 
 /// Stages 3 and 4: records the upload (counted against the hourly limit in the same
-/// transaction), writes its bytes, queues its check and waits for the verdict. The check goes on
-/// and its verdict is kept if the caller stops waiting.
+/// transaction), writes its bytes, queues its check and waits for the verdict. Recording and
+/// queueing run in a task of their own: a client that goes away (its request dropped at any
+/// await) cannot leave an upload recorded as "checking" but never queued. The check goes on and
+/// its verdict is kept if the caller stops waiting.
 pub async fn take(
     app: &Arc<App>,
     who: &Contestant,
     received: Received,
 ) -> Result<Checked, Refusal> {
+    let (app, id, name) = (Arc::clone(app), who.id, who.name.clone());
+    let (number, rx) =
+        tokio::spawn(async move { record_and_queue(&app, id, name, received).await })
+            .await
+            .map_err(|e| anyhow::anyhow!("recording the upload failed: {e}"))??;
+    match rx.await {
+        Ok(Ok(checked)) => Ok(checked),
+        Ok(Err(e)) => Err(Refusal::Internal(e)),
+        Err(_) => Err(Refusal::Internal(anyhow::anyhow!(
+            "the check of version {number} ended without a verdict"
+        ))),
+    }
+}
+
+/// Stage 3 and the queueing of stage 4: the version's number and where its verdict will come.
+async fn record_and_queue(
+    app: &Arc<App>,
+    contestant_id: i64,
+    name: String,
+    received: Received,
+) -> Result<(i64, oneshot::Receiver<anyhow::Result<Checked>>), Refusal> {
     let bytes = received.bytes;
     if bytes.is_empty() {
         return Err(Refusal::Unreadable("the upload is empty".into()));
@@ -184,7 +207,11 @@ pub async fn take(
         size: bytes.len() as i64,
         now_ms: now,
     };
-    let (version_id, number) = match app.db.begin_upload(who.id, per_hour, &upload).await? {
+    let (version_id, number) = match app
+        .db
+        .begin_upload(contestant_id, per_hour, &upload)
+        .await?
+    {
         Ok(ids) => ids,
         Err(over) => return Err(Refusal::rate_limited(per_hour, over, now)),
     };
@@ -207,19 +234,13 @@ pub async fn take(
         Job {
             upload: PendingUpload {
                 version_id,
-                contestant_id: who.id,
-                name: who.name.clone(),
+                contestant_id,
+                name,
                 number,
                 sha256,
             },
             reply: Some(tx),
         },
     );
-    match rx.await {
-        Ok(Ok(checked)) => Ok(checked),
-        Ok(Err(e)) => Err(Refusal::Internal(e)),
-        Err(_) => Err(Refusal::Internal(anyhow::anyhow!(
-            "the check of version {number} ended without a verdict"
-        ))),
-    }
+    Ok((number, rx))
 }
