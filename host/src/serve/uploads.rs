@@ -76,7 +76,9 @@ impl Refusal {
     fn rate_limited(per_hour: u32, over: OverLimit, now: i64) -> Refusal {
         Refusal::RateLimited {
             per_hour,
-            retry_after_s: ((over.retry_at_ms - now).max(1000) as u64).div_ceil(1000),
+            // Never more than the hour: an upload sent at once may have been recorded with
+            // a clock read a few milliseconds after `now`.
+            retry_after_s: ((over.retry_at_ms - now).clamp(1000, 3_600_000) as u64).div_ceil(1000),
         }
     }
 }
