@@ -12,14 +12,56 @@ use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-/// The vendored crates: folder in the arena's workspace, and package name (the vendored folder).
-const CRATES: [(&str, &str); 5] = [
-    ("agent-sdk", "arena-agent-sdk"),
-    ("abi", "arena-abi"),
-    ("rules/farm", "farm-rules"),
-    ("rules/farkle", "farkle-rules"),
-    ("rules/jungle", "jungle-rules"),
-];
+/// The vendored crates besides the rules: folder in the arena's workspace, and package name (the
+/// vendored folder). Every crate under `rules/` is vendored too (the ABI depends on each game's
+/// rules), found by listing the folder so that a new game needs no line here.
+const SDK_CRATES: [(&str, &str); 2] = [("agent-sdk", "arena-agent-sdk"), ("abi", "arena-abi")];
+
+/// Every vendored crate: folder relative to the workspace root, and package name.
+fn crates(root: &Path) -> Vec<(String, String)> {
+    let mut crates: Vec<(String, String)> = SDK_CRATES
+        .iter()
+        .map(|(dir, package)| (dir.to_string(), package.to_string()))
+        .collect();
+    let rules = root.join("rules");
+    println!("cargo:rerun-if-changed={}", rules.display());
+    let mut games = Vec::new();
+    for entry in
+        fs::read_dir(&rules).unwrap_or_else(|e| panic!("cannot read {}: {e}", rules.display()))
+    {
+        let path = entry.expect("directory entry").path();
+        let manifest = path.join("Cargo.toml");
+        if manifest.is_file() {
+            let name = path
+                .file_name()
+                .expect("a folder name")
+                .to_string_lossy()
+                .into_owned();
+            games.push((format!("rules/{name}"), package_name(&read(&manifest))));
+        }
+    }
+    games.sort();
+    crates.extend(games);
+    crates
+}
+
+/// The `name` of a manifest's `[package]` table.
+fn package_name(manifest: &str) -> String {
+    let mut in_package = false;
+    for line in manifest.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            in_package = line == "[package]";
+        } else if in_package {
+            if let Some((k, v)) = line.split_once('=') {
+                if k.trim() == "name" {
+                    return v.trim().trim_matches('"').to_owned();
+                }
+            }
+        }
+    }
+    panic!("a rules crate's Cargo.toml has no [package] name")
+}
 
 fn main() {
     let host = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR"));
@@ -36,14 +78,16 @@ fn main() {
         "/// The vendored crates' files: path under `vendor/`, and contents.\n\
          pub const VENDORED_SDK: &[(&str, &str)] = &[\n",
     );
-    for (dir, package) in CRATES {
+    let crates = crates(&root);
+    for (dir, package) in &crates {
         let dir = root.join(dir);
         println!(
             "cargo:rerun-if-changed={}",
             dir.join("Cargo.toml").display()
         );
         println!("cargo:rerun-if-changed={}", dir.join("src").display());
-        let manifest = standalone_manifest(&read(&dir.join("Cargo.toml")), &workspace, package);
+        let manifest =
+            standalone_manifest(&read(&dir.join("Cargo.toml")), &workspace, package, &crates);
         writeln!(
             out,
             "    ({:?}, {manifest:?}),",
@@ -110,7 +154,12 @@ fn workspace_value(workspace: &str, key: &str) -> String {
 }
 
 /// `manifest` made to build outside the arena's workspace, beside the other vendored crates.
-fn standalone_manifest(manifest: &str, workspace: &str, package: &str) -> String {
+fn standalone_manifest(
+    manifest: &str,
+    workspace: &str,
+    package: &str,
+    crates: &[(String, String)],
+) -> String {
     let mut out = format!(
         "# A copy of the arena's `{package}` crate, written by `arena new` (it builds without the\n\
          # arena's sources). Replace the folder to take a newer version.\n"
@@ -133,7 +182,7 @@ fn standalone_manifest(manifest: &str, workspace: &str, package: &str) -> String
                 continue;
             }
         }
-        match path_dependency(trimmed) {
+        match path_dependency(trimmed, crates) {
             Some((name, rest)) => writeln!(out, "{name} = {{ path = \"../{name}\"{rest}").unwrap(),
             None => writeln!(out, "{line}").unwrap(),
         }
@@ -142,10 +191,10 @@ fn standalone_manifest(manifest: &str, workspace: &str, package: &str) -> String
 }
 
 /// `name = { path = "...", rest` → `(name, rest)` for a path dependency on a vendored crate.
-fn path_dependency(line: &str) -> Option<(&str, &str)> {
+fn path_dependency<'a>(line: &'a str, crates: &[(String, String)]) -> Option<(&'a str, &'a str)> {
     let (name, value) = line.split_once('=')?;
     let name = name.trim();
-    CRATES.iter().find(|(_, p)| *p == name)?;
+    crates.iter().find(|(_, p)| p == name)?;
     let value = value.trim().strip_prefix('{')?.trim_start();
     let value = value
         .strip_prefix("path")?

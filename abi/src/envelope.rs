@@ -16,6 +16,8 @@ pub enum Decision {
     FarkleDraft = 3,
     /// `jungle_move`: move a piece (Jungle).
     JungleMove = 4,
+    /// `lightcycles_turn`: turn left, go straight or turn right (light cycles).
+    LightcyclesTurn = 5,
 }
 
 impl Decision {
@@ -26,6 +28,7 @@ impl Decision {
             2 => Some(Decision::FarmAccept),
             3 => Some(Decision::FarkleDraft),
             4 => Some(Decision::JungleMove),
+            5 => Some(Decision::LightcyclesTurn),
             _ => None,
         }
     }
@@ -36,8 +39,8 @@ impl Decision {
 /// | offset | type | field |
 /// |---|---|---|
 /// | 0 | u32 | ABI version (1) |
-/// | 4 | u32 | game (1 = Little Animal Farm, 2 = Farkle, 3 = Jungle) |
-/// | 8 | u32 | decision (0 init, 1 trade, 2 accept, 3 Farkle draft, 4 Jungle move) |
+/// | 4 | u32 | game (1 = Little Animal Farm, 2 = Farkle, 3 = Jungle, 5 = light cycles) |
+/// | 8 | u32 | decision (0 init, 1 trade, 2 accept, 3 Farkle draft, 4 Jungle move, 5 light cycles turn) |
 /// | 12 | u32 | the agent's seat |
 /// | 16 | u32 | number of players |
 /// | 20 | u32 | turn (from 1; 0 at init) |

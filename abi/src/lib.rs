@@ -14,6 +14,7 @@ mod envelope;
 pub mod farkle;
 pub mod farm;
 pub mod jungle;
+pub mod lightcycles;
 
 pub use bytes::DecodeError;
 pub use envelope::{Decision, Envelope, InitPayload, ENVELOPE_SIZE, INIT_PAYLOAD_SIZE};
@@ -37,11 +38,14 @@ pub mod names {
     pub const FARKLE_DRAFT: &str = "farkle_draft";
     /// Jungle: `jungle_move(len: i32) -> i32`, the answer's length (2).
     pub const JUNGLE_MOVE: &str = "jungle_move";
+    /// Light cycles: `lightcycles_turn(len: i32) -> i32`, the answer's length (1).
+    pub const LIGHTCYCLES_TURN: &str = "lightcycles_turn";
     /// Module name of the host's own imports.
     pub const HOST_MODULE: &str = "arena";
     /// `arena.log(ptr: i32, len: i32)`: append bytes to the agent's debug log.
     pub const LOG: &str = "log";
-    /// `arena.fuel_left() -> i64`: fuel left for the current decision (Jungle's clock).
+    /// `arena.fuel_left() -> i64`: fuel left for the current decision (the fuel clocks of Jungle
+    /// and light cycles).
     pub const FUEL_LEFT: &str = "fuel_left";
 }
 
@@ -52,4 +56,5 @@ pub mod game {
     pub const JUNGLE: u32 = 3;
     /// The code war's agents are snippets, not byte-ABI agents: the id only names the game.
     pub const CODEWAR: u32 = 4;
+    pub const LIGHTCYCLES: u32 = 5;
 }

@@ -1,4 +1,4 @@
-//! Write Little Animal Farm, Farkle and Jungle agents for the arena in Rust.
+//! Write Little Animal Farm, Farkle, Jungle and light cycles agents for the arena in Rust.
 //!
 //! Implement [`FarmAgent`] for a type and call [`export_farm_agent!`] once: on `wasm32` the macro
 //! generates every export of ABI v1 (see `docs/ABI.md`), keeps the agent in a static (no
@@ -28,6 +28,11 @@
 //! [`export_jungle_agent!`]; the rules are re-exported as [`jungle`], and [`fuel::fuel_left`]
 //! tells a searching agent how much fuel its decision has left.
 //!
+//! A light cycles agent implements [`LightcyclesAgent`] (one decision:
+//! [`LightcyclesAgent::choose_turn`], given a [`LightcyclesView`] with the rules' `State` before
+//! the tick and the fuel clock) and calls [`export_lightcycles_agent!`]; the rules are re-exported
+//! as [`lightcycles`].
+//!
 //! A code war agent is another kind of module (no exchange buffer, one export): see
 //! [`codewar`], with [`export_codewar_agent!`] and [`codewar_state!`].
 #![no_std]
@@ -44,12 +49,16 @@ pub use farm_rules as rules;
 pub use farm_rules::{Animal, FailReason, Herd, Offer, Position, Trade, ANIMALS, KINDS, WORTH};
 /// The rules of Jungle (`jungle-rules`): positions, move generation, make/unmake, outcome.
 pub use jungle_rules as jungle;
+/// The rules of light cycles (`lightcycles-rules`): the grid, the state, a tick with every
+/// seat's answer.
+pub use lightcycles_rules as lightcycles;
 
 mod agent;
 pub mod codewar;
 mod farkle_agent;
 pub mod fuel;
 mod jungle_agent;
+mod lightcycles_agent;
 mod log;
 mod rng;
 pub mod tactics;
@@ -64,6 +73,10 @@ pub use farkle_agent::{
 pub use jungle_agent::{
     handle_jungle_init, handle_jungle_move, read_jungle_answer, JungleAgent, JungleClock,
     JungleView, Played,
+};
+pub use lightcycles_agent::{
+    handle_lightcycles_init, handle_lightcycles_turn, read_lightcycles_answer, LightcyclesAgent,
+    LightcyclesClock, LightcyclesView,
 };
 pub use log::{log, LogBuffer};
 pub use rng::Rng;
@@ -282,6 +295,61 @@ macro_rules! export_jungle_agent {
             #[unsafe(no_mangle)]
             pub extern "C" fn jungle_move(len: i32) -> i32 {
                 $crate::handle_jungle_move(agent(), buffer(), len)
+            }
+        };
+    };
+}
+
+/// Generates the ABI v1 exports of a light cycles agent (on `wasm32` only; elsewhere it expands
+/// to nothing), like [`export_farm_agent!`]: `export_lightcycles_agent!(MyAgent)` builds the
+/// agent with `Default::default()`, `export_lightcycles_agent!(MyAgent, MyAgent::new(3))` with
+/// the expression.
+///
+/// Exports: `arena_abi_version`, `arena_buffer`, `arena_buffer_size`, `arena_init`,
+/// `lightcycles_turn` (and `memory`, which the Rust toolchain exports by itself). The module
+/// imports `arena.fuel_left` only if the agent calls [`fuel::fuel_left`].
+///
+/// ```
+/// use arena_agent_sdk::lightcycles::Turn;
+/// use arena_agent_sdk::{export_lightcycles_agent, LightcyclesAgent, LightcyclesView};
+///
+/// #[derive(Default)]
+/// pub struct Straight;
+/// impl LightcyclesAgent for Straight {
+///     fn choose_turn(&mut self, view: &LightcyclesView) -> Turn {
+///         // Straight on while the cell ahead is free, else the first free side.
+///         let me = view.me();
+///         let grid = view.state.grid();
+///         let free = |t: &Turn| {
+///             grid.step(me.head, me.heading.turned(*t))
+///                 .is_some_and(|cell| grid.is_free(cell))
+///         };
+///         [Turn::Straight, Turn::Left, Turn::Right]
+///             .into_iter()
+///             .find(free)
+///             .unwrap_or(Turn::Straight)
+///     }
+/// }
+/// export_lightcycles_agent!(Straight);
+/// ```
+#[macro_export]
+macro_rules! export_lightcycles_agent {
+    ($ty:ty) => {
+        $crate::export_lightcycles_agent!($ty, <$ty as ::core::default::Default>::default());
+    };
+    ($ty:ty, $make:expr) => {
+        #[cfg(target_arch = "wasm32")]
+        const _: () = {
+            $crate::__export_common!($ty, $make);
+
+            #[unsafe(no_mangle)]
+            pub extern "C" fn arena_init(len: i32) -> i32 {
+                $crate::handle_lightcycles_init(agent(), buffer(), len)
+            }
+
+            #[unsafe(no_mangle)]
+            pub extern "C" fn lightcycles_turn(len: i32) -> i32 {
+                $crate::handle_lightcycles_turn(agent(), buffer(), len)
             }
         };
     };

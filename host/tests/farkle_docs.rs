@@ -27,7 +27,9 @@ fn section(text: &str, heading: &str) -> String {
 #[test]
 fn the_abi_doc_has_the_farkle_codes_and_layouts() {
     let abi = doc("ABI.md");
-    assert!(abi.contains("| 4 | u32 | game (1 = Little Animal Farm, 2 = Farkle, 3 = Jungle) |"));
+    assert!(abi.contains(
+        "| 4 | u32 | game (1 = Little Animal Farm, 2 = Farkle, 3 = Jungle, 5 = light cycles) |"
+    ));
     assert!(abi.contains(&format!("3 draft (`{}`)", arena_abi::names::FARKLE_DRAFT)));
     assert_eq!(arena_abi::game::FARKLE, 2);
     assert_eq!(arena_abi::Decision::FarkleDraft as u32, 3);
