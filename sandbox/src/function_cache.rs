@@ -67,7 +67,9 @@ pub struct FunctionCacheLimits {
     pub min_code_bytes: u64,
     /// A compile that compiled at least this many functions (not found in the cache) stores them
     /// in a new pack: a language runtime not seen before (CPython has 10,625 functions,
-    /// SpiderMonkey 12,652). An agent of a runtime seen before compiles a few dozen, which its
+    /// SpiderMonkey 12,652; with wasmtime's trampolines, 22,328 functions to compile for a
+    /// Python agent). An agent of a runtime seen before compiles about 1,100 (its own code, and
+    /// functions whose IR differs from one agent to the next), which its
     /// own artifact in the module cache keeps.
     pub new_pack_functions: usize,
     /// When the packs together take more than this (bytes), the least recently used are removed.
@@ -78,7 +80,7 @@ impl Default for FunctionCacheLimits {
     fn default() -> FunctionCacheLimits {
         FunctionCacheLimits {
             min_code_bytes: 1 << 20,
-            new_pack_functions: 1_000,
+            new_pack_functions: 4_000,
             max_bytes: 1 << 30,
         }
     }
