@@ -324,10 +324,38 @@ fn bench_components_measures_start_decision_and_games_of_each_agent() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", text(&o));
-    let all: Vec<serde_json::Value> = serde_json::from_slice(&o.stdout).unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let all = report["agents"].as_array().unwrap();
     assert_eq!(all.len(), 2, "greedy and the component: {all:?}");
     assert_eq!(all[1]["world"], "arena:games/farm@1.0.0");
-    for f in &all {
+    // The component's first load as a new agent; the core module has none.
+    assert!(all[0]["first_compile"].is_null(), "{}", all[0]);
+    assert!(
+        all[1]["first_compile"]["wall_ms"].as_f64().unwrap() > 0.0,
+        "{}",
+        all[1]
+    );
+    // Each target of the component, with its value and whether it was met.
+    let targets = report["targets"].as_array().unwrap();
+    let figures: Vec<&str> = targets
+        .iter()
+        .map(|t| t["figure"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        figures,
+        [
+            "first_compile_ms",
+            "instantiate_vs_starter",
+            "game_vs_starter"
+        ]
+    );
+    for t in targets {
+        assert_eq!(t["agent"], "rs-greedy", "{t}");
+        let (value, target) = (t["value"].as_f64().unwrap(), t["target"].as_f64().unwrap());
+        assert!(value > 0.0, "{t}");
+        assert_eq!(t["met"].as_bool().unwrap(), value <= target, "{t}");
+    }
+    for f in all {
         for key in [
             "instantiate_us",
             "instantiate_cpu_us",

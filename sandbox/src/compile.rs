@@ -13,6 +13,13 @@
 //!    stores it in the cache. The child dies with its parent (a parent-death signal), so a
 //!    server that is stopped, however, leaves no compile running.
 //!
+//! A module or component with a megabyte of code or more (a language runtime inside it; see
+//! [`FunctionCacheLimits`]) is compiled with the compiled-function cache ([`FunctionCache`], in
+//! the module cache's folder): the functions another agent's compile already compiled are taken from there, so a
+//! runtime is compiled once per machine, not once per agent. The child is given the cache's
+//! secret on its stdin, before the module: it already makes the code the parent will run, so
+//! the secret gives it nothing more.
+//!
 //! Without a compiler executable (unit tests, library users) step 3 runs in this process.
 
 use std::io::{Read, Write};
@@ -26,9 +33,10 @@ use serde::{Deserialize, Serialize};
 use wasmtime::component::Component;
 use wasmtime::{Engine, Module};
 
-use super::cache::{Lookup, ModuleCache};
+use super::cache::{self, Lookup, ModuleCache};
 use super::config::{self, Limits};
 use super::faults::one_line;
+use super::function_cache::{FunctionCache, FunctionCacheLimits, FunctionCacheUse};
 use super::host_failure::HostFailure;
 use super::shape::{check_shape, ShapeLimits};
 
@@ -52,6 +60,8 @@ pub struct CompileLimits {
     pub memory_bytes: u64,
     /// Largest artifact accepted from the compiler child, in bytes.
     pub artifact_bytes: u64,
+    /// When the compiled-function cache is used (with the module cache), and its size.
+    pub functions: FunctionCacheLimits,
 }
 
 impl Default for CompileLimits {
@@ -62,6 +72,7 @@ impl Default for CompileLimits {
             time_ms: 600_000,
             memory_bytes: 2 << 30,
             artifact_bytes: 512 << 20,
+            functions: FunctionCacheLimits::default(),
         }
     }
 }
@@ -85,6 +96,16 @@ pub struct Compiler {
 }
 
 static PROCESS_DEFAULT: OnceLock<Compiler> = OnceLock::new();
+
+/// Where a module's compiled code came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// The module cache held the whole artifact: nothing was compiled.
+    ModuleCache,
+    /// Compiled now; `functions` says what the compiled-function cache gave (`None`: it was not
+    /// used: no cache, or a small module).
+    Compiled { functions: Option<FunctionCacheUse> },
+}
 
 impl Compiler {
     /// Compiles in this process, without a cache, with the default shape limits.
@@ -131,26 +152,25 @@ impl Compiler {
             .map(|(module, _)| module)
     }
 
-    /// [`Compiler::compile`], and whether the compiled code came from the cache (nothing was
-    /// compiled) rather than from a compile just now.
+    /// [`Compiler::compile`], and where the compiled code came from.
     pub(crate) fn compile_or_reuse(
         &self,
         engine: &Engine,
         limits: &Limits,
         wasm: &[u8],
-    ) -> anyhow::Result<(Module, bool)> {
+    ) -> anyhow::Result<(Module, Origin)> {
         self.compile_as(engine, limits, wasm)
     }
 
     /// The same for a component (`wasm` is a component binary): the same shape limits (on each
-    /// of its core modules), child process, limits and cache; and whether the compiled code came
-    /// from the cache.
+    /// of its core modules), child process, limits and caches; and where the compiled code came
+    /// from.
     pub fn compile_component(
         &self,
         engine: &Engine,
         limits: &Limits,
         wasm: &[u8],
-    ) -> anyhow::Result<(Component, bool)> {
+    ) -> anyhow::Result<(Component, Origin)> {
         self.compile_as(engine, limits, wasm)
     }
 
@@ -159,30 +179,34 @@ impl Compiler {
         engine: &Engine,
         limits: &Limits,
         wasm: &[u8],
-    ) -> anyhow::Result<(A, bool)> {
-        check_shape(wasm, &self.limits.shape)?;
+    ) -> anyhow::Result<(A, Origin)> {
+        let shape = check_shape(wasm, &self.limits.shape)?;
         let key = self
             .cache
             .as_ref()
             .map(|_| ModuleCache::key(engine, limits, wasm));
         if let (Some(cache), Some(key)) = (&self.cache, &key) {
             match cache.load_as::<A>(engine, key) {
-                Lookup::Hit(module) => return Ok((module, true)),
+                Lookup::Hit(module) => return Ok((module, Origin::ModuleCache)),
                 Lookup::Miss => {}
                 Lookup::Refused(why) => {
                     eprintln!("warning: cached artifact refused, compiling again: {why}")
                 }
             }
         }
-        let artifact = match &self.executable {
+        // The compiled-function cache, for modules with a language runtime inside.
+        let functions = self
+            .cache
+            .as_ref()
+            .filter(|_| shape.code_bytes >= self.limits.functions.min_code_bytes);
+        let (artifact, used) = match &self.executable {
             None if self.cache.is_none() => {
                 return A::compile(engine, wasm)
-                    .map(|module| (module, false))
+                    .map(|module| (module, Origin::Compiled { functions: None }))
                     .map_err(|e| anyhow!("cannot compile the {}: {}", A::WHAT, one_line(&e)));
             }
-            None => A::precompile(engine, wasm)
-                .map_err(|e| anyhow!("cannot compile the {}: {}", A::WHAT, one_line(&e)))?,
-            Some(exe) => self.compile_in_child(exe, limits, wasm, A::WHAT)?,
+            None => precompile_in_process::<A>(engine, limits, wasm, functions, &self.limits)?,
+            Some(exe) => self.compile_in_child(exe, limits, wasm, A::WHAT, functions)?,
         };
         // SAFETY: the artifact was made just now by this arena's own compiler (this process, or
         // the child it started from its own executable), never read from where others can write.
@@ -193,22 +217,26 @@ impl Compiler {
                 eprintln!("warning: {e:#}");
             }
         }
-        Ok((module, false))
+        Ok((module, Origin::Compiled { functions: used }))
     }
 
-    /// Compiles `wasm` (a `what`: "module" or "component", for messages) in a child process.
+    /// Compiles `wasm` (a `what`: "module" or "component", for messages) in a child process,
+    /// with the compiled-function cache of `functions` if given; and what the child did with it.
     fn compile_in_child(
         &self,
         exe: &std::path::Path,
         limits: &Limits,
         wasm: &[u8],
         what: &str,
-    ) -> anyhow::Result<Vec<u8>> {
+        functions: Option<&ModuleCache>,
+    ) -> anyhow::Result<(Vec<u8>, Option<FunctionCacheUse>)> {
         let request = ChildRequest {
             limits: limits.clone(),
             compile: self.limits.clone(),
             parent: Some(std::process::id()),
+            functions: functions.map(|c| c.dir().to_path_buf()),
         };
+        let secret = functions.map(|c| *c.secret());
         let mut child = Command::new(exe)
             // glibc gives each compiler thread that allocates concurrently its own malloc arena,
             // reserving 64 MiB of address space each: under the child's RLIMIT_AS whether an
@@ -234,6 +262,9 @@ impl Compiler {
         let deadline = Instant::now() + Duration::from_millis(self.limits.time_ms);
         let (status, artifact, errors) = std::thread::scope(|s| {
             s.spawn(move || {
+                if let Some(secret) = secret {
+                    let _ = stdin.write_all(&secret);
+                }
                 let _ = stdin.write_all(wasm);
             });
             let out = s.spawn(move || {
@@ -318,8 +349,53 @@ impl Compiler {
         if artifact.len() as u64 > cap {
             bail!("the compiled {what} is larger than the arena's limit of {cap} bytes");
         }
-        Ok(artifact)
+        // On success the child's last line on stderr says what the function cache gave.
+        let used = functions.and_then(|_| {
+            errors
+                .lines()
+                .last()
+                .and_then(|l| l.strip_prefix(FUNCTIONS_LINE))
+                .and_then(|l| serde_json::from_str::<ChildFunctions>(l).ok())
+                .map(|f| FunctionCacheUse {
+                    hits: f.hits,
+                    compiled: f.compiled,
+                    stored: f.stored,
+                })
+        });
+        Ok((artifact, used))
     }
+}
+
+/// Compiles `wasm` in this process into an artifact for `engine`, with the compiled-function
+/// cache of `functions` if given.
+fn precompile_in_process<A: Artifact>(
+    engine: &Engine,
+    limits: &Limits,
+    wasm: &[u8],
+    functions: Option<&ModuleCache>,
+    compile: &CompileLimits,
+) -> anyhow::Result<(Vec<u8>, Option<FunctionCacheUse>)> {
+    let failed = |e: wasmtime::Error| anyhow!("cannot compile the {}: {}", A::WHAT, one_line(&e));
+    let Some(cache) = functions else {
+        return Ok((A::precompile(engine, wasm).map_err(failed)?, None));
+    };
+    let store = FunctionCache::open(
+        cache.dir(),
+        *cache.secret(),
+        &cache::engine_key(engine),
+        &compile.functions,
+    )
+    .map(std::sync::Arc::new);
+    let store = match store {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("warning: compiled-function cache not used: {e:#}");
+            return Ok((A::precompile(engine, wasm).map_err(failed)?, None));
+        }
+    };
+    let caching = config::caching_engine(limits, store.clone())?;
+    let artifact = A::precompile(&caching, wasm).map_err(failed)?;
+    Ok((artifact, Some(store.finish())))
 }
 
 #[derive(Serialize, Deserialize)]
@@ -330,11 +406,25 @@ struct ChildRequest {
     /// parent died before the child asked to die with it).
     #[serde(default)]
     parent: Option<u32>,
+    /// The module cache's folder, whose compiled-function cache the child uses; its secret comes
+    /// first on stdin.
+    #[serde(default)]
+    functions: Option<PathBuf>,
 }
 
 /// The CPU time of the compile deadline in whole seconds (the rlimit's unit), at least 1.
 fn cpu_seconds(c: &CompileLimits) -> u64 {
     c.cpu_ms.div_ceil(1000).max(1)
+}
+
+/// The start of the child's last line on stderr when it used the compiled-function cache.
+const FUNCTIONS_LINE: &str = "compiled-function cache: ";
+
+#[derive(Serialize, Deserialize)]
+struct ChildFunctions {
+    hits: usize,
+    compiled: usize,
+    stored: bool,
 }
 
 /// The compiler child: `arena __compile JSON`. Limits itself, reads the module on stdin, writes
@@ -356,8 +446,15 @@ fn child(args: &[String]) -> anyhow::Result<()> {
     let req: ChildRequest = serde_json::from_str(json).context("bad compile request")?;
     die_with_parent(req.parent);
     limit_self(&req.compile);
+    let mut stdin = std::io::stdin().lock();
+    let mut secret = [0u8; 32];
+    if req.functions.is_some() {
+        stdin
+            .read_exact(&mut secret)
+            .context("cannot read the cache's secret")?;
+    }
     let mut wasm = Vec::new();
-    std::io::stdin()
+    stdin
         .take(req.limits.module_bytes + 1)
         .read_to_end(&mut wasm)
         .context("cannot read the module")?;
@@ -365,7 +462,24 @@ fn child(args: &[String]) -> anyhow::Result<()> {
         bail!("the module is larger than the limit");
     }
     check_shape(&wasm, &req.compile.shape)?;
-    let engine = config::on_demand_engine(&req.limits)?;
+    let mut engine = config::on_demand_engine(&req.limits)?;
+    let store = req.functions.as_deref().and_then(|dir| {
+        match FunctionCache::open(
+            dir,
+            secret,
+            &cache::engine_key(&engine),
+            &req.compile.functions,
+        ) {
+            Ok(s) => Some(std::sync::Arc::new(s)),
+            Err(e) => {
+                eprintln!("warning: compiled-function cache not used: {e:#}");
+                None
+            }
+        }
+    });
+    if let Some(store) = &store {
+        engine = config::caching_engine(&req.limits, store.clone())?;
+    }
     let artifact = if super::component::is_component(&wasm) {
         engine.precompile_component(&wasm)
     } else {
@@ -375,6 +489,16 @@ fn child(args: &[String]) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     out.write_all(&artifact)?;
     out.flush()?;
+    drop(out);
+    if let Some(store) = store {
+        let used = store.finish();
+        let line = serde_json::to_string(&ChildFunctions {
+            hits: used.hits,
+            compiled: used.compiled,
+            stored: used.stored,
+        })?;
+        eprintln!("{FUNCTIONS_LINE}{line}");
+    }
     Ok(())
 }
 

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use super::play::LimitArgs;
 use crate::game::{Game, Host, SmokeOptions};
 use crate::resolve::resolve_agent;
-use crate::sandbox::{AgentModule, HostFailure, Sandbox};
+use crate::sandbox::{AgentModule, HostFailure, Origin, Sandbox};
 use crate::terminal;
 
 /// `writeln!` whose error is ignored: a closed standard output must not change the verdict (the
@@ -317,11 +317,25 @@ fn describe(m: &AgentModule, compile: Duration, out: &mut dyn Write) {
         "  load time:   {} ({})",
         ms(compile),
         if m.snippet().is_some() {
-            "validate; compiled when its game runs it"
-        } else if m.compiled_from_cache() {
-            "validate, compiled code read from the module cache, probe"
+            "validate; compiled when its game runs it".to_owned()
         } else {
-            "validate, compile, probe"
+            match m.compile_origin() {
+                Origin::ModuleCache => {
+                    "validate, compiled code read from the module cache, probe".to_owned()
+                }
+                Origin::Compiled { functions: Some(f) } => format!(
+                    "validate, compile ({} of {} functions read from the compiled-function \
+                     cache{}), probe",
+                    f.hits,
+                    f.hits + f.compiled,
+                    if f.stored {
+                        ", the others stored there"
+                    } else {
+                        ""
+                    }
+                ),
+                Origin::Compiled { functions: None } => "validate, compile, probe".to_owned(),
+            }
         }
     );
     say!(out, "  exports:");
