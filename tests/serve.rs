@@ -463,10 +463,13 @@ fn pages_escape_what_contestants_control_and_forms_need_their_csrf_token(db: Dat
         assert!(!page.contains("<script>alert"), "unescaped name:\n{page}");
         assert!(!page.contains("<img src=x"), "unescaped report:\n{page}");
     }
-    assert!(me.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+    assert!(
+        me.contains("&#60;script&#62;alert(1)&#60;/script&#62;"),
+        "{me}"
+    );
     assert!(me.contains(r#"data-verdict="refused""#) && me.contains(r#"data-verdict="accepted""#));
     let (_, board) = server.get("/");
-    assert!(board.contains("&lt;script&gt;"), "{board}");
+    assert!(board.contains("&#60;script&#62;"), "{board}");
 
     // The upload form needs the session's CSRF token.
     let boundary = "XBOUNDARYX";
@@ -491,6 +494,21 @@ fn pages_escape_what_contestants_control_and_forms_need_their_csrf_token(db: Dat
         &[("Cookie", &session)],
     );
     assert_eq!(status, 303);
+    // A write with the session cookie from another site's page is refused, whatever it carries.
+    let (status, _) = request(
+        &url("/me/upload"),
+        None,
+        Some((&ct, multipart(&csrf_of(&me)).as_bytes())),
+        &[("Cookie", &session), ("Origin", "http://evil.example")],
+    );
+    assert_eq!(status, 403, "a form from another site");
+    let (status, body) = request(
+        &url("/api/submissions"),
+        None,
+        Some(("application/wasm", passer().as_bytes())),
+        &[("Cookie", &session), ("Origin", "http://evil.example")],
+    );
+    assert_eq!(status, 403, "a cross-site upload with the cookie: {body}");
     let (_, me) = request(&url("/me"), None, None, &[("Cookie", &session)]);
     assert!(me.contains(r#"id="v3" data-verdict="accepted""#), "{me}");
 

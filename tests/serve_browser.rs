@@ -100,8 +100,13 @@ fn uploads_through_the_page(db: Database) {
         &dir,
         &(db.challenge_line() + "name = \"Browser cup\"\nround_cap = 60\nworkers = 1\n[ladder]\nplacement_games = 2\nmax_games_per_version = 12\n[uploads]\ncheck_games = 1\n"),
     );
-    // Two opponents are on the ladder already.
-    for (name, text_) in [("rival", climber("rival-climb")), ("idler", passer())] {
+    // Two opponents are on the ladder already, one with the longest name there is and no space
+    // to break it at.
+    let long_name = "idler".repeat(8);
+    for (name, text_) in [
+        ("rival", climber("rival-climb")),
+        (long_name.as_str(), passer()),
+    ] {
         let token = server.add_contestant(name);
         let file = write(&dir, &format!("{name}.wat"), &text_);
         let out = server.submit(&token, &file);
@@ -254,6 +259,30 @@ fn uploads_through_the_page(db: Database) {
         }
         assert!(listed.iter().any(|l| l.contains("newcomer v1")), "{listed:?}");
         shot(&c, &format!("{tag}-agent")).await;
+
+        // The projector at 1920×1080: the 40-character name wraps, and every column, Faults
+        // last, stays on the screen.
+        c.set_window_size(1920, 1080).await.unwrap();
+        c.goto(&format!("{}/projector", server.url)).await.unwrap();
+        c.wait().for_element(Locator::Css("#leaderboard tbody tr")).await.unwrap();
+        let fits = c
+            .execute(
+                "var w = document.documentElement.clientWidth; \
+                 var cells = document.querySelectorAll('#leaderboard th, #leaderboard td'); \
+                 var right = 0; cells.forEach(function (e) { right = Math.max(right, e.getBoundingClientRect().right); }); \
+                 return [right, w, document.documentElement.scrollWidth];",
+                vec![],
+            )
+            .await
+            .unwrap();
+        let [right, width, scroll] = [0, 1, 2].map(|i| fits[i].as_f64().unwrap());
+        assert!(
+            right <= width && scroll <= width,
+            "the projector's table is {right} px wide in a window of {width} px"
+        );
+        shot(&c, &format!("{tag}-projector")).await;
+        c.set_window_size(1280, 1000).await.unwrap();
+        c.back().await.unwrap();
 
         let game = c.find(Locator::Css("#games li a")).await.unwrap();
         game.click().await.unwrap();

@@ -6,9 +6,12 @@
 //! 1. the module's shape is checked against [`ShapeLimits`] (one linear pass, before compiling);
 //! 2. the compiled artifact is looked up in the [`ModuleCache`] (HMAC-checked);
 //! 3. otherwise it is compiled in a child process (the `arena` binary itself, run with the hidden
-//!    subcommand [`COMPILE_SUBCOMMAND`]) under an address-space and CPU rlimit and a wall-clock
-//!    deadline after which the parent kills it; the child writes the serialized artifact to its
-//!    stdout, and the parent deserializes it and stores it in the cache.
+//!    subcommand [`COMPILE_SUBCOMMAND`]) under an address-space rlimit and a CPU-time rlimit (the
+//!    compile deadline: CPU time, so that a busy machine does not refuse what an idle one
+//!    accepts), with a wall-clock deadline far behind it after which the parent kills it; the
+//!    child writes the serialized artifact to its stdout, and the parent deserializes it and
+//!    stores it in the cache. The child dies with its parent (a parent-death signal), so a
+//!    server that is stopped, however, leaves no compile running.
 //!
 //! Without a compiler executable (unit tests, library users) step 3 runs in this process.
 
@@ -38,9 +41,12 @@ pub const COMPILE_SUBCOMMAND: &str = "__compile";
 #[serde(default, deny_unknown_fields)]
 pub struct CompileLimits {
     pub shape: ShapeLimits,
-    /// Wall-clock time for the compiler child, in milliseconds. The slowest agents to compile
-    /// are Python and JavaScript components (their interpreter): 16 to 22 s of CPU time, 25 to
-    /// 38 s of wall time on a loaded 2-core VM; 120 s leaves room for a busier machine.
+    /// CPU time for the compiler child, in milliseconds, summed over its threads (`RLIMIT_CPU`,
+    /// whole seconds): the compile deadline. The slowest agents to compile are Python and
+    /// JavaScript components (their interpreter); see [`DEFAULT_COMPILE_CPU_MS`].
+    pub cpu_ms: u64,
+    /// Wall-clock time for the compiler child, in milliseconds: a backstop for a child that
+    /// stops using CPU without ending (the CPU deadline is the one that counts).
     pub time_ms: u64,
     /// Address space of the compiler child, in bytes (`RLIMIT_AS`).
     pub memory_bytes: u64,
@@ -52,12 +58,21 @@ impl Default for CompileLimits {
     fn default() -> CompileLimits {
         CompileLimits {
             shape: ShapeLimits::default(),
-            time_ms: 120_000,
+            cpu_ms: DEFAULT_COMPILE_CPU_MS,
+            time_ms: 600_000,
             memory_bytes: 2 << 30,
             artifact_bytes: 512 << 20,
         }
     }
 }
+
+/// The default compile deadline, in milliseconds of CPU time. The first compile of the Python
+/// climber (componentize-py 0.25.1, 18.3 MB) and of the JavaScript one (componentize-js, 12.1 MB)
+/// took 19.9 s and 21.9 s of CPU time (user and system, `arena check --games 1` on an empty
+/// module cache, compiler child included), on a 2-core machine whose load average was 13: 34.2 s
+/// and 24.8 s of wall time (docs/PERFORMANCE.md). CPU time does not grow with the machine's load
+/// as wall time does; about three times the slowest leaves room for larger programs.
+pub const DEFAULT_COMPILE_CPU_MS: u64 = 60_000;
 
 /// How a sandbox compiles modules.
 #[derive(Clone, Debug, Default)]
@@ -192,6 +207,7 @@ impl Compiler {
         let request = ChildRequest {
             limits: limits.clone(),
             compile: self.limits.clone(),
+            parent: Some(std::process::id()),
         };
         let mut child = Command::new(exe)
             // glibc gives each compiler thread that allocates concurrently its own malloc arena,
@@ -259,6 +275,14 @@ impl Compiler {
                 self.limits.time_ms as f64 / 1000.0
             );
         };
+        #[cfg(unix)]
+        if std::os::unix::process::ExitStatusExt::signal(&status) == Some(libc::SIGXCPU) {
+            bail!(
+                "compiling the {what} took more than {} s of CPU time, the arena's limit; the \
+                 {what} is refused",
+                cpu_seconds(&self.limits)
+            );
+        }
         let errors = String::from_utf8_lossy(&errors);
         let errors = errors.trim();
         if !status.success() {
@@ -279,9 +303,9 @@ impl Compiler {
                 }
                 bail!(
                     "the compiler process was stopped by signal {signal} (limits: {} MiB of \
-                     address space, {} s){}{}",
+                     address space, {} s of CPU time){}{}",
                     self.limits.memory_bytes >> 20,
-                    self.limits.time_ms as f64 / 1000.0,
+                    cpu_seconds(&self.limits),
                     if errors.is_empty() { "" } else { ": " },
                     errors
                 );
@@ -302,6 +326,15 @@ impl Compiler {
 struct ChildRequest {
     limits: Limits,
     compile: CompileLimits,
+    /// The parent's process id: the child ends at once if it is no longer its parent (the
+    /// parent died before the child asked to die with it).
+    #[serde(default)]
+    parent: Option<u32>,
+}
+
+/// The CPU time of the compile deadline in whole seconds (the rlimit's unit), at least 1.
+fn cpu_seconds(c: &CompileLimits) -> u64 {
+    c.cpu_ms.div_ceil(1000).max(1)
 }
 
 /// The compiler child: `arena __compile JSON`. Limits itself, reads the module on stdin, writes
@@ -321,6 +354,7 @@ fn child(args: &[String]) -> anyhow::Result<()> {
         bail!("usage: arena {COMPILE_SUBCOMMAND} REQUEST_JSON < module.wasm > artifact");
     };
     let req: ChildRequest = serde_json::from_str(json).context("bad compile request")?;
+    die_with_parent(req.parent);
     limit_self(&req.compile);
     let mut wasm = Vec::new();
     std::io::stdin()
@@ -344,22 +378,40 @@ fn child(args: &[String]) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Asks the kernel to kill this child when the thread that started it ends (the parent waits for
+/// it on that thread: so when the parent process dies, however it is stopped), and ends at once
+/// if the parent is already gone.
+#[cfg(target_os = "linux")]
+fn die_with_parent(parent: Option<u32>) {
+    use rustix::process::{set_parent_process_death_signal, Signal};
+    if set_parent_process_death_signal(Some(Signal::KILL)).is_err() {
+        return;
+    }
+    if parent.is_some_and(|p| p != std::os::unix::process::parent_id()) {
+        std::process::exit(1);
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn die_with_parent(_parent: Option<u32>) {}
+
 /// Address space, CPU time and core dumps of the compiler child.
 #[cfg(unix)]
 fn limit_self(c: &CompileLimits) {
-    let set = |resource, value: u64| {
+    let set = |resource, soft: u64, hard: u64| {
         let lim = libc::rlimit {
-            rlim_cur: value as libc::rlim_t,
-            rlim_max: value as libc::rlim_t,
+            rlim_cur: soft as libc::rlim_t,
+            rlim_max: hard as libc::rlim_t,
         };
         // SAFETY: setrlimit reads a valid rlimit struct; failure leaves the old limit.
         unsafe { libc::setrlimit(resource, &lim) };
     };
-    set(libc::RLIMIT_AS, c.memory_bytes);
-    // CPU time is summed over the compiler's threads: a generous backstop behind the parent's
-    // wall-clock deadline.
-    set(libc::RLIMIT_CPU, (c.time_ms / 1000 + 1) * 4);
-    set(libc::RLIMIT_CORE, 0);
+    set(libc::RLIMIT_AS, c.memory_bytes, c.memory_bytes);
+    // CPU time is summed over the compiler's threads. SIGXCPU at the soft limit ends the child
+    // (the parent names it the compile deadline); SIGKILL a second later, should it not.
+    let cpu = cpu_seconds(c);
+    set(libc::RLIMIT_CPU, cpu, cpu + 1);
+    set(libc::RLIMIT_CORE, 0, 0);
 }
 
 #[cfg(not(unix))]

@@ -53,7 +53,10 @@ mod wasi;
 mod wasi_calls;
 
 pub use cache::{Lookup, ModuleCache, CACHE_DIR_ENV};
-pub use compile::{child_main as compile_child_main, CompileLimits, Compiler, COMPILE_SUBCOMMAND};
+pub use compile::{
+    child_main as compile_child_main, CompileLimits, Compiler, COMPILE_SUBCOMMAND,
+    DEFAULT_COMPILE_CPU_MS,
+};
 pub use component::is_component;
 pub use component_linker::HOST_INTERFACE;
 pub use config::{

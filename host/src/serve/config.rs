@@ -34,6 +34,17 @@ struct RawChallenge {
     uploads: RawUploads,
     #[serde(default, rename = "final")]
     final_round: RawFinal,
+    #[serde(default)]
+    server: RawServer,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawServer {
+    max_connections: Option<usize>,
+    header_timeout_s: Option<u64>,
+    body_min_kib_per_s: Option<u64>,
+    upload_buffer_mib: Option<u64>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -52,6 +63,7 @@ struct RawUploads {
     per_hour: Option<u32>,
     check_games: Option<u32>,
     checks_at_once: Option<usize>,
+    compile_cpu_s: Option<u64>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -86,8 +98,27 @@ pub struct Uploads {
     pub per_hour: u32,
     /// Smoke games of the upload check (as `arena check --games`).
     pub check_games: u32,
-    /// Upload checks run at the same time; more wait their turn.
+    /// Upload checks run at the same time; more wait their turn (at most one per contestant,
+    /// contestants served in turn).
     pub checks_at_once: usize,
+    /// The compile deadline of an upload, in milliseconds of CPU time.
+    pub compile_cpu_ms: u64,
+}
+
+/// The HTTP side's limits: what a client may hold of the server.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Server {
+    /// Connections open at once; more wait to be accepted.
+    pub max_connections: usize,
+    /// Time to send a request's headers, and to start the next request on a kept-alive
+    /// connection: a connection silent for longer is closed.
+    pub header_timeout_ms: u64,
+    /// Slowest a request body may come, after a first `header_timeout_ms` of grace (bytes a
+    /// second, on average since the body began).
+    pub body_min_bytes_per_s: u64,
+    /// Memory for upload bodies being received, all of them together (bytes); an upload waits
+    /// for room.
+    pub upload_buffer_bytes: u64,
 }
 
 /// The final round-robin, played at the deadline over each contestant's last accepted version.
@@ -127,7 +158,12 @@ pub struct Challenge {
     pub ladder: Ladder,
     pub uploads: Uploads,
     pub final_round: Final,
+    pub server: Server,
 }
+
+/// Connections open at once by default: far below the usual limit of 1,024 open files, which the
+/// ladder's workers, the database, uploads being checked and their compiler children share.
+pub const DEFAULT_MAX_CONNECTIONS: usize = 256;
 
 pub const DEFAULT_DATA: &str = "arena-data";
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
@@ -245,6 +281,12 @@ impl Challenge {
         if checks_at_once == 0 {
             bail!("key `uploads.checks_at_once`: must be at least 1");
         }
+        let compile_cpu_ms = match raw.uploads.compile_cpu_s {
+            Some(0) => bail!("key `uploads.compile_cpu_s`: must be at least 1"),
+            Some(s) => s.saturating_mul(1000),
+            None => engine::DEFAULT_COMPILE_CPU_MS,
+        };
+        let server = server(&raw.server, max_bytes)?;
         let games_per_group = raw.final_round.games_per_group.unwrap_or(10 * p);
         if games_per_group == 0 || !games_per_group.is_multiple_of(p) {
             bail!(
@@ -281,7 +323,9 @@ impl Challenge {
                 per_hour,
                 check_games,
                 checks_at_once,
+                compile_cpu_ms,
             },
+            server,
             final_round: Final {
                 games_per_group,
                 seed: raw.final_round.seed.unwrap_or(1),
@@ -297,6 +341,38 @@ impl Challenge {
     pub fn final_dir(&self) -> PathBuf {
         self.data.join(&self.final_round.output)
     }
+}
+
+/// The `[server]` table, checked; `max_upload` is the largest upload (the upload buffer must hold
+/// one).
+fn server(raw: &RawServer, max_upload: u64) -> anyhow::Result<Server> {
+    let max_connections = raw.max_connections.unwrap_or(DEFAULT_MAX_CONNECTIONS);
+    if max_connections == 0 {
+        bail!("key `server.max_connections`: must be at least 1");
+    }
+    let header_timeout_s = raw.header_timeout_s.unwrap_or(10);
+    if header_timeout_s == 0 || header_timeout_s > 3600 {
+        bail!("key `server.header_timeout_s`: 1 to 3600 seconds");
+    }
+    let body_min_kib_per_s = raw.body_min_kib_per_s.unwrap_or(16);
+    if body_min_kib_per_s == 0 {
+        bail!("key `server.body_min_kib_per_s`: must be at least 1");
+    }
+    let upload_buffer_bytes = match raw.upload_buffer_mib {
+        Some(m) if m << 20 < max_upload => bail!(
+            "key `server.upload_buffer_mib`: {m} MiB cannot hold one upload of `uploads.max_kib` \
+             ({} KiB)",
+            max_upload >> 10
+        ),
+        Some(m) => m << 20,
+        None => (256u64 << 20).max(max_upload),
+    };
+    Ok(Server {
+        max_connections,
+        header_timeout_ms: header_timeout_s * 1000,
+        body_min_bytes_per_s: body_min_kib_per_s << 10,
+        upload_buffer_bytes,
+    })
 }
 
 /// Milliseconds since 1970 of a TOML date-time, which must have a date, a time and an offset.
@@ -415,6 +491,12 @@ output = "/srv/final"
         assert!(err("[uploads]\nmax_kib = 999999999").contains("uploads.max_kib"));
         assert!(err("[uploads]\nper_hour = 0").contains("uploads.per_hour"));
         assert!(err("[final]\ngames_per_group = 3").contains("final.games_per_group"));
+        assert!(err("[uploads]\ncompile_cpu_s = 0").contains("uploads.compile_cpu_s"));
+        assert!(err("[server]\nmax_connections = 0").contains("server.max_connections"));
+        assert!(err("[server]\nheader_timeout_s = 0").contains("server.header_timeout_s"));
+        assert!(err("[server]\nbody_min_kib_per_s = 0").contains("server.body_min_kib_per_s"));
+        assert!(err("[server]\nupload_buffer_mib = 1").contains("server.upload_buffer_mib"));
+        assert!(err("[server]\nthreads = 1").contains("threads"));
         assert!(err("[budgets]\nfuel_per_game = 0").contains("budgets.fuel_per_game"));
         assert!(err("name = ''").contains("key `name`"));
         assert!(err("database = 'sqlite://x.db'").contains("key `database`"));
