@@ -7,10 +7,16 @@
 //! (`edition.workspace = true`) are given their values, path dependencies point at the other
 //! vendored crates, and what only the arena's own tests use (`[dev-dependencies]`, benches) is
 //! left out.
+//!
+//! It also builds the example agents of every game into the binary (`builtin:NAME`):
+//! `build/builtin_agents.rs`.
 
 use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
+
+#[path = "build/builtin_agents.rs"]
+mod builtin_agents;
 
 /// The vendored crates besides the rules: folder in the arena's workspace, and package name (the
 /// vendored folder). Every crate under `rules/` is vendored too (the ABI depends on each game's
@@ -115,6 +121,7 @@ fn main() {
     out.push_str("];\n");
     let dest = PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR")).join("vendored_sdk.rs");
     fs::write(&dest, out).expect("write vendored_sdk.rs");
+    builtin_agents::build(&root, dest.parent().expect("OUT_DIR"));
 }
 
 fn read(path: &Path) -> String {

@@ -39,6 +39,7 @@ mod component_linker;
 mod config;
 mod fault;
 mod faults;
+mod guest_error;
 mod host_failure;
 mod host_fuel;
 mod interface;

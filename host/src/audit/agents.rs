@@ -11,7 +11,10 @@ use super::published::PublishedAgent;
 use crate::records::sha256_hex;
 
 /// Problems with the published agents: an agent whose file (named after it, or any file with its
-/// hash) is not in `dir`, or whose file has another hash than the league's.
+/// hash) is not in `dir`, or whose file has another hash than the league's. An agent with no file
+/// in `dir` whose hash is that of one of this arena's built-in agents (`builtin:NAME`, `arena
+/// agents`) is found in the binary; `arena agents --export DIR` writes those files, for a
+/// verifier whose arena was built from other sources.
 pub fn check_published(dir: &Path, agents: &[PublishedAgent]) -> anyhow::Result<Vec<String>> {
     // File stem -> (file name, hash).
     let mut files: BTreeMap<String, (String, String)> = BTreeMap::new();
@@ -58,6 +61,8 @@ pub fn check_published(dir: &Path, agents: &[PublishedAgent]) -> anyhow::Result<
             )),
             Some(_) => {}
             None if files.values().any(|(_, h)| h == want) => {}
+            // A built-in agent of this arena (`builtin:NAME`): the binary holds its module.
+            None if crate::builtin::by_hash(want).is_some() => {}
             None => problems.push(format!(
                 "agent {:?}: no file in {} has its hash {want}",
                 a.name,

@@ -120,13 +120,20 @@ impl LeagueConfig {
 
         let mut agents = Vec::new();
         for (i, a) in raw.agent.iter().enumerate() {
-            let path = normalize(&base.join(&a.path));
-            if !path.exists() {
-                let which = match &a.name {
-                    Some(name) => format!("agent {name:?}, [[agent]] number {}", i + 1),
-                    None => format!("[[agent]] number {}", i + 1),
-                };
-                bail!("agent file not found: {} ({which})", path.display());
+            let which = || match &a.name {
+                Some(name) => format!("agent {name:?}, [[agent]] number {}", i + 1),
+                None => format!("[[agent]] number {}", i + 1),
+            };
+            // `builtin:NAME` is a built-in agent, not a path under the league file's folder.
+            let path = match crate::builtin::name_of(&a.path) {
+                Some(builtin) => {
+                    crate::builtin::find(builtin).with_context(|| which())?;
+                    a.path.clone()
+                }
+                None => normalize(&base.join(&a.path)),
+            };
+            if !path.exists() && crate::builtin::name_of(&path).is_none() {
+                bail!("agent file not found: {} ({})", path.display(), which());
             }
             let name = match &a.name {
                 Some(n) => n.clone(),
@@ -276,7 +283,6 @@ pub fn check_budgets(b: &Budgets) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// A name from a path: the file stem, or the folder name of a crate.
 /// `path` without its `.` parts, and without the `..` parts that follow a folder name (the folder
 /// and the `..` cancel out): `leagues/../results` is `results`, as a person would write it. Done
 /// on the text, as the league file's paths are written relative to its folder.
@@ -300,7 +306,12 @@ pub fn normalize(path: &Path) -> PathBuf {
     out.iter().collect()
 }
 
+/// A name from a path: the file stem, or the folder name of a crate; a built-in agent
+/// (`builtin:greedy`) is named after itself (`greedy`).
 pub fn default_name(path: &Path) -> String {
+    if let Some(builtin) = crate::builtin::name_of(path) {
+        return builtin.to_owned();
+    }
     let stem = if path.is_dir() {
         path.file_name()
     } else {
