@@ -121,7 +121,7 @@ fn main() {
     out.push_str("];\n");
     let dest = PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR")).join("vendored_sdk.rs");
     fs::write(&dest, out).expect("write vendored_sdk.rs");
-    builtin_agents::build(&root, dest.parent().expect("OUT_DIR"));
+    builtin_agents::build(&root, &crates, dest.parent().expect("OUT_DIR"));
 }
 
 fn read(path: &Path) -> String {

@@ -102,7 +102,7 @@ fn uploads_through_the_page(db: Database) {
     );
     // Two opponents are on the ladder already, one with the longest name there is and no space
     // to break it at.
-    let long_name = "idler".repeat(8);
+    let long_name = "Wm".repeat(20);
     for (name, text_) in [
         ("rival", climber("rival-climb")),
         (long_name.as_str(), passer()),

@@ -107,8 +107,9 @@ const TARGET: &str = "wasm32-unknown-unknown";
 const PROFILE: &str = "wasm-agent";
 
 /// Builds the agents and writes `builtin_agents.rs` into `out_dir`: `BUILTIN_AGENTS`, each
-/// agent's name, game, summary and bytes (`include_bytes!` of the built module).
-pub fn build(root: &Path, out_dir: &Path) {
+/// agent's name, game, summary and bytes (`include_bytes!` of the built module). `sdk_crates`
+/// are the crates they depend on (folder under `root`, package name): a change there rebuilds them.
+pub fn build(root: &Path, sdk_crates: &[(String, String)], out_dir: &Path) {
     println!(
         "cargo:rerun-if-changed={}",
         root.join("Cargo.lock").display()
@@ -124,15 +125,9 @@ pub fn build(root: &Path, out_dir: &Path) {
             println!("cargo:rerun-if-changed={}", dir.join("build.rs").display());
         }
     }
-    for dep in [
-        "agent-sdk",
-        "abi",
-        "rules/farm",
-        "rules/farkle",
-        "rules/jungle",
-        "rules/codewar",
-        "rules/lightcycles",
-    ] {
+    // The crates the agents build on (the SDK, the ABI and every game's rules): the same list
+    // `arena new` vendors.
+    for (dep, _) in sdk_crates {
         println!(
             "cargo:rerun-if-changed={}",
             root.join(dep).join("src").display()
