@@ -398,7 +398,7 @@ fn clean_output(output: &str, dir: &Path) -> String {
         .replace(&format!("{dir}/"), "");
     // componentize-py reports an error of the agent's code as an AssertionError of its own
     // script: what follows it is the agent's error. It sees the sources' folder as `/0`.
-    if text.starts_with("Traceback") && text.contains("componentize") {
+    if text.starts_with("Traceback") {
         if let Some(i) = text.find("AssertionError: ") {
             text = text[i + "AssertionError: ".len()..].to_owned();
         }

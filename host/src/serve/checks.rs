@@ -191,7 +191,7 @@ async fn check(app: &Arc<App>, u: &PendingUpload) -> anyhow::Result<Checked> {
                 let verdict = Verdict {
                     accepted: false,
                     report: format!(
-                        "building {name} ({})\n{message}\n\nFAIL:\n  {reason}",
+                        "building {name} ({})\n{message}\n\nFAIL:\n  {reason}\n",
                         sources.entry
                     ),
                     reason: Some(reason),
