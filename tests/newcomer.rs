@@ -860,7 +860,7 @@ struct Received {
 
 /// A stand-in for `arena serve`'s `POST /api/submissions` on a free loopback port: it keeps what
 /// it receives (parsing a multipart body with axum's extractor, as the server does) and accepts
-/// every upload as version 7. Returns the port and what it received so far.
+/// every upload as version 7, but sources sent with the token `no-toolchain` (415). Returns the port and what it received so far.
 fn stand_in_server() -> (u16, std::sync::Arc<std::sync::Mutex<Vec<Received>>>) {
     use axum::extract::{FromRequest, Multipart, Request};
     use axum::http::header;
@@ -908,7 +908,18 @@ fn stand_in_server() -> (u16, std::sync::Arc<std::sync::Mutex<Vec<Received>>>) {
                             let body = axum::body::to_bytes(request.into_body(), 1 << 20);
                             got.body = body.await.unwrap().to_vec();
                         }
+                        // The token `no-toolchain`: a server that cannot build sources.
+                        let cannot_build =
+                            got.authorization == "Bearer no-toolchain" && !got.fields.is_empty();
                         keep.lock().unwrap().push(got);
+                        if cannot_build {
+                            return (
+                                axum::http::StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                                axum::Json(serde_json::json!({
+                                    "error": "this server does not build python sources",
+                                })),
+                            );
+                        }
                         (
                             axum::http::StatusCode::CREATED,
                             axum::Json(serde_json::json!({
@@ -1005,6 +1016,26 @@ fn submit_sends_sources_and_modules_to_a_server_named_without_its_scheme() {
     assert_eq!(
         got[2].body,
         std::fs::read(dir.join("pub/farkle-banker.wasm")).unwrap()
+    );
+
+    // A server without the language's toolchain: a refusal that says so, exit 1.
+    let out = arena()
+        .args([
+            "submit",
+            "--server",
+            &server,
+            "--token",
+            "no-toolchain",
+            "bot.py",
+        ])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains("refused: this server does not build python sources"),
+        "{}",
+        text(&out)
     );
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -6,8 +6,8 @@
 //! folder made by `arena new` in another language is built here, and its module sent.
 //!
 //! Exit status: 0 accepted, 1 refused (by the check, or not taken: submissions closed, too many
-//! uploads, too large), 2 usage or connection error (no such file, wrong token, server
-//! unreachable).
+//! uploads, too large, sources the server cannot build), 2 usage or connection error (no such
+//! file, wrong token, server unreachable).
 
 use std::path::{Path, PathBuf};
 

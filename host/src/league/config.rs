@@ -127,7 +127,7 @@ impl LeagueConfig {
             // `builtin:NAME` is a built-in agent, not a path under the league file's folder.
             let path = match crate::builtin::name_of(&a.path) {
                 Some(builtin) => {
-                    crate::builtin::find(builtin).with_context(|| which())?;
+                    crate::builtin::find(builtin).with_context(which)?;
                     a.path.clone()
                 }
                 None => normalize(&base.join(&a.path)),

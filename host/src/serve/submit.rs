@@ -110,7 +110,8 @@ pub fn submit(server: &str, token: &str, upload: Upload<'_>) -> anyhow::Result<A
             report: field("report"),
         },
         401 => Answer::Unauthorized(field("error").unwrap_or_default()),
-        403 | 413 | 429 => Answer::Refused {
+        // 415: sources in a language the server has no toolchain for (docs/SERVER.md).
+        403 | 413 | 415 | 429 => Answer::Refused {
             reason: field("error").unwrap_or_else(|| format!("HTTP {status}")),
             report: None,
         },

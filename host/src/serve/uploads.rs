@@ -35,8 +35,8 @@ pub enum Refusal {
     TooLarge { limit: u64 },
     /// The body could not be read (the client went away, or sent it too slowly).
     Unreadable(String),
-    /// Sources this server cannot build: malformed, or in a language whose toolchain it lacks
-    /// (`this server cannot build Python: …`).
+    /// Sources in a language whose toolchain this server lacks (`this server cannot build
+    /// Python: …`).
     Unbuildable(String),
     /// The server's own failure.
     Internal(anyhow::Error),
@@ -172,7 +172,8 @@ pub async fn read_body(body: Body, limit: u64) -> Result<Bytes, Refusal> {
         })
 }
 
-/// The sources of a `multipart/form-data` body (docs/SERVER.md), if this server can build them.
+/// The sources of a `multipart/form-data` body (docs/SERVER.md), if this server can build them;
+/// malformed sources are unreadable (400).
 pub async fn sources_of(
     app: &App,
     content_type: &str,
@@ -180,7 +181,7 @@ pub async fn sources_of(
 ) -> Result<(super::sources::Sources, OwnedSemaphorePermit), Refusal> {
     let sources = super::sources::Sources::from_multipart(content_type, received.bytes)
         .await
-        .map_err(Refusal::Unbuildable)?;
+        .map_err(Refusal::Unreadable)?;
     if let Some(why) = app.builds.unavailable(sources.lang) {
         return Err(Refusal::Unbuildable(why));
     }

@@ -78,7 +78,9 @@ pub fn sources(path: &Path) -> anyhow::Result<Option<Sources>> {
             let kind = e.file_type()?;
             if kind.is_dir() {
                 // `wit/`: the server builds with its own copy of the arena's WIT package.
-                if !NOT_SOURCES.contains(&name.as_str()) && !(prefix.is_empty() && name == "wit") {
+                let skipped =
+                    NOT_SOURCES.contains(&name.as_str()) || (prefix.is_empty() && name == "wit");
+                if !skipped {
                     folders.push((e.path(), format!("{rel}/")));
                 }
             } else if kind.is_file()
