@@ -228,6 +228,30 @@ fn wasi_c_example_passes_check_and_its_printf_lands_in_the_log() {
 }
 
 #[test]
+fn the_jungle_agent_of_the_c_page_builds_with_its_line_and_passes_check() {
+    // docs/languages/c.md, "Other games": the C code and the clang line as the page gives them.
+    let page = std::fs::read_to_string(workspace().join("docs/languages/c.md")).unwrap();
+    let section = &page[page.find("## Other games").expect("the section")..];
+    let block = |lang: &str| {
+        let start = section.find(&format!("```{lang}\n")).unwrap() + lang.len() + 4;
+        section[start..start + section[start..].find("```").unwrap()].to_owned()
+    };
+    let line = "clang --target=wasm32 -O2 -nostdlib -mbulk-memory -Wl,--no-entry -o first-move.wasm first-move.c";
+    assert!(block("sh").starts_with(line), "{}", block("sh"));
+    let dir = out_dir().join("c-page");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("first-move.c"), block("c")).unwrap();
+    let args: Vec<&str> = line.split(' ').skip(1).collect();
+    must(
+        Command::new("clang").args(&args).current_dir(&dir),
+        "building the Jungle agent of docs/languages/c.md",
+    );
+    let t = check(&dir.join("first-move.wasm"));
+    assert!(t.contains("jungle_move: func(i32) -> i32"), "{t}");
+    assert!(t.contains("Jungle"), "{t}");
+}
+
+#[test]
 fn wat_example_passes_check() {
     let t = check(&example("wat"));
     assert!(t.contains("climber.wat: buying kind"), "{t}");

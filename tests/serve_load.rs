@@ -3,13 +3,16 @@
 //! percentiles, over all pages and for each (docs/PERFORMANCE.md quotes runs); it asserts
 //! outcomes, not speed. The length and the number of clients can be raised for a measurement,
 //! and `ARENA_LOAD_RATE` paces the page clients at that many requests a second in all (latency
-//! is then counted from when each request was due, so a server that falls behind shows it):
+//! is then counted from when each request was due, so a server that falls behind shows it);
+//! `ARENA_LOAD_PATHS` (a comma-separated list of the paths below) asks for those alone:
 //!
 //! ```text
 //! ARENA_LOAD_SECS=60 ARENA_LOAD_READERS=32 ARENA_LOAD_UPLOADERS=4 \
 //!   cargo test --release -p arena --test serve_load -- --nocapture
 //! ARENA_LOAD_SECS=30 ARENA_LOAD_READERS=32 ARENA_LOAD_UPLOADERS=0 ARENA_LOAD_RATE=500 \
 //!   cargo test --release -p arena --test serve_load sqlite -- --nocapture
+//! ARENA_LOAD_SECS=30 ARENA_LOAD_READERS=32 ARENA_LOAD_UPLOADERS=0 ARENA_LOAD_RATE=500 \
+//!   ARENA_LOAD_PATHS=/ cargo test --release -p arena --test serve_load sqlite -- --nocapture
 //! ```
 //!
 //! It runs on both databases: SQLite in the data folder, and PostgreSQL (`database = "postgres://..."`).
@@ -32,6 +35,23 @@ const PATHS: [&str; 5] = [
     "/projector",
     "/api/status",
 ];
+
+/// The indices in [`PATHS`] of the paths asked for: `ARENA_LOAD_PATHS`, or all.
+fn chosen_paths() -> Vec<usize> {
+    let wanted = std::env::var("ARENA_LOAD_PATHS").unwrap_or_default();
+    let chosen: Vec<usize> = (0..PATHS.len())
+        .filter(|&k| wanted.split(',').any(|w| w.trim() == PATHS[k]))
+        .collect();
+    assert!(
+        wanted.is_empty() || !chosen.is_empty(),
+        "ARENA_LOAD_PATHS={wanted:?} names none of {PATHS:?}"
+    );
+    if chosen.is_empty() {
+        (0..PATHS.len()).collect()
+    } else {
+        chosen
+    }
+}
 
 fn env(name: &str, default: u64) -> u64 {
     std::env::var(name)
@@ -103,8 +123,10 @@ fn load_while_the_ladder_plays(db: Database) {
     let uploads = Arc::new(Mutex::new(Vec::new()));
     let started = Instant::now();
     let mut threads = Vec::new();
+    let chosen = Arc::new(chosen_paths());
     for r in 0..readers {
         let (stop, pages, url) = (Arc::clone(&stop), Arc::clone(&pages), server.url.clone());
+        let chosen = Arc::clone(&chosen);
         threads.push(std::thread::spawn(move || {
             let mut mine = Vec::new();
             let mut i = r as usize;
@@ -113,13 +135,14 @@ fn load_while_the_ladder_plays(db: Database) {
             let mut due =
                 Instant::now() + every.map_or(Duration::ZERO, |e| e * r as u32 / readers as u32);
             while !stop.load(Ordering::Relaxed) {
-                let path = PATHS[i % PATHS.len()];
-                if let Some(every) = every {
+                let k = chosen[i % chosen.len()];
+                let path = PATHS[k];
+                if every.is_some() {
                     std::thread::sleep(due.saturating_duration_since(Instant::now()));
                 }
                 let t = if every.is_some() { due } else { Instant::now() };
                 let (status, body) = request(&format!("{url}{path}"), None, None, &[]);
-                mine.push((i % PATHS.len(), t.elapsed()));
+                mine.push((k, t.elapsed()));
                 assert_eq!(status, 200, "GET {path}: {body}");
                 i += 1;
                 if let Some(every) = every {
@@ -171,7 +194,8 @@ fn load_while_the_ladder_plays(db: Database) {
     let pages: Vec<Duration> = by_path.iter().map(|p| p.1).collect();
     let uploads = uploads.lock().unwrap().clone();
     report("pages", pages.clone(), elapsed);
-    for (k, path) in PATHS.iter().enumerate() {
+    for &k in chosen.iter() {
+        let path = PATHS[k];
         let lat = by_path.iter().filter(|p| p.0 == k).map(|p| p.1).collect();
         report(&format!("  {path}"), lat, elapsed);
     }

@@ -8,8 +8,8 @@
 //! section `codewar.state` ([`codewar_state!`] declares it, [`load_state`] reads it from the
 //! agent's bytes, [`store_state`] writes the module back with the section changed).
 //!
-//! ```ignore
-//! #![no_std]
+//! ```no_run
+//! // lib.rs of the agent's crate, which starts with `#![no_std]`
 //! use arena_agent_sdk::codewar::{self, Instruction};
 //! arena_agent_sdk::codewar_state!([1, 0]);
 //!

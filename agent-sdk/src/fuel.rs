@@ -1,20 +1,20 @@
 //! The fuel left for the current decision, for agents that search until their share of the
-//! clock is spent (Jungle's fuel clock; see docs/ABI.md).
+//! clock is spent (the fuel clock of Jungle and light cycles; see docs/ABI.md).
 //!
 //! On `wasm32` [`fuel_left`] is the host import `arena.fuel_left`, and the host meters fuel by
 //! itself: [`spend`] does nothing. On other targets (native tests of a strategy) there is no
 //! meter, so a stand-in takes its place: [`native::set`] gives the decision a budget (the
-//! SDK's `handle_jungle_move` sets it to the observation's fuel for the decision), the agent
-//! charges its work with [`spend`] (say, an estimate of its fuel per search node), and
-//! [`fuel_left`] reports what is left. A native game can then run the clock exactly as the host
-//! would, in those units.
+//! SDK's `handle_jungle_move` and `handle_lightcycles_turn` set it to the observation's fuel for
+//! the decision), the agent charges its work with [`spend`] (say, an estimate of its fuel per
+//! search node), and [`fuel_left`] reports what is left. A native game can then run the clock
+//! exactly as the host would, in those units.
 
 /// Fuel left for the current decision: the smaller of what is left of the per-decision cap and
 /// what is left on the agent's game clock. Natively, the stand-in's budget minus what [`spend`]
 /// charged (it may go below 0).
 ///
 /// On `wasm32` this imports `arena.fuel_left`: only a module that calls it has the import, and
-/// only hosts that provide it (Jungle's) load such a module.
+/// only hosts that provide it (those of Jungle and light cycles) load such a module.
 #[inline]
 pub fn fuel_left() -> i64 {
     #[cfg(target_arch = "wasm32")]

@@ -49,6 +49,7 @@ mod player;
 mod random;
 mod shape;
 mod snippet_engine;
+mod snippet_entries;
 mod snippets;
 mod wasi;
 mod wasi_calls;

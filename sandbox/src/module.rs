@@ -19,6 +19,7 @@ use super::config::{self, Allocation, Limits, DEFAULT_INSTANCES, EPOCH_TICK};
 use super::faults::{classify, one_line, FuelScope, LimitExceeded};
 use super::interface::{AgentInterface, Games};
 use super::player::{self, HostState, WasmPlayer};
+use super::snippet_entries::Spaces;
 use super::wasi::{self, WASI_MODULE};
 
 /// Round cap announced to agents created with [`AgentModule::player`] (the league's default).
@@ -321,8 +322,12 @@ impl Sandbox {
             .map_err(|e| anyhow!("invalid WebAssembly module: {}", one_line(&e)))?;
         let mut imports = Vec::new();
         let mut exports = Vec::new();
+        // What the entries need to be described like a core module's (`func() -> i64`,
+        // `memory(1 pages min)`): the types, and each index space's kinds in order.
+        let mut spaces = Spaces::default();
         for payload in wasmparser::Parser::new(0).parse_all(&wasm) {
             match payload? {
+                wasmparser::Payload::TypeSection(section) => spaces.types(section)?,
                 wasmparser::Payload::ImportSection(section) => {
                     for import in section.into_imports() {
                         let import = import?;
@@ -340,19 +345,19 @@ impl Sandbox {
                         }
                         imports.push(Entry {
                             name: format!("{}::{}", import.module, import.name),
-                            kind: match import.ty {
-                                wasmparser::TypeRef::Func(_) => "func".to_owned(),
-                                other => format!("{other:?}").to_lowercase(),
-                            },
+                            kind: spaces.import(import.ty),
                         });
                     }
                 }
+                wasmparser::Payload::FunctionSection(section) => spaces.functions(section)?,
+                wasmparser::Payload::TableSection(section) => spaces.tables(section)?,
+                wasmparser::Payload::MemorySection(section) => spaces.memories(section)?,
                 wasmparser::Payload::ExportSection(section) => {
                     for export in section {
                         let export = export?;
                         exports.push(Entry {
                             name: export.name.to_owned(),
-                            kind: format!("{:?}", export.kind).to_lowercase(),
+                            kind: spaces.export(export.kind, export.index),
                         });
                     }
                 }

@@ -112,7 +112,12 @@ impl Verdict {
             v["name"] = m.name().into();
             v["sha256"] = m.sha256().into();
             v["size"] = m.size().into();
-            v["abi_version"] = m.abi_version().into();
+            // Only a core module of the byte ABI has a version.
+            v["abi_version"] = if m.is_component() || m.snippet().is_some() {
+                serde_json::Value::Null
+            } else {
+                m.abi_version().into()
+            };
             v["games"] = m
                 .games()
                 .iter()
@@ -280,6 +285,15 @@ fn describe(m: &AgentModule, compile: Duration, out: &mut dyn Write) {
             out,
             "  WASI:        0.2 (no files, no network, seeded random, fake clocks)"
         );
+    } else if m.snippet().is_some() {
+        // A snippet agent has no ABI version, buffer, WASI or `arena_init`: its game runs it
+        // with its own imports (docs/ABI.md says which).
+        let game = m.games().first().map_or("snippet", |g| g.title);
+        say!(
+            out,
+            "  kind:        WebAssembly core module, a {} agent (run by its game, with no ABI version)",
+            game.to_lowercase()
+        );
     } else {
         say!(out, "  kind:        WebAssembly core module");
         say!(out, "  ABI version: {}", m.abi_version());
@@ -302,7 +316,9 @@ fn describe(m: &AgentModule, compile: Duration, out: &mut dyn Write) {
         out,
         "  load time:   {} ({})",
         ms(compile),
-        if m.compiled_from_cache() {
+        if m.snippet().is_some() {
+            "validate; compiled when its game runs it"
+        } else if m.compiled_from_cache() {
             "validate, compiled code read from the module cache, probe"
         } else {
             "validate, compile, probe"
@@ -435,6 +451,44 @@ mod tests {
             limits: LimitArgs::default(),
         })
         .is_err());
+    }
+
+    #[test]
+    fn a_code_war_agent_is_described_with_its_signatures_and_no_abi_version() {
+        let sandbox =
+            Sandbox::new(crate::games::AGENTS, crate::sandbox::Limits::default()).unwrap();
+        let spy = include_str!("../../../example-agents/wat/codewar-spy.wat");
+        let module = sandbox.load_bytes("spy", spy.as_bytes()).unwrap();
+        let mut out = Vec::new();
+        describe(&module, Duration::ZERO, &mut out);
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.contains(
+                "kind:        WebAssembly core module, a code war agent (run by its game, with no ABI version)"
+            ),
+            "{text}"
+        );
+        assert!(!text.contains("ABI version:"), "{text}");
+        assert!(
+            text.contains("(validate; compiled when its game runs it)"),
+            "{text}"
+        );
+        assert!(text.contains("    codewar_run: func() -> i64\n"), "{text}");
+        assert!(
+            text.contains("    codewar::owner: func() -> i32\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("    codewar::set_facade: func(i32) -> i32\n"),
+            "{text}"
+        );
+        let verdict = Verdict {
+            path: "spy.wat".into(),
+            module: Some(module),
+            errors: Vec::new(),
+            warnings: BTreeMap::new(),
+        };
+        assert_eq!(verdict.json()["abi_version"], serde_json::Value::Null);
     }
 
     /// The WAT Farkle agent of `arena new --game farkle --lang wat`.

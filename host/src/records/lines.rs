@@ -160,6 +160,14 @@ impl<'r> RecordReader<'r> {
         if !value.is_object() {
             return Err(ReadError::new(number, "not a JSON object"));
         }
+        // Only the file's last line can lack it: a record cut short, or written by hand.
+        if !self.buf.ends_with(b"\n") {
+            return Err(ReadError::new(
+                number,
+                "the line does not end with \\n: every line of a record ends with one, the last \
+                 one too (docs/RECORDS.md)",
+            ));
+        }
         if value.get("type").and_then(Value::as_str) != Some("end") {
             self.digest.update(&self.buf);
         }
@@ -283,6 +291,29 @@ mod tests {
         let mut r = RecordReader::new(&text[..]).unwrap();
         assert!(r.next_line().unwrap().unwrap().value.is_object());
         assert!(r.line_buffer_capacity() <= MAX_LINE_BYTES + 1);
+    }
+
+    #[test]
+    fn a_last_line_without_its_line_break_is_refused() {
+        let text = "{\"type\":\"a\"}\n{\"type\":\"end\"}";
+        let mut r = RecordReader::new(text.as_bytes()).unwrap();
+        r.next_line().unwrap();
+        let e = r.next_line().unwrap_err();
+        assert_eq!(
+            (e.line, e.message.as_str()),
+            (
+                2,
+                "the line does not end with \\n: every line of a record ends with one, the last \
+                 one too (docs/RECORDS.md)"
+            )
+        );
+        // A line cut in the middle is refused for what it is.
+        let mut r = RecordReader::new(&b"{\"type\":\"a\""[..]).unwrap();
+        assert!(r
+            .next_line()
+            .unwrap_err()
+            .message
+            .starts_with("not JSON: EOF"));
     }
 
     #[test]

@@ -81,7 +81,9 @@ impl Refusal {
     fn rate_limited(per_hour: u32, over: OverLimit, now: i64) -> Refusal {
         Refusal::RateLimited {
             per_hour,
-            retry_after_s: ((over.retry_at_ms - now).max(1000) as u64).div_ceil(1000),
+            // Never more than the hour: an upload sent at once may have been recorded with
+            // a clock read a few milliseconds after `now`.
+            retry_after_s: ((over.retry_at_ms - now).clamp(1000, 3_600_000) as u64).div_ceil(1000),
         }
     }
 }
@@ -189,8 +191,10 @@ pub async fn sources_of(
 }
 
 /// Stages 3 and 4: records the upload (counted against the hourly limit in the same
-/// transaction), writes its bytes, queues its check and waits for the verdict. The check goes on
-/// and its verdict is kept if the caller stops waiting.
+/// transaction), writes its bytes, queues its check and waits for the verdict. Recording and
+/// queueing run in a task of their own: a client that goes away (its request dropped at any
+/// await) cannot leave an upload recorded as "checking" but never queued. The check goes on and
+/// its verdict is kept if the caller stops waiting.
 pub async fn take(
     app: &Arc<App>,
     who: &Contestant,
@@ -199,11 +203,11 @@ pub async fn take(
     if received.bytes.is_empty() {
         return Err(Refusal::Unreadable("the upload is empty".into()));
     }
-    record_and_check(app, who, received, false).await
+    take_as(app, who, received, false).await
 }
 
-/// [`take`] for an upload of sources (`received` holds the room of its body): they are kept in
-/// their stored form, and built by the check.
+/// [`take`] for an upload of sources (`room` holds the room of its body): they are kept in their
+/// stored form, and built by the check.
 pub async fn take_sources(
     app: &Arc<App>,
     who: &Contestant,
@@ -211,15 +215,46 @@ pub async fn take_sources(
     room: OwnedSemaphorePermit,
 ) -> Result<Checked, Refusal> {
     let received = Received::new(Bytes::from(sources.to_bytes()), room);
-    record_and_check(app, who, received, true).await
+    take_as(app, who, received, true).await
 }
 
-async fn record_and_check(
+async fn take_as(
     app: &Arc<App>,
     who: &Contestant,
     received: Received,
     source: bool,
 ) -> Result<Checked, Refusal> {
+    let (app, id, name) = (Arc::clone(app), who.id, who.name.clone());
+    let (version_id, number, rx) =
+        tokio::spawn(async move { record_and_queue(&app, id, name, received, source).await })
+            .await
+            .map_err(|e| anyhow::anyhow!("recording the upload failed: {e}"))??;
+    match rx.await {
+        Ok(Ok(mut checked)) => {
+            if source {
+                checked.source_url = Some(format!("/api/versions/{version_id}/source"));
+            }
+            Ok(checked)
+        }
+        Ok(Err(e)) => Err(Refusal::Internal(e)),
+        Err(_) => Err(Refusal::Internal(anyhow::anyhow!(
+            "the check of version {number} ended without a verdict"
+        ))),
+    }
+}
+
+/// The verdict's way back from the check queue.
+type Verdict = oneshot::Receiver<anyhow::Result<Checked>>;
+
+/// Stage 3 and the queueing of stage 4: the version's id and number and where its verdict will
+/// come. `source`: the bytes are sources to build.
+async fn record_and_queue(
+    app: &Arc<App>,
+    contestant_id: i64,
+    name: String,
+    received: Received,
+    source: bool,
+) -> Result<(i64, i64, Verdict), Refusal> {
     let bytes = received.bytes;
     let sha256 = crate::records::sha256_hex(&bytes);
     let per_hour = app.challenge.uploads.per_hour;
@@ -230,7 +265,11 @@ async fn record_and_check(
         now_ms: now,
         source,
     };
-    let (version_id, number) = match app.db.begin_upload(who.id, per_hour, &upload).await? {
+    let (version_id, number) = match app
+        .db
+        .begin_upload(contestant_id, per_hour, &upload)
+        .await?
+    {
         Ok(ids) => ids,
         Err(over) => return Err(Refusal::rate_limited(per_hour, over, now)),
     };
@@ -253,8 +292,8 @@ async fn record_and_check(
         Job {
             upload: PendingUpload {
                 version_id,
-                contestant_id: who.id,
-                name: who.name.clone(),
+                contestant_id,
+                name,
                 number,
                 sha256,
                 source,
@@ -262,16 +301,5 @@ async fn record_and_check(
             reply: Some(tx),
         },
     );
-    match rx.await {
-        Ok(Ok(mut checked)) => {
-            if source {
-                checked.source_url = Some(format!("/api/versions/{version_id}/source"));
-            }
-            Ok(checked)
-        }
-        Ok(Err(e)) => Err(Refusal::Internal(e)),
-        Err(_) => Err(Refusal::Internal(anyhow::anyhow!(
-            "the check of version {number} ended without a verdict"
-        ))),
-    }
+    Ok((version_id, number, rx))
 }

@@ -142,8 +142,10 @@ impl Segfault {
 pub struct Effects<C> {
     /// Its new bytes (Perlwar's changed `$_`); empty bytes empty its cell (suicide).
     pub own: Option<C>,
-    /// Bytes staged for another cell (Perlwar's changed `$_[x]`), by absolute index: what an
-    /// `update` of that cell writes, and what a `copy` from it copies.
+    /// Bytes staged for one cell (Perlwar's changed `$_[x]`), by absolute index: what an
+    /// `update` of that cell writes, and what a `copy` from it copies. The cell may be the
+    /// agent's own: then `update 0` writes these bytes over [`Effects::own`], and `copy 0→y`
+    /// copies these rather than `own` (Perlwar's `$_[0]` and `$_` are two variables too).
     pub staged: Option<(usize, C)>,
     /// Its new facade (Perlwar's changed `$o`).
     pub facade: Option<Seat>,

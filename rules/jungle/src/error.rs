@@ -16,6 +16,8 @@ pub enum PositionError {
     RankLength { rank: u8, squares: usize },
     /// A character that is neither a piece letter nor a digit 1 to 7.
     UnknownLetter { rank: u8, letter: char },
+    /// Two digits in a row in a rank (`16`): a run of empty squares is one digit.
+    DigitsInARow { rank: u8 },
     /// A code that is not 0 to 16 (from piece codes).
     BadCode { square: Square, code: u8 },
     /// A second piece of the same kind and side.
@@ -32,9 +34,11 @@ pub enum PositionError {
     MissingSide,
     /// The side to move is not `w` or `b`.
     BadSide,
-    /// The draw counter (plies since the last capture) is not a number.
+    /// The draw counter (plies since the last capture) is not a number from 0 to
+    /// [`MAX_DRAW_COUNTER`](crate::notation::MAX_DRAW_COUNTER) in decimal digits.
     BadDrawCounter,
-    /// The move number is not a number from 1.
+    /// The move number is not a number from 1 to
+    /// [`MAX_MOVE_NUMBER`](crate::notation::MAX_MOVE_NUMBER) in decimal digits.
     BadMoveNumber,
     /// More than four fields.
     TrailingText,
@@ -54,6 +58,10 @@ impl fmt::Display for PositionError {
             PositionError::UnknownLetter { rank, letter } => write!(
                 f,
                 "rank {rank}: '{letter}' is not a piece letter (r c d w p t l e, upper case for the first player) or a digit 1 to 7"
+            ),
+            PositionError::DigitsInARow { rank } => write!(
+                f,
+                "rank {rank}: two digits in a row (a run of empty squares is one digit, 1 to 7)"
             ),
             PositionError::BadCode { square, code } => {
                 write!(f, "{square}: {code} is not a piece code (0 to 16)")
@@ -83,10 +91,16 @@ impl fmt::Display for PositionError {
                 f.write_str("the side to move ('w' or 'b') is missing after the board")
             }
             PositionError::BadSide => f.write_str("the side to move must be 'w' or 'b'"),
-            PositionError::BadDrawCounter => f.write_str(
-                "the draw counter (plies since the last capture) must be a number from 0",
+            PositionError::BadDrawCounter => write!(
+                f,
+                "the draw counter (plies since the last capture) must be a number from 0 to {}, in digits",
+                crate::notation::MAX_DRAW_COUNTER
             ),
-            PositionError::BadMoveNumber => f.write_str("the move number must be a number from 1"),
+            PositionError::BadMoveNumber => write!(
+                f,
+                "the move number must be a number from 1 to {}, in digits",
+                crate::notation::MAX_MOVE_NUMBER
+            ),
             PositionError::TrailingText => f.write_str(
                 "unexpected text after the move number (board, side, draw counter, move number)",
             ),

@@ -7,6 +7,18 @@
 //! fields may follow, as in chess's FEN: the plies since the last capture (the draw counter,
 //! default 0) and the move number (from 1, counting a move of each player; default 1). A move is
 //! its two squares, `a3a4`.
+//!
+//! What is read, exactly (docs/JUNGLE.md, "Notation", says the same): the fields are separated by
+//! any run of ASCII whitespace, and whitespace before the first or after the last is ignored (a
+//! field boundary can mean nothing else, and positions are pasted from files and command lines).
+//! A run of empty squares is one digit: two digits in a row (`16` for `7`) are refused, as in
+//! FEN. The counters are plain decimal digits (no sign: `+1` is refused), the draw counter from 0
+//! to [`MAX_DRAW_COUNTER`] and the move number from 1 to [`MAX_MOVE_NUMBER`], so that the ply count
+//! fits its 32 bits. A draw counter of [`DRAW_PLIES`](crate::DRAW_PLIES) or more is read: such a
+//! position is drawn before its first move ([`Position::outcome`]), but the arena writes 100 in
+//! the last position of a game drawn by the rule, and the move generator and perft, which ignore
+//! the draw rules, count on past it. A side to move standing in the enemy den is refused instead:
+//! no sequence of moves reaches that.
 
 use core::fmt::{self, Write};
 use core::str::FromStr;
@@ -14,6 +26,21 @@ use core::str::FromStr;
 use crate::board::{Piece, Side, Square, FILES, RANKS, SQUARES};
 use crate::error::{MoveError, PositionError};
 use crate::position::{Move, Position};
+
+/// The largest draw counter the notation reads: the largest 32-bit count.
+pub const MAX_DRAW_COUNTER: u32 = u32::MAX;
+
+/// The largest move number the notation reads, 2³¹: its ply count, `2 × (number − 1)` plus 1
+/// for the second player, is then at most `u32::MAX`.
+pub const MAX_MOVE_NUMBER: u32 = 1 << 31;
+
+/// A counter of the notation: decimal digits only (no sign, no space), within 32 bits.
+fn counter(text: &str) -> Option<u32> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok()
+}
 
 impl Position {
     /// Reads a position in the notation (see the module documentation).
@@ -29,24 +56,19 @@ impl Position {
         };
         let quiet = match fields.next() {
             None => 0,
-            Some(t) => t
-                .parse::<u32>()
-                .map_err(|_| PositionError::BadDrawCounter)?,
+            Some(t) => counter(t).ok_or(PositionError::BadDrawCounter)?,
         };
         let number = match fields.next() {
             None => 1,
-            Some(t) => match t.parse::<u32>() {
-                Ok(n) if n >= 1 => n,
-                _ => return Err(PositionError::BadMoveNumber),
-            },
+            Some(t) => counter(t)
+                .filter(|n| (1..=MAX_MOVE_NUMBER).contains(n))
+                .ok_or(PositionError::BadMoveNumber)?,
         };
         if fields.next().is_some() {
             return Err(PositionError::TrailingText);
         }
-        let ply = (number - 1)
-            .checked_mul(2)
-            .and_then(|p| p.checked_add(side.index() as u32))
-            .ok_or(PositionError::BadMoveNumber)?;
+        // At most 2 × (2³¹ − 1) + 1 = u32::MAX.
+        let ply = (number - 1) * 2 + side.index() as u32;
         Position::from_codes(&codes, side, quiet, ply)
     }
 
@@ -68,10 +90,18 @@ fn parse_board(board: &str) -> Result<[u8; SQUARES], PositionError> {
         let rank = RANKS - 1 - row as u8;
         let shown = rank + 1;
         let mut file = 0usize;
+        let mut after_digit = false;
         for c in text.chars() {
             if let Some(d) = c.to_digit(10).filter(|d| (1..=7).contains(d)) {
+                if after_digit {
+                    return Err(PositionError::DigitsInARow { rank: shown });
+                }
+                after_digit = true;
                 file += d as usize;
-            } else if let Some(piece) = Piece::from_letter(c) {
+                continue;
+            }
+            after_digit = false;
+            if let Some(piece) = Piece::from_letter(c) {
                 if file < FILES as usize {
                     let square = Square::new(file as u8, rank).expect("on the board");
                     if seen[piece.code() as usize] {

@@ -193,14 +193,16 @@ impl Position {
             self.occ[them] ^= 1 << to;
             self.quiet = 0;
         } else {
-            self.quiet += 1;
+            // The counters wrap past 2³² − 1 (the notation reads them up to there): the same
+            // code as `+= 1` in a release build, and no overflow panic in a debug one.
+            self.quiet = self.quiet.wrapping_add(1);
         }
         self.at[us][((code - 1) & 7) as usize] = to as u8;
         self.occ[us] ^= (1 << from) | (1 << to);
         self.board[to] = code;
         self.board[from] = 0;
         self.side = self.side.opponent();
-        self.ply += 1;
+        self.ply = self.ply.wrapping_add(1);
         undo
     }
 
@@ -209,7 +211,7 @@ impl Position {
     pub fn unmake(&mut self, mv: Move, undo: Undo) {
         let (from, to) = (mv.from.index(), mv.to.index());
         self.side = self.side.opponent();
-        self.ply -= 1;
+        self.ply = self.ply.wrapping_sub(1);
         self.quiet = undo.quiet;
         let us = self.side.index();
         let code = self.board[to];

@@ -69,6 +69,37 @@ fn the_counters_are_optional() {
 }
 
 #[test]
+fn what_is_read_at_the_edges() {
+    let board = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L";
+    // Any run of ASCII whitespace separates the fields; whitespace around them is ignored.
+    for text in [
+        format!("{board}\tb\n7  12"),
+        format!("\n {board} b 7 12\r\n"),
+        format!("{board} b 007 0012"),
+    ] {
+        let p = Position::parse(&text).unwrap_or_else(|e| panic!("{text:?}: {e}"));
+        assert_eq!(p.to_string(), format!("{board} b 7 12"), "{text:?}");
+    }
+    // A draw counter of 100 or more is read; the position is drawn before any move.
+    for quiet in [100, 4_294_967_295] {
+        let p = Position::parse(&format!("{board} w {quiet}")).unwrap();
+        assert_eq!(p.plies_since_capture(), quiet);
+        assert_eq!(
+            p.outcome(u32::MAX),
+            Some(jungle_rules::Outcome::Draw(
+                jungle_rules::DrawReason::NoCapture
+            ))
+        );
+        assert_eq!(p.to_string(), format!("{board} w {quiet} 1"));
+    }
+    // The last move number: its ply count is the largest 32-bit number.
+    let p = Position::parse(&format!("{board} b 0 2147483648")).unwrap();
+    assert_eq!((p.ply(), p.move_number()), (u32::MAX, 2_147_483_648));
+    let p = Position::parse(&format!("{board} w 0 2147483648")).unwrap();
+    assert_eq!(p.ply(), u32::MAX - 1);
+}
+
+#[test]
 fn refusals_say_what_is_wrong() {
     let cases: &[(&str, PositionError, &str)] = &[
         ("", PositionError::Empty, "empty position"),
@@ -137,19 +168,14 @@ fn refusals_say_what_is_wrong() {
             "the side to move must be 'w' or 'b'",
         ),
         (
-            "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w -1 1",
-            PositionError::BadDrawCounter,
-            "the draw counter (plies since the last capture) must be a number from 0",
+            "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/16t w",
+            PositionError::DigitsInARow { rank: 1 },
+            "rank 1: two digits in a row (a run of empty squares is one digit, 1 to 7)",
         ),
         (
-            "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 0",
-            PositionError::BadMoveNumber,
-            "the move number must be a number from 1",
-        ),
-        (
-            "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 4000000000",
-            PositionError::BadMoveNumber,
-            "the move number must be a number from 1",
+            "l5t/1d3c1/r1p1w1e/7/7/34/E1W1P1R/1C3D1/T5L w",
+            PositionError::DigitsInARow { rank: 4 },
+            "rank 4: two digits in a row (a run of empty squares is one digit, 1 to 7)",
         ),
         (
             "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1 x",
@@ -161,6 +187,36 @@ fn refusals_say_what_is_wrong() {
         let e = err(text);
         assert_eq!(&e, expected, "{text}");
         assert_eq!(&e.to_string(), message, "{text}");
+    }
+    // The counters: decimal digits only, within their bounds.
+    let counters: &[(&str, PositionError)] = &[
+        ("w -1 1", PositionError::BadDrawCounter),
+        ("w +1", PositionError::BadDrawCounter),
+        ("w 1.0", PositionError::BadDrawCounter),
+        ("w 4294967296", PositionError::BadDrawCounter),
+        ("w 0 0", PositionError::BadMoveNumber),
+        ("w 0 +2", PositionError::BadMoveNumber),
+        ("w 0 2147483649", PositionError::BadMoveNumber),
+        ("b 0 2147483649", PositionError::BadMoveNumber),
+        ("w 0 4000000000", PositionError::BadMoveNumber),
+        ("w 0 99999999999", PositionError::BadMoveNumber),
+    ];
+    let messages = [
+        (
+            PositionError::BadDrawCounter,
+            "the draw counter (plies since the last capture) must be a number from 0 to 4294967295, in digits",
+        ),
+        (
+            PositionError::BadMoveNumber,
+            "the move number must be a number from 1 to 2147483648, in digits",
+        ),
+    ];
+    for (fields, expected) in counters {
+        let text = format!("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L {fields}");
+        let e = err(&text);
+        assert_eq!(&e, expected, "{text}");
+        let message = messages.iter().find(|(m, _)| m == expected).unwrap().1;
+        assert_eq!(e.to_string(), message, "{text}");
     }
 }
 

@@ -7,8 +7,8 @@ mod common;
 
 use common::reference;
 use jungle_rules::{
-    perft, DrawReason, Kind, Move, Outcome, Piece, Position, Side, Square, WinReason, DRAW_PLIES,
-    SQUARES,
+    perft, DrawReason, Kind, Move, Outcome, Piece, Position, PositionError, Side, Square,
+    WinReason, DRAW_PLIES, SQUARES,
 };
 use proptest::prelude::*;
 use std::collections::BTreeSet;
@@ -53,6 +53,15 @@ fn played() -> impl Strategy<Value = Position> {
 
 fn any_position() -> impl Strategy<Value = Position> {
     prop_oneof![placed(), played()]
+}
+
+/// A run of ASCII whitespace of `min` to 3 characters.
+fn blank(min: usize) -> impl Strategy<Value = String> {
+    prop::collection::vec(
+        prop::sample::select(vec![' ', '\t', '\n', '\r', '\x0c']),
+        min..4,
+    )
+    .prop_map(|v| v.into_iter().collect())
 }
 
 fn as_set(moves: impl IntoIterator<Item = (Square, Square)>) -> BTreeSet<(Square, Square)> {
@@ -121,6 +130,46 @@ proptest! {
     fn notation_round_trips(p in any_position()) {
         let text = p.to_string();
         prop_assert_eq!(Position::parse(&text), Ok(p), "{}", text);
+    }
+
+    #[test]
+    fn the_notation_reads_any_spacing_and_refuses_split_runs_and_signs(
+        p in any_position(),
+        seps in prop::collection::vec(blank(1), 3),
+        before in blank(0),
+        after in blank(0),
+        pick in any::<prop::sample::Index>(),
+    ) {
+        let text = p.to_string();
+        let board = text.split(' ').next().unwrap();
+        let side = if p.side_to_move() == Side::First { "w" } else { "b" };
+        let (quiet, number) = (p.plies_since_capture(), p.move_number());
+        let spelled = format!(
+            "{before}{board}{}{side}{}{quiet}{}{number}{after}",
+            seps[0], seps[1], seps[2]
+        );
+        prop_assert_eq!(Position::parse(&spelled), Ok(p), "{:?}", spelled);
+        // A sign before a counter is refused.
+        let signed = format!("{board} {side} +{quiet} {number}");
+        prop_assert_eq!(Position::parse(&signed), Err(PositionError::BadDrawCounter));
+        let signed = format!("{board} {side} {quiet} +{number}");
+        prop_assert_eq!(Position::parse(&signed), Err(PositionError::BadMoveNumber));
+        // A run of empty squares written as two digits (`5` as `14`) is refused, naming its rank.
+        let runs: Vec<usize> = board
+            .char_indices()
+            .filter(|&(_, c)| ('2'..='7').contains(&c))
+            .map(|(i, _)| i)
+            .collect();
+        prop_assume!(!runs.is_empty());
+        let at = runs[pick.index(runs.len())];
+        let d = board.as_bytes()[at] - b'0';
+        let split = format!("{}1{}{}", &board[..at], d - 1, &board[at + 1..]);
+        let rank = 9 - board[..at].matches('/').count() as u8;
+        prop_assert_eq!(
+            Position::parse(&format!("{split} {side}")),
+            Err(PositionError::DigitsInARow { rank }),
+            "{}", split
+        );
     }
 
     #[test]

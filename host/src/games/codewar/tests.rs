@@ -365,6 +365,102 @@ fn nuke_update_and_claim() {
     assert_eq!(bytes_of(&a, 24), wasm(idle), "a claim keeps the code");
 }
 
+/// An agent that stages `bytes` for the cell `x` cells away, then returns `instruction`.
+fn stager(x: i32, bytes: &[u8], instruction: i64) -> String {
+    format!(
+        r#"(module
+            (import "codewar" "stage" (func $stage (param i32 i32 i32)))
+            (memory (export "memory") 1)
+            (data (i32.const 0) "{}")
+            (func (export "codewar_run") (result i64)
+              (call $stage (i32.const {x}) (i32.const 0) (i32.const {}))
+              (i64.const {instruction})))"#,
+        bytes
+            .iter()
+            .map(|b| format!("\\{b:02x}"))
+            .collect::<String>(),
+        bytes.len()
+    )
+}
+
+fn effect_of(v: &Visit<Snippet>) -> Effect {
+    match &v.outcome {
+        VisitOutcome::Ran { effect, .. } => *effect,
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn stage_offsets_wrap_around_the_ring_and_instruction_offsets_do_not() {
+    // docs/ABI.md, "Imports": `stage` takes any i32 around the ring, and `update` and `copy`
+    // find the staged bytes when they name the same cell; an instruction offset of N or more
+    // is a no-op. The Array has 97 cells; the agent is at 10, an agent of Smith at 11.
+    let idle = wasm("(module (func (export \"codewar_run\") (result i64) (i64.const 0)))");
+    let n = 97i64;
+    let update = |x: i64| 0x3_0000_0000 | (x & 0xFFFF);
+    let ring = |x: i32| i64::from(x).rem_euclid(n);
+    // i32::MIN and i32::MAX are 31 and 65 cells ahead.
+    for x in [1, 98, -96, 97 * 1000 + 1, i32::MIN, i32::MAX] {
+        let at = (10 + ring(x) as usize) % 97;
+        let mut a = Array::new(97);
+        *a.slot_mut(10) = cell(&stager(x, &idle, update(ring(x))), NEO);
+        *a.slot_mut(at) = cell(CRAWLER, SMITH);
+        let v = visit(&mut a, 10).unwrap();
+        assert_eq!(effect_of(&v), Effect::Done, "stage({x})");
+        let target = a.get(at).unwrap();
+        assert_eq!(target.code.bytes(), idle, "stage({x})");
+        assert_eq!(target.owner, SMITH, "an update keeps the owner");
+    }
+    // A copy from the staged cell copies the staged bytes: staged at 98 (+1), copied from +1
+    // to +2.
+    let mut a = Array::new(97);
+    *a.slot_mut(10) = cell(&stager(98, &idle, 0x1_0002_0001), NEO);
+    *a.slot_mut(11) = cell(CRAWLER, SMITH);
+    assert_eq!(effect_of(&visit(&mut a, 10).unwrap()), Effect::Done);
+    assert_eq!(bytes_of(&a, 12), idle);
+    assert_eq!(bytes_of(&a, 11), wasm(CRAWLER));
+    // The instruction's own offset does not wrap: `update 97` (+97 = N) is a no-op, though the
+    // bytes were staged for +97, that is the agent's own cell.
+    let mut a = Array::new(97);
+    let code = stager(97, &idle, update(97));
+    *a.slot_mut(10) = cell(&code, NEO);
+    let v = visit(&mut a, 10).unwrap();
+    assert_eq!(effect_of(&v), Effect::Nothing);
+    assert_eq!(bytes_of(&a, 10), wasm(&code));
+}
+
+#[test]
+fn set_facade_accepts_the_seat_of_a_player_already_out() {
+    // docs/ABI.md: only seats outside 0 to players − 1 are refused. Three players; Morpheus owns
+    // no cell, so it is out at stage 2 of iteration 2; Neo's agent then shows Morpheus's
+    // facade, and `set_facade(2)` returns 0.
+    let settings = port_settings();
+    let mut a = Array::new(97);
+    *a.slot_mut(0) = cell(
+        &reporter(
+            r#"(import "codewar" "set_facade" (func $f (param i32) (result i32)))"#,
+            "(i32.store (i32.const 0) (call $f (i32.const 2)))",
+            4,
+        ),
+        NEO,
+    );
+    *a.slot_mut(1) = cell(CRAWLER, SMITH);
+    let modules = [CRAWLER, CRAWLER, CRAWLER]
+        .map(|m| Snippet::new(wasm(m)))
+        .to_vec();
+    let mut game = codewar_rules::Game::from_array(settings.rules(), modules, 1, a, 1).unwrap();
+    let snippets = snippets_for(&settings).unwrap();
+    let mut executor = SandboxExecutor::new(&snippets);
+    let it = crate::sandbox::run_with_big_stack(|| game.play_iteration(&mut executor)).unwrap();
+    assert!(executor.host_failure.is_none());
+    assert_eq!((it.iteration, it.entries.len()), (2, 0));
+    assert_eq!(it.out_before, [MORPHEUS]);
+    assert!(!game.in_game(MORPHEUS));
+    let agent = game.array().get(0).unwrap();
+    assert_eq!((agent.owner, agent.facade), (NEO, MORPHEUS));
+    assert_eq!(words(agent.code.bytes()), [0]);
+}
+
 #[test]
 fn a_copy_then_a_claim_leaves_the_parent_its_owner() {
     let (luigi, mario) = (0, 1);

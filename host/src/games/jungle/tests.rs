@@ -293,7 +293,9 @@ fn a_game_starts_from_the_given_position_and_ends_at_the_draw_rules() {
     assert_eq!(record.plies[0].seat, 1);
     assert_eq!(record.end.reason, EndReason::NoCapture);
     assert_eq!(record.end.outcome, Outcome::Draw { round_cap: true });
-    let (bytes, _) = verified(&record);
+    let (bytes, summary) = verified(&record);
+    // `arena verify -v` names the draw the end line records.
+    assert_eq!(summary.result, "draw (100 plies without a capture)");
     let text = String::from_utf8(bytes).unwrap();
     assert!(
         text.contains("\"position\":\"r6/7/7/7/7/7/7/7/6R b 95 30\""),
@@ -311,7 +313,41 @@ fn a_game_starts_from_the_given_position_and_ends_at_the_draw_rules() {
     let record = play_game(&s, [&mut a, &mut b]).unwrap();
     assert_eq!(record.end.reason, EndReason::PlyCap);
     assert_eq!(record.plies.len(), 3);
-    verified(&record);
+    assert_eq!(verified(&record).1.result, "draw (the ply cap)");
+}
+
+#[test]
+fn the_envelope_counts_turns_and_rounds_from_the_positions_move_number() {
+    // docs/ABI.md, Jungle: a game from `… b 7 20` starts at envelope turn 40 (ply 39 + 1) and
+    // round 20, while its record counts its own plies from turn 1.
+    let mut seen = Vec::new();
+    let mut a = scripted(first_move(0));
+    let mut b = scripted(|ask: &Ask| {
+        let mut buf = vec![0u8; 1024];
+        super::abi::encode_observation(ask, &mut buf);
+        let envelope = arena_abi::Envelope::decode(&buf).unwrap();
+        seen.push((envelope.turn, envelope.round, ask.observation.ply));
+        Reply {
+            answer: Ok(ask.observation.legal[0]),
+            fuel: 0,
+        }
+    });
+    let s = Setup {
+        start: Position::parse("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b 7 20").unwrap(),
+        round_cap: 22,
+        ..setup(FaultPolicy::Forfeit)
+    };
+    let record = play_game(&s, [&mut a, &mut b]).unwrap();
+    assert_eq!(record.end.reason, EndReason::PlyCap);
+    assert_eq!(seen, [(40, 20, 39), (42, 21, 41), (44, 22, 43)]);
+    let (bytes, _) = verified(&record);
+    let text = String::from_utf8(bytes).unwrap();
+    let turn: serde_json::Value = serde_json::from_str(text.lines().nth(2).unwrap()).unwrap();
+    assert_eq!(
+        (&turn["turn"], &turn["round"]),
+        (&1.into(), &20.into()),
+        "{turn}"
+    );
 }
 
 /// Replaces the first occurrence of `from` after line `line` (from 1) in `text`.
@@ -327,6 +363,10 @@ fn verification_refuses_a_changed_move_fuel_clock_or_position() {
     let record = native_game(5);
     let (bytes, _) = verified(&record);
     let text = String::from_utf8(bytes).unwrap();
+    // Without its final line break, the record is refused at its last line (docs/RECORDS.md).
+    let e = verify_record(text.strip_suffix('\n').unwrap()).unwrap_err();
+    assert_eq!(e.line, text.lines().count(), "{e}");
+    assert!(e.message.contains("does not end with \\n"), "{e}");
     let ply = &record.plies[2];
     let fuel = format!("\"fuel\":{}", ply.fuel);
     // Turn 3 is line 5.

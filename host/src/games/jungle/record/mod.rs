@@ -416,9 +416,8 @@ pub(crate) fn verify_lines(
         load_faults,
         scores: None,
         result: match end.outcome {
-            Outcome::Draw { round_cap: true } => {
-                "draw (100 plies without a capture, or the ply cap)".to_string()
-            }
+            // The end line says which of the rules' draws it was.
+            Outcome::Draw { round_cap: true } => format!("draw ({})", end.reason.words()),
             outcome => VerifySummary::outcome_text(outcome),
         },
         settings: Some(settings),
