@@ -254,7 +254,7 @@ fn the_ladder_plays_uploads_and_each_contestant_sees_only_their_own_logs(db: Dat
     }
     if worker.is_some() {
         // The worker played every ladder game, and the leaderboard counts each once.
-        let remote = db.int("SELECT COUNT(*) FROM games WHERE played_by = 'remote'");
+        let remote = db.int("SELECT COUNT(*) FROM games WHERE played_by LIKE 'remote#%'");
         let done = db.int("SELECT COUNT(*) FROM games WHERE status = 'done'");
         assert!(remote >= 1 && remote == done, "{remote} of {done} games");
         let in_db = db.int(
@@ -267,7 +267,7 @@ fn the_ladder_plays_uploads_and_each_contestant_sees_only_their_own_logs(db: Dat
         });
         seat_games_add_up(&board);
         // Its games' records are served and verify.
-        let id = db.int("SELECT MAX(id) FROM games WHERE played_by = 'remote'");
+        let id = db.int("SELECT MAX(id) FROM games WHERE played_by LIKE 'remote#%'");
         let (status, record) = server.get(&format!("/api/games/{id}/record"));
         assert_eq!(status, 200, "{record}");
         let path = write(&dir, "remote-game.jsonl", &record);
@@ -741,7 +741,7 @@ fn a_solo_farkle_ladder_is_the_benchmark_table(db: Database) {
     assert!(viewer.contains("farkle.js"), "{viewer}");
     if db.url().is_some() {
         assert_eq!(
-            db.int("SELECT COUNT(*) FROM games WHERE status = 'done' AND played_by <> 'remote'"),
+            db.int("SELECT COUNT(*) FROM games WHERE status = 'done' AND played_by NOT LIKE 'remote#%'"),
             0,
             "with no server workers, the worker elsewhere plays every game"
         );
@@ -797,7 +797,7 @@ fn a_component_is_uploaded_checked_and_plays_the_ladder(db: Database) {
     if db.url().is_some() {
         assert_eq!(
             db.int(&format!(
-                "SELECT COUNT(*) FROM games WHERE id = {game} AND played_by = 'remote'"
+                "SELECT COUNT(*) FROM games WHERE id = {game} AND played_by LIKE 'remote#%'"
             )),
             1,
             "the worker elsewhere played the component's game"
@@ -864,7 +864,7 @@ fn a_code_war_ladder_plays_uploaded_snippets(db: Database) {
     assert!(viewer.contains("codewar.js"), "{viewer}");
     if db.url().is_some() {
         assert_eq!(
-            db.int("SELECT COUNT(*) FROM games WHERE status = 'done' AND played_by <> 'remote'"),
+            db.int("SELECT COUNT(*) FROM games WHERE status = 'done' AND played_by NOT LIKE 'remote#%'"),
             0,
             "with no server workers, the worker elsewhere plays every game"
         );

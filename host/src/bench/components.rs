@@ -148,6 +148,7 @@ fn time_league_against_itself(
         output: output.clone(),
         threads: sizes.league_threads,
         compress_records_over: 256 * 1024,
+        double_play: 0.0,
         budgets: Budgets::default(),
         agents: ["a", "b"]
             .iter()

@@ -22,6 +22,7 @@ struct RawConfig {
     output: Option<PathBuf>,
     threads: Option<usize>,
     compress_records_over: Option<u64>,
+    double_play: Option<f64>,
     #[serde(default)]
     include: Vec<String>,
     #[serde(default)]
@@ -50,6 +51,9 @@ pub struct Budgets {
     pub log_kib: Option<usize>,
 }
 
+/// The league file's `double_play` when it has none: one game in fifty is played twice.
+pub const DEFAULT_DOUBLE_PLAY: f64 = 0.02;
+
 /// One agent of the league: a display name and where its code is (`.wasm`, `.wat` or a crate).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AgentEntry {
@@ -74,6 +78,9 @@ pub struct LeagueConfig {
     pub threads: usize,
     /// Records larger than this many bytes are stored gzip-compressed.
     pub compress_records_over: u64,
+    /// With `--database`: the fraction of games played twice, by workers of two names, and the
+    /// records compared (`crate::distributed::double_play`).
+    pub double_play: f64,
     pub budgets: Budgets,
     pub agents: Vec<AgentEntry>,
 }
@@ -117,6 +124,10 @@ impl LeagueConfig {
             bail!("key `round_cap`: must be at least 1");
         }
         check_budgets(&raw.budgets)?;
+        let double_play = raw.double_play.unwrap_or(DEFAULT_DOUBLE_PLAY);
+        if !(0.0..=1.0).contains(&double_play) {
+            bail!("key `double_play`: {double_play} is not a fraction between 0 and 1");
+        }
 
         let mut agents = Vec::new();
         for (i, a) in raw.agent.iter().enumerate() {
@@ -206,6 +217,7 @@ impl LeagueConfig {
             output: normalize(&base.join(raw.output.unwrap_or_else(|| PathBuf::from("results")))),
             threads: raw.threads.unwrap_or(0),
             compress_records_over: raw.compress_records_over.unwrap_or(256 * 1024),
+            double_play,
             budgets: raw.budgets,
             agents,
         })

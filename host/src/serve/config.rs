@@ -78,6 +78,7 @@ struct RawFinal {
     games_per_group: Option<u32>,
     seed: Option<u64>,
     output: Option<PathBuf>,
+    double_play: Option<f64>,
 }
 
 /// The ladder's settings.
@@ -148,12 +149,15 @@ pub struct Server {
 }
 
 /// The final round-robin, played at the deadline over each contestant's last accepted version.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Final {
     pub games_per_group: u32,
     pub seed: u64,
     /// Its output folder (as `arena league`'s), relative to the data folder unless absolute.
     pub output: PathBuf,
+    /// With a shared database: the fraction of the final's games played twice by workers of two
+    /// names, as the league file's `double_play`.
+    pub double_play: f64,
 }
 
 /// A validated challenge.
@@ -320,6 +324,13 @@ impl Challenge {
                 "key `final.games_per_group`: {games_per_group} must be a positive multiple of players_per_game ({p})"
             );
         }
+        let double_play = raw
+            .final_round
+            .double_play
+            .unwrap_or(crate::league::config::DEFAULT_DOUBLE_PLAY);
+        if !(0.0..=1.0).contains(&double_play) {
+            bail!("key `final.double_play`: {double_play} is not a fraction between 0 and 1");
+        }
         let data = base.join(raw.data.unwrap_or_else(|| PathBuf::from(DEFAULT_DATA)));
         if let Some(url) = &raw.database {
             super::db::check_shared_url(url).map_err(|e| anyhow::anyhow!("key `database`: {e}"))?;
@@ -361,6 +372,7 @@ impl Challenge {
                     .final_round
                     .output
                     .unwrap_or_else(|| PathBuf::from("final")),
+                double_play,
             },
         })
     }

@@ -17,6 +17,7 @@ use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, AssertSqlSafe, Row};
 
 use super::auth::Name;
+use crate::distributed::lease::{locked_rows, Locking};
 
 /// The database behind the pool.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,6 +30,9 @@ pub enum Backend {
 pub struct Db {
     pool: AnyPool,
     backend: Backend,
+    /// How the pool connects: one connection made outside the pool tells why the server refuses
+    /// the pool's ([`Db::with_reason`]).
+    options: sqlx::any::AnyConnectOptions,
 }
 
 /// An hour, in milliseconds (the window of `uploads.per_hour`).
@@ -280,18 +284,33 @@ impl Db {
                 connections
             })
             .acquire_timeout(std::time::Duration::from_secs(10))
-            .connect_with(options)
-            .await
-            .with_context(|| format!("cannot open the database {}", without_password(url)))?;
+            .connect_with(options.clone())
+            .await;
+        let pool = match pool {
+            Ok(pool) => pool,
+            Err(e) => {
+                let e = with_refusal(&options, e.into()).await;
+                return Err(e.context(format!(
+                    "cannot open the database {}",
+                    without_password(url)
+                )));
+            }
+        };
+        let db = Db {
+            pool,
+            backend,
+            options,
+        };
         if !migrate {
-            return Ok(Db { pool, backend });
+            return Ok(db);
         }
+        let Db { pool, .. } = &db;
         if backend == Backend::Sqlite {
             // WAL: readers never wait for the writer, and a commit is one append. The mode is
             // kept in the file. `synchronous` stays FULL (the default): a commit survives a
             // power cut, not only a killed process.
             sqlx::query("PRAGMA journal_mode=WAL")
-                .execute(&pool)
+                .execute(pool)
                 .await
                 .context("cannot switch the database to WAL mode")?;
         }
@@ -300,12 +319,19 @@ impl Db {
             Backend::Postgres => sqlx::migrate!("src/serve/migrations/postgres"),
         };
         migrator
-            .run(&pool)
+            .run(pool)
             .await
             .context("cannot bring the database schema up to date")?;
-        let db = Db { pool, backend };
         db.key_old_names().await?;
         Ok(db)
+    }
+
+    /// `e`, given the server's own reason when the pool timed out because the server refuses
+    /// connections (PostgreSQL's "sorry, too many clients already", "too many connections for
+    /// role", "the database system is starting up"): the pool retries those until it gives up, and
+    /// then says only "pool timed out". For messages: it may take a connection attempt.
+    pub async fn explain(&self, e: anyhow::Error) -> anyhow::Error {
+        with_refusal(&self.options, e).await
     }
 
     pub fn backend(&self) -> Backend {
@@ -1031,14 +1057,31 @@ impl Db {
     }
 
     async fn renew_once(&self, owner: &str, expires_ms: i64) -> anyhow::Result<u64> {
-        let r = sqlx::query(
-            "UPDATE games SET lease_expires_ms = $1 WHERE status = 'running' AND lease_owner = $2",
-        )
-        .bind(expires_ms)
-        .bind(owner)
-        .execute(&self.pool)
-        .await?;
+        let sql = format!(
+            "UPDATE games SET lease_expires_ms = $1 WHERE id IN ({})",
+            self.game_rows(
+                "status = 'running' AND lease_owner = $2",
+                Locking::SkipLocked
+            )
+        );
+        let r = sqlx::query(AssertSqlSafe(sql))
+            .bind(expires_ms)
+            .bind(owner)
+            .execute(&self.pool)
+            .await?;
         Ok(r.rows_affected())
+    }
+
+    /// `SELECT id FROM games WHERE {filter}`, the rows locked in id order
+    /// (`crate::distributed::lease`).
+    fn game_rows(&self, filter: &str, how: Locking) -> String {
+        locked_rows(
+            self.backend,
+            "id",
+            &format!("games WHERE {filter}"),
+            "id",
+            how,
+        )
     }
 
     /// Puts back in the queue the ladder games `owner` leased and will not play (a worker that
@@ -1074,9 +1117,21 @@ impl Db {
         // statement is a round trip, and over TLS a large one can wait ~40 ms for the server's
         // delayed acknowledgement (docs/PERFORMANCE.md, "Many machines").
         for mut round in write_rounds(results.iter().map(|f| f.id)) {
-            // Rows asked for in id order, as the server's requeue usually locks them (by the
-            // status index): fewer deadlocks, though the plan decides; `finish` retries those.
             round.sort_by_key(|&i| results[i].id);
+            // The rows locked in id order first, as every writer of the queue locks them
+            // (`crate::distributed::lease`); the update then finds them held.
+            if self.backend == Backend::Postgres {
+                let ids = (1..=round.len())
+                    .map(|i| format!("${i}"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                let sql = self.game_rows(&format!("id IN ({ids})"), Locking::Wait);
+                let mut q = sqlx::query(AssertSqlSafe(sql));
+                for &i in &round {
+                    q = q.bind(results[i].id);
+                }
+                q.fetch_all(&mut *tx).await?;
+            }
             let rows = self.values_rows(round.len(), &["BIGINT", "TEXT", "TEXT", "TEXT", "BIGINT"]);
             let sql = format!(
                 "UPDATE games SET status = 'done', result = v.column3, record = v.column4, \
@@ -1267,15 +1322,21 @@ impl Db {
     }
 
     async fn requeue_once(&self, all: bool, now_ms: i64) -> anyhow::Result<u64> {
-        let r = sqlx::query(
+        // Rows a commit holds are being written: skipped (`crate::distributed::lease`).
+        let sql = format!(
             "UPDATE games SET status = 'scheduled', lease_owner = NULL, lease_expires_ms = NULL \
-             WHERE status = 'running' AND (($1 = 1 AND lease_owner LIKE 'local:%') \
-             OR lease_expires_ms < $2)",
-        )
-        .bind(i64::from(all))
-        .bind(now_ms)
-        .execute(&self.pool)
-        .await?;
+             WHERE id IN ({})",
+            self.game_rows(
+                "status = 'running' AND (($1 = 1 AND lease_owner LIKE 'local:%') \
+                 OR lease_expires_ms < $2)",
+                Locking::SkipLocked
+            )
+        );
+        let r = sqlx::query(AssertSqlSafe(sql))
+            .bind(i64::from(all))
+            .bind(now_ms)
+            .execute(&self.pool)
+            .await?;
         Ok(r.rows_affected())
     }
 
@@ -1496,6 +1557,31 @@ fn taken(e: sqlx::Error, name: &Name) -> anyhow::Error {
             )
         }
         _ => e.into(),
+    }
+}
+
+/// `e`, and when it is the pool's "timed out" error, the reason the server gives for refusing a
+/// connection made outside the pool (if it refuses it).
+async fn with_refusal(options: &sqlx::any::AnyConnectOptions, e: anyhow::Error) -> anyhow::Error {
+    let timed_out = e.chain().any(|c| {
+        matches!(
+            c.downcast_ref::<sqlx::Error>(),
+            Some(sqlx::Error::PoolTimedOut)
+        )
+    });
+    if !timed_out {
+        return e;
+    }
+    use sqlx::ConnectOptions;
+    let attempt = tokio::time::timeout(std::time::Duration::from_secs(10), options.connect()).await;
+    match attempt {
+        Ok(Err(refused)) => e.context(format!("the database refuses connections: {refused}")),
+        Ok(Ok(conn)) => {
+            use sqlx::Connection;
+            let _ = conn.close().await;
+            e
+        }
+        Err(_) => e.context("the database does not answer a new connection within 10 s"),
     }
 }
 

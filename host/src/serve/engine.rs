@@ -388,6 +388,8 @@ pub struct FinalEntrant {
 pub struct FinalPlayers {
     pub threads: usize,
     pub database: Option<String>,
+    /// With `database`: the fraction of games played twice by workers of two names.
+    pub double_play: f64,
 }
 
 /// Plays the final round-robin into `output` with the league engine (resuming it when its
@@ -423,6 +425,7 @@ pub fn run_final(
         output,
         threads,
         compress_records_over: COMPRESS_RECORDS_OVER as u64,
+        double_play: players.double_play,
         budgets: rules.budgets.clone(),
         agents: entrants
             .iter()

@@ -74,6 +74,7 @@ async fn play_final(app: &Arc<App>) -> anyhow::Result<()> {
             &engine::FinalPlayers {
                 threads: c.workers,
                 database: c.database.clone(),
+                double_play: c.final_round.double_play,
             },
         )
     })

@@ -1,4 +1,4 @@
--- The schema's version 3: names that cannot impersonate each other, contestants the host can
+-- The schema's version 4: names that cannot impersonate each other, contestants the host can
 -- take out of the challenge, and uploads recorded before they are checked. The same statements
 -- run on SQLite and PostgreSQL.
 

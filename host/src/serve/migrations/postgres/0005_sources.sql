@@ -1,4 +1,4 @@
--- The schema's version 4: versions uploaded as Python or JavaScript sources, which the server
+-- The schema's version 5: versions uploaded as Python or JavaScript sources, which the server
 -- builds. The same statements run on SQLite and PostgreSQL.
 
 -- The SHA-256 of the version's sources as stored in the data folder (`serve::sources`), for a
