@@ -9,11 +9,9 @@
 //! left out.
 //!
 //! It also builds the example agents of every game into the binary (`builtin:NAME`):
-//! `build/builtin_agents.rs`.
-//!
-//! It also embeds the build's source hash (`ARENA_SOURCE_HASH`, see `build/source_hash.rs`): the
-//! hash of every source that decides how a game is played, which tells a worker whether it plays
-//! as the arena that set up a database does.
+//! `build/builtin_agents.rs`; and it embeds the build's source hash (`ARENA_SOURCE_HASH`, see
+//! `build/source_hash.rs`): the hash of every source that decides how a game is played, which
+//! tells a worker whether it plays as the arena that set up a database does.
 
 #[path = "build/source_hash.rs"]
 mod source_hash;

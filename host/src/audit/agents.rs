@@ -52,7 +52,8 @@ fn read_files(dir: &Path) -> anyhow::Result<BTreeMap<String, File>> {
 }
 
 /// The module bytes of each agent, in league order: the file named after it if it has the
-/// league's hash, else any file of `dir` with that hash. Fails naming the first agent without one.
+/// league's hash, else any file of `dir` with that hash, else the built-in agent with it. Fails
+/// naming the first agent without one.
 pub fn published_modules(dir: &Path, agents: &[PublishedAgent]) -> anyhow::Result<Vec<Vec<u8>>> {
     let files = read_files(dir)?;
     agents
@@ -66,6 +67,8 @@ pub fn published_modules(dir: &Path, agents: &[PublishedAgent]) -> anyhow::Resul
                 .filter(|f| f.hash == want)
                 .or_else(|| files.values().find(|f| f.hash == want))
                 .map(|f| f.wasm.clone())
+                // A built-in agent of this arena (`builtin:NAME`): the binary holds its module.
+                .or_else(|| crate::builtin::by_hash(want).map(|b| b.bytes.to_vec()))
                 .with_context(|| {
                     format!(
                         "agent {:?}: no file in {} has its hash {want}",
