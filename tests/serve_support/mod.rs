@@ -274,6 +274,13 @@ impl Server {
         serde_json::from_str(&body).expect("JSON")
     }
 
+    /// `GET path` as the contestant with `token`, as JSON.
+    pub fn json_as(&self, token: &str, path: &str) -> Value {
+        let (status, body) = self.get_as(token, path);
+        assert_eq!(status, 200, "GET {path}: {body}");
+        serde_json::from_str(&body).expect("JSON")
+    }
+
     /// Polls `GET path` until `done` holds of its JSON, for at most `secs` seconds.
     pub fn wait_for(&self, path: &str, secs: u64, done: impl Fn(&Value) -> bool) -> Value {
         let started = Instant::now();

@@ -81,7 +81,10 @@ pub fn published_modules(dir: &Path, agents: &[PublishedAgent]) -> anyhow::Resul
 }
 
 /// Problems with the published agents: an agent whose file (named after it, or any file with its
-/// hash) is not in `dir`, or whose file has another hash than the league's.
+/// hash) is not in `dir`, or whose file has another hash than the league's. An agent with no file
+/// in `dir` whose hash is that of one of this arena's built-in agents (`builtin:NAME`, `arena
+/// agents`) is found in the binary; `arena agents --export DIR` writes those files, for a
+/// verifier whose arena was built from other sources.
 pub fn check_published(dir: &Path, agents: &[PublishedAgent]) -> anyhow::Result<Vec<String>> {
     let files = read_files(dir)?;
     let mut problems = Vec::new();

@@ -57,6 +57,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}", get(game))
         .route("/api/games/{id}/record", get(record))
         .route("/api/agents/{id}", get(agent))
+        .route("/api/versions/{id}/source", get(version_source))
         .route("/api/me", get(me))
         .route("/api/register", post(register))
         .route("/api/final", get(final_standings))
@@ -161,7 +162,9 @@ pub fn content_length(headers: &HeaderMap) -> Option<u64> {
 }
 
 /// `POST /api/submissions`: the body is the agent (`.wasm` or `.wat`), whatever its declared
-/// type. 201 with the verdict when accepted, 422 with the verdict when refused by the check.
+/// type, or, as `multipart/form-data`, a Python or JavaScript agent's sources, which the check
+/// builds first. 201 with the verdict when accepted, 422 with the verdict when refused by the
+/// check (or sources this server cannot build).
 /// The token is checked, and the upload admitted, before a byte of the body is read (no
 /// `100 Continue` for a request that would be refused).
 async fn submit(State(app): AppState, headers: HeaderMap, body: Body) -> Response {
@@ -175,7 +178,16 @@ async fn submit(State(app): AppState, headers: HeaderMap, body: Body) -> Respons
     let taken = async {
         uploads::admit(&app, &who).await?;
         let received = uploads::receive(&app, body, content_length(&headers)).await?;
-        uploads::take(&app, &who, received).await
+        let content_type = headers
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default();
+        if content_type.starts_with("multipart/form-data") {
+            let (sources, room) = uploads::sources_of(&app, content_type, received).await?;
+            uploads::take_sources(&app, &who, &sources, room).await
+        } else {
+            uploads::take(&app, &who, received).await
+        }
     };
     match taken.await {
         Ok(checked) => {
@@ -205,6 +217,13 @@ pub fn refusal(r: Refusal) -> Response {
         }
         Refusal::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
         Refusal::Unreadable(_) => StatusCode::BAD_REQUEST,
+        Refusal::Unbuildable(why) => {
+            return (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                Json(json!({ "accepted": false, "reason": why, "error": why })),
+            )
+                .into_response()
+        }
         Refusal::Internal(e) => {
             eprintln!("error: an upload failed: {e:#}");
             return ApiError(StatusCode::INTERNAL_SERVER_ERROR, "internal error".into())
@@ -212,6 +231,32 @@ pub fn refusal(r: Refusal) -> Response {
         }
     };
     ApiError(status, r.to_string()).into_response()
+}
+
+/// `GET /api/versions/ID/source`: the sources of a version uploaded as sources, as stored
+/// (`{"lang", "entry", "files": [{"path", "text"}]}`), for its author only: 401 without a
+/// token or session, 404 for anyone else's version (as for one that does not exist).
+async fn version_source(
+    State(app): AppState,
+    headers: HeaderMap,
+    Path(id): Path<i64>,
+) -> Result<Response, ApiError> {
+    let who = required_viewer(&app, &headers).await?;
+    let Some(sha) = app.db.version_source(id, who.id).await? else {
+        return Err(ApiError(
+            StatusCode::NOT_FOUND,
+            format!("you have no version {id} uploaded as sources"),
+        ));
+    };
+    let storage = app.storage.clone();
+    let bytes = tokio::task::spawn_blocking(move || storage.agent(&sha))
+        .await
+        .map_err(|e| anyhow::anyhow!("{e}"))??;
+    Ok((
+        [(header::CONTENT_TYPE, "application/json"), NO_STORE],
+        bytes,
+    )
+        .into_response())
 }
 
 /// `Cache-Control: no-store`, for answers that hold a token or what only their viewer may see.
@@ -371,7 +416,9 @@ async fn me(State(app): AppState, headers: HeaderMap) -> Result<Response, ApiErr
         "name": who.name,
         "disabled": who.disabled,
         "versions": versions.iter().map(|v| json!({
+            "id": v.id,
             "version": v.number,
+            "source_url": v.source.then(|| format!("/api/versions/{}/source", v.id)),
             "status": version_status(v),
             "accepted": v.accepted,
             "active": v.active,

@@ -11,7 +11,9 @@ use std::sync::{Arc, Mutex};
 
 use tokio::sync::oneshot;
 
+use super::build::Failure;
 use super::db::{PendingUpload, UploadVerdict};
+use super::engine::Verdict;
 use super::uploads::Checked;
 use super::App;
 
@@ -153,18 +155,59 @@ async fn run(app: &Arc<App>, u: &PendingUpload) -> anyhow::Result<Checked> {
 }
 
 async fn check(app: &Arc<App>, u: &PendingUpload) -> anyhow::Result<Checked> {
-    let (a, sha, name) = (Arc::clone(app), u.sha256.clone(), u.name.clone());
+    let (a, sha, name, source) = (Arc::clone(app), u.sha256.clone(), u.name.clone(), u.source);
+    let number = u.number;
     let games = app.challenge.uploads.check_games;
-    let (verdict, bytes) = tokio::task::spawn_blocking(move || {
-        let bytes = a.storage.agent(&sha)?;
-        let verdict = a.engine.check(&name, &bytes, games)?;
-        anyhow::Ok((verdict, bytes))
+    let (verdict, bytes, built) = tokio::task::spawn_blocking(move || {
+        let stored = a.storage.agent(&sha)?;
+        if !source {
+            let verdict = a.engine.check(&name, &stored, games)?;
+            return anyhow::Ok((verdict, stored, None));
+        }
+        // Sources: built first; a build that fails is the verdict, with the toolchain's message.
+        let sources = super::sources::Sources::from_bytes(&stored)?;
+        let started = std::time::Instant::now();
+        match a.builds.build(&sources) {
+            Ok(component) => {
+                let built = a.storage.put_agent(&component)?;
+                let took = started.elapsed().as_secs_f64();
+                let mut verdict = a.engine.check(&name, &component, games)?;
+                verdict.report = format!(
+                    "built {} ({}) in {took:.1} s\n{}",
+                    sources.entry,
+                    sources.lang.name(),
+                    verdict.report
+                );
+                eprintln!(
+                    "built version {} of {name:?} ({}) in {took:.1} s, checked in {:.1} s",
+                    number,
+                    sources.lang.name(),
+                    started.elapsed().as_secs_f64() - took
+                );
+                Ok((verdict, component, Some(built)))
+            }
+            Err(Failure::Build(message)) => {
+                let reason = format!("the {} build failed", sources.lang.name());
+                let verdict = Verdict {
+                    accepted: false,
+                    report: format!(
+                        "building {name} ({})\n{message}\n\nFAIL:\n  {reason}\n",
+                        sources.entry
+                    ),
+                    reason: Some(reason),
+                    module_sha256: None,
+                };
+                Ok((verdict, stored, None))
+            }
+            Err(Failure::Server(e)) => Err(e),
+        }
     })
     .await
     .map_err(|e| anyhow::anyhow!("the check failed: {e}"))??;
+    let sha256 = built.clone().unwrap_or_else(|| u.sha256.clone());
     if verdict.accepted && app.db.shared() {
         // Workers on other machines fetch the bytes from the database.
-        app.db.put_code(&u.sha256, &bytes).await?;
+        app.db.put_code(&sha256, &bytes).await?;
     }
     let plays = app
         .db
@@ -172,6 +215,7 @@ async fn check(app: &Arc<App>, u: &PendingUpload) -> anyhow::Result<Checked> {
             u.version_id,
             &UploadVerdict {
                 module_sha256: verdict.module_sha256.as_deref(),
+                built: built.as_deref().map(|sha| (sha, bytes.len() as i64)),
                 accepted: verdict.accepted,
                 reason: verdict.reason.as_deref(),
                 report: &verdict.report,
@@ -193,8 +237,9 @@ async fn check(app: &Arc<App>, u: &PendingUpload) -> anyhow::Result<Checked> {
         accepted: verdict.accepted,
         reason: verdict.reason,
         report: verdict.report,
-        sha256: u.sha256.clone(),
+        sha256,
         size: bytes.len(),
+        source_url: None,
     })
 }
 
@@ -210,6 +255,7 @@ mod tests {
                 name: format!("c{contestant}"),
                 number,
                 sha256: String::new(),
+                source: false,
             },
             reply: None,
         }

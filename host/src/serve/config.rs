@@ -64,6 +64,12 @@ struct RawUploads {
     check_games: Option<u32>,
     checks_at_once: Option<usize>,
     compile_cpu_s: Option<u64>,
+    python: Option<PathBuf>,
+    node: Option<PathBuf>,
+    node_modules: Option<PathBuf>,
+    build_cpu_s: Option<u64>,
+    build_wall_s: Option<u64>,
+    build_memory_mib: Option<u64>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -104,6 +110,26 @@ pub struct Uploads {
     pub checks_at_once: usize,
     /// The compile deadline of an upload, in milliseconds of CPU time.
     pub compile_cpu_ms: u64,
+    /// How Python and JavaScript uploads are built (`super::build`).
+    pub build: Build,
+}
+
+/// The toolchains and limits of the builds of Python and JavaScript uploads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Build {
+    /// The Python interpreter that has componentize-py (a name looked up on `PATH`, or a path).
+    pub python: PathBuf,
+    /// Node.js (a name looked up on `PATH`, or a path).
+    pub node: PathBuf,
+    /// The `node_modules` folder that has @bytecodealliance/componentize-js; `None`: the
+    /// checkout's `example-agents/javascript/node_modules`, if there is one.
+    pub node_modules: Option<PathBuf>,
+    /// CPU time of a build, in seconds (each process of it).
+    pub cpu_s: u64,
+    /// Wall time of a build, in seconds: it is killed then.
+    pub wall_s: u64,
+    /// Writable memory of each process of a build, in MiB (`RLIMIT_DATA`).
+    pub memory_mib: u64,
 }
 
 /// The HTTP side's limits: what a client may hold of the server.
@@ -290,6 +316,7 @@ impl Challenge {
             Some(s) => s.saturating_mul(1000),
             None => engine::DEFAULT_COMPILE_CPU_MS,
         };
+        let build = build(&raw.uploads, base)?;
         let server = server(&raw.server, max_bytes)?;
         let games_per_group = raw.final_round.games_per_group.unwrap_or(10 * p);
         if games_per_group == 0 || !games_per_group.is_multiple_of(p) {
@@ -335,6 +362,7 @@ impl Challenge {
                 check_games,
                 checks_at_once,
                 compile_cpu_ms,
+                build,
             },
             server,
             final_round: Final {
@@ -357,6 +385,29 @@ impl Challenge {
 
 /// The `[server]` table, checked; `max_upload` is the largest upload (the upload buffer must hold
 /// one).
+/// The `[uploads]` keys of builds: paths relative to the challenge file's folder (a bare name,
+/// such as the default `python3`, is looked up on `PATH`).
+fn build(raw: &RawUploads, base: &Path) -> anyhow::Result<Build> {
+    let tool = |p: &Option<PathBuf>, default: &str| match p {
+        Some(p) if p.components().count() > 1 => base.join(p),
+        Some(p) => p.clone(),
+        None => PathBuf::from(default),
+    };
+    let positive = |v: Option<u64>, key: &str, default: u64| match v {
+        Some(0) => bail!("key `uploads.{key}`: must be at least 1"),
+        Some(v) => Ok(v),
+        None => Ok(default),
+    };
+    Ok(Build {
+        python: tool(&raw.python, "python3"),
+        node: tool(&raw.node, "node"),
+        node_modules: raw.node_modules.as_ref().map(|p| base.join(p)),
+        cpu_s: positive(raw.build_cpu_s, "build_cpu_s", 120)?,
+        wall_s: positive(raw.build_wall_s, "build_wall_s", 300)?,
+        memory_mib: positive(raw.build_memory_mib, "build_memory_mib", 2048)?,
+    })
+}
+
 fn server(raw: &RawServer, max_upload: u64) -> anyhow::Result<Server> {
     let max_connections = raw.max_connections.unwrap_or(DEFAULT_MAX_CONNECTIONS);
     if max_connections == 0 {

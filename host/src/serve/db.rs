@@ -95,6 +95,8 @@ pub struct Version {
     pub active: bool,
     /// Taken, not yet checked: no verdict yet.
     pub checking: bool,
+    /// Uploaded as sources (which its author may download).
+    pub source: bool,
 }
 
 /// An upload taken, to be recorded before its check.
@@ -102,11 +104,16 @@ pub struct NewUpload<'a> {
     pub sha256: &'a str,
     pub size: i64,
     pub now_ms: i64,
+    /// The upload is sources to build (`sha256` is theirs).
+    pub source: bool,
 }
 
 /// What the check said of an upload.
 pub struct UploadVerdict<'a> {
     pub module_sha256: Option<&'a str>,
+    /// The SHA-256 and size of the component built from the upload's sources, which the
+    /// version is from now on.
+    pub built: Option<(&'a str, i64)>,
     pub accepted: bool,
     pub reason: Option<&'a str>,
     pub report: &'a str,
@@ -120,6 +127,8 @@ pub struct PendingUpload {
     pub name: String,
     pub number: i64,
     pub sha256: String,
+    /// Sources to build before the check (`sha256` is theirs).
+    pub source: bool,
 }
 
 /// Why an upload was not recorded: the contestant's uploads of the last hour.
@@ -663,14 +672,15 @@ impl Db {
         }
         let row = sqlx::query(
             "INSERT INTO versions (contestant_id, number, sha256, module_sha256, size, uploaded_ms, \
-             accepted, reason, report, active, placed, checking) \
+             accepted, reason, report, active, placed, checking, source_sha256) \
              VALUES ($1, (SELECT COALESCE(MAX(number), 0) + 1 FROM versions WHERE contestant_id = $1), \
-             $2, NULL, $3, $4, 0, NULL, '', 0, 0, 1) RETURNING id, number",
+             $2, NULL, $3, $4, 0, NULL, '', 0, 0, 1, $5) RETURNING id, number",
         )
         .bind(contestant_id)
         .bind(u.sha256)
         .bind(u.size)
         .bind(u.now_ms)
+        .bind(u.source.then_some(u.sha256))
         .fetch_one(&mut *tx)
         .await?;
         let ids = (row.try_get("id")?, row.try_get("number")?);
@@ -698,13 +708,16 @@ impl Db {
         let mut tx = self.begin_write().await?;
         let row = sqlx::query(
             "UPDATE versions SET checking = 0, accepted = $1, reason = $2, report = $3, \
-             module_sha256 = $4 WHERE id = $5 AND checking = 1 RETURNING contestant_id, number",
+             module_sha256 = $4, sha256 = COALESCE($6, sha256), size = COALESCE($7, size) \
+             WHERE id = $5 AND checking = 1 RETURNING contestant_id, number",
         )
         .bind(i64::from(v.accepted))
         .bind(v.reason)
         .bind(v.report)
         .bind(v.module_sha256)
         .bind(version_id)
+        .bind(v.built.map(|(sha, _)| sha))
+        .bind(v.built.map(|(_, size)| size))
         .fetch_optional(&mut *tx)
         .await?;
         let Some(row) = row else {
@@ -760,29 +773,52 @@ impl Db {
     /// Uploads recorded and not yet checked, oldest first (checks a stop cut short).
     pub async fn pending_uploads(&self) -> anyhow::Result<Vec<PendingUpload>> {
         let rows = sqlx::query(
-            "SELECT v.id, v.contestant_id, c.name, v.number, v.sha256 FROM versions v \
-             JOIN contestants c ON c.id = v.contestant_id WHERE v.checking = 1 ORDER BY v.id",
+            "SELECT v.id, v.contestant_id, c.name, v.number, v.sha256, v.source_sha256 \
+             FROM versions v JOIN contestants c ON c.id = v.contestant_id WHERE v.checking = 1 \
+             ORDER BY v.id",
         )
         .fetch_all(&self.pool)
         .await?;
         rows.iter()
             .map(|r| {
+                let sha256: String = r.try_get("sha256")?;
+                let source: Option<String> = r.try_get("source_sha256")?;
                 Ok(PendingUpload {
                     version_id: r.try_get("id")?,
                     contestant_id: r.try_get("contestant_id")?,
                     name: r.try_get("name")?,
                     number: r.try_get("number")?,
-                    sha256: r.try_get("sha256")?,
+                    source: source.as_deref() == Some(sha256.as_str()),
+                    sha256,
                 })
             })
             .collect()
+    }
+
+    /// The SHA-256 of the stored sources of version `version_id`, if it is `contestant_id`'s and
+    /// was uploaded as sources.
+    pub async fn version_source(
+        &self,
+        version_id: i64,
+        contestant_id: i64,
+    ) -> anyhow::Result<Option<String>> {
+        let row =
+            sqlx::query("SELECT source_sha256 FROM versions WHERE id = $1 AND contestant_id = $2")
+                .bind(version_id)
+                .bind(contestant_id)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(match row {
+            Some(r) => r.try_get("source_sha256")?,
+            None => None,
+        })
     }
 
     /// A contestant's uploads, newest first.
     pub async fn versions_of(&self, contestant_id: i64) -> anyhow::Result<Vec<Version>> {
         let rows = sqlx::query(
             "SELECT id, contestant_id, number, sha256, size, uploaded_ms, accepted, reason, report, \
-             active, checking FROM versions WHERE contestant_id = $1 ORDER BY number DESC",
+             active, checking, source_sha256 FROM versions WHERE contestant_id = $1 ORDER BY number DESC",
         )
         .bind(contestant_id)
         .fetch_all(&self.pool)
@@ -798,7 +834,7 @@ impl Db {
     ) -> anyhow::Result<Option<Version>> {
         let row = sqlx::query(
             "SELECT id, contestant_id, number, sha256, size, uploaded_ms, accepted, reason, report, \
-             active, checking FROM versions WHERE contestant_id = $1 AND number = $2",
+             active, checking, source_sha256 FROM versions WHERE contestant_id = $1 AND number = $2",
         )
         .bind(contestant_id)
         .bind(number)
@@ -1570,6 +1606,7 @@ fn version(r: &AnyRow) -> anyhow::Result<Version> {
         report: r.try_get("report")?,
         active: r.try_get::<i64, _>("active")? != 0,
         checking: r.try_get::<i64, _>("checking")? != 0,
+        source: r.try_get::<Option<String>, _>("source_sha256")?.is_some(),
     })
 }
 

@@ -182,6 +182,50 @@ pub struct Me<'a> {
     /// The games of the version that plays ([`Games`], rendered).
     pub games: Option<String>,
     pub faults: Vec<FaultLine>,
+    /// Whether this server builds Python sources, and JavaScript sources.
+    pub python: bool,
+    pub javascript: bool,
+    /// The `arena` command offered at `/download/arena`.
+    pub download: Option<Download>,
+    pub timing: &'static Timing,
+    pub editor: Option<Editor>,
+}
+
+/// The code editor of `/me` (a text area that `editor.js` makes a code editor).
+pub struct Editor {
+    /// `python` or `javascript`: the language of `source`.
+    pub lang: &'static str,
+    pub source: String,
+    /// The game's templates in the languages the server builds.
+    pub python: Option<String>,
+    pub javascript: Option<String>,
+}
+
+/// How long the long steps of an upload take, in seconds, for the page's words: measured on the
+/// 2-core machine of docs/PERFORMANCE.md ("From a source upload to its verdict"), loaded by
+/// other builds as a contest's server may be.
+pub struct Timing {
+    /// A Python agent's build.
+    pub python_s: &'static str,
+    /// A JavaScript agent's build.
+    pub javascript_s: &'static str,
+    /// A component's first compile and its check's smoke games.
+    pub compile_s: &'static str,
+}
+
+/// The figures of docs/PERFORMANCE.md.
+pub const TIMING: Timing = Timing {
+    python_s: "20 to 50",
+    javascript_s: "20",
+    compile_s: "20 to 40",
+};
+
+/// The server's own executable, offered for download.
+pub struct Download {
+    pub version: String,
+    pub platform: String,
+    pub sha256: String,
+    pub mib: String,
 }
 
 #[derive(Template)]

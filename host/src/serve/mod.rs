@@ -16,10 +16,12 @@
 pub mod admin;
 pub mod api;
 pub mod auth;
+pub mod build;
 pub mod cache;
 pub mod checks;
 pub mod config;
 pub mod db;
+pub mod download;
 pub mod engine;
 pub mod events;
 pub mod final_round;
@@ -27,6 +29,7 @@ pub mod html;
 pub mod http;
 pub mod ladder;
 pub mod pages;
+pub mod sources;
 pub mod storage;
 pub mod submit;
 pub mod uploads;
@@ -81,6 +84,10 @@ pub struct App {
     pub final_started: AtomicBool,
     /// Set when the server stops.
     pub stopping: AtomicBool,
+    /// The server's own executable, offered at `/download/arena` (`None`: it could not be read).
+    pub executable: Option<download::Executable>,
+    /// The toolchains that build Python and JavaScript uploads, found at the start.
+    pub builds: build::Builds,
 }
 
 impl App {
@@ -113,6 +120,20 @@ impl App {
         )?;
         let secret = storage.secret()?;
         let past_deadline = challenge.deadline_ms.is_some_and(|d| now_ms() >= d);
+        let executable = match download::Executable::current() {
+            Ok(exe) => Some(exe),
+            Err(e) => {
+                eprintln!("warning: /download/arena is not offered: {e:#}");
+                None
+            }
+        };
+        let builds = {
+            let (limits, game) = (challenge.uploads.build.clone(), challenge.game);
+            let root = storage.root().to_path_buf();
+            tokio::task::spawn_blocking(move || build::Builds::find(&limits, game, &root))
+                .await
+                .map_err(|e| anyhow::anyhow!("{e}"))?
+        };
         let app = Arc::new(App {
             checks: checks::Checks::new(challenge.uploads.checks_at_once),
             upload_buffer: Arc::new(Semaphore::new(
@@ -134,6 +155,8 @@ impl App {
             work: Notify::new(),
             final_started: AtomicBool::new(past_deadline),
             stopping: AtomicBool::new(false),
+            executable,
+            builds,
         });
         app.board.reload(&app.db).await?;
         if app.db.shared() {
@@ -195,6 +218,9 @@ pub async fn serve(challenge: Challenge, ready: impl FnOnce(SocketAddr)) -> anyh
         eprintln!("{requeued} game(s) left unfinished by the last run are scheduled again");
     }
     clean_up(&app).await?;
+    for line in app.builds.describe() {
+        eprintln!("{line}");
+    }
     let listener = tokio::net::TcpListener::bind(listen)
         .await
         .with_context(|| format!("cannot listen on {listen}"))?;

@@ -24,6 +24,7 @@ use super::db::{Contestant, GameRow};
 use super::engine::{self, GameResult, Standing};
 use super::html::{self, num, time};
 use super::ladder::Leaderboard;
+use super::sources::Lang;
 use super::uploads::{self, Refusal};
 use super::{now_ms, App};
 
@@ -31,11 +32,15 @@ type AppState = State<Arc<App>>;
 
 const SERVE_CSS: &str = include_str!("assets/serve.css");
 const LIVE_JS: &str = include_str!("assets/live.js");
+/// The code editor of `/me`: CodeMirror 6, bundled by `editor/build.sh` (committed).
+const EDITOR_JS: &str = include_str!("editor/editor.js");
+const EDITOR_LICENSES: &str = include_str!("editor/LICENSES.txt");
 
 pub fn router(app: Arc<App>) -> Router {
     let upload_limit = app.challenge.uploads.max_bytes as usize + 64 * 1024;
     let uploads = Router::new()
         .route("/me/upload", post(upload))
+        .route("/me/source", post(source_submit))
         .route_layer(DefaultBodyLimit::max(upload_limit))
         .route_layer(RequestBodyLimitLayer::new(upload_limit));
     Router::new()
@@ -47,6 +52,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/logout", post(logout))
         .route("/register", get(register_form).post(register))
         .route("/me", get(me_page))
+        .route("/download/arena", get(super::download::arena))
         .route("/static/{file}", get(static_file))
         .route("/replays/{file}", get(replay_asset))
         .route("/replays/games/{file}", get(replay_data))
@@ -493,6 +499,7 @@ async fn me_page(
         "large" => "The file is larger than this challenge allows.",
         "unreadable" => "The upload could not be read: try again.",
         "empty" => "Choose a file to upload.",
+        "unbuildable" => "This server cannot build that file.",
         _ => "The upload failed.",
     });
     let versions = app.db.versions_of(who.id).await?;
@@ -535,15 +542,152 @@ async fn me_page(
             .collect(),
         games,
         faults,
+        python: app.builds.unavailable(Lang::Python).is_none(),
+        javascript: app.builds.unavailable(Lang::JavaScript).is_none(),
+        download: app.executable.as_ref().map(|exe| html::Download {
+            version: exe.version.clone(),
+            platform: exe.platform.clone(),
+            sha256: exe.sha256.clone(),
+            mib: exe.mib(),
+        }),
+        timing: &html::TIMING,
+        editor: editor(&app, &who, &versions).await?,
     });
+    let scripts: &[&str] = if app.builds.unavailable(Lang::Python).is_none()
+        || app.builds.unavailable(Lang::JavaScript).is_none()
+    {
+        &["editor.js"]
+    } else {
+        &[]
+    };
     let page = render(
         &app,
         &format!("{} — your agent", who.name),
         Some(&who),
         &body,
-        &[],
+        scripts,
     );
     Ok(([api::NO_STORE], page).into_response())
+}
+
+/// The editor of `/me`, when this server builds a language: the contestant's latest sources (of
+/// the entry file), else the game's template in the first language it builds.
+async fn editor(
+    app: &App,
+    who: &Contestant,
+    versions: &[super::db::Version],
+) -> anyhow::Result<Option<html::Editor>> {
+    let langs: Vec<Lang> = [Lang::Python, Lang::JavaScript]
+        .into_iter()
+        .filter(|l| app.builds.unavailable(*l).is_none())
+        .collect();
+    let template = |lang: Lang| {
+        let game = app.challenge.game;
+        game.templates()
+            .iter()
+            .find(|t| t.lang == lang.key())
+            .and_then(|t| t.files.first())
+            .map(|(_, text)| {
+                text.replace("{{name}}", &who.name).replace(
+                    "{{world}}",
+                    game.info().agent.component.map_or("", |w| w.short_name()),
+                )
+            })
+            .unwrap_or_default()
+    };
+    let Some(&first) = langs.first() else {
+        return Ok(None);
+    };
+    let mut lang = first;
+    let mut source = template(first);
+    if let Some(v) = versions.iter().find(|v| v.source) {
+        if let Some(sha) = app.db.version_source(v.id, who.id).await? {
+            let storage = app.storage.clone();
+            let stored = tokio::task::spawn_blocking(move || storage.agent(&sha))
+                .await
+                .map_err(|e| anyhow::anyhow!("{e}"))??;
+            let s = super::sources::Sources::from_bytes(&stored)?;
+            if langs.contains(&s.lang) {
+                if let Some(f) = s.files.iter().find(|f| f.path == s.entry) {
+                    lang = s.lang;
+                    source = f.text.clone();
+                }
+            }
+        }
+    }
+    Ok(Some(html::Editor {
+        lang: lang.key(),
+        source,
+        python: langs
+            .contains(&Lang::Python)
+            .then(|| template(Lang::Python)),
+        javascript: langs
+            .contains(&Lang::JavaScript)
+            .then(|| template(Lang::JavaScript)),
+    }))
+}
+
+/// `POST /me/source` (the editor's Submit): the editor's text as a one-file agent (`agent.py`,
+/// `agent.js`), built and checked as an upload of sources.
+async fn source_submit(
+    State(app): AppState,
+    headers: HeaderMap,
+    request: axum::extract::Request,
+) -> Result<Response, PageError> {
+    if !auth::same_origin(&headers) {
+        return Err(api::foreign_origin().into());
+    }
+    let Some(who) = viewer(&app, &headers).await? else {
+        return Ok(Redirect::to("/login").into_response());
+    };
+    if let Err(r) = uploads::admit(&app, &who).await {
+        return refused_upload(r);
+    }
+    let declared = api::content_length(&headers);
+    let room = match uploads::reserve(&app, declared.unwrap_or(FORM_OVERHEAD)).await {
+        Ok(room) => room,
+        Err(r) => return refused_upload(r),
+    };
+    let Form(form) = Form::<HashMap<String, String>>::from_request(request, &())
+        .await
+        .map_err(|e| PageError(StatusCode::BAD_REQUEST, format!("unreadable form: {e}")))?;
+    check_csrf(
+        &app,
+        &headers,
+        auth::SESSION_COOKIE,
+        form.get("csrf").map(String::as_str),
+    )?;
+    let unbuildable = |why: String| PageError(StatusCode::UNPROCESSABLE_ENTITY, why);
+    let file = match form.get("lang").map(String::as_str) {
+        Some("python") => "agent.py",
+        Some("javascript") => "agent.js",
+        _ => return Err(unbuildable("choose Python or JavaScript".into())),
+    };
+    let text = form.get("source").map_or("", String::as_str);
+    if text.trim().is_empty() {
+        return Ok(Redirect::to("/me?error=empty").into_response());
+    }
+    let sources = super::sources::Sources::single(file, text).map_err(unbuildable)?;
+    if let Some(why) = app.builds.unavailable(sources.lang) {
+        return Err(unbuildable(why));
+    }
+    match uploads::take_sources(&app, &who, &sources, room).await {
+        Ok(checked) => Ok(Redirect::to(&format!("/me#v{}", checked.version)).into_response()),
+        Err(r) => refused_upload(r),
+    }
+}
+
+/// Back to `/me` with the reason an upload was not taken.
+fn refused_upload(r: Refusal) -> Result<Response, PageError> {
+    let error = match r {
+        Refusal::Closed(_) => "closed",
+        Refusal::RateLimited { .. } => "rate",
+        Refusal::TooLarge { .. } => "large",
+        Refusal::Unreadable(_) => "unreadable",
+        Refusal::Unbuildable(why) => return Err(PageError(StatusCode::UNPROCESSABLE_ENTITY, why)),
+        Refusal::Internal(e) => return Err(e.into()),
+    };
+    Ok(Redirect::to(&format!("/me?error={error}")).into_response())
 }
 
 /// The faults of the contestant's own agent in `games` (the replays show its debug log).
@@ -585,16 +729,7 @@ async fn upload(
     let Some(who) = viewer(&app, &headers).await? else {
         return Ok(Redirect::to("/login").into_response());
     };
-    let refused = |r: Refusal| -> Result<Response, PageError> {
-        let error = match r {
-            Refusal::Closed(_) => "closed",
-            Refusal::RateLimited { .. } => "rate",
-            Refusal::TooLarge { .. } => "large",
-            Refusal::Unreadable(_) => "unreadable",
-            Refusal::Internal(e) => return Err(e.into()),
-        };
-        Ok(Redirect::to(&format!("/me?error={error}")).into_response())
-    };
+    let refused = refused_upload;
     if let Err(r) = uploads::admit(&app, &who).await {
         return refused(r);
     }
@@ -612,6 +747,7 @@ async fn upload(
         .map_err(|e| PageError(StatusCode::BAD_REQUEST, format!("unreadable form: {e}")))?;
     let mut csrf = None;
     let mut bytes = None;
+    let mut file_name = None;
     while let Some(field) = form
         .next_field()
         .await
@@ -627,6 +763,7 @@ async fn upload(
             Some("agent") => {
                 // Checked before the file is read, so that a forged form costs no upload.
                 check_csrf(&app, &headers, auth::SESSION_COOKIE, csrf.as_deref())?;
+                file_name = field.file_name().map(str::to_owned);
                 bytes = Some(field.bytes().await.map_err(|e| {
                     PageError(StatusCode::BAD_REQUEST, format!("unreadable upload: {e}"))
                 })?)
@@ -642,7 +779,22 @@ async fn upload(
     if bytes.len() as u64 > limit {
         return refused(Refusal::TooLarge { limit });
     }
-    match uploads::take(&app, &who, uploads::Received::new(bytes, room)).await {
+    // A Python or JavaScript file is sources for the server to build.
+    let name = file_name.unwrap_or_default();
+    let taken = if Lang::of_file(&name).is_some() {
+        let unbuildable = |why: String| PageError(StatusCode::UNPROCESSABLE_ENTITY, why);
+        let text = String::from_utf8(bytes.to_vec())
+            .map_err(|_| unbuildable(format!("{name}: not UTF-8 text")))?;
+        let file = name.rsplit(['/', '\\']).next().unwrap_or(&name);
+        let sources = crate::serve::sources::Sources::single(file, &text).map_err(unbuildable)?;
+        if let Some(why) = app.builds.unavailable(sources.lang) {
+            return Err(unbuildable(why));
+        }
+        uploads::take_sources(&app, &who, &sources, room).await
+    } else {
+        uploads::take(&app, &who, uploads::Received::new(bytes, room)).await
+    };
+    match taken {
         Ok(checked) => Ok(Redirect::to(&format!("/me#v{}", checked.version)).into_response()),
         Err(r) => refused(r),
     }
@@ -658,6 +810,7 @@ fn content_type(file: &str) -> &'static str {
         Some("html") => "text/html; charset=utf-8",
         Some("css") => "text/css; charset=utf-8",
         Some("js") => "text/javascript; charset=utf-8",
+        Some("txt") => "text/plain; charset=utf-8",
         _ => "application/octet-stream",
     }
 }
@@ -666,6 +819,8 @@ async fn static_file(Path(file): Path<String>) -> Response {
     let text = match file.as_str() {
         "serve.css" => SERVE_CSS,
         "live.js" => LIVE_JS,
+        "editor.js" => EDITOR_JS,
+        "editor-licenses.txt" => EDITOR_LICENSES,
         _ => return StatusCode::NOT_FOUND.into_response(),
     };
     (

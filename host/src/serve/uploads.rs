@@ -10,8 +10,9 @@
 //! 4. **check**, in [`super::checks`] (fair, bounded, not tied to the request), which writes the
 //!    verdict and, when the upload is accepted, makes it the contestant's playing version.
 //!
-//! The request then waits for the verdict. A stage that builds an agent from source would sit
-//! between record and check, reading and writing the data folder as the check does.
+//! The request then waits for the verdict. An upload of Python or JavaScript sources
+//! ([`take_sources`]) is recorded and kept as its sources; its check builds them first
+//! ([`super::build`]), in its turn in the same queue.
 
 use std::sync::Arc;
 
@@ -34,6 +35,9 @@ pub enum Refusal {
     TooLarge { limit: u64 },
     /// The body could not be read (the client went away, or sent it too slowly).
     Unreadable(String),
+    /// Sources in a language whose toolchain this server lacks (`this server cannot build
+    /// Python: …`).
+    Unbuildable(String),
     /// The server's own failure.
     Internal(anyhow::Error),
 }
@@ -52,6 +56,7 @@ impl std::fmt::Display for Refusal {
             ),
             Refusal::TooLarge { limit } => write!(f, "an upload is at most {limit} bytes"),
             Refusal::Unreadable(why) => write!(f, "the upload could not be read: {why}"),
+            Refusal::Unbuildable(why) => f.write_str(why),
             Refusal::Internal(e) => write!(f, "internal error: {e:#}"),
         }
     }
@@ -91,9 +96,12 @@ pub struct Checked {
     pub reason: Option<String>,
     /// What `arena check` printed.
     pub report: String,
-    /// SHA-256 of the uploaded bytes.
+    /// SHA-256 of the uploaded bytes (of the built component, for sources built).
     pub sha256: String,
     pub size: usize,
+    /// Where its author downloads the version's sources, for an upload of sources.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_url: Option<String>,
 }
 
 /// Stage 1: whether `who` may upload now, from what is known before the body is read. The
@@ -166,6 +174,22 @@ pub async fn read_body(body: Body, limit: u64) -> Result<Bytes, Refusal> {
         })
 }
 
+/// The sources of a `multipart/form-data` body (docs/SERVER.md), if this server can build them;
+/// malformed sources are unreadable (400).
+pub async fn sources_of(
+    app: &App,
+    content_type: &str,
+    received: Received,
+) -> Result<(super::sources::Sources, OwnedSemaphorePermit), Refusal> {
+    let sources = super::sources::Sources::from_multipart(content_type, received.bytes)
+        .await
+        .map_err(Refusal::Unreadable)?;
+    if let Some(why) = app.builds.unavailable(sources.lang) {
+        return Err(Refusal::Unbuildable(why));
+    }
+    Ok((sources, received.room))
+}
+
 /// Stages 3 and 4: records the upload (counted against the hourly limit in the same
 /// transaction), writes its bytes, queues its check and waits for the verdict. Recording and
 /// queueing run in a task of their own: a client that goes away (its request dropped at any
@@ -176,13 +200,42 @@ pub async fn take(
     who: &Contestant,
     received: Received,
 ) -> Result<Checked, Refusal> {
+    if received.bytes.is_empty() {
+        return Err(Refusal::Unreadable("the upload is empty".into()));
+    }
+    take_as(app, who, received, false).await
+}
+
+/// [`take`] for an upload of sources (`room` holds the room of its body): they are kept in their
+/// stored form, and built by the check.
+pub async fn take_sources(
+    app: &Arc<App>,
+    who: &Contestant,
+    sources: &super::sources::Sources,
+    room: OwnedSemaphorePermit,
+) -> Result<Checked, Refusal> {
+    let received = Received::new(Bytes::from(sources.to_bytes()), room);
+    take_as(app, who, received, true).await
+}
+
+async fn take_as(
+    app: &Arc<App>,
+    who: &Contestant,
+    received: Received,
+    source: bool,
+) -> Result<Checked, Refusal> {
     let (app, id, name) = (Arc::clone(app), who.id, who.name.clone());
-    let (number, rx) =
-        tokio::spawn(async move { record_and_queue(&app, id, name, received).await })
+    let (version_id, number, rx) =
+        tokio::spawn(async move { record_and_queue(&app, id, name, received, source).await })
             .await
             .map_err(|e| anyhow::anyhow!("recording the upload failed: {e}"))??;
     match rx.await {
-        Ok(Ok(checked)) => Ok(checked),
+        Ok(Ok(mut checked)) => {
+            if source {
+                checked.source_url = Some(format!("/api/versions/{version_id}/source"));
+            }
+            Ok(checked)
+        }
         Ok(Err(e)) => Err(Refusal::Internal(e)),
         Err(_) => Err(Refusal::Internal(anyhow::anyhow!(
             "the check of version {number} ended without a verdict"
@@ -190,17 +243,19 @@ pub async fn take(
     }
 }
 
-/// Stage 3 and the queueing of stage 4: the version's number and where its verdict will come.
+/// The verdict's way back from the check queue.
+type Verdict = oneshot::Receiver<anyhow::Result<Checked>>;
+
+/// Stage 3 and the queueing of stage 4: the version's id and number and where its verdict will
+/// come. `source`: the bytes are sources to build.
 async fn record_and_queue(
     app: &Arc<App>,
     contestant_id: i64,
     name: String,
     received: Received,
-) -> Result<(i64, oneshot::Receiver<anyhow::Result<Checked>>), Refusal> {
+    source: bool,
+) -> Result<(i64, i64, Verdict), Refusal> {
     let bytes = received.bytes;
-    if bytes.is_empty() {
-        return Err(Refusal::Unreadable("the upload is empty".into()));
-    }
     let sha256 = crate::records::sha256_hex(&bytes);
     let per_hour = app.challenge.uploads.per_hour;
     let now = now_ms();
@@ -208,6 +263,7 @@ async fn record_and_queue(
         sha256: &sha256,
         size: bytes.len() as i64,
         now_ms: now,
+        source,
     };
     let (version_id, number) = match app
         .db
@@ -240,9 +296,10 @@ async fn record_and_queue(
                 name,
                 number,
                 sha256,
+                source,
             },
             reply: Some(tx),
         },
     );
-    Ok((number, rx))
+    Ok((version_id, number, rx))
 }
