@@ -389,14 +389,20 @@ fn a_contestant_writes_python_and_javascript_in_the_editor_and_submits_them() {
                 "export"
             };
             assert!(text.contains(template), "the {lang} template: {text}");
-            let highlighted = c
-                .execute(
-                    "return document.querySelectorAll('.cm-line span[class]').length;",
-                    vec![],
-                )
-                .await
-                .unwrap();
-            assert!(highlighted.as_u64().unwrap() > 10, "syntax highlighting");
+            // The editor parses and highlights after its first paint: tokens become spans with a
+            // class (a plain text area has none; the template's first visible lines may all be
+            // one docstring, a span per line).
+            wait_until("syntax highlighting", 15, || async {
+                let highlighted = c
+                    .execute(
+                        "return document.querySelectorAll('.cm-line span[class]').length;",
+                        vec![],
+                    )
+                    .await
+                    .unwrap();
+                highlighted.as_u64().unwrap_or(0) >= 3
+            })
+            .await;
             shot(&c, &format!("editor-{lang}")).await;
 
             // A bug typed at the end: the build's error names its line.

@@ -20,7 +20,7 @@ pub const PREFIX: &str = "builtin:";
 /// One built-in agent.
 #[derive(Clone, Copy, Debug)]
 pub struct Builtin {
-    /// Its name (the example crate's): `greedy`, `jungle-search`.
+    /// Its name (the example crate's): `greedy`.
     pub name: &'static str,
     /// The game it plays (the game's name).
     pub game: &'static str,

@@ -92,7 +92,10 @@ pub fn run(args: MatchArgs) -> anyhow::Result<i32> {
     if let Some(games) = args.games {
         matchup::check_games(games)?;
     }
-    crate::resolve::check_agents_exist([&args.new, &args.old], |_| false)?;
+    // Both named before anything is built, each by its role (`OLD: agent …`).
+    for (role, path) in [("NEW", &args.new), ("OLD", &args.old)] {
+        crate::resolve::check_agents_exist([path], |_| false).context(role)?;
+    }
     let limits = args.limits.limits();
     let sandbox = Sandbox::new(crate::games::AGENTS, limits)?;
     let mut sides = Vec::new();

@@ -15,9 +15,9 @@ const NOT_CALLED_AGAIN: [&str; 2] = [
 ];
 
 impl Smoke {
-    /// A fault of a smoke game: `context` says where (`game 1 (seed 1)`, `Farkle game 2 (seed 2),
-    /// turn 7`), `text` what (`trap fault in the Trade decision: trade: ...`). The first fault of
-    /// each text is printed to `out` (`FAULT context: text`) and becomes an error; the same text
+    /// A fault of a smoke game: `context` says where (`game 1 (seed 1)`, `game 2 (seed 2), turn
+    /// 7`), `text` what (`trap fault in the Trade decision: trade: ...`). The first fault of each
+    /// text is printed to `out` (`FAULT context: text`) and becomes an error; the same text
     /// again is only counted ([`Smoke::counted_errors`]).
     pub fn fault(&mut self, out: &mut dyn Write, context: &str, text: &str) {
         let key = NOT_CALLED_AGAIN

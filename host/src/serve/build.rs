@@ -46,7 +46,7 @@ pub struct Builds {
     javascript: Result<JavaScript, String>,
     isolation: Isolation,
     limits: Build,
-    /// The game's WIT world (`farm`), if its agents may be components.
+    /// The game's WIT world, if its agents may be components.
     world: Option<&'static str>,
     /// The WIT package: its files (`wit/types.wit`, every game's world).
     wit: Vec<(&'static str, &'static str)>,
