@@ -393,23 +393,12 @@ impl Db {
     }
 
     async fn collected_once(&self, id: i64, chunk: &[i64]) -> anyhow::Result<()> {
-        let sql = format!(
-            "UPDATE league_games SET status = 'collected', record = NULL, check_record = NULL \
-             WHERE (league_id, game) IN ({})",
-            self.league_rows(
-                &format!(
-                    "league_id = $1 AND status = 'done' AND game IN ({})",
-                    params(2, chunk.len())
-                ),
-                Locking::Wait
-            )
-        );
-        let mut q = sqlx::query(AssertSqlSafe(sql)).bind(id);
-        for g in chunk {
-            q = q.bind(*g);
-        }
-        q.execute(self.pool()).await?;
-        Ok(())
+        self.update_done_games(
+            "status = 'collected', record = NULL, check_record = NULL",
+            id,
+            chunk,
+        )
+        .await
     }
 
     /// Results of league `id` the collector refused (they contradict their records, or the
@@ -422,9 +411,20 @@ impl Db {
     }
 
     async fn refuse_once(&self, id: i64, chunk: &[i64]) -> anyhow::Result<()> {
+        self.update_done_games(
+            "status = 'scheduled', result = NULL, record = NULL, lease_owner = NULL, \
+             lease_expires_ms = NULL",
+            id,
+            chunk,
+        )
+        .await
+    }
+
+    /// Sets `set` (a constant SQL assignment list) on the done games `chunk` of league `id`,
+    /// their rows locked in key order like every other write of the queue.
+    async fn update_done_games(&self, set: &str, id: i64, chunk: &[i64]) -> anyhow::Result<()> {
         let sql = format!(
-            "UPDATE league_games SET status = 'scheduled', result = NULL, record = NULL, \
-             lease_owner = NULL, lease_expires_ms = NULL WHERE (league_id, game) IN ({})",
+            "UPDATE league_games SET {set} WHERE (league_id, game) IN ({})",
             self.league_rows(
                 &format!(
                     "league_id = $1 AND status = 'done' AND game IN ({})",
