@@ -7,10 +7,21 @@
 //! (`edition.workspace = true`) are given their values, path dependencies point at the other
 //! vendored crates, and what only the arena's own tests use (`[dev-dependencies]`, benches) is
 //! left out.
+//!
+//! It also builds the example agents of every game into the binary (`builtin:NAME`):
+//! `build/builtin_agents.rs`; and it embeds the build's source hash (`ARENA_SOURCE_HASH`, see
+//! `build/source_hash.rs`): the hash of every source that decides how a game is played, which
+//! tells a worker whether it plays as the arena that set up a database does.
+
+#[path = "build/source_hash.rs"]
+mod source_hash;
 
 use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
+
+#[path = "build/builtin_agents.rs"]
+mod builtin_agents;
 
 /// The vendored crates besides the rules: folder in the arena's workspace, and package name (the
 /// vendored folder). Every crate under `rules/` is vendored too (the ABI depends on each game's
@@ -115,6 +126,24 @@ fn main() {
     out.push_str("];\n");
     let dest = PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR")).join("vendored_sdk.rs");
     fs::write(&dest, out).expect("write vendored_sdk.rs");
+    builtin_agents::build(&root, &crates, dest.parent().expect("OUT_DIR"));
+    embed_source_hash(&root);
+}
+
+/// `ARENA_SOURCE_HASH` for the crate's code, rebuilt whenever a hashed file changes (a folder
+/// given to `rerun-if-changed` is scanned whole, new files included).
+fn embed_source_hash(root: &Path) {
+    let files = source_hash::hashed_files(root);
+    let mut watched: Vec<PathBuf> = files.iter().map(|f| watched_for(f)).collect();
+    watched.sort();
+    watched.dedup();
+    for w in watched {
+        println!("cargo:rerun-if-changed={}", root.join(w).display());
+    }
+    println!(
+        "cargo:rustc-env=ARENA_SOURCE_HASH={}",
+        source_hash::source_hash(root, &files)
+    );
 }
 
 fn read(path: &Path) -> String {
@@ -133,6 +162,19 @@ fn source_files(dir: &Path, files: &mut Vec<PathBuf>) {
             files.push(path);
         }
     }
+}
+
+/// What to watch for a hashed file: the `src` folder it is in (`CRATE/src/...`), `wit/`, or the
+/// file itself.
+fn watched_for(file: &Path) -> PathBuf {
+    let mut dir = PathBuf::new();
+    for part in file.iter() {
+        dir.push(part);
+        if part == "src" || dir == Path::new("wit") {
+            return dir;
+        }
+    }
+    file.to_path_buf()
 }
 
 /// The value of `key` in the `[workspace.package]` table of the workspace manifest.

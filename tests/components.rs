@@ -294,6 +294,24 @@ fn arena_new_javascript_prints_its_build_writes_a_project_of_the_world_and_the_f
     assert!(o.status.success(), "{}", text(&o));
     assert!(bot.join("dice-bot.wasm").is_file(), "{}", text(&o));
     assert!(text(&o).contains("dice-bot"), "{}", text(&o));
+
+    // A second install and build work: the template pins what componentize-js needs at run
+    // time (@bytecodealliance/preview2-shim), as the example's package.json does.
+    for step in [
+        &["install", "--no-audit", "--no-fund"][..],
+        &["run", "build"],
+    ] {
+        let o = std::process::Command::new("npm")
+            .args(step)
+            .current_dir(&bot)
+            .env("npm_config_prefer_offline", "true")
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "npm {step:?}: {}", text(&o));
+    }
+    assert!(bot
+        .join("node_modules/@bytecodealliance/preview2-shim")
+        .is_dir());
 }
 
 #[test]
@@ -306,10 +324,38 @@ fn bench_components_measures_start_decision_and_games_of_each_agent() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", text(&o));
-    let all: Vec<serde_json::Value> = serde_json::from_slice(&o.stdout).unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let all = report["agents"].as_array().unwrap();
     assert_eq!(all.len(), 2, "greedy and the component: {all:?}");
     assert_eq!(all[1]["world"], "arena:games/farm@1.0.0");
-    for f in &all {
+    // The component's first load as a new agent; the core module has none.
+    assert!(all[0]["first_compile"].is_null(), "{}", all[0]);
+    assert!(
+        all[1]["first_compile"]["wall_ms"].as_f64().unwrap() > 0.0,
+        "{}",
+        all[1]
+    );
+    // Each target of the component, with its value and whether it was met.
+    let targets = report["targets"].as_array().unwrap();
+    let figures: Vec<&str> = targets
+        .iter()
+        .map(|t| t["figure"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        figures,
+        [
+            "first_compile_ms",
+            "instantiate_vs_starter",
+            "game_vs_starter"
+        ]
+    );
+    for t in targets {
+        assert_eq!(t["agent"], "rs-greedy", "{t}");
+        let (value, target) = (t["value"].as_f64().unwrap(), t["target"].as_f64().unwrap());
+        assert!(value > 0.0, "{t}");
+        assert_eq!(t["met"].as_bool().unwrap(), value <= target, "{t}");
+    }
+    for f in all {
         for key in [
             "instantiate_us",
             "instantiate_cpu_us",
@@ -409,7 +455,7 @@ fn code_below_header(path: &Path) -> String {
             .sum::<usize>();
         &text[start..]
     };
-    assert!(body.lines().count() > 20, "{}: {body}", path.display());
+    assert!(body.lines().count() > 10, "{}: {body}", path.display());
     body.to_owned()
 }
 
@@ -433,6 +479,14 @@ fn the_python_and_javascript_templates_are_the_example_agents() {
             "farkle/templates/javascript/agent.js",
             "javascript/farkle-threshold.js",
         ),
+        (
+            "jungle/templates/python/agent.py",
+            "python/jungle_random.py",
+        ),
+        (
+            "jungle/templates/javascript/agent.js",
+            "javascript/jungle-random.js",
+        ),
     ] {
         let template = ws.join("host/src/games").join(template);
         let example = ws.join("example-agents").join(example);
@@ -443,4 +497,96 @@ fn the_python_and_javascript_templates_are_the_example_agents() {
             example.display()
         );
     }
+}
+
+/// An exception in a Python or JavaScript agent is told in its language, once with its count, in
+/// `arena check` (whose failing report stays short), `arena play` and the record, which verifies.
+#[test]
+fn an_exception_is_told_in_the_agents_language_once_with_its_count() {
+    let dir = temp_dir("components-exceptions");
+    for (name, error) in [
+        (
+            "py-indexerror",
+            "trade: IndexError: list index out of range [Python traceback, most recent call \
+             last: File \"py_indexerror.py\", line 57, in trade]",
+        ),
+        (
+            "js-typeerror",
+            "trade: can't access property \"animals\", view.herds[(view.seat + 5)] is undefined \
+             [JavaScript stack: trade@js-typeerror.js:49:23]",
+        ),
+    ] {
+        let agent = component(name);
+        let o = run_cached(&["check", agent.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+        let report = text(&o);
+        assert!(report.lines().count() <= 60, "a short report:\n{report}");
+        assert_eq!(
+            report.matches(error).count(),
+            2,
+            "FAULT and FAIL:\n{report}"
+        );
+        assert!(!report.contains("unreachable"), "{report}");
+        assert!(
+            report.contains(&format!("{error} (the same fault in 199 more decisions)")),
+            "{report}"
+        );
+
+        let record = dir.join(format!("{name}.jsonl"));
+        let o = run_cached(&[
+            "play",
+            agent.to_str().unwrap(),
+            "builtin:greedy",
+            "--seed",
+            "5",
+            "--record",
+            record.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", text(&o));
+        assert!(text(&o).contains(error), "{}", text(&o));
+        let recorded = std::fs::read_to_string(&record).unwrap();
+        let json = serde_json::to_string(error).unwrap();
+        assert!(recorded.contains(&json[1..json.len() - 1]), "{recorded}");
+        let o = run(&["verify", record.to_str().unwrap()]);
+        assert!(o.status.success(), "arena verify: {}", text(&o));
+    }
+}
+
+/// `arena new --lang python --game jungle` makes a Jungle agent that builds, passes its check and
+/// plays a built-in agent.
+#[test]
+fn a_python_jungle_agent_made_by_arena_new_builds_checks_and_plays() {
+    let dir = temp_dir("components-new-jungle-python");
+    let bot = dir.join("den-bot");
+    let o = run(&[
+        "new",
+        bot.to_str().unwrap(),
+        "--lang",
+        "python",
+        "--game",
+        "jungle",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains("componentize-py -d wit -w jungle"),
+        "{}",
+        text(&o)
+    );
+    assert!(bot.join("README.md").is_file());
+    let o = run_cached(&[
+        "play",
+        bot.to_str().unwrap(),
+        "builtin:jungle-greedy",
+        "--seed",
+        "4",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("Result: "), "{}", text(&o));
+    let o = run_cached(&["check", bot.join("den-bot.wasm").to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        text(&o).contains("OK: den-bot is a valid arena agent"),
+        "{}",
+        text(&o)
+    );
 }

@@ -247,3 +247,153 @@ fn a_fresh_start_works_in_a_folder_named_relative_to_the_current_one() {
     assert_eq!(journal_lines(&dir.join("results")), 5);
     assert!(!dir.join(".results.arena-swap").exists());
 }
+
+/// The SHA-256 of a file, as the arena hashes agents.
+fn file_hash(path: &Path) -> String {
+    arena::records::sha256_hex(&std::fs::read(path).unwrap())
+}
+
+/// `record` with the end line's digest computed again over the lines before it, as a forger
+/// who changed them would.
+fn with_fresh_digest(record: &str) -> String {
+    let body_end = record.trim_end_matches('\n').rfind('\n').unwrap() + 1;
+    let (body, end) = record.split_at(body_end);
+    let at = end.find("\"digest\":\"").expect("a digest") + "\"digest\":\"".len();
+    format!(
+        "{body}{}{}{}",
+        &end[..at],
+        arena::records::sha256_hex(body.as_bytes()),
+        &end[at + 64..]
+    )
+}
+
+/// A worker that holds the database's password can publish games its agents did not play: the
+/// scheduled seeds played with another agent's answers in a seat, that agent's hash put back and
+/// the digests computed again. Every such record verifies, and so does the league; played again
+/// with the published agents, the games give other records, and `--rerun` says which.
+#[test]
+fn games_replayed_with_another_agent_s_answers_pass_the_audit_and_fail_the_rerun() {
+    let dir = temp_dir("rerun");
+    let agents = dir.join("agents");
+    std::fs::create_dir_all(&agents).unwrap();
+    for a in ["passer", "greedy", "insurance"] {
+        std::fs::copy(example_wasm(a), agents.join(format!("{a}.wasm"))).unwrap();
+    }
+    let header = "players_per_game = 2\ngames_per_group = 6\nseed = 3\nround_cap = 80\n";
+    let league = |name: &str, passer_code: &str| {
+        let mut toml = header.to_owned();
+        for (a, code) in [
+            ("passer", passer_code),
+            ("greedy", "greedy"),
+            ("insurance", "insurance"),
+        ] {
+            toml.push_str(&format!(
+                "[[agent]]\nname = \"{a}\"\npath = \"agents/{code}.wasm\"\n"
+            ));
+        }
+        let file = dir.join(format!("{name}.toml"));
+        std::fs::write(&file, toml).unwrap();
+        let out = dir.join(name);
+        let o = run(&[
+            "league",
+            "-q",
+            "--config",
+            file.to_str().unwrap(),
+            "--output",
+            out.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", text(&o));
+        out
+    };
+    let real = league("real", "passer");
+    // The forger's league: greedy's answers in the passer's seat, the same schedule and seeds.
+    let forged = league("forged", "greedy");
+    let (passer, greedy) = (
+        file_hash(&agents.join("passer.wasm")),
+        file_hash(&agents.join("greedy.wasm")),
+    );
+    let seat = |hash: &str| format!("\"name\":\"passer\",\"agent\":\"{hash}\"");
+    let mut forged_games = 0;
+    for entry in std::fs::read_dir(forged.join("records")).unwrap() {
+        let path = entry.unwrap().path();
+        let record = std::fs::read_to_string(&path).unwrap();
+        if record.contains(&seat(&greedy)) {
+            forged_games += 1;
+            let record = with_fresh_digest(&record.replacen(&seat(&greedy), &seat(&passer), 1));
+            std::fs::write(&path, record).unwrap();
+        }
+    }
+    assert_eq!(forged_games, 12, "the passer plays 12 games of 18");
+    // The passer's published hash put back in the league's settings (its first agent).
+    let standings = std::fs::read_to_string(forged.join("standings.json")).unwrap();
+    let at = standings.find(&greedy).unwrap();
+    assert!(standings[..at].rfind("passer") > standings[..at].rfind("greedy"));
+    std::fs::write(
+        forged.join("standings.json"),
+        standings.replacen(&greedy, &passer, 1),
+    )
+    .unwrap();
+    assert_ne!(
+        std::fs::read(forged.join("standings.csv")).unwrap(),
+        std::fs::read(real.join("standings.csv")).unwrap(),
+        "the forgery changes the standings"
+    );
+
+    let verify = |out: &Path, extra: &[&str]| {
+        let mut args = vec![
+            "verify",
+            "--league",
+            out.to_str().unwrap(),
+            "--agents",
+            agents.to_str().unwrap(),
+        ];
+        args.extend(extra);
+        run(&args)
+    };
+    // The audit replays the recorded answers: the forged league passes it.
+    let o = verify(&forged, &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(text(&o).contains("league ok"), "{}", text(&o));
+    // Played again with the published agents, its passer's games are not what they record.
+    let o = verify(&forged, &["--rerun"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let t = text(&o);
+    assert!(
+        t.contains("rerun FAILED: every game played again with the published agents, 6 the same records, 12 not"),
+        "{t}"
+    );
+    assert_eq!(
+        t.lines()
+            .filter(|l| l.starts_with("FAIL records/game-")
+                && l.contains(
+                    "not the game its agents play: played again with the published agents, line "
+                ))
+            .count(),
+        12,
+        "{t}"
+    );
+    // The real league plays again to the same records, whole or a sample of it.
+    let o = verify(&real, &["--rerun"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(
+        text(&o).contains(
+            "rerun ok: every game played again with the published agents, 18 the same records"
+        ),
+        "{}",
+        text(&o)
+    );
+    let o = verify(&real, &["--rerun", "--sample", "0.5"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(
+        text(&o).contains("rerun ok: a random sample of 9 of 18 games played again with the published agents, 9 the same records"),
+        "{}",
+        text(&o)
+    );
+    let o = verify(&real, &["--rerun", "--sample", "0"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains("--sample takes a fraction"),
+        "{}",
+        text(&o)
+    );
+}

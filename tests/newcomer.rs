@@ -714,3 +714,328 @@ fn a_missing_agent_file_is_named_by_its_path() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `arena` run in `dir` with its module cache (and so the built-in agents' files) in `dir/cache`.
+fn arena_in(dir: &Path, args: &[&str]) -> Output {
+    arena()
+        .args(args)
+        .current_dir(dir)
+        .env("ARENA_CACHE_DIR", dir.join("cache"))
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn built_in_agents_play_match_league_and_verify_from_an_empty_folder_outside_the_checkout() {
+    let dir = outside_dir("builtin");
+    let out = arena_in(&dir, &["agents"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let listed = text(&out);
+    for game in [
+        "--game little-animal-farm",
+        "--game farkle",
+        "--game jungle",
+        "--game codewar",
+    ] {
+        assert!(listed.contains(game), "{listed}");
+    }
+    let agents: Vec<&str> = listed
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix("builtin:"))
+        .collect();
+    assert_eq!(agents.len(), 17, "one line per agent:\n{listed}");
+    assert!(
+        agents.iter().any(|a| a.starts_with("jungle-search ")),
+        "{listed}"
+    );
+
+    let out = arena_in(
+        &dir,
+        &["play", "builtin:greedy", "builtin:shepherd", "--seed", "3"],
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("shepherd wins"), "{}", text(&out));
+    let out = arena_in(
+        &dir,
+        &[
+            "match",
+            "builtin:shepherd",
+            "builtin:greedy",
+            "--sprt",
+            "-q",
+        ],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "shepherd is better: {}",
+        text(&out)
+    );
+
+    // A league of built-ins, its records naming the built-ins' hashes, verifies as a whole; the
+    // published agents are the binary's, or the files `arena agents --export` writes.
+    std::fs::write(
+        dir.join("league.toml"),
+        "games_per_group = 4\noutput = \"out\"\n\
+         [[agent]]\npath = \"builtin:greedy\"\n\
+         [[agent]]\npath = \"builtin:shepherd\"\n\
+         [[agent]]\nname = \"dogs\"\npath = \"builtin:insurance\"\n",
+    )
+    .unwrap();
+    let out = arena_in(&dir, &["league", "-c", "league.toml"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let standings = std::fs::read_to_string(dir.join("out/standings.csv")).unwrap();
+    for name in ["greedy", "shepherd", "dogs"] {
+        assert!(standings.contains(name), "{standings}");
+    }
+    std::fs::create_dir_all(dir.join("none")).unwrap();
+    let out = arena_in(&dir, &["verify", "--league", "out", "--agents", "none"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let out = arena_in(
+        &dir,
+        &["agents", "--game", "little-animal-farm", "--export", "pub"],
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(dir.join("pub/shepherd.wasm").is_file());
+    let out = arena_in(&dir, &["verify", "--league", "out", "--agents", "pub"]);
+    assert!(out.status.success(), "{}", text(&out));
+    // A published file that is not the league's agent is named.
+    std::fs::copy(dir.join("pub/passer.wasm"), dir.join("pub/greedy.wasm")).unwrap();
+    let out = arena_in(&dir, &["verify", "--league", "out", "--agents", "pub"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(text(&out).contains("agent \"greedy\""), "{}", text(&out));
+
+    // An unknown built-in is a usage error in a league file and on the command line.
+    std::fs::write(
+        dir.join("bad.toml"),
+        "[[agent]]\npath = \"builtin:greedier\"\n",
+    )
+    .unwrap();
+    let out = arena_in(&dir, &["league", "-c", "bad.toml"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("no built-in agent \"greedier\""),
+        "{}",
+        text(&out)
+    );
+    let out = arena_in(&dir, &["play", "builtin:greedy", "builtin:greedier"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("arena agents"), "{}", text(&out));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_missing_agent_is_a_usage_error_before_any_agent_is_built() {
+    let dir = outside_dir("missing-before-build");
+    let out = arena_in(&dir, &["new", "my-bot", "--lang", "wat"]);
+    assert!(out.status.success(), "{}", text(&out));
+    // An agent crate: building it would take a while, and leave target/ behind.
+    let out = arena_in(&dir, &["new", "my-crate"]);
+    assert!(out.status.success(), "{}", text(&out));
+    for command in ["play", "match", "check"] {
+        let out = arena_in(&dir, &[command, "my-crate", "example-agents/greedy"]);
+        assert_eq!(out.status.code(), Some(2), "{command}: {}", text(&out));
+        assert!(
+            text(&out).contains("agent example-agents/greedy: no such file or directory"),
+            "{command}: {}",
+            text(&out)
+        );
+        assert!(
+            !dir.join("my-crate/target").exists(),
+            "{command} built the crate first"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// What the stand-in server received: one request's content type and its form fields or body.
+#[derive(Debug, Clone, Default)]
+struct Received {
+    authorization: String,
+    content_type: String,
+    /// Form fields: name, file name, contents.
+    fields: Vec<(String, Option<String>, Vec<u8>)>,
+    body: Vec<u8>,
+}
+
+/// A stand-in for `arena serve`'s `POST /api/submissions` on a free loopback port: it keeps what
+/// it receives (parsing a multipart body with axum's extractor, as the server does) and accepts
+/// every upload as version 7, but sources sent with the token `no-toolchain` (415). Returns the port and what it received so far.
+fn stand_in_server() -> (u16, std::sync::Arc<std::sync::Mutex<Vec<Received>>>) {
+    use axum::extract::{FromRequest, Multipart, Request};
+    use axum::http::header;
+    let received = std::sync::Arc::new(std::sync::Mutex::new(Vec::<Received>::new()));
+    let keep = received.clone();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    listener.set_nonblocking(true).unwrap();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async move {
+            let app = axum::Router::new().route(
+                "/api/submissions",
+                axum::routing::post(move |request: Request| {
+                    let keep = keep.clone();
+                    async move {
+                        let (authorization, content_type) = {
+                            let head = |name| {
+                                request
+                                    .headers()
+                                    .get(name)
+                                    .and_then(|v| v.to_str().ok())
+                                    .unwrap_or_default()
+                                    .to_owned()
+                            };
+                            (head(header::AUTHORIZATION), head(header::CONTENT_TYPE))
+                        };
+                        let mut got = Received {
+                            authorization,
+                            content_type,
+                            ..Received::default()
+                        };
+                        if got.content_type.starts_with("multipart/form-data") {
+                            let mut form = Multipart::from_request(request, &()).await.unwrap();
+                            while let Some(field) = form.next_field().await.unwrap() {
+                                let name = field.name().unwrap_or_default().to_owned();
+                                let file = field.file_name().map(str::to_owned);
+                                let bytes = field.bytes().await.unwrap().to_vec();
+                                got.fields.push((name, file, bytes));
+                            }
+                        } else {
+                            let body = axum::body::to_bytes(request.into_body(), 1 << 20);
+                            got.body = body.await.unwrap().to_vec();
+                        }
+                        // The token `no-toolchain`: a server that cannot build sources.
+                        let cannot_build =
+                            got.authorization == "Bearer no-toolchain" && !got.fields.is_empty();
+                        keep.lock().unwrap().push(got);
+                        if cannot_build {
+                            return (
+                                axum::http::StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                                axum::Json(serde_json::json!({
+                                    "error": "this server does not build python sources",
+                                })),
+                            );
+                        }
+                        (
+                            axum::http::StatusCode::CREATED,
+                            axum::Json(serde_json::json!({
+                                "version": 7, "accepted": true, "report": "checked\n",
+                            })),
+                        )
+                    }
+                }),
+            );
+            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+            axum::serve(listener, app).await.unwrap();
+        });
+    });
+    (port, received)
+}
+
+#[test]
+fn submit_sends_sources_and_modules_to_a_server_named_without_its_scheme() {
+    let dir = outside_dir("submit");
+    let (port, received) = stand_in_server();
+    let server = format!("127.0.0.1:{port}");
+    let submit = |agent: &str| {
+        arena()
+            .args(["submit", "--server", &server, "--token", "t0k", agent])
+            .current_dir(&dir)
+            .env("ARENA_CACHE_DIR", dir.join("cache"))
+            .output()
+            .unwrap()
+    };
+
+    // A Python source file: its sources, for the server to build.
+    std::fs::write(dir.join("bot.py"), "class WitWorld: pass\n").unwrap();
+    let out = submit("bot.py");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(text(&out).contains("accepted: version 7"), "{}", text(&out));
+    // A JavaScript folder made by `arena new`: its JavaScript sources, not its build files.
+    let out = arena_in(
+        &dir,
+        &["new", "js-bot", "--lang", "javascript", "--game", "jungle"],
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    std::fs::create_dir_all(dir.join("js-bot/lib")).unwrap();
+    std::fs::write(dir.join("js-bot/lib/moves.js"), "export const x = 1;\n").unwrap();
+    let out = submit("js-bot");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    // A built-in agent: its module.
+    let out = submit("builtin:farkle-banker");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    // A missing agent: a usage error, and nothing is sent.
+    let out = submit("no-such-bot.py");
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("no-such-bot.py: no such file"),
+        "{}",
+        text(&out)
+    );
+
+    let got = received.lock().unwrap().clone();
+    assert_eq!(got.len(), 3, "{got:?}");
+    assert!(
+        got.iter().all(|r| r.authorization == "Bearer t0k"),
+        "{got:?}"
+    );
+    let field = |r: &Received, name: &str| -> Vec<(Option<String>, String)> {
+        r.fields
+            .iter()
+            .filter(|(n, _, _)| n == name)
+            .map(|(_, f, b)| (f.clone(), String::from_utf8_lossy(b).into_owned()))
+            .collect()
+    };
+    assert!(
+        got[0].content_type.starts_with("multipart/form-data"),
+        "{got:?}"
+    );
+    assert_eq!(field(&got[0], "lang"), [(None, "python".to_owned())]);
+    assert_eq!(field(&got[0], "entry"), [(None, "bot.py".to_owned())]);
+    assert_eq!(
+        field(&got[0], "file"),
+        [(
+            Some("bot.py".to_owned()),
+            "class WitWorld: pass\n".to_owned()
+        )]
+    );
+    assert_eq!(field(&got[1], "lang"), [(None, "javascript".to_owned())]);
+    assert_eq!(field(&got[1], "entry"), [(None, "agent.js".to_owned())]);
+    let files: Vec<Option<String>> = field(&got[1], "file").into_iter().map(|f| f.0).collect();
+    assert_eq!(
+        files,
+        [Some("agent.js".to_owned()), Some("lib/moves.js".to_owned())]
+    );
+    assert_eq!(got[2].content_type, "application/wasm");
+    let out = arena_in(&dir, &["agents", "--game", "farkle", "--export", "pub"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(
+        got[2].body,
+        std::fs::read(dir.join("pub/farkle-banker.wasm")).unwrap()
+    );
+
+    // A server without the language's toolchain: a refusal that says so, exit 1.
+    let out = arena()
+        .args([
+            "submit",
+            "--server",
+            &server,
+            "--token",
+            "no-toolchain",
+            "bot.py",
+        ])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains("refused: this server does not build python sources"),
+        "{}",
+        text(&out)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -254,7 +254,7 @@ fn the_ladder_plays_uploads_and_each_contestant_sees_only_their_own_logs(db: Dat
     }
     if worker.is_some() {
         // The worker played every ladder game, and the leaderboard counts each once.
-        let remote = db.int("SELECT COUNT(*) FROM games WHERE played_by = 'remote'");
+        let remote = db.int("SELECT COUNT(*) FROM games WHERE played_by LIKE 'remote#%'");
         let done = db.int("SELECT COUNT(*) FROM games WHERE status = 'done'");
         assert!(remote >= 1 && remote == done, "{remote} of {done} games");
         let in_db = db.int(
@@ -267,7 +267,7 @@ fn the_ladder_plays_uploads_and_each_contestant_sees_only_their_own_logs(db: Dat
         });
         seat_games_add_up(&board);
         // Its games' records are served and verify.
-        let id = db.int("SELECT MAX(id) FROM games WHERE played_by = 'remote'");
+        let id = db.int("SELECT MAX(id) FROM games WHERE played_by LIKE 'remote#%'");
         let (status, record) = server.get(&format!("/api/games/{id}/record"));
         assert_eq!(status, 200, "{record}");
         let path = write(&dir, "remote-game.jsonl", &record);
@@ -463,10 +463,13 @@ fn pages_escape_what_contestants_control_and_forms_need_their_csrf_token(db: Dat
         assert!(!page.contains("<script>alert"), "unescaped name:\n{page}");
         assert!(!page.contains("<img src=x"), "unescaped report:\n{page}");
     }
-    assert!(me.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+    assert!(
+        me.contains("&#60;script&#62;alert(1)&#60;/script&#62;"),
+        "{me}"
+    );
     assert!(me.contains(r#"data-verdict="refused""#) && me.contains(r#"data-verdict="accepted""#));
     let (_, board) = server.get("/");
-    assert!(board.contains("&lt;script&gt;"), "{board}");
+    assert!(board.contains("&#60;script&#62;"), "{board}");
 
     // The upload form needs the session's CSRF token.
     let boundary = "XBOUNDARYX";
@@ -491,6 +494,21 @@ fn pages_escape_what_contestants_control_and_forms_need_their_csrf_token(db: Dat
         &[("Cookie", &session)],
     );
     assert_eq!(status, 303);
+    // A write with the session cookie from another site's page is refused, whatever it carries.
+    let (status, _) = request(
+        &url("/me/upload"),
+        None,
+        Some((&ct, multipart(&csrf_of(&me)).as_bytes())),
+        &[("Cookie", &session), ("Origin", "http://evil.example")],
+    );
+    assert_eq!(status, 403, "a form from another site");
+    let (status, body) = request(
+        &url("/api/submissions"),
+        None,
+        Some(("application/wasm", passer().as_bytes())),
+        &[("Cookie", &session), ("Origin", "http://evil.example")],
+    );
+    assert_eq!(status, 403, "a cross-site upload with the cookie: {body}");
     let (_, me) = request(&url("/me"), None, None, &[("Cookie", &session)]);
     assert!(me.contains(r#"id="v3" data-verdict="accepted""#), "{me}");
 
@@ -723,7 +741,7 @@ fn a_solo_farkle_ladder_is_the_benchmark_table(db: Database) {
     assert!(viewer.contains("farkle.js"), "{viewer}");
     if db.url().is_some() {
         assert_eq!(
-            db.int("SELECT COUNT(*) FROM games WHERE status = 'done' AND played_by <> 'remote'"),
+            db.int("SELECT COUNT(*) FROM games WHERE status = 'done' AND played_by NOT LIKE 'remote#%'"),
             0,
             "with no server workers, the worker elsewhere plays every game"
         );
@@ -779,7 +797,7 @@ fn a_component_is_uploaded_checked_and_plays_the_ladder(db: Database) {
     if db.url().is_some() {
         assert_eq!(
             db.int(&format!(
-                "SELECT COUNT(*) FROM games WHERE id = {game} AND played_by = 'remote'"
+                "SELECT COUNT(*) FROM games WHERE id = {game} AND played_by LIKE 'remote#%'"
             )),
             1,
             "the worker elsewhere played the component's game"
@@ -846,7 +864,7 @@ fn a_code_war_ladder_plays_uploaded_snippets(db: Database) {
     assert!(viewer.contains("codewar.js"), "{viewer}");
     if db.url().is_some() {
         assert_eq!(
-            db.int("SELECT COUNT(*) FROM games WHERE status = 'done' AND played_by <> 'remote'"),
+            db.int("SELECT COUNT(*) FROM games WHERE status = 'done' AND played_by NOT LIKE 'remote#%'"),
             0,
             "with no server workers, the worker elsewhere plays every game"
         );

@@ -81,6 +81,79 @@ async fn shot(c: &Client, name: &str) {
     }
 }
 
+/// ChromeDriver on a free port.
+fn chromedriver() -> (Driver, u16) {
+    let chromedriver = binary("ARENA_CHROMEDRIVER", &["chromedriver"]);
+    let port = free_port();
+    let driver = Driver(
+        Command::new(&chromedriver)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start chromedriver"),
+    );
+    (driver, port)
+}
+
+/// A headless Chromium session through the ChromeDriver on `port`, its profile in `dir`.
+async fn browser(port: u16, dir: &std::path::Path) -> Client {
+    let chromium = binary(
+        "ARENA_CHROMIUM",
+        &["chromium", "chromium-browser", "google-chrome"],
+    );
+    let profile = dir.join("chromium-profile");
+    std::fs::create_dir_all(&profile).unwrap();
+    let mut caps = serde_json::Map::new();
+    caps.insert(
+        "goog:chromeOptions".into(),
+        serde_json::json!({
+            "binary": chromium,
+            "args": [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--no-first-run",
+                "--window-size=1280,1000",
+                format!("--user-data-dir={}", profile.display()),
+            ],
+        }),
+    );
+    let webdriver = format!("http://127.0.0.1:{port}");
+    let started = Instant::now();
+    loop {
+        let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+        match ClientBuilder::new(connector)
+            .capabilities(caps.clone())
+            .connect(&webdriver)
+            .await
+        {
+            Ok(c) => return c,
+            Err(e) if started.elapsed() < Duration::from_secs(30) => {
+                let _ = e;
+                tokio::time::sleep(Duration::from_millis(250)).await;
+            }
+            Err(e) => panic!("cannot start a browser session: {e}"),
+        }
+    }
+}
+
+/// Logs in with `token` and waits for the contestant's page.
+async fn log_in(c: &Client, url: &str, token: &str) {
+    c.goto(&format!("{url}/login")).await.unwrap();
+    c.find(Locator::Id("token"))
+        .await
+        .unwrap()
+        .send_keys(token)
+        .await
+        .unwrap();
+    c.find(Locator::Css("form button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    c.wait().for_element(Locator::Id("upload")).await.unwrap();
+}
+
 mod a_contestant_uploads_through_the_page_and_watches_the_ladder_and_a_replay {
     #[test]
     fn sqlite() {
@@ -100,8 +173,13 @@ fn uploads_through_the_page(db: Database) {
         &dir,
         &(db.challenge_line() + "name = \"Browser cup\"\nround_cap = 60\nworkers = 1\n[ladder]\nplacement_games = 2\nmax_games_per_version = 12\n[uploads]\ncheck_games = 1\n"),
     );
-    // Two opponents are on the ladder already.
-    for (name, text_) in [("rival", climber("rival-climb")), ("idler", passer())] {
+    // Two opponents are on the ladder already, one with the longest name there is and no space
+    // to break it at.
+    let long_name = "Wm".repeat(20);
+    for (name, text_) in [
+        ("rival", climber("rival-climb")),
+        (long_name.as_str(), passer()),
+    ] {
         let token = server.add_contestant(name);
         let file = write(&dir, &format!("{name}.wat"), &text_);
         let out = server.submit(&token, &file);
@@ -110,54 +188,10 @@ fn uploads_through_the_page(db: Database) {
     let token = server.add_contestant("web <b>user</b>");
     let agent = write(&dir, "mine.wat", &climber("browser-own"));
 
-    let chromium = binary(
-        "ARENA_CHROMIUM",
-        &["chromium", "chromium-browser", "google-chrome"],
-    );
-    let chromedriver = binary("ARENA_CHROMEDRIVER", &["chromedriver"]);
-    let port = free_port();
-    let driver = Driver(
-        Command::new(&chromedriver)
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start chromedriver"),
-    );
-    let profile = dir.join("chromium-profile");
-    std::fs::create_dir_all(&profile).unwrap();
+    let (driver, port) = chromedriver();
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
-        let mut caps = serde_json::Map::new();
-        caps.insert(
-            "goog:chromeOptions".into(),
-            serde_json::json!({
-                "binary": chromium,
-                "args": [
-                    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                    "--disable-component-update", "--disable-sync", "--no-first-run",
-                    "--window-size=1280,1000",
-                    format!("--user-data-dir={}", profile.display()),
-                ],
-            }),
-        );
-        let webdriver = format!("http://127.0.0.1:{port}");
-        let started = Instant::now();
-        let c = loop {
-            let connector = hyper_util::client::legacy::connect::HttpConnector::new();
-            match ClientBuilder::new(connector)
-                .capabilities(caps.clone())
-                .connect(&webdriver)
-                .await
-            {
-                Ok(c) => break c,
-                Err(e) if started.elapsed() < Duration::from_secs(30) => {
-                    let _ = e;
-                    tokio::time::sleep(Duration::from_millis(250)).await;
-                }
-                Err(e) => panic!("cannot start a browser session: {e}"),
-            }
-        };
+        let c = browser(port, &dir).await;
 
         // Log in with the token.
         c.goto(&format!("{}/login", server.url)).await.unwrap();
@@ -255,6 +289,30 @@ fn uploads_through_the_page(db: Database) {
         assert!(listed.iter().any(|l| l.contains("newcomer v1")), "{listed:?}");
         shot(&c, &format!("{tag}-agent")).await;
 
+        // The projector at 1920×1080: the 40-character name wraps, and every column, Faults
+        // last, stays on the screen.
+        c.set_window_size(1920, 1080).await.unwrap();
+        c.goto(&format!("{}/projector", server.url)).await.unwrap();
+        c.wait().for_element(Locator::Css("#leaderboard tbody tr")).await.unwrap();
+        let fits = c
+            .execute(
+                "var w = document.documentElement.clientWidth; \
+                 var cells = document.querySelectorAll('#leaderboard th, #leaderboard td'); \
+                 var right = 0; cells.forEach(function (e) { right = Math.max(right, e.getBoundingClientRect().right); }); \
+                 return [right, w, document.documentElement.scrollWidth];",
+                vec![],
+            )
+            .await
+            .unwrap();
+        let [right, width, scroll] = [0, 1, 2].map(|i| fits[i].as_f64().unwrap());
+        assert!(
+            right <= width && scroll <= width,
+            "the projector's table is {right} px wide in a window of {width} px"
+        );
+        shot(&c, &format!("{tag}-projector")).await;
+        c.set_window_size(1280, 1000).await.unwrap();
+        c.back().await.unwrap();
+
         let game = c.find(Locator::Css("#games li a")).await.unwrap();
         game.click().await.unwrap();
         wait_until("the replay", 30, || async {
@@ -273,6 +331,161 @@ fn uploads_through_the_page(db: Database) {
         assert!(!error.is_displayed().await.unwrap(), "the replay data loaded");
         shot(&c, &format!("{tag}-replay")).await;
         c.close().await.unwrap();
+    });
+    drop(driver);
+    server.finish();
+}
+
+/// The editor of `/me`: a contestant with only a browser finds the game's template there in a
+/// code editor (CodeMirror: line numbers, highlighting), types a bug, presses Submit, and reads
+/// the toolchain's error naming the line; fixes it, submits again, and the agent is accepted and
+/// appears on the leaderboard. In Python, then in JavaScript. Screenshots of the editor and of
+/// each verdict go to target/serve-screenshots/.
+#[test]
+fn a_contestant_writes_python_and_javascript_in_the_editor_and_submits_them() {
+    let dir = temp_dir("browser-editor");
+    let server = Server::start(
+        &dir,
+        "round_cap = 60\nworkers = 1\n[ladder]\nplacement_games = 2\nmax_games_per_version = 4\n\
+         [uploads]\ncheck_games = 1\n",
+    );
+    let rival = server.add_contestant("rival");
+    let file = write(&dir, "rival.wat", &climber("rival-climb"));
+    assert_eq!(server.submit(&rival, &file).status.code(), Some(0));
+    let (driver, port) = chromedriver();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        // (language, contestant, the bug typed at the end, how the error names its line)
+        let cases = [
+            (
+                "python",
+                "pythonista",
+                "def broken(:",
+                "File \"agent.py\", line ",
+            ),
+            ("javascript", "scripter", "const = 5;", "agent.js:"),
+        ];
+        for (lang, name, bug, at_line) in cases {
+            let token = server.add_contestant(name);
+            let c = browser(port, &dir.join(lang)).await;
+            log_in(&c, &server.url, &token).await;
+            c.wait()
+                .at_most(Duration::from_secs(30))
+                .for_element(Locator::Css("#editor .cm-gutters"))
+                .await
+                .unwrap();
+            c.find(Locator::Css(&format!("#source-lang option[value={lang}]")))
+                .await
+                .unwrap()
+                .click()
+                .await
+                .unwrap();
+            let doc = "return window.arenaEditor.state.doc.toString();";
+            let text = c.execute(doc, vec![]).await.unwrap();
+            let text = text.as_str().unwrap().to_owned();
+            let template = if lang == "python" {
+                "class WitWorld"
+            } else {
+                "export"
+            };
+            assert!(text.contains(template), "the {lang} template: {text}");
+            // The editor parses and highlights after its first paint: tokens become spans with a
+            // class (a plain text area has none; the template's first visible lines may all be
+            // one docstring, a span per line).
+            wait_until("syntax highlighting", 15, || async {
+                let highlighted = c
+                    .execute(
+                        "return document.querySelectorAll('.cm-line span[class]').length;",
+                        vec![],
+                    )
+                    .await
+                    .unwrap();
+                highlighted.as_u64().unwrap_or(0) >= 3
+            })
+            .await;
+            shot(&c, &format!("editor-{lang}")).await;
+
+            // A bug typed at the end: the build's error names its line.
+            let content = c.find(Locator::Css("#editor .cm-content")).await.unwrap();
+            content.click().await.unwrap();
+            // Control+End, release, Enter, the bug.
+            content
+                .send_keys(&format!("\u{E009}\u{E010}\u{E000}\u{E007}{bug}"))
+                .await
+                .unwrap();
+            let line = c
+                .execute("return window.arenaEditor.state.doc.lines;", vec![])
+                .await
+                .unwrap()
+                .as_u64()
+                .unwrap();
+            c.find(Locator::Id("source-submit"))
+                .await
+                .unwrap()
+                .click()
+                .await
+                .unwrap();
+            let v1 = c
+                .wait()
+                .at_most(Duration::from_secs(300))
+                .for_element(Locator::Css("#v1[data-verdict]"))
+                .await
+                .unwrap();
+            assert_eq!(
+                v1.attr("data-verdict").await.unwrap().as_deref(),
+                Some("refused")
+            );
+            let report = v1.find(Locator::Css("pre")).await.unwrap();
+            let report = report.html(true).await.unwrap();
+            assert!(report.contains("SyntaxError"), "{report}");
+            assert!(
+                report.contains(&format!("{at_line}{line}")),
+                "line {line}: {report}"
+            );
+            shot(&c, &format!("editor-{lang}-error")).await;
+
+            // Fixed (the bug's line taken out of the editor, which holds the last sources): accepted.
+            c.wait()
+                .at_most(Duration::from_secs(30))
+                .for_element(Locator::Css("#editor .cm-gutters"))
+                .await
+                .unwrap();
+            let cut = "const v = window.arenaEditor, d = v.state.doc; \
+                       v.dispatch({changes: {from: d.line(d.lines).from - 1, to: d.length}}); \
+                       return d.lines;";
+            c.execute(cut, vec![]).await.unwrap();
+            c.find(Locator::Id("source-submit"))
+                .await
+                .unwrap()
+                .click()
+                .await
+                .unwrap();
+            let v2 = c
+                .wait()
+                .at_most(Duration::from_secs(300))
+                .for_element(Locator::Css("#v2[data-verdict]"))
+                .await
+                .unwrap();
+            let verdict = v2.text().await.unwrap();
+            assert_eq!(
+                v2.attr("data-verdict").await.unwrap().as_deref(),
+                Some("accepted"),
+                "{verdict}"
+            );
+            shot(&c, &format!("editor-{lang}-accepted")).await;
+
+            // On the leaderboard.
+            c.goto(&format!("{}/", server.url)).await.unwrap();
+            wait_until("the agent on the leaderboard", 60, || async {
+                let board = c.find(Locator::Id("leaderboard")).await;
+                match board {
+                    Ok(b) => b.text().await.unwrap_or_default().contains(name),
+                    Err(_) => false,
+                }
+            })
+            .await;
+            c.close().await.unwrap();
+        }
     });
     drop(driver);
     server.finish();

@@ -313,7 +313,7 @@ check_games = 1
     if db.url().is_some() {
         let remote = rt.block_on(count(
             &pool,
-            "SELECT COUNT(*) FROM games WHERE status = 'done' AND played_by = 'remote'",
+            "SELECT COUNT(*) FROM games WHERE status = 'done' AND played_by LIKE 'remote#%'",
         ));
         assert!(
             remote > 0,

@@ -185,15 +185,17 @@ fn files(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     out
 }
 
-/// 72 games of about 0.1 s each (on the 2-core machines of docs/PERFORMANCE.md).
+/// 96 games of about 0.3 s each (on the 2-core machines of docs/PERFORMANCE.md), a quarter of
+/// them played twice by workers of two names.
 const LEAGUE: &str = r#"
 name = "workers"
 players_per_game = 2
-games_per_group = 12
+games_per_group = 16
 seed = 11
 round_cap = 120
+double_play = 0.25
 [budgets]
-fuel_per_decision = 40_000_000
+fuel_per_decision = 100_000_000
 fuel_per_game = 8_000_000_000
 [[agent]]
 path = "slow.wat"
@@ -205,16 +207,51 @@ path = "steady.wat"
 path = "passer.wat"
 "#;
 
-const GAMES: i64 = 72;
+const GAMES: i64 = 96;
 
+/// PostgreSQL's count of deadlocks it broke in the current database.
+fn deadlocks(db: &Db) -> i64 {
+    db.int(
+        "SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()",
+        &[],
+    )
+}
+
+/// An `arena league --database` process driving `league` into `out`, its output in `log`.
+fn driver(url: &str, league: &Path, out: &Path, log: &Path, extra: &[&str]) -> Child {
+    arena()
+        .args(["league", "-q", "--database", url, "--config"])
+        .arg(league)
+        .arg("--output")
+        .arg(out)
+        .args(extra)
+        .env(
+            "ARENA_CACHE_DIR",
+            log.parent().unwrap().join("module-cache"),
+        )
+        .stdout(Stdio::from(
+            std::fs::File::create(log.with_extension("out")).unwrap(),
+        ))
+        .stderr(Stdio::from(std::fs::File::create(log).unwrap()))
+        .spawn()
+        .unwrap()
+}
+
+/// The workers' attacks on a league, each of which once broke it: a worker killed and started
+/// again at once under its name (its dead process's games must not stay leased), the collector
+/// killed and resumed at once, rows written with a record path out of the folder, a result
+/// contradicting its record, a record with a wrong digest, and the first play of a game played
+/// twice replaced by another game's record; a worker stopped and started again; every connection
+/// cut. The output folder is still the local league's, byte for byte, each game counted once,
+/// and renewals and commits never deadlock.
 #[test]
-fn a_league_on_workers_killed_restarted_and_cut_off_is_the_local_league_byte_for_byte() {
+fn a_league_on_workers_killed_restarted_forged_and_cut_off_is_the_local_league_byte_for_byte() {
     let pg = pg_support::shared();
     let url = pg.create_database("league_kill");
     let dir = temp_dir("workers-league");
-    write(&dir, "slow.wat", &thinker("slow-thinks", 1_200_000));
-    write(&dir, "slower.wat", &thinker("slowerthink", 1_800_000));
-    write(&dir, "steady.wat", &thinker("steady-buys", 800_000));
+    write(&dir, "slow.wat", &thinker("slow-thinks", 3_600_000));
+    write(&dir, "slower.wat", &thinker("slowerthink", 5_400_000));
+    write(&dir, "steady.wat", &thinker("steady-buys", 2_400_000));
     std::fs::copy(
         workspace().join("example-agents/wat/passer.wat"),
         dir.join("passer.wat"),
@@ -235,29 +272,18 @@ fn a_league_on_workers_killed_restarted_and_cut_off_is_the_local_league_byte_for
     assert_eq!(local.status.code(), Some(0), "{}", text(&local));
 
     // The same league through the database: this command enqueues it and waits.
-    let mut driver = arena()
-        .args(["league", "-q", "--database", &url, "--config"])
-        .arg(&league)
-        .arg("--output")
-        .arg(dir.join("distributed"))
-        .env("ARENA_CACHE_DIR", &cache)
-        .stdout(Stdio::from(
-            std::fs::File::create(dir.join("league.out")).unwrap(),
-        ))
-        .stderr(Stdio::from(
-            std::fs::File::create(dir.join("league.err")).unwrap(),
-        ))
-        .spawn()
-        .unwrap();
+    let out = dir.join("distributed");
+    let mut first_driver = driver(&url, &league, &out, &dir.join("league-1.err"), &[]);
     let db = Db::connect(&url);
     wait_until("the league's games are enqueued", 120, || {
         db.int("SELECT COUNT(*) FROM league_games", &[]) == GAMES
     });
-    let done_by = |w: &str| {
+    let deadlocks_before = deadlocks(&db);
+    let done_by = |owner: &str| {
         db.int(
             "SELECT COUNT(*) FROM league_games WHERE played_by = $1 \
              AND status IN ('done', 'collected')",
-            &[w],
+            &[owner],
         )
     };
     let done = || {
@@ -266,24 +292,144 @@ fn a_league_on_workers_killed_restarted_and_cut_off_is_the_local_league_byte_for
             &[],
         )
     };
+    let leases_of = |owner: &str| {
+        db.int(
+            "SELECT COUNT(*) FROM league_games WHERE lease_owner = $1 AND status = 'running'",
+            &[owner],
+        )
+    };
     let mut w1 = Worker::start(&dir, &url, "w1", 2);
     let mut w2 = Worker::start(&dir, &url, "w2", 2);
     // As a worker on another machine would: over TLS, the server's certificate verified.
     let mut w3 = Worker::start(&dir, &pg.tls_url("league_kill"), "w3", 2);
 
-    // w1 is killed while it plays: it holds leases, and has written results before.
+    // w1 is killed while it holds leases, having written results, and started again at once
+    // under its name, as systemd's `Restart=always` does.
+    let text_of = |sql: &str| -> Vec<String> {
+        db.rt
+            .block_on(sqlx::query(sqlx::AssertSqlSafe(sql.to_owned())).fetch_all(&db.pool))
+            .unwrap()
+            .iter()
+            .map(|r| r.try_get::<String, _>(0).unwrap())
+            .collect()
+    };
+    let mut dead_owner = String::new();
     wait_until("w1 plays", 120, || {
-        done_by("w1") >= 2
-            && db.int(
-                "SELECT COUNT(*) FROM league_games WHERE lease_owner = 'w1' AND status = 'running'",
-                &[],
-            ) >= 1
+        let owners = text_of(
+            "SELECT DISTINCT lease_owner FROM league_games WHERE status = 'running' \
+             AND lease_owner LIKE 'w1%'",
+        );
+        dead_owner = owners.first().cloned().unwrap_or_default();
+        !dead_owner.is_empty() && done_by(&dead_owner) >= 2 && leases_of(&dead_owner) >= 1
     });
     w1.kill();
-    let w1_done = done_by("w1");
+    let restarted = Instant::now();
+    let w1_done = done_by(&dead_owner);
+    let stranded = leases_of(&dead_owner);
+    assert!(stranded >= 1);
+    let mut w1 = Worker::start(&dir, &url, "w1", 2);
+
+    // The collector is killed, once it has sent a game to be played twice; the workers go on,
+    // and rows pile up for it. Some are forged meanwhile.
+    wait_until("a game is sent to be played twice", 120, || {
+        db.int(
+            "SELECT COUNT(*) FROM league_games WHERE check_of IS NOT NULL",
+            &[],
+        ) >= 1
+    });
+    first_driver.kill().unwrap();
+    first_driver.wait().unwrap();
+    wait_until("rows wait for the collector", 120, || {
+        db.int(
+            "SELECT COUNT(*) FROM league_games WHERE status = 'done' AND check_of IS NULL",
+            &[],
+        ) >= 3
+    });
+    let forged: Vec<i64> = db
+        .rt
+        .block_on(
+            sqlx::query(
+                "SELECT game FROM league_games WHERE status = 'done' AND check_of IS NULL \
+                 ORDER BY game LIMIT 3",
+            )
+            .fetch_all(&db.pool),
+        )
+        .unwrap()
+        .iter()
+        .map(|r| r.try_get(0).unwrap())
+        .collect();
+    let played_by = |game: i64| {
+        text_of(&format!(
+            "SELECT played_by FROM league_games WHERE game = {game}"
+        ))
+        .remove(0)
+    };
+    let forgers: Vec<String> = forged.iter().map(|&g| played_by(g)).collect();
+    // A record written out of the records folder...
+    db.exec(&format!(
+        "UPDATE league_games SET result = replace(result, '\"records/game-', \
+         '\"records/../game-') WHERE game = {}",
+        forged[0]
+    ));
+    // ... a result that is not what its record says (one round more)...
+    db.exec(&format!(
+        "UPDATE league_games SET result = regexp_replace(result, '\"rounds\":([0-9]+)', \
+         '\"rounds\":1\\1') WHERE game = {}",
+        forged[1]
+    ));
+    // ... a record whose digest is wrong...
+    db.exec(&format!(
+        "UPDATE league_games SET record = overlay(record placing '\\x2a'::bytea \
+         from position('\"digest\":\"'::bytea in record) + 10 for 1) WHERE game = {}",
+        forged[2]
+    ));
+    // ... and the first play of a game sent to be played twice, replaced by another game's
+    // record (as a worker forging its games would write one).
+    let checked: i64 = db.int(
+        "SELECT game FROM league_games WHERE check_of IS NOT NULL AND status <> 'collected' \
+         ORDER BY game LIMIT 1",
+        &[],
+    );
+    let first_player = text_of(&format!(
+        "SELECT check_of FROM league_games WHERE game = {checked}"
+    ))
+    .remove(0);
+    db.exec(&format!(
+        "UPDATE league_games SET check_record = (SELECT record FROM league_games \
+         WHERE record IS NOT NULL AND game <> {checked} LIMIT 1) WHERE game = {checked}"
+    ));
+
+    // Resumed at once: its output folder's lock proves the killed collector dead.
+    let resumed_at = Instant::now();
+    let mut second_driver = driver(
+        &url,
+        &league,
+        &out,
+        &dir.join("league-2.err"),
+        &["--resume"],
+    );
+    let pid = second_driver.id();
+    wait_until("the resumed collector takes the league over", 120, || {
+        if let Ok(Some(status)) = second_driver.try_wait() {
+            panic!(
+                "the resumed league stopped ({status}) after {:?}: {}",
+                resumed_at.elapsed(),
+                std::fs::read_to_string(dir.join("league-2.err")).unwrap_or_default()
+            );
+        }
+        db.int(
+            "SELECT COUNT(*) FROM leagues WHERE driver LIKE $1",
+            &[&format!("league:{pid}:%")],
+        ) == 1
+    });
 
     // w2 is stopped and started again: the games it held go back at once.
-    wait_until("w2 plays", 120, || done_by("w2") >= 2);
+    wait_until("w2 plays", 120, || {
+        db.int(
+            "SELECT COUNT(*) FROM league_games WHERE played_by LIKE 'w2%'",
+            &[],
+        ) >= 2
+    });
     let status = w2.stop();
     assert!(status.success(), "w2 stopped badly: {status}");
     assert!(
@@ -293,7 +439,7 @@ fn a_league_on_workers_killed_restarted_and_cut_off_is_the_local_league_byte_for
     );
     assert_eq!(
         db.int(
-            "SELECT COUNT(*) FROM league_games WHERE lease_owner = 'w2'",
+            "SELECT COUNT(*) FROM league_games WHERE lease_owner LIKE 'w2%'",
             &[]
         ),
         0,
@@ -301,32 +447,87 @@ fn a_league_on_workers_killed_restarted_and_cut_off_is_the_local_league_byte_for
     );
     let mut w2 = Worker::start(&dir, &url, "w2", 2);
 
+    // The killed process's games were not kept leased by the process started under its name:
+    // once their leases ran out, other processes took them.
+    let lease = Duration::from_secs(2);
+    std::thread::sleep((lease + Duration::from_secs(3)).saturating_sub(restarted.elapsed()));
+    assert_eq!(
+        leases_of(&dead_owner),
+        0,
+        "the games of the killed w1 ({dead_owner}) are still leased to it"
+    );
+
     // Every connection to the database is cut: workers and the league reconnect and go on.
     let before_cut = done();
     assert!(
         before_cut < GAMES - 10,
         "the league ran ahead of the test: {before_cut} games done"
     );
-    let w3_before_cut = done_by("w3");
+    let w3_before_cut = db.int(
+        "SELECT COUNT(*) FROM league_games WHERE played_by LIKE 'w3%'",
+        &[],
+    );
     let cut = pg.cut_connections("league_kill");
     assert!(cut >= 3, "only {cut} connections were cut");
 
-    let status = wait(&mut driver, 300).expect("the league did not finish");
+    let status = wait(&mut second_driver, 300).expect("the league did not finish");
+    let log = std::fs::read_to_string(dir.join("league-2.err")).unwrap_or_default();
+    assert!(status.success(), "{log}");
     assert!(
-        status.success(),
-        "{}{}",
-        std::fs::read_to_string(dir.join("league.out")).unwrap_or_default(),
-        std::fs::read_to_string(dir.join("league.err")).unwrap_or_default()
-    );
-    assert!(
-        done_by("w3") > w3_before_cut,
+        db.int(
+            "SELECT COUNT(*) FROM league_games WHERE played_by LIKE 'w3%'",
+            &[]
+        ) > w3_before_cut,
         "w3 played nothing after its connection was cut"
     );
-    assert_eq!(done_by("w1"), w1_done, "a killed worker wrote results");
-    for w in [&mut w2, &mut w3] {
+    // (Fewer when one of its games was refused, or played again as a check by another.)
+    assert!(
+        done_by(&dead_owner) <= w1_done,
+        "a killed worker wrote results"
+    );
+    for w in [&mut w1, &mut w2, &mut w3] {
         let status = w.stop();
         assert!(status.success(), "{status}: see {}", w.log.display());
     }
+
+    // Each forged row was refused, naming the worker that wrote it, and its game played again.
+    for ((game, by), why) in forged.iter().zip(&forgers).zip([
+        "names the record",
+        "contradicts its record: its length is",
+        "digest",
+    ]) {
+        let line = log
+            .lines()
+            .find(|l| {
+                l.contains(&format!(
+                    "game {game}: the result written by worker {by} is refused"
+                ))
+            })
+            .unwrap_or_else(|| panic!("game {game} was not refused: {log}"));
+        assert!(
+            line.contains(why) && line.contains("goes back to the queue"),
+            "{line}"
+        );
+    }
+    // The forged first play lost to the second and to the collector's own play.
+    assert!(
+        log.contains(&format!(
+            "game {checked}: worker {first_player} wrote a record its agents do not play"
+        )),
+        "{log}"
+    );
+    assert!(
+        log.contains("double play: ") && log.contains("1 different"),
+        "{log}"
+    );
+
+    // Renewals and commits lock rows in one order: PostgreSQL broke no deadlock.
+    std::thread::sleep(Duration::from_secs(1));
+    assert_eq!(
+        deadlocks(&db),
+        deadlocks_before,
+        "deadlocks between workers"
+    );
 
     // The killed worker's games were leased again and played by the others; each game of the
     // league was counted once.
@@ -349,7 +550,7 @@ fn a_league_on_workers_killed_restarted_and_cut_off_is_the_local_league_byte_for
     // The output folders are the same, byte for byte; only the journal's order of games may
     // differ (it is the order games ended, as between two local runs with several threads).
     let a = files(&dir.join("local"));
-    let b = files(&dir.join("distributed"));
+    let b = files(&out);
     assert_eq!(
         a.keys().collect::<Vec<_>>(),
         b.keys().collect::<Vec<_>>(),
@@ -378,7 +579,7 @@ fn a_league_on_workers_killed_restarted_and_cut_off_is_the_local_league_byte_for
 
     let verify = arena()
         .args(["verify", "--league"])
-        .arg(dir.join("distributed"))
+        .arg(&out)
         .output()
         .unwrap();
     assert_eq!(verify.status.code(), Some(0), "{}", text(&verify));
@@ -397,12 +598,12 @@ fn a_league_on_workers_killed_restarted_and_cut_off_is_the_local_league_byte_for
         ])
         .arg(&league)
         .arg("--output")
-        .arg(dir.join("distributed"))
+        .arg(&out)
         .env("ARENA_CACHE_DIR", &cache)
         .output()
         .unwrap();
     assert_eq!(again.status.code(), Some(0), "{}", text(&again));
-    let c = files(&dir.join("distributed"));
+    let c = files(&out);
     assert!(
         c[Path::new("standings.json")] == a[Path::new("standings.json")],
         "the league played by this command's own workers"
@@ -456,10 +657,28 @@ fn a_worker_plays_only_for_the_arena_version_that_set_the_database_up() {
     db.exec("INSERT INTO state (key, value) VALUES ('arena_version', '0.0.1-elsewhere')");
     let out = worker(&url);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
-    let version = env!("CARGO_PKG_VERSION");
+    let version = arena::distributed::version::arena_version();
     assert!(
         text(&out).contains("set up by arena 0.0.1-elsewhere")
             && text(&out).contains(&format!("this worker is arena {version}")),
+        "{}",
+        text(&out)
+    );
+    // The version names the sources the arena was built from, not only the crate's version.
+    assert!(
+        version.starts_with(&format!("{} (sources ", env!("CARGO_PKG_VERSION"))),
+        "{version}"
+    );
+    // It is the build's: the environment of a worker does not change it.
+    let out = arena()
+        .args(["worker", "--threads", "1", "--drain", "--database", &url])
+        .env("ARENA_BUILD_ID", "0.0.1-elsewhere")
+        .env("ARENA_SOURCE_HASH", "0.0.1-elsewhere")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("set up by arena 0.0.1-elsewhere"),
         "{}",
         text(&out)
     );
@@ -494,6 +713,19 @@ fn a_worker_plays_only_for_the_arena_version_that_set_the_database_up() {
         text(&out)
     );
 
+    // A server that refuses the worker's connections: its reason, not the pool's "timed out".
+    db.exec("DROP ROLE IF EXISTS limited");
+    db.exec("CREATE ROLE limited LOGIN CONNECTION LIMIT 0");
+    let limited = url.replace("postgres://arena@", "postgres://limited@");
+    let out = worker(&limited);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("the database refuses connections")
+            && text(&out).contains("too many connections for role"),
+        "{}",
+        text(&out)
+    );
+
     // Not a PostgreSQL URL: refused before anything.
     let out = worker("sqlite://elsewhere.sqlite3");
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
@@ -515,6 +747,7 @@ players_per_game = 2
 games_per_group = 2
 seed = 5
 round_cap = 120
+double_play = 0
 [budgets]
 fuel_per_decision = 2_000_000_000
 fuel_per_game = 200_000_000_000
@@ -558,7 +791,8 @@ fn a_game_longer_than_its_lease_stays_with_the_worker_that_renews_it() {
     let w1 = Worker::start(&dir, &url, "w1", 2);
     wait_until("w1 leases both games", 120, || {
         db.int(
-            "SELECT COUNT(*) FROM league_games WHERE status = 'running' AND lease_owner = 'w1'",
+            "SELECT COUNT(*) FROM league_games WHERE status = 'running' \
+             AND lease_owner LIKE 'w1#%'",
             &[],
         ) == 2
     });
@@ -618,7 +852,7 @@ fn a_game_longer_than_its_lease_stays_with_the_worker_that_renews_it() {
     assert_eq!(
         db.int(
             "SELECT COUNT(*) FROM league_games WHERE status = 'collected' AND claims = 1 \
-             AND played_by = 'w1'",
+             AND played_by LIKE 'w1#%'",
             &[]
         ),
         2,
@@ -774,4 +1008,234 @@ fn results_aborted_to_break_a_deadlock_are_written_again() {
     wait_until("PostgreSQL counts the deadlock", 30, || {
         deadlocks() > before
     });
+}
+
+/// Fast games (two passers, 30 rounds: a few milliseconds each), many of them.
+const FAST_LEAGUE: &str = r#"
+name = "backlog"
+players_per_game = 2
+games_per_group = 3000
+seed = 3
+round_cap = 30
+double_play = 0
+[[agent]]
+name = "p1"
+path = "passer.wat"
+[[agent]]
+name = "p2"
+path = "passer.wat"
+"#;
+
+/// The resident memory of process `pid`, in MiB (Linux `/proc`).
+fn rss_mib(pid: u32) -> f64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|kb| kb.parse::<f64>().ok())
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
+/// A worker whose results the database writes far slower than it plays them stops taking games:
+/// the games it holds stay bounded, however long the database is slow. The records in its memory
+/// are those of games it holds (played, not yet written), bounded alike; its VmRSS is printed.
+/// Then the database is fast again and the league ends as any other.
+#[test]
+fn a_worker_whose_results_are_written_slowly_holds_a_bounded_number_of_games() {
+    let pg = pg_support::shared();
+    let url = pg.create_database("backlog");
+    let dir = temp_dir("workers-backlog");
+    std::fs::copy(
+        workspace().join("example-agents/wat/passer.wat"),
+        dir.join("passer.wat"),
+    )
+    .unwrap();
+    let league = write(&dir, "league.toml", FAST_LEAGUE);
+    let mut league_run = driver(
+        &url,
+        &league,
+        &dir.join("out"),
+        &dir.join("league.err"),
+        &[],
+    );
+    let db = Db::connect(&url);
+    wait_until("the league's games are enqueued", 120, || {
+        db.int("SELECT COUNT(*) FROM league_games", &[]) == 3000
+    });
+    // Every result takes the database 40 ms to write: 25 games a second at most.
+    db.exec(
+        "CREATE FUNCTION slow_result() RETURNS trigger LANGUAGE plpgsql AS \
+         $$ BEGIN PERFORM pg_sleep(0.04); RETURN NEW; END $$",
+    );
+    db.exec(
+        "CREATE TRIGGER slow_result BEFORE UPDATE ON league_games FOR EACH ROW \
+         WHEN (NEW.status = 'done' AND OLD.status = 'running') EXECUTE FUNCTION slow_result()",
+    );
+    let deadlocks_before = deadlocks(&db);
+    let mut w = Worker::start(&dir, &url, "fast", 10);
+    let pid = w.child.as_ref().unwrap().id();
+    let held = || {
+        db.int(
+            "SELECT COUNT(*) FROM league_games WHERE status = 'running' \
+             AND lease_owner LIKE 'fast#%'",
+            &[],
+        )
+    };
+    let (mut most, mut rss) = (0, 0.0f64);
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(20) {
+        most = most.max(held());
+        rss = rss.max(rss_mib(pid));
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let bound = arena::distributed::worker::most_in_hand(1) as i64;
+    let written = db.int(
+        "SELECT COUNT(*) FROM league_games WHERE status IN ('done', 'collected')",
+        &[],
+    );
+    eprintln!(
+        "a worker of 1 thread, its results written at 25 a second for 20 s: at most {most} \
+         games held (bound {bound}), {written} written, VmRSS at most {rss:.0} MiB"
+    );
+    assert!(
+        most >= 2,
+        "the worker took no games: see {}",
+        w.log.display()
+    );
+    assert!(
+        most <= bound,
+        "the worker held {most} games while its results waited (at most {bound})"
+    );
+
+    // The database writes fast again: the league ends, every game counted once.
+    db.exec("DROP TRIGGER slow_result ON league_games");
+    let status = wait(&mut league_run, 600).expect("the league did not finish");
+    assert!(
+        status.success(),
+        "{}",
+        std::fs::read_to_string(dir.join("league.err")).unwrap_or_default()
+    );
+    let status = w.stop();
+    assert!(status.success(), "{status}: see {}", w.log.display());
+    assert_eq!(
+        db.int(
+            "SELECT COUNT(*) FROM league_games WHERE status = 'collected'",
+            &[]
+        ),
+        3000
+    );
+    std::thread::sleep(Duration::from_secs(1));
+    assert_eq!(
+        deadlocks(&db),
+        deadlocks_before,
+        "deadlocks between renewals and commits"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A worker renews its leases while its committer writes results, on two connections. Were they
+/// to lock the same rows in two orders (a renewal in the table's physical order, a commit in key
+/// order), they would deadlock, and PostgreSQL would break it after a second. Here a renewal that
+/// scans the table and a commit that follows the key are made to meet on a row another session
+/// holds: the renewal skips the rows others hold, the commit waits in key order, and nothing
+/// deadlocks.
+#[test]
+fn a_worker_s_renewal_and_its_commit_never_deadlock() {
+    let pg = pg_support::shared();
+    let url = pg.create_database("lock_order");
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let db = rt
+        .block_on(arena::serve::db::Db::open_shared(&url))
+        .unwrap();
+    // The renewals' connections scan tables in their physical order, as the plan of a renewal of
+    // many rows does.
+    let scanning = rt
+        .block_on(arena::serve::db::Db::open_shared(&format!(
+            "{url}?options[enable_indexscan]=off&options[enable_bitmapscan]=off"
+        )))
+        .unwrap();
+    let test = Db::connect(&url);
+    let sessions = rt
+        .block_on(
+            sqlx::any::AnyPoolOptions::new()
+                .max_connections(1)
+                .connect(&url),
+        )
+        .unwrap();
+    test.exec(
+        "INSERT INTO leagues (id, fingerprint, name, settings, arena_version, status, created_ms) \
+         VALUES (1, 'a', 'a', '{}', 'v', 'playing', 0), (2, 'b', 'b', '{}', 'v', 'done', 0)",
+    );
+    // The worker's 8 games, stored in the reverse of their key order, then many others.
+    test.exec(
+        "INSERT INTO league_games (league_id, game, status, lease_owner, lease_expires_ms) \
+         SELECT 1, g, 'running', 'w#1-00000000', 1 FROM generate_series(7, 0, -1) AS g",
+    );
+    test.exec(
+        "INSERT INTO league_games (league_id, game, status) \
+         SELECT 2, g, 'collected' FROM generate_series(0, 19999) AS g",
+    );
+    test.exec("ANALYZE league_games");
+    let before = deadlocks(&test);
+    let waiting = || {
+        test.int(
+            "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() \
+             AND wait_event_type = 'Lock'",
+            &[],
+        )
+    };
+
+    // Another session holds game 4.
+    let mut other = rt.block_on(sessions.begin()).unwrap();
+    rt.block_on(
+        sqlx::query("SELECT game FROM league_games WHERE league_id = 1 AND game = 4 FOR UPDATE")
+            .fetch_all(&mut *other),
+    )
+    .unwrap();
+    let renewal = {
+        let scanning = scanning.clone();
+        rt.spawn(async move { scanning.renew_league_games("w#1-00000000", 99).await })
+    };
+    std::thread::sleep(Duration::from_millis(500));
+    let results: Vec<arena::distributed::queue::LeagueFinished> = (0..8)
+        .map(|game| arena::distributed::queue::LeagueFinished {
+            game: arena::distributed::queue::LeagueGame { league: 1, game },
+            owner: "w#1-00000000".into(),
+            result: format!("{{\"id\":{game}}}"),
+            record: vec![game as u8],
+        })
+        .collect();
+    let commit = {
+        let db = db.clone();
+        rt.spawn(async move { db.finish_league_games(&results).await })
+    };
+    wait_until("the commit waits for game 4", 30, || {
+        waiting() >= 1 && (renewal.is_finished() || waiting() >= 2)
+    });
+    std::thread::sleep(Duration::from_millis(200));
+    rt.block_on(other.commit()).unwrap();
+
+    let renewed = rt.block_on(renewal).unwrap().unwrap();
+    let counted = rt.block_on(commit).unwrap().unwrap();
+    assert_eq!(counted, vec![true; 8], "every result counted");
+    assert!(renewed <= 8, "{renewed}");
+    assert_eq!(
+        test.int(
+            "SELECT COUNT(*) FROM league_games WHERE league_id = 1 AND status = 'done'",
+            &[]
+        ),
+        8
+    );
+    // The statistics reach the view within a second or so.
+    std::thread::sleep(Duration::from_millis(1500));
+    assert_eq!(
+        deadlocks(&test),
+        before,
+        "the renewal and the commit deadlocked"
+    );
 }

@@ -1,7 +1,7 @@
 // Builds a JavaScript agent into a WebAssembly component of one arena world, with
 // @bytecodealliance/componentize-js (installed by `npm ci` in this folder).
 //
-//   node build.mjs WORLD SOURCE.js OUT.wasm     (WORLD: farm or farkle)
+//   node build.mjs WORLD SOURCE.js OUT.wasm     (WORLD: farm, farkle or jungle)
 //
 // The environment variable ARENA_WIT names the WIT package (default: ../../wit from this file).
 import { writeFile } from 'node:fs/promises';
@@ -11,7 +11,7 @@ import { componentize } from '@bytecodealliance/componentize-js';
 
 const [world, source, out] = process.argv.slice(2);
 if (!world || !source || !out) {
-  console.error('usage: node build.mjs WORLD SOURCE.js OUT.wasm   (WORLD: farm or farkle)');
+  console.error('usage: node build.mjs WORLD SOURCE.js OUT.wasm   (WORLD: farm, farkle or jungle)');
   process.exit(2);
 }
 const here = dirname(fileURLToPath(import.meta.url));

@@ -79,10 +79,14 @@ pub struct SmokeOptions {
 /// What smoke games tell of an agent.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Smoke {
-    /// Faults: the agent fails the check.
+    /// Faults: the agent fails the check. A fault seen again is not repeated here but counted
+    /// ([`Smoke::fault`]).
     pub errors: Vec<String>,
     /// Answers the rules refused (not faults), counted by kind.
     pub warnings: BTreeMap<String, u32>,
+    /// The faults seen so far: their text, the error that first reported it, and how many more
+    /// times it came.
+    pub(crate) repeats: BTreeMap<String, (usize, u32)>,
 }
 
 /// A game's replay viewer in the report: pages, scripts and style sheets (from the game's

@@ -24,6 +24,8 @@ pub mod registry;
 pub mod replay;
 pub mod rules;
 pub mod seed;
+mod smoke;
+pub mod terminal;
 pub mod vocab;
 
 pub use fault::{Fault, FaultKind, FaultPolicy};

@@ -6,13 +6,14 @@
 //! game's folder that names it; `sandbox` (the `arena-sandbox` crate) hosts agents in wasmtime and
 //! knows no game; `records` is what every record shares (reading, comparing, verifying through
 //! the game); `league` schedules, plays and ranks; `report` writes the HTML report; `matchup`
-//! plays `arena match`; `audit` checks a published league; `serve` hosts a challenge on the web;
+//! plays `arena match`; `builtin` holds the example agents built into the binary; `audit` checks a published league; `serve` hosts a challenge on the web;
 //! `distributed` spreads ladder and league games over workers on many machines through
 //! PostgreSQL; `bench` measures the arena; `cli` is the `arena` command. None of them names a
 //! game.
 
 pub mod audit;
 pub mod bench;
+pub mod builtin;
 pub mod cli;
 pub mod distributed;
 pub mod games;
@@ -22,7 +23,7 @@ pub mod report;
 pub mod resolve;
 pub mod serve;
 pub mod stats;
-pub mod terminal;
+pub use arena_game::terminal;
 
 /// The sandbox (the `arena-sandbox` crate).
 pub use arena_sandbox as sandbox;

@@ -1,9 +1,12 @@
-//! From what a user names (a module file or an agent crate) to a module file.
+//! From what a user names (a module file, an agent crate, a folder made by `arena new`, a
+//! built-in agent) to a module file.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use anyhow::{bail, Context};
+
+use crate::cli::activity::{Activity, Shown};
 
 /// The Rust target agents are built for.
 pub const AGENT_TARGET: &str = "wasm32-unknown-unknown";
@@ -13,6 +16,7 @@ pub const AGENT_TARGET: &str = "wasm32-unknown-unknown";
 pub const AGENT_PROFILE: &str = "wasm-agent";
 
 /// Resolves an agent named on the command line or in a league file:
+/// * `builtin:NAME` is the built-in agent NAME (`crate::builtin`), written to a file of its own;
 /// * a `.wasm` or `.wat` file is used as it is;
 /// * a directory holding a `Cargo.toml` (an agent crate) is built with
 ///   `cargo build --release --target wasm32-unknown-unknown` (`--profile wasm-agent` when its
@@ -22,6 +26,9 @@ pub const AGENT_PROFILE: &str = "wasm-agent";
 ///   built with its toolchain unless its last build is newer than its sources
 ///   (`cli::new::folder`).
 pub fn resolve_agent(path: &Path) -> anyhow::Result<PathBuf> {
+    if let Some(name) = crate::builtin::name_of(path) {
+        return crate::builtin::file(crate::builtin::find(name)?);
+    }
     let meta = std::fs::metadata(path)
         .with_context(|| format!("agent {}: no such file or directory", path.display()))?;
     if meta.is_file() {
@@ -44,6 +51,31 @@ pub fn resolve_agent(path: &Path) -> anyhow::Result<PathBuf> {
     )
 }
 
+/// Checks, before anything is built or loaded, that every agent named is there: a file or folder
+/// that exists, or a built-in agent's name. The error names the first that is not (a usage error:
+/// exit status 2). `skip` tells names that are no agent (`human` in `arena play`).
+pub fn check_agents_exist<'a>(
+    paths: impl IntoIterator<Item = &'a PathBuf>,
+    skip: impl Fn(&Path) -> bool,
+) -> anyhow::Result<()> {
+    for path in paths {
+        if skip(path) {
+            continue;
+        }
+        if let Some(name) = crate::builtin::name_of(path) {
+            crate::builtin::find(name)?;
+        } else if !path.exists() {
+            bail!(
+                "agent {}: no such file or directory (an agent is a .wasm or .wat file, an agent \
+                 crate, a folder made by `arena new`, or a built-in agent such as \
+                 builtin:greedy: `arena agents` lists them)",
+                path.display()
+            );
+        }
+    }
+    Ok(())
+}
+
 fn cargo() -> String {
     std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())
 }
@@ -52,6 +84,15 @@ fn cargo() -> String {
 pub fn build_crate(dir: &Path) -> anyhow::Result<PathBuf> {
     let manifest = dir.join("Cargo.toml");
     let (package, target_dir, profile) = crate_info(&manifest)?;
+    // Quick when nothing changed; a first build compiles the crate and its dependencies.
+    let _activity = Activity::start(
+        format!(
+            "building {} with cargo for {AGENT_TARGET} (a first build takes up to a minute; \
+             later ones seconds)",
+            crate::terminal::line(&dir.display().to_string())
+        ),
+        Shown::IfSlow(std::time::Duration::from_secs(1)),
+    );
     let output = Command::new(cargo())
         .args([
             "build",

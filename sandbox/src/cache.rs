@@ -99,6 +99,11 @@ impl ModuleCache {
         &self.dir
     }
 
+    /// The secret that seals the cache's files (the compiled-function cache's too).
+    pub(crate) fn secret(&self) -> &[u8; SECRET_BYTES] {
+        &self.secret
+    }
+
     /// The cache key of `wasm` compiled by `engine` under `limits`, as hex.
     pub fn key(engine: &Engine, limits: &Limits, wasm: &[u8]) -> String {
         let mut h = ShaHasher(Sha256::new());
@@ -183,6 +188,17 @@ impl ModuleCache {
     }
 }
 
+/// The compiled-function cache's name for the code `engine` makes (hex): the arena's version and
+/// wasmtime's compatibility hash of the engine's configuration.
+pub(crate) fn engine_key(engine: &Engine) -> String {
+    let mut h = ShaHasher(Sha256::new());
+    h.write(b"arena function cache v1\0");
+    h.write(env!("CARGO_PKG_VERSION").as_bytes());
+    h.write(&[0]);
+    engine.precompile_compatibility_hash().hash(&mut h);
+    crate::sha256_hex(&h.0.finalize())[..32].to_owned()
+}
+
 fn random_bytes<const N: usize>() -> anyhow::Result<[u8; N]> {
     let mut b = [0u8; N];
     fs::File::open("/dev/urandom")
@@ -191,7 +207,7 @@ fn random_bytes<const N: usize>() -> anyhow::Result<[u8; N]> {
     Ok(b)
 }
 
-fn random_suffix() -> String {
+pub(crate) fn random_suffix() -> String {
     let b: [u8; 8] = random_bytes().unwrap_or_else(|_| {
         let t = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -202,7 +218,7 @@ fn random_suffix() -> String {
 }
 
 #[cfg(unix)]
-fn create_private_dir(dir: &Path) -> anyhow::Result<()> {
+pub(crate) fn create_private_dir(dir: &Path) -> anyhow::Result<()> {
     use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
     fs::DirBuilder::new()
         .recursive(true)
@@ -229,13 +245,13 @@ fn create_private_dir(dir: &Path) -> anyhow::Result<()> {
 }
 
 #[cfg(not(unix))]
-fn create_private_dir(dir: &Path) -> anyhow::Result<()> {
+pub(crate) fn create_private_dir(dir: &Path) -> anyhow::Result<()> {
     let _ = dir;
     bail!("the module cache needs Unix file permissions")
 }
 
 #[cfg(unix)]
-fn private_file(path: &Path) -> anyhow::Result<fs::File> {
+pub(crate) fn private_file(path: &Path) -> anyhow::Result<fs::File> {
     use std::os::unix::fs::OpenOptionsExt;
     fs::OpenOptions::new()
         .write(true)
@@ -246,7 +262,7 @@ fn private_file(path: &Path) -> anyhow::Result<fs::File> {
 }
 
 #[cfg(not(unix))]
-fn private_file(path: &Path) -> anyhow::Result<fs::File> {
+pub(crate) fn private_file(path: &Path) -> anyhow::Result<fs::File> {
     let _ = path;
     bail!("the module cache needs Unix file permissions")
 }

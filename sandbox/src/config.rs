@@ -170,6 +170,18 @@ pub(crate) fn on_demand_engine(limits: &Limits) -> anyhow::Result<Engine> {
     Engine::new(&base_config(limits)).map_err(anyhow::Error::from)
 }
 
+/// The on-demand engine compiling with the compiled-function cache `store` (the compiler of a
+/// module with a language runtime inside, `compile.rs`). Its artifacts are those of
+/// [`on_demand_engine`]: the cache is not part of wasmtime's compatibility hash.
+pub(crate) fn caching_engine(
+    limits: &Limits,
+    store: std::sync::Arc<dyn wasmtime::CacheStore>,
+) -> anyhow::Result<Engine> {
+    let mut c = base_config(limits);
+    c.enable_incremental_compilation(store)?;
+    Engine::new(&c).map_err(anyhow::Error::from)
+}
+
 /// Instances a sandbox holds at once unless its maker asks for more
 /// ([`super::Sandbox::for_instances`]): a game of 6 plus room for 2 threads of 2-player games and
 /// more. One slot reserves 4 GiB of address space plus a guard, not memory.

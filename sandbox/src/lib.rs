@@ -39,6 +39,8 @@ mod component_linker;
 mod config;
 mod fault;
 mod faults;
+mod function_cache;
+mod guest_error;
 mod host_failure;
 mod host_fuel;
 mod interface;
@@ -54,7 +56,10 @@ mod wasi;
 mod wasi_calls;
 
 pub use cache::{Lookup, ModuleCache, CACHE_DIR_ENV};
-pub use compile::{child_main as compile_child_main, CompileLimits, Compiler, COMPILE_SUBCOMMAND};
+pub use compile::{
+    child_main as compile_child_main, CompileLimits, Compiler, Origin, COMPILE_SUBCOMMAND,
+    DEFAULT_COMPILE_CPU_MS,
+};
 pub use component::is_component;
 pub use component_linker::HOST_INTERFACE;
 pub use config::{
@@ -63,6 +68,7 @@ pub use config::{
 };
 pub use fault::{Fault, FaultKind};
 pub use faults::LimitExceeded;
+pub use function_cache::{FunctionCache, FunctionCacheLimits, FunctionCacheUse, FUNCTIONS_DIR};
 pub use host_failure::HostFailure;
 pub use host_fuel::{BYTE_FUEL, CALL_FUEL, GROW_FUEL};
 pub use interface::{
@@ -113,6 +119,8 @@ pub fn run_with_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
 
 #[cfg(test)]
 mod fuel_allowance_tests;
+#[cfg(test)]
+mod function_cache_tests;
 #[cfg(test)]
 mod game_for_tests;
 #[cfg(test)]

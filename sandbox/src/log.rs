@@ -74,6 +74,13 @@ impl AgentLog {
         self.dropped.load(Ordering::Relaxed)
     }
 
+    /// What was logged from byte `start` on (a length [`AgentLog::len`] gave earlier), as text
+    /// (invalid UTF-8 replaced).
+    pub fn text_since(&self, start: usize) -> String {
+        let all = self.pipe.contents();
+        String::from_utf8_lossy(&all[start.min(all.len())..]).into_owned()
+    }
+
     /// What was logged since the previous call, as text (invalid UTF-8 replaced), or `None`.
     pub fn take(&mut self) -> Option<String> {
         if self.len() <= self.cursor {

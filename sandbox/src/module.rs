@@ -12,7 +12,7 @@ use arena_abi::names;
 use wasmtime::{Engine, ExternType, FuncType, InstancePre, Linker, Module, ValType};
 
 use super::capacity;
-use super::compile::Compiler;
+use super::compile::{Compiler, Origin};
 use super::component::{self, World};
 use super::component_linker;
 use super::config::{self, Allocation, Limits, DEFAULT_INSTANCES, EPOCH_TICK};
@@ -258,7 +258,7 @@ impl Sandbox {
         Module::validate(engine, &wasm)
             .map_err(|e| anyhow!("invalid WebAssembly module: {}", one_line(&e)))?;
         check_table_sizes(&wasm, &self.inner.limits, "module")?;
-        let (module, from_cache) =
+        let (module, origin) =
             self.inner
                 .compiler
                 .compile_or_reuse(engine, &self.inner.limits, &wasm)?;
@@ -291,7 +291,7 @@ impl Sandbox {
             has_init,
             has_initialize,
             games,
-            from_cache,
+            origin,
         };
         let version = player::probe_abi_version(&inner)?;
         if version != arena_abi::ABI_VERSION {
@@ -378,7 +378,7 @@ impl Sandbox {
             has_init: false,
             has_initialize: false,
             games,
-            from_cache: false,
+            origin: Origin::Compiled { functions: None },
         };
         Ok(AgentModule {
             inner: Arc::new(inner),
@@ -396,7 +396,7 @@ impl Sandbox {
         let engine = &self.inner.engine;
         let limits = &self.inner.limits;
         check_table_sizes(wasm, limits, "component")?;
-        let (compiled, from_cache) = self
+        let (compiled, origin) = self
             .inner
             .compiler
             .compile_component(engine, limits, wasm)?;
@@ -423,7 +423,7 @@ impl Sandbox {
             uses_wasi: true,
             has_init: true,
             has_initialize: false,
-            from_cache,
+            origin,
         };
         Ok(AgentModule {
             inner: Arc::new(inner),
@@ -748,8 +748,8 @@ pub(crate) struct ModuleInner {
     pub(crate) has_initialize: bool,
     /// The games whose decision exports the module has (a component: its world's).
     games: Vec<&'static AgentInterface>,
-    /// The compiled code came from the module cache: loading compiled nothing.
-    from_cache: bool,
+    /// Where the compiled code came from (the module cache: loading compiled nothing).
+    origin: Origin,
 }
 
 /// What an agent is made of.
@@ -844,7 +844,13 @@ impl AgentModule {
 
     /// True when loading read the compiled code from the module cache instead of compiling.
     pub fn compiled_from_cache(&self) -> bool {
-        self.inner.from_cache
+        self.inner.origin == Origin::ModuleCache
+    }
+
+    /// Where loading found the compiled code: the module cache, or a compile (with what the
+    /// compiled-function cache gave it).
+    pub fn compile_origin(&self) -> Origin {
+        self.inner.origin
     }
 
     /// Makes a fresh instance for a game and drops it: a new store, the instantiation (a start

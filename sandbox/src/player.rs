@@ -515,6 +515,9 @@ impl WasmPlayer {
                 if !is_trap(&e) {
                     fault = Fault::new(FaultKind::LoadFailed, format!("{what}: {}", one_line(&e)));
                 }
+                if matches!(inner.code, Code::Component(_)) {
+                    in_guest_language(&mut fault, what, &self.log, 0);
+                }
                 Err(fault)
             }
             Err(InitError::Abi(detail)) => Err(Fault::new(FaultKind::LoadFailed, detail)),
@@ -739,6 +742,7 @@ impl WasmPlayer {
             unreachable!("a core module is called through `call`")
         };
         Self::arm(&mut live.store, allowance, ticks);
+        let log_start = self.log.len();
         let result = decide(&mut live.store, &**instance);
         let left = live.store.get_fuel().unwrap_or(0);
         let used = allowance.saturating_sub(left);
@@ -756,11 +760,25 @@ impl WasmPlayer {
                 format!("{what}: the answer cannot be read: {}", one_line(&e)),
             );
         }
+        in_guest_language(&mut fault, what, &self.log, log_start);
         self.dead = Some(Fault::new(
             fault.kind,
             format!("{} (the component is not called again)", fault.detail),
         ));
         Err(fault)
+    }
+}
+
+/// A component's trap told as its language told it: when the guest printed an error it did not
+/// catch (a Python traceback, a JavaScript exception, a Rust panic) during the failed call (from
+/// byte `log_start` of its log), the fault's detail is that error instead of wasmtime's
+/// "`unreachable` instruction executed" (`guest_error`). Other faults keep their detail.
+fn in_guest_language(fault: &mut Fault, what: &str, log: &AgentLog, log_start: usize) {
+    if fault.kind != FaultKind::Trap {
+        return;
+    }
+    if let Some(error) = super::guest_error::language_error(&log.text_since(log_start)) {
+        fault.detail = format!("{what}: {error}");
     }
 }
 

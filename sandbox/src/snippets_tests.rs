@@ -186,7 +186,7 @@ fn a_snippet_agent_loads_as_its_bytes_and_is_no_player() {
     assert_eq!(m.snippet(), Some(&wat::parse_str(text).unwrap()[..]));
     assert!(m.plays(&SNIPPET_GAME) && !m.plays(&TEST_GAME));
     assert_eq!(m.imports()[0].name, "test::add");
-    assert_eq!(m.imports()[0].kind, "func");
+    assert_eq!(m.imports()[0].kind, "func(i64)");
     let e = m.check_plays(&TEST_GAME).unwrap_err().to_string();
     assert!(e.contains("missing export `farm_trade`"), "{e}");
     // A player of it is a fault at the start, not a panic.

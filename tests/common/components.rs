@@ -82,6 +82,37 @@ fn recipe(name: &str, out: &Path) -> (Command, Vec<PathBuf>) {
         )
     };
     match name {
+        // The climbers with a bug: an index past the herds (Python's IndexError, JavaScript's
+        // TypeError on `undefined`), written next to the build from the examples.
+        "py-indexerror" => {
+            let source = with_bug(
+                &py.join("climber.py"),
+                "counts(view.herds[view.seat])",
+                "counts(view.herds[view.seat + 5])",
+                "py_indexerror.py",
+            );
+            let mut cmd = Command::new("sh");
+            cmd.arg(py.join("build.sh"))
+                .arg("farm")
+                .arg(&source)
+                .arg(out);
+            (cmd, vec![py.join("build.sh"), source, wit.clone()])
+        }
+        "js-typeerror" => {
+            let source = with_bug(
+                &js.join("climber.js"),
+                "counts(view.herds[view.seat])",
+                "counts(view.herds[view.seat + 5].animals)",
+                "js-typeerror.js",
+            );
+            let mut cmd = Command::new("node");
+            cmd.current_dir(&js)
+                .arg("build.mjs")
+                .arg("farm")
+                .arg(&source)
+                .arg(out);
+            (cmd, vec![js.join("build.mjs"), source, wit.clone()])
+        }
         "py-climber" => python("farm", "climber.py"),
         "py-farkle" => python("farkle", "farkle_threshold.py"),
         "py-jungle" => python("jungle", "jungle_random.py"),
@@ -130,6 +161,19 @@ fn recipe(name: &str, out: &Path) -> (Command, Vec<PathBuf>) {
         }
         other => panic!("no component example {other}"),
     }
+}
+
+/// `example` with `from` replaced by `to`, written to `file` in [`component_dir`] (only when it
+/// changed: its time tells whether the component is older than its source).
+fn with_bug(example: &Path, from: &str, to: &str, file: &str) -> PathBuf {
+    let text = std::fs::read_to_string(example).expect("read the example");
+    assert!(text.contains(from), "{} has no {from}", example.display());
+    let text = text.replace(from, to);
+    let path = component_dir().join(file);
+    if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+        std::fs::write(&path, text).expect("write the source with a bug");
+    }
+    path
 }
 
 /// The component example `name` (py-climber, py-farkle, py-jungle, js-climber, js-farkle,

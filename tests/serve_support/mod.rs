@@ -80,6 +80,8 @@ pub struct Server {
     pub url: String,
     child: Option<Child>,
     starts: u32,
+    /// The open-files limit the server runs under (`RLIMIT_NOFILE`), if not the test's own.
+    pub open_files: Option<u64>,
 }
 
 impl Server {
@@ -98,9 +100,35 @@ impl Server {
             url: String::new(),
             child: None,
             starts: 0,
+            open_files: None,
         };
         s.launch();
         s
+    }
+
+    /// [`Server::start`] under an open-files limit (`RLIMIT_NOFILE`) of `open_files`.
+    pub fn start_with_open_files(dir: &Path, extra: &str, open_files: u64) -> Server {
+        let config = dir.join("challenge.toml");
+        std::fs::write(
+            &config,
+            format!("data = \"data\"\nlisten = \"127.0.0.1:0\"\n{extra}\n"),
+        )
+        .expect("write challenge.toml");
+        let mut s = Server {
+            dir: dir.to_path_buf(),
+            config,
+            url: String::new(),
+            child: None,
+            starts: 0,
+            open_files: Some(open_files),
+        };
+        s.launch();
+        s
+    }
+
+    /// The server process's id.
+    pub fn pid(&self) -> u32 {
+        self.child.as_ref().expect("a running server").id()
     }
 
     pub fn data(&self) -> PathBuf {
@@ -111,15 +139,30 @@ impl Server {
         self.starts += 1;
         let log = std::fs::File::create(self.dir.join(format!("server-{}.log", self.starts)))
             .expect("log file");
-        let mut child = arena()
-            .arg("serve")
+        let mut cmd = arena();
+        cmd.arg("serve")
             .arg("--config")
             .arg(&self.config)
             .env("ARENA_CACHE_DIR", self.dir.join("module-cache"))
             .stdout(Stdio::piped())
-            .stderr(Stdio::from(log))
-            .spawn()
-            .expect("start arena serve");
+            .stderr(Stdio::from(log));
+        if let Some(n) = self.open_files {
+            use std::os::unix::process::CommandExt;
+            // SAFETY: setrlimit is async-signal-safe; it only lowers the child's own limit.
+            unsafe {
+                cmd.pre_exec(move || {
+                    let lim = libc::rlimit {
+                        rlim_cur: n as libc::rlim_t,
+                        rlim_max: n as libc::rlim_t,
+                    };
+                    if libc::setrlimit(libc::RLIMIT_NOFILE, &lim) != 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    Ok(())
+                });
+            }
+        }
+        let mut child = cmd.spawn().expect("start arena serve");
         let stdout = child.stdout.take().expect("stdout");
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
@@ -231,6 +274,13 @@ impl Server {
         serde_json::from_str(&body).expect("JSON")
     }
 
+    /// `GET path` as the contestant with `token`, as JSON.
+    pub fn json_as(&self, token: &str, path: &str) -> Value {
+        let (status, body) = self.get_as(token, path);
+        assert_eq!(status, 200, "GET {path}: {body}");
+        serde_json::from_str(&body).expect("JSON")
+    }
+
     /// Polls `GET path` until `done` holds of its JSON, for at most `secs` seconds.
     pub fn wait_for(&self, path: &str, secs: u64, done: impl Fn(&Value) -> bool) -> Value {
         let started = Instant::now();
@@ -314,4 +364,92 @@ pub fn entry<'a>(board: &'a Value, name: &str) -> Option<&'a Value> {
         .as_array()?
         .iter()
         .find(|a| a["name"] == name)
+}
+
+/// An agent that passes the shape limits and is slow to compile: `funcs` decision functions of
+/// 1,999 live i64 locals (one fewer than the shape limits allow) updated 16 times around a loop
+/// (the compile bomb of the attack on the server: 16 such functions took 68.7 s to compile).
+pub fn slow_to_compile(funcs: usize, tag: &str) -> String {
+    let n = 1_999;
+    let mut body = String::new();
+    for i in (0..16).flat_map(|_| 0..n) {
+        body.push_str(&format!(
+            "(local.set {} (i64.add (local.get {}) (local.get {})))\n",
+            i + 1,
+            i + 1,
+            (i + 1) % n + 1
+        ));
+    }
+    let func = format!(
+        "(param $len i32) (result i32) (local {})\n(loop $l {body} (br_if $l (i64.eqz (local.get 1))))\n(i32.wrap_i64 (local.get 2))",
+        "i64 ".repeat(n)
+    );
+    let mut extra = String::new();
+    for i in 1..funcs {
+        extra.push_str(&format!("(func (export \"slow_{i}\") {func})\n"));
+    }
+    format!(
+        r#"(module
+  (memory (export "memory") 1)
+  (data (i32.const 0) "{tag}")
+  (func (export "arena_abi_version") (result i32) (i32.const 1))
+  (func (export "arena_buffer") (result i32) (i32.const 0))
+  (func (export "arena_buffer_size") (result i32) (i32.const 8192))
+  (func (export "farm_accept") (param i32) (result i32) (i32.const 0))
+  (func (export "farm_trade") {func})
+  {extra})"#
+    )
+}
+
+/// The pids of the `arena __compile` children of process `parent`.
+pub fn compile_children(parent: u32) -> Vec<u32> {
+    let mut pids = Vec::new();
+    for e in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|p| p.parse::<u32>().ok()) else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        // pid (comm) state ppid ...
+        let ppid = stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().nth(1))
+            .and_then(|p| p.parse::<u32>().ok());
+        let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+        if ppid == Some(parent) && String::from_utf8_lossy(&cmdline).contains("__compile") {
+            pids.push(pid);
+        }
+    }
+    pids
+}
+
+/// Whether process `pid` is gone (or a zombie nobody waits for).
+pub fn gone(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
+    }
+}
+
+/// One raw HTTP/1.1 exchange on a fresh connection: sends `head` (and `body`), reads what comes
+/// back within `wait`. For requests a client library would not send.
+pub fn raw(url: &str, head: &str, body: &[u8], wait: Duration) -> String {
+    use std::io::{Read, Write};
+    let addr = url.trim_start_matches("http://");
+    let mut s = std::net::TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(wait)).unwrap();
+    s.write_all(head.as_bytes()).unwrap();
+    let _ = s.write_all(body);
+    let mut got = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        match s.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => got.extend_from_slice(&buf[..n]),
+        }
+    }
+    String::from_utf8_lossy(&got).into_owned()
 }

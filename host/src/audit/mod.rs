@@ -16,9 +16,11 @@
 
 mod agents;
 mod published;
+pub mod rerun;
 
 use std::collections::BTreeSet;
 use std::fs::File;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
@@ -31,6 +33,7 @@ use crate::league::schedule::{game_count, GameSpec, Schedule};
 use crate::league::standings;
 use crate::records::{DiceOrigin, VerifySummary};
 use published::Published;
+pub use published::{PublishedAgent, Settings};
 
 /// Problems printed before "... and N more".
 pub const PROBLEMS_SHOWN: usize = 20;
@@ -126,7 +129,7 @@ pub fn audit_league(dir: &Path, agents: Option<&Path>) -> anyhow::Result<AuditRe
     for spec in (0..schedule.len()).map(|id| schedule.game(id)) {
         let found = record_of(&files, spec.id);
         expected_files.extend(found.iter().cloned());
-        match check_game(&published, &names, &spec, &records_dir, &found) {
+        match check_game(settings, &names, &spec, &records_dir, &found) {
             Ok((result, line)) => {
                 report.verified += 1;
                 report.checked.push(line);
@@ -214,13 +217,12 @@ fn record_of(files: &BTreeSet<String>, id: usize) -> Vec<String> {
 /// Verifies game `spec`'s record and checks it is that game. Returns its result and a line for
 /// `-v`, or the problem.
 fn check_game(
-    published: &Published,
+    settings: &Settings,
     names: &[String],
     spec: &GameSpec,
     records_dir: &Path,
     found: &[String],
 ) -> Result<(GameResult, String), String> {
-    let seated: Vec<&str> = spec.seats.iter().map(|&a| names[a].as_str()).collect();
     let game = format!("game {} ({})", spec.id, spec.key);
     let file = match found {
         [] => {
@@ -235,8 +237,25 @@ fn check_game(
     let shown = format!("{RECORDS_DIR}/{file}");
     let path: PathBuf = records_dir.join(file);
     let opened = File::open(&path).map_err(|e| format!("{shown}: cannot read: {e}"))?;
+    let (result, summary) = check_record(settings, names, spec, &shown, opened)?;
+    let line = format!("{shown}  ({}, {})", game, summary.describe());
+    Ok((result, line))
+}
+
+/// Verifies the record of game `spec` of the league of `settings` (`names`: its agents, in
+/// league order), read from `source` (gzip-compressed or not), and checks that it is that game.
+/// Returns the league's result of the game as the record says it, and the verification's
+/// summary; or the problem, naming the record as `shown` (its path in the output folder).
+pub fn check_record(
+    settings: &Settings,
+    names: &[String],
+    spec: &GameSpec,
+    shown: &str,
+    source: impl Read,
+) -> Result<(GameResult, VerifySummary), String> {
+    let seated: Vec<&str> = spec.seats.iter().map(|&a| names[a].as_str()).collect();
     let summary = crate::games::registry()
-        .verify_reader(opened)
+        .verify_reader(source)
         .map_err(|e| {
             if e.line == 0 {
                 format!("{shown}: {}", e.message)
@@ -244,20 +263,91 @@ fn check_game(
                 format!("{shown}:{}: {}", e.line, e.message)
             }
         })?;
-    is_the_scheduled_game(published, &seated, spec, &summary)
-        .map_err(|m| format!("{shown}: {m}, but it stands for {game}"))?;
-    let line = format!("{shown}  ({}, {})", game, summary.describe());
-    Ok((result_of(spec, &seated, &summary, shown), line))
+    is_the_scheduled_game(settings, &seated, spec, &summary).map_err(|m| {
+        format!(
+            "{shown}: {m}, but it stands for game {} ({})",
+            spec.id, spec.key
+        )
+    })?;
+    let result = result_of(spec, &seated, &summary, shown.to_owned());
+    Ok((result, summary))
+}
+
+/// Whether `claimed` (a worker's result, as a league journals it) is `from_record` (the result
+/// its verified record gives, [`check_record`]) in everything the standings and the output files
+/// read: the first difference otherwise. Fault details are not compared (the record's summary
+/// counts faults by seat and kind; the league's files do too).
+pub fn same_result(claimed: &GameResult, from_record: &GameResult) -> Result<(), String> {
+    let differs =
+        |what: &str, a: String, b: String| Err(format!("its {what} is {a}, its record's is {b}"));
+    let (c, r) = (claimed, from_record);
+    if (c.id, &c.key, c.seed) != (r.id, &r.key, r.seed) {
+        return differs(
+            "game",
+            format!("{} ({}, seed {})", c.id, c.key, c.seed),
+            format!("{} ({}, seed {})", r.id, r.key, r.seed),
+        );
+    }
+    if c.seats != r.seats {
+        return differs("seating", quoted(&c.seats), quoted(&r.seats));
+    }
+    if c.outcome != r.outcome {
+        return differs(
+            "outcome",
+            format!("{:?}", c.outcome),
+            format!("{:?}", r.outcome),
+        );
+    }
+    if (c.rounds, c.turns) != (r.rounds, r.turns) {
+        return differs(
+            "length",
+            format!("{} rounds, {} turns", c.rounds, c.turns),
+            format!("{} rounds, {} turns", r.rounds, r.turns),
+        );
+    }
+    if c.forfeits != r.forfeits {
+        return differs(
+            "list of forfeits",
+            format!("{:?}", c.forfeits),
+            format!("{:?}", r.forfeits),
+        );
+    }
+    if c.scores != r.scores {
+        return differs(
+            "scores",
+            format!("{:?}", c.scores),
+            format!("{:?}", r.scores),
+        );
+    }
+    let faults = |g: &GameResult| {
+        let mut f: Vec<(usize, String, bool)> = g
+            .faults
+            .iter()
+            .map(|f| (f.seat, f.kind.clone(), f.decision == INIT_DECISION))
+            .collect();
+        f.sort();
+        f
+    };
+    if faults(c) != faults(r) {
+        return differs(
+            "list of faults",
+            format!("{:?}", faults(c)),
+            format!("{:?}", faults(r)),
+        );
+    }
+    if c.record != r.record {
+        return differs("record file", c.record.clone(), r.record.clone());
+    }
+    Ok(())
 }
 
 /// Checks what a verified record says about its game against the schedule and the settings.
 fn is_the_scheduled_game(
-    published: &Published,
+    s: &Settings,
     seated: &[&str],
     spec: &GameSpec,
     summary: &VerifySummary,
 ) -> Result<(), String> {
-    let s = &published.settings;
     if summary.game != s.game.name() {
         return Err(format!(
             "it is a game of {}, the league plays {}",

@@ -51,6 +51,38 @@ struct StandingsFile {
     settings: Value,
 }
 
+impl Settings {
+    /// The settings a league publishes (`standings.json`'s `settings`, as
+    /// `crate::league::runner::settings_json` makes them), checked to make a league.
+    pub fn from_value(value: &Value) -> anyhow::Result<Settings> {
+        let settings = Settings::deserialize(value).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let seats = settings.game.seats();
+        anyhow::ensure!(
+            seats.contains(&settings.players_per_game)
+                && settings.agents.len() >= settings.players_per_game
+                && settings.games_per_group > 0,
+            "{} agents, {} players per game and {} games per group do not make a league of {}",
+            settings.agents.len(),
+            settings.players_per_game,
+            settings.games_per_group,
+            settings.game
+        );
+        for (i, a) in settings.agents.iter().enumerate() {
+            anyhow::ensure!(
+                !settings.agents[..i].iter().any(|b| b.name == a.name),
+                "agent {:?} is listed twice",
+                a.name
+            );
+        }
+        Ok(settings)
+    }
+
+    /// The agents' names, in league order (the schedule's).
+    pub fn names(&self) -> Vec<String> {
+        self.agents.iter().map(|a| a.name.clone()).collect()
+    }
+}
+
 impl Published {
     /// Reads the league's name and settings from `dir/standings.json`.
     pub fn read(dir: &Path) -> anyhow::Result<Published> {
@@ -64,28 +96,8 @@ impl Published {
         })?;
         let file: StandingsFile = serde_json::from_reader(std::io::BufReader::new(opened))
             .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-        let settings: Settings = Settings::deserialize(&file.settings)
+        let settings = Settings::from_value(&file.settings)
             .map_err(|e| anyhow::anyhow!("{}: settings: {e}", path.display()))?;
-        let seats = settings.game.seats();
-        anyhow::ensure!(
-            seats.contains(&settings.players_per_game)
-                && settings.agents.len() >= settings.players_per_game
-                && settings.games_per_group > 0,
-            "{}: settings: {} agents, {} players per game and {} games per group do not make a league of {}",
-            path.display(),
-            settings.agents.len(),
-            settings.players_per_game,
-            settings.games_per_group,
-            settings.game
-        );
-        for (i, a) in settings.agents.iter().enumerate() {
-            anyhow::ensure!(
-                !settings.agents[..i].iter().any(|b| b.name == a.name),
-                "{}: settings: agent {:?} is listed twice",
-                path.display(),
-                a.name
-            );
-        }
         Ok(Published {
             league: file.league,
             settings,

@@ -323,6 +323,8 @@ fn a_league_audits_whole_and_every_tampering_is_named() {
             quiet: false,
             league: Some(league.to_path_buf()),
             agents: None,
+            rerun: false,
+            sample: 1.0,
         })
         .unwrap()
     };

@@ -352,6 +352,7 @@ fn league_config(w: &Workload, scratch: &Path, name: &str, per_group: u32) -> Le
         output: scratch.join(name),
         threads: 1,
         compress_records_over: 256 * 1024,
+        double_play: 0.0,
         budgets: Budgets::default(),
         agents: w
             .strategies()

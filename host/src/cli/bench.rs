@@ -164,7 +164,19 @@ fn components(args: &BenchArgs) -> anyhow::Result<i32> {
             let t = std::time::Instant::now();
             let module = sandbox.load(path)?;
             let load_ms = t.elapsed().as_secs_f64() * 1000.0;
-            run_with_big_stack(|| crate::bench::components::measure(w, &module, load_ms, &sizes))
+            let mut figures = run_with_big_stack(|| {
+                crate::bench::components::measure(w, &module, load_ms, &sizes)
+            })?;
+            if module.world().is_some() {
+                let wasm = std::fs::read(path)
+                    .with_context(|| format!("cannot read {}", path.display()))?;
+                figures.first_compile = Some(crate::bench::components::first_compile(
+                    &sandbox,
+                    module.name(),
+                    &wasm,
+                )?);
+            }
+            Ok(figures)
         })
         .collect::<anyhow::Result<Vec<_>>>();
     if args.scratch.is_none() {
@@ -173,7 +185,11 @@ fn components(args: &BenchArgs) -> anyhow::Result<i32> {
     }
     let all = measured?;
     if args.json {
-        outln!("{}", serde_json::to_string_pretty(&all)?);
+        let report = serde_json::json!({
+            "agents": all,
+            "targets": crate::bench::components::targets(&all),
+        });
+        outln!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         outln!(
             "machine: {}\n{} ({} games per agent on one thread, best of {}; leagues of {} games \

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use super::play::LimitArgs;
 use crate::game::{Game, Host, SmokeOptions};
 use crate::resolve::resolve_agent;
-use crate::sandbox::{AgentModule, HostFailure, Sandbox};
+use crate::sandbox::{AgentModule, HostFailure, Origin, Sandbox};
 use crate::terminal;
 
 /// `writeln!` whose error is ignored: a closed standard output must not change the verdict (the
@@ -32,7 +32,8 @@ macro_rules! say {
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {
     /// The agents: .wasm (core modules or components) or .wat files, agent crate directories
-    /// (built for wasm), or folders made by `arena new` (built with their toolchain)
+    /// (built for wasm), folders made by `arena new` (built with their toolchain), or built-in
+    /// agents (`builtin:greedy`)
     #[arg(value_name = "AGENT", required = true, num_args = 1..)]
     pub agents: Vec<PathBuf>,
     /// Number of smoke games (the agent changes seat every game)
@@ -57,11 +58,7 @@ pub struct CheckArgs {
 
 pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
     // Every file is there before any is checked: a mistyped name is a usage error, at once.
-    for agent in &args.agents {
-        if !agent.exists() {
-            anyhow::bail!("{}: no such file or directory", agent.display());
-        }
-    }
+    crate::resolve::check_agents_exist(&args.agents, |_| false)?;
     anyhow::ensure!(args.round_cap > 0, "--rounds must be at least 1");
     let limits = args.limits.limits();
     let sandbox = Sandbox::new(crate::games::registry().agents(), limits)?;
@@ -179,7 +176,7 @@ fn check_file(
         Err(e) => return Ok(failed(format!("cannot build the agent: {e:#}"), out)),
     };
     let started = Instant::now();
-    let module = match sandbox.load(&wasm) {
+    let module = match super::activity::load(sandbox, &wasm) {
         Ok(m) => m,
         // The host's own failure is no verdict on the agent: an error, exit status 2.
         Err(e) if HostFailure::find(&e).is_some() => return Err(e),
@@ -235,10 +232,10 @@ fn check_module(
     };
     for game in games {
         let smoke = game.smoke(&host, module, &opts, out)?;
-        errors.extend(smoke.errors);
-        for (warning, n) in smoke.warnings {
-            *warnings.entry(warning).or_default() += n;
+        for (warning, n) in &smoke.warnings {
+            *warnings.entry(warning.clone()).or_default() += n;
         }
+        errors.extend(smoke.counted_errors());
     }
     if !warnings.is_empty() {
         say!(out, "\nwarnings:");
@@ -320,11 +317,25 @@ fn describe(m: &AgentModule, compile: Duration, out: &mut dyn Write) {
         "  load time:   {} ({})",
         ms(compile),
         if m.snippet().is_some() {
-            "validate; compiled when its game runs it"
-        } else if m.compiled_from_cache() {
-            "validate, compiled code read from the module cache, probe"
+            "validate; compiled when its game runs it".to_owned()
         } else {
-            "validate, compile, probe"
+            match m.compile_origin() {
+                Origin::ModuleCache => {
+                    "validate, compiled code read from the module cache, probe".to_owned()
+                }
+                Origin::Compiled { functions: Some(f) } => format!(
+                    "validate, compile ({} of {} functions read from the compiled-function \
+                     cache{}), probe",
+                    f.hits,
+                    f.hits + f.compiled,
+                    if f.stored {
+                        ", the others stored there"
+                    } else {
+                        ""
+                    }
+                ),
+                Origin::Compiled { functions: None } => "validate, compile, probe".to_owned(),
+            }
         }
     );
     say!(out, "  exports:");
@@ -336,9 +347,44 @@ fn describe(m: &AgentModule, compile: Duration, out: &mut dyn Write) {
         "  imports:{}",
         if m.imports().is_empty() { " none" } else { "" }
     );
-    for i in m.imports() {
-        say!(out, "    {}", terminal::line(&i.to_string()));
+    if m.world().is_some() {
+        // A component imports WASI 0.2 interface by interface: one line per package.
+        for (package, interfaces) in by_package(m.imports().iter().map(|i| i.name.as_str())) {
+            let interfaces = interfaces.join(", ");
+            if interfaces.is_empty() {
+                say!(out, "    {}", terminal::line(&package));
+            } else {
+                say!(
+                    out,
+                    "    {}: {}",
+                    terminal::line(&package),
+                    terminal::line(&interfaces)
+                );
+            }
+        }
+    } else {
+        for i in m.imports() {
+            say!(out, "    {}", terminal::line(&i.to_string()));
+        }
     }
+}
+
+/// Component imports (`wasi:io/poll@0.2.9`) grouped by package and version (`wasi:io@0.2.9`:
+/// `poll`, ...), in the order they first come; a name of another form is a group of its own.
+fn by_package<'a>(names: impl Iterator<Item = &'a str>) -> Vec<(String, Vec<&'a str>)> {
+    let mut groups: Vec<(String, Vec<&str>)> = Vec::new();
+    for name in names {
+        let (path, version) = name.split_once('@').unwrap_or((name, ""));
+        let (package, interface) = match path.split_once('/') {
+            Some((p, i)) if !version.is_empty() => (format!("{p}@{version}"), i),
+            _ => (name.to_owned(), ""),
+        };
+        match groups.iter_mut().find(|(p, _)| *p == package) {
+            Some((_, interfaces)) => interfaces.push(interface),
+            None => groups.push((package, vec![interface])),
+        }
+    }
+    groups
 }
 
 #[cfg(test)]
@@ -371,6 +417,27 @@ mod tests {
                 ..LimitArgs::default()
             },
         })
+    }
+
+    #[test]
+    fn component_imports_are_grouped_by_package() {
+        let names = [
+            "wasi:io/poll@0.2.9",
+            "wasi:clocks/wall-clock@0.2.9",
+            "wasi:io/error@0.2.9",
+            "arena:games/host@1.0.0",
+            "odd",
+        ];
+        let groups = by_package(names.into_iter());
+        assert_eq!(
+            groups,
+            [
+                ("wasi:io@0.2.9".to_owned(), vec!["poll", "error"]),
+                ("wasi:clocks@0.2.9".to_owned(), vec!["wall-clock"]),
+                ("arena:games@1.0.0".to_owned(), vec!["host"]),
+                ("odd".to_owned(), vec![""]),
+            ]
+        );
     }
 
     #[test]

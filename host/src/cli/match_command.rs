@@ -37,8 +37,8 @@ Exit status: 0 H1 accepted (NEW is better by elo1) or a fixed-length match playe
 or an agent or folder the match cannot use. The same seed gives the same games and the same \
 verdict whatever --threads. docs/MATCH.md explains the figures and where they come from.")]
 pub struct MatchArgs {
-    /// The new version: a .wasm or .wat file, an agent crate directory (built for wasm), or a
-    /// folder made by `arena new`
+    /// The new version: a .wasm or .wat file, an agent crate directory (built for wasm), a
+    /// folder made by `arena new`, or a built-in agent (`builtin:shepherd`)
     #[arg(value_name = "NEW")]
     pub new: PathBuf,
     /// The version to beat, in the same forms
@@ -92,14 +92,17 @@ pub fn run(args: MatchArgs) -> anyhow::Result<i32> {
     if let Some(games) = args.games {
         matchup::check_games(games)?;
     }
+    // Both named before anything is built, each by its role (`OLD: agent …`).
+    for (role, path) in [("NEW", &args.new), ("OLD", &args.old)] {
+        crate::resolve::check_agents_exist([path], |_| false).context(role)?;
+    }
     let limits = args.limits.limits();
     let sandbox = Sandbox::new(crate::games::registry().agents(), limits)?;
     let mut sides = Vec::new();
     let mut modules = Vec::new();
     for (role, path) in [("NEW", &args.new), ("OLD", &args.old)] {
         let wasm = resolve_agent(path).context(role)?;
-        let module = sandbox
-            .load(&wasm)
+        let module = super::activity::load(&sandbox, &wasm)
             .with_context(|| format!("{role} ({}) cannot be loaded", wasm.display()))?;
         sides.push((
             matchup::default_name(path),

@@ -25,6 +25,8 @@ macro_rules! outln {
     }};
 }
 
+pub mod activity;
+pub mod agents;
 pub mod bench;
 pub mod check;
 pub mod league;
@@ -71,6 +73,9 @@ pub enum Command {
     /// Is a new version of an agent better than the old one? Paired games on shared seeds, the
     /// Elo difference (or turns saved) with its interval, and an optional SPRT that stops early
     Match(match_command::MatchArgs),
+    /// List the built-in agents (the example agents of every game, built into the arena), which
+    /// `builtin:NAME` names wherever an agent is expected
+    Agents(agents::AgentsArgs),
     /// Create a ready-to-build agent of a game in a new folder, in one of the languages of the
     /// game's templates (`arena new --help` lists them)
     New(new::NewArgs),
@@ -118,6 +123,7 @@ pub fn run(cli: Cli) -> anyhow::Result<i32> {
         Command::Verify(args) => verify::run(args),
         Command::League(args) => league::run(args),
         Command::Match(args) => match_command::run(args),
+        Command::Agents(args) => agents::run(args),
         Command::New(args) => new::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Bench(args) => bench::run_cmd(args),

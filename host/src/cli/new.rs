@@ -18,6 +18,7 @@ use crate::game::{Game, TemplateFile};
 
 mod components;
 pub mod folder;
+pub mod sources;
 
 /// The languages `arena new` knows.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -324,6 +325,9 @@ pub fn create(args: &NewArgs) -> anyhow::Result<Vec<String>> {
         ("sdk", sdk.as_str()),
         ("assemblyscript", ASSEMBLYSCRIPT_VERSION),
         ("world", components::world(args.game)),
+        ("game", args.game.name()),
+        ("title", args.game.title()),
+        ("opponent", components::opponent(args.game)),
     ];
     let write = |path: &Path, text: &str| -> anyhow::Result<()> {
         let target = dir.join(path);
@@ -397,6 +401,9 @@ mod tests {
                         ("sdk", "/sdk"),
                         ("assemblyscript", ASSEMBLYSCRIPT_VERSION),
                         ("world", "farm"),
+                        ("game", "little-animal-farm"),
+                        ("title", "Little Animal Farm"),
+                        ("opponent", "passer"),
                     ],
                 );
                 assert!(!filled.contains("{{"), "{lang}: {path} keeps a placeholder");
@@ -452,6 +459,70 @@ mod tests {
             "{err}"
         );
         assert!(!c.exists());
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn the_javascript_template_pins_what_the_example_pins() {
+        let example: serde_json::Value = serde_json::from_str(include_str!(
+            "../../../example-agents/javascript/package.json"
+        ))
+        .unwrap();
+        let template: serde_json::Value =
+            serde_json::from_str(include_str!("new/templates/javascript/package.json")).unwrap();
+        let pins = &example["devDependencies"];
+        assert!(
+            pins["@bytecodealliance/preview2-shim"].is_string(),
+            "{pins}"
+        );
+        assert_eq!(&template["devDependencies"], pins);
+    }
+
+    #[test]
+    fn component_projects_say_how_to_install_build_check_play_match_and_submit() {
+        let dir = std::env::temp_dir().join(format!("arena-new-readme-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        for (lang, game, install, opponent) in [
+            (
+                Lang::Python,
+                "jungle",
+                "pip install componentize-py==0.25.1",
+                "jungle-greedy",
+            ),
+            (Lang::JavaScript, "jungle", "npm install", "jungle-greedy"),
+            (
+                Lang::Python,
+                "farkle",
+                "pip install componentize-py==0.25.1",
+                "farkle-banker",
+            ),
+            (
+                Lang::JavaScript,
+                "little-animal-farm",
+                "npm install",
+                "greedy",
+            ),
+        ] {
+            let bot = dir.join(format!("{}-{game}", lang.name()));
+            let steps = create(&new_args(bot.clone(), lang, game)).unwrap();
+            let readme = std::fs::read_to_string(bot.join("README.md")).unwrap();
+            let name = bot.file_name().unwrap().to_str().unwrap();
+            assert!(readme.contains(install), "{readme}");
+            // The build line `arena new` prints is in the README.
+            assert!(
+                readme.contains(steps[1].trim_start_matches("npm install && ")),
+                "{readme}"
+            );
+            for line in [
+                format!("arena check {name}.wasm"),
+                format!("arena play {name}.wasm builtin:{opponent}"),
+                format!("arena match {name}.wasm builtin:{opponent} --sprt"),
+                "arena submit --server HOST:PORT --token TOKEN".to_owned(),
+            ] {
+                assert!(readme.contains(&line), "{line:?} not in\n{readme}");
+            }
+            assert!(!readme.contains("{{"), "{readme}");
+        }
         std::fs::remove_dir_all(&dir).ok();
     }
 

@@ -87,8 +87,9 @@ impl From<PolicyArg> for FaultPolicy {
 #[derive(clap::Args, Debug)]
 pub struct PlayArgs {
     /// Agents, seat 0 first: .wasm (core modules or components) or .wat files, agent crate
-    /// directories (built for wasm), or folders made by `arena new` (built with their toolchain);
-    /// as many as the game seats (see --game)
+    /// directories (built for wasm), folders made by `arena new` (built with their toolchain), or
+    /// built-in agents (`builtin:greedy`: `arena agents` lists them); as many as the game seats
+    /// (see --game)
     #[arg(required = true, num_args = 1.., value_name = "AGENT")]
     pub agents: Vec<PathBuf>,
     #[arg(long, value_name = "GAME", value_parser = crate::games::parse, help = game_help())]
@@ -183,6 +184,8 @@ pub fn game_help() -> String {
 }
 
 pub fn run(args: PlayArgs) -> anyhow::Result<i32> {
+    // A mistyped name is a usage error at once, before any other agent is built.
+    crate::resolve::check_agents_exist(&args.agents, is_human)?;
     if let Some(game) = args.game {
         check_seats(game, args.agents.len())?;
         args.game_settings(game)?;
@@ -440,7 +443,7 @@ pub fn choose_game(
 /// Builds (for a crate directory) and loads one agent.
 pub fn load_agent(sandbox: &Sandbox, path: &Path) -> anyhow::Result<AgentModule> {
     let wasm = resolve_agent(path)?;
-    sandbox.load(&wasm)
+    super::activity::load(sandbox, &wasm)
 }
 
 /// A seed for a game nobody gave one for.

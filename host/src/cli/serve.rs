@@ -44,14 +44,53 @@ pub enum ServeCommand {
 }
 
 #[derive(clap::Subcommand, Debug)]
+#[command(
+    after_help = "CONTESTANT is a contestant's name as `contestants` lists it, or #ID. \
+The commands work while the server runs; it\nnotices changes to contestants within two seconds."
+)]
 pub enum AdminCommand {
     /// Add a contestant and print their token (shown only this once)
+    #[command(
+        after_help = "Names are kept in Unicode NFKC, 1 to 40 characters, without \
+invisible or formatting characters;\na name that looks like a taken one (other case, letters of \
+another script that look the same) is refused."
+    )]
     AddContestant {
         /// The name shown on the leaderboard
         name: String,
     },
-    /// List the contestants
+    /// List the contestants: id, name, and whether they are disabled
     Contestants,
+    /// Give a contestant a new token and print it; the old one and its browser sessions stop
+    /// working
+    RotateToken {
+        /// Name or #ID
+        contestant: String,
+    },
+    /// Revoke a contestant's token and sessions, giving no new one (until `rotate-token`)
+    RevokeToken {
+        /// Name or #ID
+        contestant: String,
+    },
+    /// Rename a contestant (checked as a new name is); records of games already played keep
+    /// the old name
+    Rename {
+        /// Name or #ID
+        contestant: String,
+        /// The new name
+        new_name: String,
+    },
+    /// Take a contestant out of the challenge: out of the ladder and the final, uploads
+    /// refused; their versions, verdicts and games are kept
+    Disable {
+        /// Name or #ID
+        contestant: String,
+    },
+    /// Bring a disabled contestant back: their last accepted version plays again
+    Enable {
+        /// Name or #ID
+        contestant: String,
+    },
     /// Close submissions until `unfreeze` (the ladder keeps playing)
     Freeze,
     /// Open submissions again (until the deadline)
@@ -112,13 +151,54 @@ pub fn run(args: ServeArgs) -> anyhow::Result<i32> {
 async fn admin_command(db: &Db, cmd: AdminCommand) -> anyhow::Result<()> {
     match cmd {
         AdminCommand::AddContestant { name } => {
-            let token = admin::add_contestant(db, &name).await?;
-            outln!("added {name:?}; their token (shown only now):\n{token}");
+            let (name, token) = admin::add_contestant(db, &name).await?;
+            outln!(
+                "added {:?}; their token (shown only now):\n{token}",
+                name.text
+            );
         }
         AdminCommand::Contestants => {
             for c in db.contestants().await? {
-                outln!("{}\t{}", c.id, c.name);
+                let disabled = if c.disabled { "\tdisabled" } else { "" };
+                outln!("{}\t{}{disabled}", c.id, c.name);
             }
+        }
+        AdminCommand::RotateToken { contestant } => {
+            let c = admin::find(db, &contestant).await?;
+            let token = admin::rotate_token(db, &c).await?;
+            outln!(
+                "{:?} has a new token (shown only now); the old one no longer works:\n{token}",
+                c.name
+            );
+        }
+        AdminCommand::RevokeToken { contestant } => {
+            let c = admin::find(db, &contestant).await?;
+            admin::revoke_token(db, &c).await?;
+            outln!(
+                "{:?}'s token and sessions no longer work (`rotate-token` gives a new one)",
+                c.name
+            );
+        }
+        AdminCommand::Rename {
+            contestant,
+            new_name,
+        } => {
+            let c = admin::find(db, &contestant).await?;
+            let name = admin::rename(db, &c, &new_name).await?;
+            outln!("{:?} is now {:?}", c.name, name.text);
+        }
+        AdminCommand::Disable { contestant } => {
+            let c = admin::find(db, &contestant).await?;
+            admin::set_disabled(db, &c, true).await?;
+            outln!(
+                "{:?} is out of the ladder and the final; their uploads are refused",
+                c.name
+            );
+        }
+        AdminCommand::Enable { contestant } => {
+            let c = admin::find(db, &contestant).await?;
+            admin::set_disabled(db, &c, false).await?;
+            outln!("{:?} is back in the challenge", c.name);
         }
         AdminCommand::Freeze => {
             admin::set_frozen(db, true).await?;

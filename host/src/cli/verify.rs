@@ -1,6 +1,9 @@
 //! `arena verify PATH...`: replays each record (files, or every record in a folder) and checks it
 //! line by line; `arena verify --league RESULTS_DIR` checks a league's output folder as a whole.
 //!
+//! With `--rerun` (and `--agents`), the league's games are also played again with the published
+//! agents and their records compared byte for byte (`audit::rerun`).
+//!
 //! Prints the records that fail and a summary line (`-v`: every record). Exit status: 0 when
 //! every record is consistent, 1 when any is not, 2 when a file cannot be read (usage errors are
 //! reported by clap, also with 2).
@@ -34,11 +37,24 @@ pub struct VerifyArgs {
     /// each record's seats must have
     #[arg(long, value_name = "DIR", requires = "league")]
     pub agents: Option<PathBuf>,
+    /// With --league and --agents: play the games again with the published agents and compare
+    /// the records byte for byte (a record that verifies can still hold another agent's answers)
+    #[arg(long, requires = "agents")]
+    pub rerun: bool,
+    /// With --rerun: play again only this fraction of the games (0 to 1), chosen at random
+    #[arg(
+        long,
+        value_name = "FRACTION",
+        requires = "rerun",
+        default_value_t = 1.0
+    )]
+    pub sample: f64,
 }
 
 pub fn run(args: VerifyArgs) -> anyhow::Result<i32> {
     if let Some(dir) = &args.league {
-        return run_league(dir, args.agents.as_deref(), args.verbose);
+        let rerun = args.rerun.then_some(args.sample);
+        return run_league(dir, args.agents.as_deref(), rerun, args.verbose);
     }
     let mut files = Vec::new();
     let mut status = 0;
@@ -140,7 +156,18 @@ fn records_at(path: &Path) -> anyhow::Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-fn run_league(dir: &Path, agents: Option<&Path>, verbose: bool) -> anyhow::Result<i32> {
+fn run_league(
+    dir: &Path,
+    agents: Option<&Path>,
+    rerun: Option<f64>,
+    verbose: bool,
+) -> anyhow::Result<i32> {
+    if let Some(sample) = rerun {
+        anyhow::ensure!(
+            sample > 0.0 && sample <= 1.0,
+            "--sample takes a fraction of the games, more than 0 and at most 1 (got {sample})"
+        );
+    }
     let report = match audit::audit_league(dir, agents) {
         Ok(r) => r,
         Err(e) => {
@@ -163,7 +190,34 @@ fn run_league(dir: &Path, agents: Option<&Path>, verbose: bool) -> anyhow::Resul
         );
     }
     outln!("{}", terminal::line(&report.summary()));
-    Ok(if report.problems.is_empty() { 0 } else { 1 })
+    let mut ok = report.problems.is_empty();
+    if let (Some(sample), Some(agents)) = (rerun, agents) {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let again = match audit::rerun::rerun_league(dir, agents, sample, threads) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("error: {}", terminal::block(&format!("{e:#}")));
+                return Ok(2);
+            }
+        };
+        for p in again.problems.iter().take(audit::PROBLEMS_SHOWN) {
+            outln!("FAIL {}", terminal::line(p));
+        }
+        if again.problems.len() > audit::PROBLEMS_SHOWN {
+            outln!(
+                "... and {} more games not played as recorded",
+                again.problems.len() - audit::PROBLEMS_SHOWN
+            );
+        }
+        if verbose {
+            for m in &again.machine_dependent {
+                outln!("note {}", terminal::line(m));
+            }
+        }
+        outln!("{}", terminal::line(&again.summary()));
+        ok &= again.problems.is_empty();
+    }
+    Ok(if ok { 0 } else { 1 })
 }
 
 #[cfg(test)]
@@ -183,6 +237,8 @@ mod tests {
             quiet: true,
             league: None,
             agents: None,
+            rerun: false,
+            sample: 1.0,
         })
         .unwrap()
     }

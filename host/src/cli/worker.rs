@@ -12,10 +12,12 @@ use crate::terminal;
 #[command(
     after_help = "The worker needs to reach the database only (no other network, no file \
 of the server): it fetches the agents' bytes from it, compiles them into its own module cache \
-(ARENA_CACHE_DIR), and writes results and records back. It refuses a database set up by another \
-arena version. Ctrl-C or SIGTERM stops it after the games it is playing; the games it had taken \
+(ARENA_CACHE_DIR), and writes results and records back. It refuses a database set up by an arena \
+built from other sources. Ctrl-C or SIGTERM stops it after the games it is playing; the games it had taken \
 and not played go back to the queue. A worker killed outright loses nothing: its games are \
-played again once their leases run out (--lease). Keep passwords out of the URL with \
+played again once their leases run out (--lease); started again under the same --name, it plays on \
+at once. It holds at most three batches of games (about 1.5 s of play) and one per thread: when the \
+database writes results slower than it plays, it waits. Keep passwords out of the URL with \
 PGPASSWORD or ~/.pgpass. Deployment: docs/SERVER.md, \"Many machines\"."
 )]
 pub struct WorkerArgs {
@@ -33,8 +35,8 @@ pub struct WorkerArgs {
     /// Stop once no game is scheduled or being played anywhere in the database (a batch job)
     #[arg(long)]
     pub drain: bool,
-    /// The worker's name in the database's register of workers and on the games it leases
-    /// (default: worker:HOST:PID:RANDOM); two workers must not share one
+    /// The worker's name in the database's register of workers (default: worker:HOST:PID): one
+    /// fixed name per machine, e.g. its host name; its leases name the process (NAME#PID-RANDOM)
     #[arg(long)]
     pub name: Option<String>,
     /// No summary line at the end

@@ -14,21 +14,30 @@
 //! A killed `arena league` loses nothing: the workers go on; `--resume` takes the league over,
 //! collects what was played meanwhile and waits for the rest. Games journaled but not yet marked
 //! collected are marked then; games collected but not journaled (a folder replaced by
-//! `--fresh`) are played again.
+//! `--fresh`) are played again. The driver's name says its host and output folder: a `--resume`
+//! on the same host into the same folder holds the folder's lock, which proves the driver it
+//! replaces dead, and takes over at once.
+//!
+//! Nothing a worker writes is published unchecked: each result must be its scheduled game, and
+//! its record must verify and be that game with the league's agents and limits, and give that
+//! result (`crate::audit::check_record`). A row that does not is refused: its game goes back to
+//! the queue, the worker that wrote it is named, and the league goes on.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::{anyhow, bail, Context};
 
+use super::collect::{collect, Collecting};
+use super::double_play::DoublePlay;
 use super::queue::LeagueRow;
 use super::version;
 use super::worker::{self, JobAgent, LeagueJob};
+use crate::audit::Settings;
 use crate::league::agents::{limits, load_agents};
 use crate::league::folder::{self, Header, Start};
-use crate::league::interrupt;
 use crate::league::output::{self, Summary};
 use crate::league::progress::Progress;
 use crate::league::result::GameResult;
@@ -54,10 +63,66 @@ pub struct Distributed {
 
 /// A driver not heard of for this long has stopped: another `arena league` may take its league.
 const DRIVER_STALE_MS: i64 = 30_000;
-/// How often the driver tells the database it is alive.
-const HEARTBEAT: Duration = Duration::from_secs(2);
-/// Results collected at once.
-const COLLECT: i64 = 256;
+
+/// Who drives a league (the `driver` of its row): `league:PID:RANDOM:FOLDER@HOST`, FOLDER being
+/// the first 12 hex digits of the SHA-256 of the output folder's path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Driver {
+    pid: u32,
+    random: String,
+    folder: String,
+    host: String,
+}
+
+impl Driver {
+    /// The driver of this process, whose output folder is `out`.
+    fn this(out: &Path) -> anyhow::Result<Driver> {
+        Ok(Driver {
+            pid: std::process::id(),
+            random: crate::serve::auth::new_token()?[..8].to_owned(),
+            folder: folder_key(out),
+            host: worker::host_name(),
+        })
+    }
+
+    fn parse(text: &str) -> Option<Driver> {
+        let (rest, host) = text.rsplit_once('@')?;
+        let mut parts = rest.split(':');
+        let (tag, pid, random, folder) =
+            (parts.next()?, parts.next()?, parts.next()?, parts.next()?);
+        if tag != "league" || parts.next().is_some() {
+            return None;
+        }
+        Some(Driver {
+            pid: pid.parse().ok()?,
+            random: random.to_owned(),
+            folder: folder.to_owned(),
+            host: host.to_owned(),
+        })
+    }
+
+    /// Whether `other`, which drove the league into the same output folder on this host, is
+    /// proven dead by this driver holding the folder's lock: a live one would hold it.
+    fn proves_dead(&self, other: &Driver) -> bool {
+        other != self && other.host == self.host && other.folder == self.folder
+    }
+}
+
+impl std::fmt::Display for Driver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "league:{}:{}:{}@{}",
+            self.pid, self.random, self.folder, self.host
+        )
+    }
+}
+
+/// The key of an output folder in a driver's name: its absolute path's hash.
+fn folder_key(out: &Path) -> String {
+    let path = std::fs::canonicalize(out).unwrap_or_else(|_| out.to_path_buf());
+    crate::records::sha256_hex(path.to_string_lossy().as_bytes())[..12].to_owned()
+}
 
 /// Plays (or resumes) the league `cfg` with the games played by workers through the database.
 pub fn run_league_distributed(
@@ -80,6 +145,8 @@ pub fn run_league_distributed(
     let schedule = Schedule::new(&names, cfg.players_per_game, cfg.games_per_group, cfg.seed)?;
     let settings = settings_json(cfg, &limits_json, &hashes);
     let fingerprint = crate::records::sha256_hex(settings.to_string().as_bytes());
+    // What the collector checks each worker's record against: the settings the league publishes.
+    let published = Settings::from_value(&settings)?;
 
     let out = cfg.output.clone();
     let start = match (opts.resume, opts.fresh) {
@@ -150,11 +217,7 @@ pub fn run_league_distributed(
     for (sha, bytes) in &code {
         rt.block_on(db.put_code(sha, bytes))?;
     }
-    let driver = format!(
-        "league:{}:{}",
-        std::process::id(),
-        &crate::serve::auth::new_token()?[..8]
-    );
+    let driver = Driver::this(&out)?.to_string();
     let league = rt.block_on(enqueue(
         &db,
         &Enqueue {
@@ -187,6 +250,7 @@ pub fn run_league_distributed(
         .transpose()?;
 
     let mut progress = Progress::new(schedule.len() as u64, results.len() as u64, opts.quiet);
+    let mut double = DoublePlay::new(cfg.double_play, &job, &code, &schedule)?;
     let collected = collect(
         &rt,
         &db,
@@ -194,16 +258,24 @@ pub fn run_league_distributed(
             league,
             driver: &driver,
             schedule: &schedule,
+            settings: &published,
+            names: &names,
             out: &out,
             quiet: opts.quiet,
             local: local.as_ref(),
         },
+        &mut double,
         &mut journal,
         &mut results,
         &mut done,
         &mut progress,
     );
     progress.finish();
+    if let Some(line) = double.counts.line() {
+        if !opts.quiet || double.counts.differed > 0 {
+            eprintln!("{line}");
+        }
+    }
     stop_workers.store(true, Ordering::SeqCst);
     let local_result = local.map(|t| {
         t.join()
@@ -263,17 +335,29 @@ async fn enqueue(db: &Db, e: &Enqueue<'_>) -> anyhow::Result<i64> {
     let now = now_ms();
     let version = version::arena_version();
     let existing = db.league_by_fingerprint(e.fingerprint).await?;
+    let mut dead = None;
     if let Some(LeagueRow {
         driver: Some(other),
         driver_seen_ms: Some(seen),
         ..
     }) = &existing
     {
-        if other != e.driver && seen + DRIVER_STALE_MS > now {
+        let ours = Driver::parse(e.driver);
+        let theirs = Driver::parse(other);
+        if let (Some(ours), Some(theirs)) = (&ours, &theirs) {
+            if ours.proves_dead(theirs) {
+                // It ran on this host into this output folder, whose lock this process holds.
+                dead = Some(other.clone());
+            }
+        }
+        if other != e.driver && dead.is_none() && seen + DRIVER_STALE_MS > now {
+            let free_in = (seen + DRIVER_STALE_MS - now + 999) / 1000;
             bail!(
                 "this league is being run by another `arena league` on the same database ({other}, \
-                 heard of {} s ago): one run per league at a time",
-                (now - seen) / 1000
+                 heard of {} s ago): one run per league at a time. If that one has stopped, the \
+                 league is free once it has not been heard of for {} s: run this again in {free_in} s",
+                (now - seen) / 1000,
+                DRIVER_STALE_MS / 1000
             );
         }
     }
@@ -287,7 +371,14 @@ async fn enqueue(db: &Db, e: &Enqueue<'_>) -> anyhow::Result<i64> {
         }
         Some(row) => {
             if !db
-                .take_league(row.id, e.driver, &version, now, now - DRIVER_STALE_MS)
+                .take_league(
+                    row.id,
+                    e.driver,
+                    dead.as_deref(),
+                    &version,
+                    now,
+                    now - DRIVER_STALE_MS,
+                )
                 .await?
             {
                 bail!("another `arena league` took this league over as this one started");
@@ -320,151 +411,4 @@ async fn enqueue(db: &Db, e: &Enqueue<'_>) -> anyhow::Result<i64> {
     db.set_league_games(id, &again, "scheduled").await?;
     db.set_league_games(id, &journaled, "collected").await?;
     Ok(id)
-}
-
-struct Collecting<'a> {
-    league: i64,
-    driver: &'a str,
-    schedule: &'a Schedule,
-    out: &'a Path,
-    quiet: bool,
-    local: Option<&'a std::thread::JoinHandle<anyhow::Result<worker::Summary>>>,
-}
-
-/// Collects results until the journal holds every game. Returns how many it collected.
-fn collect(
-    rt: &tokio::runtime::Runtime,
-    db: &Db,
-    c: &Collecting,
-    journal: &mut crate::league::journal::Journal,
-    results: &mut Vec<GameResult>,
-    done: &mut [bool],
-    progress: &mut Progress,
-) -> anyhow::Result<usize> {
-    let total = c.schedule.len();
-    let mut played = 0;
-    let mut heartbeat = Instant::now();
-    let mut last_progress = Instant::now();
-    let mut told_to_wait = false;
-    let mut warned = false;
-    while results.len() < total {
-        if interrupt::requested() {
-            return Err(anyhow::Error::new(interrupt::Interrupted {
-                done: results.len(),
-                total,
-                output: c.out.display().to_string(),
-            }));
-        }
-        if c.local.is_some_and(|t| t.is_finished()) {
-            bail!("the league's own workers stopped (see the messages above)");
-        }
-        let step = rt.block_on(async {
-            if heartbeat.elapsed() >= HEARTBEAT {
-                if !db.drive_league(c.league, c.driver, now_ms()).await? {
-                    bail!("another `arena league` took this league over");
-                }
-                heartbeat = Instant::now();
-            }
-            let batch = db.league_results(c.league, COLLECT).await?;
-            if batch.is_empty() {
-                if let Some((game, worker, error)) = db.league_failure(c.league).await? {
-                    bail!(
-                        "worker {worker} could not play game {game}: {error}\nthe league stopped; \
-                         its finished games are kept in {} and `arena league --database URL \
-                         --resume` plays the rest (game {game} again)",
-                        c.out.display()
-                    );
-                }
-                if !told_to_wait && !c.quiet && last_progress.elapsed() > Duration::from_secs(10) {
-                    let workers = db.worker_threads_since(now_ms() - 60_000).await?;
-                    if workers == 0 {
-                        eprintln!(
-                            "waiting for workers: none is connected to the database; start \
-                             `arena worker --database URL` on any machine (or run this league \
-                             with --threads N to play here too)"
-                        );
-                        told_to_wait = true;
-                    }
-                }
-            }
-            anyhow::Ok(batch)
-        });
-        let batch = match step {
-            Ok(b) => {
-                if warned {
-                    eprintln!("note: the database is back");
-                    warned = false;
-                }
-                b
-            }
-            Err(e) if is_database_error(&e) => {
-                if !warned {
-                    eprintln!("warning: cannot read the league's results, trying again: {e:#}");
-                    warned = true;
-                }
-                std::thread::sleep(Duration::from_secs(1));
-                continue;
-            }
-            Err(e) => return Err(e),
-        };
-        if batch.is_empty() {
-            std::thread::sleep(Duration::from_millis(100));
-            continue;
-        }
-        let mut new = Vec::with_capacity(batch.len());
-        let mut games = Vec::with_capacity(batch.len());
-        for item in &batch {
-            games.push(item.game);
-            let r: GameResult = serde_json::from_str(&item.result)
-                .map_err(|e| anyhow!("game {}: unreadable result from a worker: {e}", item.game))?;
-            check_result(c.schedule, item.game, &r)?;
-            if std::mem::replace(&mut done[r.id], true) {
-                // Journaled already (a run stopped before marking it collected).
-                continue;
-            }
-            let path = c.out.join(&r.record);
-            std::fs::write(&path, &item.record)
-                .with_context(|| format!("cannot write {}", path.display()))?;
-            new.push(r);
-        }
-        journal.append_all(&new)?;
-        for _ in &new {
-            progress.game_done();
-        }
-        played += new.len();
-        results.extend(new);
-        last_progress = Instant::now();
-        // A failure here only leaves the rows to be marked by the next look (or the next run).
-        if let Err(e) = rt.block_on(db.collected(c.league, &games)) {
-            eprintln!("warning: cannot mark games collected, trying again later: {e:#}");
-        }
-    }
-    Ok(played)
-}
-
-/// Whether `e` came from the database (worth trying again) rather than from the league.
-fn is_database_error(e: &anyhow::Error) -> bool {
-    e.chain().any(|c| c.downcast_ref::<sqlx::Error>().is_some())
-}
-
-/// A worker's result for game `game` must be that game of the schedule, with its record where the
-/// league keeps it.
-fn check_result(schedule: &Schedule, game: i64, r: &GameResult) -> anyhow::Result<()> {
-    let ok_id = usize::try_from(game).is_ok_and(|g| g == r.id && g < schedule.len());
-    if !ok_id || schedule.key(r.id) != r.key {
-        bail!(
-            "a worker's result for game {game} is of another game ({} {}): is the worker the \
-             same arena version?",
-            r.id,
-            r.key
-        );
-    }
-    let plain = format!("{RECORDS_DIR}/game-{:06}.jsonl", r.id);
-    if r.record != plain && r.record != format!("{plain}.gz") {
-        bail!(
-            "a worker's result for game {game} names the record {:?}, not {plain}",
-            r.record
-        );
-    }
-    Ok(())
 }

@@ -8,11 +8,17 @@
 //! a game played again gives the same record, and a result is counted once.
 //!
 //! The parts: [`queue`] (the SQL of workers and league games; ladder games are `serve::db`'s),
-//! [`worker`] (`arena worker`), [`league`] (`arena league --database`) and [`version`] (a worker
+//! [`lease`] (who holds a lease, and the order rows are locked in: both queues follow it),
+//! [`double_play`] (a sample of a league's games played twice by two workers and compared),
+//! [`worker`] (`arena worker`), [`league`] (`arena league --database`, its collector in
+//! `collect`) and [`version`] (a worker
 //! plays only for the arena version that set the database up). docs/SERVER.md ("Many machines")
 //! describes the deployment; docs/PERFORMANCE.md the throughput and the database's limits.
 
+mod collect;
+pub mod double_play;
 pub mod league;
+pub mod lease;
 pub mod queue;
 pub mod version;
 pub mod worker;

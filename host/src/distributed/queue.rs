@@ -11,13 +11,16 @@
 //! - A result is written with the lease check in the same transaction (`WHERE lease_owner = me
 //!   AND status = 'running'`): a game is counted once, whoever played it how often. Since games
 //!   are deterministic, a game played twice gives the same record.
+//! - The lease owner is unique to a worker process, and rows are locked in key order
+//!   ([`super::lease`]).
 
 use std::collections::{HashMap, HashSet};
 
 use anyhow::Context;
 use sqlx::{AssertSqlSafe, Row};
 
-use crate::serve::db::{retry_conflicts, write_rounds, Db};
+use super::lease::{locked_rows, LeaseOwner, Locking};
+use crate::serve::db::{retry_conflicts, write_rounds, Backend, Db};
 
 /// A league's game on its way to a worker.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -44,6 +47,19 @@ pub struct Collected {
     pub game: i64,
     pub result: String,
     pub record: Vec<u8>,
+    /// The lease owner of the worker that wrote it.
+    pub played_by: String,
+    /// A game played twice (`double_play`): the first play, to be compared with this one.
+    pub first: Option<FirstPlay>,
+}
+
+/// The first play of a game sent to be played again by a worker of another name.
+#[derive(Clone, Debug)]
+pub struct FirstPlay {
+    /// The name of the worker that played it.
+    pub by: String,
+    pub result: String,
+    pub record: Vec<u8>,
 }
 
 /// A league as the database keeps it.
@@ -66,6 +82,14 @@ pub struct Counts {
     pub collected: i64,
     pub failed: i64,
 }
+
+/// How long a game to be played again as a check waits for a worker of another name than the one
+/// that played it first; then any worker may play it (the check then only shows that the worker
+/// plays the same game twice).
+pub const CHECK_WAIT_MS: i64 = 30_000;
+
+/// A worker heard of (its register row renewed) within this long is playing.
+pub const WORKER_HEARD_MS: i64 = 60_000;
 
 /// Rows written by one statement at most (multi-row `VALUES`, `IN` lists): well under SQLite's
 /// and PostgreSQL's limits on parameters.
@@ -194,12 +218,14 @@ impl Db {
         Ok(())
     }
 
-    /// Makes `driver` the league's driver unless another one was heard of since `stale_ms`, and
-    /// marks it playing with this arena's `version`. Returns whether it now drives the league.
+    /// Makes `driver` the league's driver unless another one than `dead` (a driver known to have
+    /// stopped) was heard of since `stale_ms`, and marks it playing with this arena's `version`.
+    /// Returns whether it now drives the league.
     pub async fn take_league(
         &self,
         id: i64,
         driver: &str,
+        dead: Option<&str>,
         version: &str,
         now_ms: i64,
         stale_ms: i64,
@@ -207,13 +233,14 @@ impl Db {
         let r = sqlx::query(
             "UPDATE leagues SET driver = $1, driver_seen_ms = $2, status = 'playing', \
              arena_version = $3 WHERE id = $4 AND (driver IS NULL OR driver = $1 \
-             OR driver_seen_ms IS NULL OR driver_seen_ms < $5)",
+             OR driver = $6 OR driver_seen_ms IS NULL OR driver_seen_ms < $5)",
         )
         .bind(driver)
         .bind(now_ms)
         .bind(version)
         .bind(id)
         .bind(stale_ms)
+        .bind(dead)
         .execute(self.pool())
         .await?;
         Ok(r.rows_affected() == 1)
@@ -295,13 +322,17 @@ impl Db {
     ) -> anyhow::Result<()> {
         let sql = format!(
             "UPDATE league_games SET status = $1, lease_owner = NULL, lease_expires_ms = NULL, \
-             record = NULL, error = NULL{} WHERE league_id = $2 AND game IN ({})",
+             record = NULL, error = NULL, check_of = NULL, check_result = NULL, \
+             check_record = NULL, check_since_ms = NULL{} WHERE (league_id, game) IN ({})",
             if status == "scheduled" {
                 ", result = NULL"
             } else {
                 ""
             },
-            params(3, chunk.len())
+            self.league_rows(
+                &format!("league_id = $2 AND game IN ({})", params(3, chunk.len())),
+                Locking::Wait
+            )
         );
         let mut q = sqlx::query(AssertSqlSafe(sql)).bind(status).bind(id);
         for g in chunk {
@@ -314,8 +345,8 @@ impl Db {
     /// Up to `limit` games of league `id` played and not yet collected, in schedule order.
     pub async fn league_results(&self, id: i64, limit: i64) -> anyhow::Result<Vec<Collected>> {
         let rows = sqlx::query(
-            "SELECT game, result, record FROM league_games WHERE league_id = $1 \
-             AND status = 'done' ORDER BY game LIMIT $2",
+            "SELECT game, result, record, played_by, check_of, check_result, check_record \
+             FROM league_games WHERE league_id = $1 AND status = 'done' ORDER BY game LIMIT $2",
         )
         .bind(id)
         .bind(limit)
@@ -324,14 +355,30 @@ impl Db {
         rows.iter()
             .map(|r| {
                 let game: i64 = r.try_get("game")?;
+                // A row without them is refused by the collector like any other bad row.
                 Ok(Collected {
                     game,
                     result: r
                         .try_get::<Option<String>, _>("result")?
-                        .with_context(|| format!("league game {game} is done without a result"))?,
+                        .unwrap_or_default(),
                     record: r
                         .try_get::<Option<Vec<u8>>, _>("record")?
-                        .with_context(|| format!("league game {game} is done without a record"))?,
+                        .unwrap_or_default(),
+                    played_by: r
+                        .try_get::<Option<String>, _>("played_by")?
+                        .unwrap_or_default(),
+                    first: match r.try_get::<Option<String>, _>("check_of")? {
+                        None => None,
+                        Some(by) => Some(FirstPlay {
+                            by,
+                            result: r
+                                .try_get::<Option<String>, _>("check_result")?
+                                .unwrap_or_default(),
+                            record: r
+                                .try_get::<Option<Vec<u8>>, _>("check_record")?
+                                .unwrap_or_default(),
+                        }),
+                    },
                 })
             })
             .collect()
@@ -346,10 +393,45 @@ impl Db {
     }
 
     async fn collected_once(&self, id: i64, chunk: &[i64]) -> anyhow::Result<()> {
+        self.update_done_games(
+            "status = 'collected', record = NULL, check_record = NULL",
+            id,
+            chunk,
+        )
+        .await
+    }
+
+    /// Results of league `id` the collector refused (they contradict their records, or the
+    /// records do not verify): their games go back to the queue, to be played again.
+    pub async fn refuse_league_results(&self, id: i64, games: &[i64]) -> anyhow::Result<()> {
+        for chunk in games.chunks(CHUNK) {
+            retry_conflicts(|| self.refuse_once(id, chunk)).await?;
+        }
+        Ok(())
+    }
+
+    async fn refuse_once(&self, id: i64, chunk: &[i64]) -> anyhow::Result<()> {
+        self.update_done_games(
+            "status = 'scheduled', result = NULL, record = NULL, lease_owner = NULL, \
+             lease_expires_ms = NULL",
+            id,
+            chunk,
+        )
+        .await
+    }
+
+    /// Sets `set` (a constant SQL assignment list) on the done games `chunk` of league `id`,
+    /// their rows locked in key order like every other write of the queue.
+    async fn update_done_games(&self, set: &str, id: i64, chunk: &[i64]) -> anyhow::Result<()> {
         let sql = format!(
-            "UPDATE league_games SET status = 'collected', record = NULL \
-             WHERE league_id = $1 AND status = 'done' AND game IN ({})",
-            params(2, chunk.len())
+            "UPDATE league_games SET {set} WHERE (league_id, game) IN ({})",
+            self.league_rows(
+                &format!(
+                    "league_id = $1 AND status = 'done' AND game IN ({})",
+                    params(2, chunk.len())
+                ),
+                Locking::Wait
+            )
         );
         let mut q = sqlx::query(AssertSqlSafe(sql)).bind(id);
         for g in chunk {
@@ -357,6 +439,45 @@ impl Db {
         }
         q.execute(self.pool()).await?;
         Ok(())
+    }
+
+    /// Sends game `game` of league `id`, played by the worker named `by`, to be played again by a
+    /// worker of another name: its result and record are kept aside as the first play.
+    pub async fn play_league_game_again(
+        &self,
+        id: i64,
+        game: i64,
+        by: &str,
+        now_ms: i64,
+    ) -> anyhow::Result<()> {
+        retry_conflicts(|| async {
+            sqlx::query(
+                "UPDATE league_games SET status = 'scheduled', check_of = $1, \
+                 check_result = result, check_record = record, check_since_ms = $2, \
+                 result = NULL, record = NULL, lease_owner = NULL, lease_expires_ms = NULL \
+                 WHERE league_id = $3 AND game = $4 AND status = 'done' AND check_of IS NULL",
+            )
+            .bind(by)
+            .bind(now_ms)
+            .bind(id)
+            .bind(game)
+            .execute(self.pool())
+            .await?;
+            Ok(())
+        })
+        .await
+    }
+
+    /// `SELECT league_id, game FROM league_games WHERE {filter}`, the rows locked in key order
+    /// ([`super::lease`]).
+    fn league_rows(&self, filter: &str, how: Locking) -> String {
+        locked_rows(
+            self.backend(),
+            "league_id, game",
+            &format!("league_games WHERE {filter}"),
+            "league_id, game",
+            how,
+        )
     }
 
     /// A game of league `id` that a worker could not play: (game, worker, error).
@@ -439,7 +560,9 @@ impl Db {
 
     /// Leases up to `n` games of the leagues enqueued by arena `version` to `owner` until
     /// `expires_ms`: first games whose lease ran out before `now_ms`, then scheduled ones, oldest
-    /// league first, in schedule order.
+    /// league first, in schedule order. A game to be played again as a check is not given to a
+    /// worker of the name that played it first, unless it has waited [`CHECK_WAIT_MS`] for
+    /// another or no worker of another name was heard of in the last [`WORKER_HEARD_MS`].
     pub async fn claim_league_games(
         &self,
         owner: &str,
@@ -457,17 +580,19 @@ impl Db {
             if left <= 0 {
                 break;
             }
-            let (which, version_param) = if lapsed {
-                ("status = 'running' AND lease_expires_ms < $5", "$4")
+            let which = if lapsed {
+                "status = 'running' AND lease_expires_ms < $8"
             } else {
-                ("status = 'scheduled'", "$4")
+                "status = 'scheduled'"
             };
             let sql = format!(
                 "UPDATE league_games SET status = 'running', lease_owner = $1, \
                  lease_expires_ms = $2, claims = claims + 1 \
                  WHERE (league_id, game) IN (SELECT league_id, game FROM league_games \
-                 WHERE {which} AND league_id IN (SELECT id FROM leagues WHERE status = 'playing' \
-                 AND arena_version = {version_param}) ORDER BY league_id, game LIMIT $3{}) \
+                 WHERE {which} AND (check_of IS NULL OR check_of <> $5 OR check_since_ms < $6 \
+                 OR NOT EXISTS (SELECT 1 FROM workers WHERE owner <> $5 AND seen_ms >= $7)) \
+                 AND league_id IN (SELECT id FROM leagues WHERE status = 'playing' \
+                 AND arena_version = $4) ORDER BY league_id, game LIMIT $3{}) \
                  RETURNING league_id, game",
                 self.skip_locked()
             );
@@ -475,7 +600,10 @@ impl Db {
                 .bind(owner)
                 .bind(expires_ms)
                 .bind(left)
-                .bind(version);
+                .bind(version)
+                .bind(LeaseOwner::name_of(owner))
+                .bind(now_ms - CHECK_WAIT_MS)
+                .bind(now_ms - WORKER_HEARD_MS);
             if lapsed {
                 q = q.bind(now_ms);
             }
@@ -497,14 +625,18 @@ impl Db {
     }
 
     async fn renew_league_games_once(&self, owner: &str, expires_ms: i64) -> anyhow::Result<u64> {
-        let r = sqlx::query(
-            "UPDATE league_games SET lease_expires_ms = $1 WHERE status = 'running' \
-             AND lease_owner = $2",
-        )
-        .bind(expires_ms)
-        .bind(owner)
-        .execute(self.pool())
-        .await?;
+        let sql = format!(
+            "UPDATE league_games SET lease_expires_ms = $1 WHERE (league_id, game) IN ({})",
+            self.league_rows(
+                "status = 'running' AND lease_owner = $2",
+                Locking::SkipLocked
+            )
+        );
+        let r = sqlx::query(AssertSqlSafe(sql))
+            .bind(expires_ms)
+            .bind(owner)
+            .execute(self.pool())
+            .await?;
         Ok(r.rows_affected())
     }
 
@@ -548,9 +680,21 @@ impl Db {
         // round trip, and over TLS a large one can wait ~40 ms for the server's delayed
         // acknowledgement (docs/PERFORMANCE.md, "Many machines").
         for mut round in write_rounds(results.iter().map(|f| f.game)) {
-            // Rows asked for in key order, as other multi-row updates of the table usually lock
-            // them: fewer deadlocks, though the plan decides; the caller retries those.
             round.sort_by_key(|&i| (results[i].game.league, results[i].game.game));
+            // The rows locked in key order first, as every writer of the queue locks them
+            // (`super::lease`); the update then finds them held.
+            if self.backend() == Backend::Postgres {
+                let keys = self.values_rows(round.len(), &["BIGINT", "BIGINT"]);
+                let sql = self.league_rows(
+                    &format!("(league_id, game) IN (VALUES {keys})"),
+                    Locking::Wait,
+                );
+                let mut q = sqlx::query(AssertSqlSafe(sql));
+                for &i in &round {
+                    q = q.bind(results[i].game.league).bind(results[i].game.game);
+                }
+                q.fetch_all(&mut *tx).await?;
+            }
             let rows =
                 self.values_rows(round.len(), &["BIGINT", "BIGINT", "TEXT", "TEXT", "BYTEA"]);
             let sql = format!(

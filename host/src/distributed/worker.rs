@@ -8,6 +8,14 @@
 //! writes the results of a quarter of a second in one transaction, each with its lease check; a
 //! renewer task extends the leases while the games are played, tells the register that the
 //! worker is alive, and checks that the database is still set up by this arena's version.
+//!
+//! A game is in the worker's hands from its claim until its result is written: queued, being
+//! played, or played and waiting for the committer. The worker holds at most [`max_in_hand`] games
+//! (three batches and one per thread): when the database writes results slower than the players
+//! make them, the feeder stops claiming and the players wait, so that neither the leases a killed
+//! worker strands nor the records waiting in memory grow without bound. Its leases name this
+//! process (`super::lease`): a worker started again under the same name does not renew, and so
+//! does not keep, the games of the process it replaces.
 //! Database errors (a lost connection, a restarted server) are retried: the pool opens new
 //! connections, and a lease that ran out meanwhile only means that the game is played again
 //! somewhere (a result written too late is not counted).
@@ -22,10 +30,12 @@ use serde::{Deserialize, Serialize};
 use tokio::runtime::Handle;
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 
+use super::lease::LeaseOwner;
 use super::queue::{LeagueFinished, LeagueGame};
 use super::version::{self, VERSION_KEY};
+use crate::league::result::GameResult;
 use crate::league::runner::{record_file, HOST_RETRIES, RECORDS_DIR, RETRY_PAUSE};
-use crate::league::schedule::Schedule;
+use crate::league::schedule::{GameSpec, Schedule};
 use crate::serve::db::{ClaimedGame, Db, Finished};
 use crate::serve::engine::{self, Agent, Engine, Rules};
 use crate::serve::now_ms;
@@ -43,6 +53,18 @@ const MAX_BATCH: usize = 512;
 const BATCH_TIME: Duration = Duration::from_millis(500);
 /// How often an idle worker looks for games.
 const IDLE_POLL: Duration = Duration::from_millis(500);
+
+/// The most games a worker holds (leased and not yet written: queued, playing, or played and
+/// waiting for the committer) when its batches are `batch` games: three batches (about 1.5 s of
+/// play, at most `3 × MAX_BATCH`) and one per thread.
+pub fn max_in_hand(batch: usize, threads: usize) -> usize {
+    3 * batch + threads
+}
+
+/// The most games a worker of `threads` threads ever holds (its batches at their largest).
+pub fn most_in_hand(threads: usize) -> usize {
+    max_in_hand(MAX_BATCH.max(2 * threads), threads)
+}
 
 /// What a league's games need on a worker: everything that decides how a game is played, and
 /// where its agents' bytes are (`code`, by SHA-256). Kept as the league's `settings` in the
@@ -78,8 +100,8 @@ pub struct Options {
     pub lease: Duration,
     /// Stop once no game is scheduled or leased anywhere in the database.
     pub drain: bool,
-    /// Name of the worker in the register and on its leases (`worker:HOST:PID:RANDOM` if not
-    /// given).
+    /// Name of the worker in the register (`worker:HOST:PID` if not given). Its leases name this
+    /// process: `NAME#PID-RANDOM` (`super::lease`).
     pub owner: Option<String>,
 }
 
@@ -169,7 +191,10 @@ struct LeagueState {
 
 struct Shared {
     db: Db,
-    owner: String,
+    /// The worker's name, in the register and in messages.
+    name: String,
+    /// This process's lease owner (`super::lease`).
+    lease: String,
     rt: Handle,
     threads: usize,
     queue: Mutex<VecDeque<Job>>,
@@ -177,8 +202,12 @@ struct Shared {
     ready: Condvar,
     /// Wakes the feeder (the queue runs low).
     hungry: Condvar,
-    /// Games queued or being played.
+    /// Games leased and not yet written: queued, being played, or played and waiting for the
+    /// committer. The feeder claims only while these are fewer than [`max_in_hand`]: a worker
+    /// whose results the database writes slower than it plays stops taking games.
     in_hand: AtomicUsize,
+    /// Of those, games played and waiting for the committer.
+    unwritten: AtomicUsize,
     stop: AtomicBool,
     /// Why the worker stopped on its own, if it did.
     fatal: Mutex<Option<anyhow::Error>>,
@@ -216,12 +245,10 @@ pub fn run(url: &str, opts: &Options, stop: &AtomicBool) -> anyhow::Result<Summa
     if let Some(why) = version::mismatch(theirs.as_deref()) {
         bail!("{why}");
     }
-    let owner = opts
-        .owner
-        .clone()
-        .unwrap_or_else(|| default_owner().unwrap_or_else(|_| "worker".into()));
+    let name = opts.owner.clone().unwrap_or_else(default_name);
+    let lease = LeaseOwner::new(&name)?;
     rt.block_on(db.register_worker(
-        &owner,
+        &name,
         &host_name(),
         opts.threads,
         &version::arena_version(),
@@ -229,13 +256,15 @@ pub fn run(url: &str, opts: &Options, stop: &AtomicBool) -> anyhow::Result<Summa
     ))?;
     let shared = Arc::new(Shared {
         db,
-        owner,
+        name,
+        lease: lease.as_str().to_owned(),
         rt: rt.handle().clone(),
         threads: opts.threads,
         queue: Mutex::new(VecDeque::new()),
         ready: Condvar::new(),
         hungry: Condvar::new(),
         in_hand: AtomicUsize::new(0),
+        unwritten: AtomicUsize::new(0),
         stop: AtomicBool::new(false),
         fatal: Mutex::new(None),
         engines: Mutex::new(HashMap::new()),
@@ -274,16 +303,13 @@ pub fn run(url: &str, opts: &Options, stop: &AtomicBool) -> anyhow::Result<Summa
     // The committer ends once every player's results are written (or given up).
     let _ = rt.block_on(committer);
     renewer.abort();
-    if let Err(e) = rt.block_on(shared.db.forget_worker(&shared.owner)) {
-        eprintln!(
-            "warning: {}: cannot leave the register: {e:#}",
-            shared.owner
-        );
+    if let Err(e) = rt.block_on(shared.db.forget_worker(&shared.name)) {
+        eprintln!("warning: {}: cannot leave the register: {e:#}", shared.name);
     }
     rt.block_on(shared.db.close());
     let c = &shared.counters;
     let summary = Summary {
-        owner: shared.owner.clone(),
+        owner: shared.name.clone(),
         played: c.played.load(Ordering::Relaxed),
         counted: c.counted.load(Ordering::Relaxed),
         failed: c.failed.load(Ordering::Relaxed),
@@ -304,18 +330,13 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-/// `worker:HOST:PID:RANDOM`: unique, and tells an operator where a lease's worker runs.
-fn default_owner() -> anyhow::Result<String> {
-    let random = crate::serve::auth::new_token()?;
-    Ok(format!(
-        "worker:{}:{}:{}",
-        host_name(),
-        std::process::id(),
-        &random[..8]
-    ))
+/// `worker:HOST:PID`: tells an operator where the worker runs.
+fn default_name() -> String {
+    format!("worker:{}:{}", host_name(), std::process::id())
 }
 
-fn host_name() -> String {
+/// This machine's host name.
+pub(crate) fn host_name() -> String {
     let mut buf = [0u8; 256];
     // SAFETY: gethostname writes at most `buf.len()` bytes into the buffer it is given.
     let ok = unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) } == 0;
@@ -342,24 +363,32 @@ fn feed(shared: &Arc<Shared>, opts: &Options, stop: &AtomicBool) {
         }
         rate.update(shared.counters.played.load(Ordering::Relaxed));
         // The next batch is claimed while half of this one is still queued: the players never
-        // wait for a claim's round trip.
+        // wait for a claim's round trip. Not beyond what the worker may hold: when the committer
+        // falls behind, the players wait rather than the leases (and the records in memory) pile
+        // up.
         let batch = rate.batch(shared.threads);
-        {
+        let take = {
             let q = lock(&shared.queue);
-            if q.is_empty() && shared.in_hand.load(Ordering::SeqCst) < shared.threads {
-                if idle_since.is_none() {
-                    rate.starved(shared.threads);
-                }
-            } else if q.len() > batch / 2 {
+            let held = shared.in_hand.load(Ordering::SeqCst);
+            let unwritten = shared.unwritten.load(Ordering::SeqCst);
+            let room = max_in_hand(batch, shared.threads).saturating_sub(held);
+            if room < batch.div_ceil(2) || q.len() > batch / 2 {
                 let _ = shared
                     .hungry
                     .wait_timeout(q, Duration::from_millis(100))
                     .map(|_| ());
                 continue;
             }
-        }
+            if q.is_empty()
+                && held.saturating_sub(unwritten) < shared.threads
+                && idle_since.is_none()
+            {
+                rate.starved(shared.threads);
+            }
+            batch.min(room)
+        };
         let t0 = Instant::now();
-        let claimed = claim(shared, batch as i64, opts.lease);
+        let claimed = claim(shared, take as i64, opts.lease);
         if claimed.as_ref().is_ok_and(|jobs| !jobs.is_empty()) {
             // The queue's cost per game: claims that found nothing (an idle worker looking for
             // games) are no cost of any game.
@@ -376,9 +405,10 @@ fn feed(shared: &Arc<Shared>, opts: &Options, stop: &AtomicBool) {
             }
             Err(e) => {
                 if !warned {
+                    let e = shared.rt.block_on(shared.db.explain(e));
                     eprintln!(
                         "warning: {}: cannot take games, trying again: {e:#}",
-                        shared.owner
+                        shared.name
                     );
                     warned = true;
                 }
@@ -395,7 +425,7 @@ fn feed(shared: &Arc<Shared>, opts: &Options, stop: &AtomicBool) {
                 match shared.rt.block_on(shared.db.games_to_play()) {
                     Ok(0) => return,
                     Ok(_) => {}
-                    Err(e) => eprintln!("warning: {}: {e:#}", shared.owner),
+                    Err(e) => eprintln!("warning: {}: {e:#}", shared.name),
                 }
             }
             sleep_unless(stop, &shared.stop, IDLE_POLL);
@@ -494,13 +524,13 @@ fn claim(shared: &Shared, n: i64, lease: Duration) -> anyhow::Result<Vec<Job>> {
     let (now, expires) = (now_ms(), now_ms() + lease.as_millis() as i64);
     shared.rt.block_on(async {
         let mut jobs = Vec::new();
-        let ladder = db.claim(&shared.owner, n, now, expires).await?;
+        let ladder = db.claim(&shared.lease, n, now, expires).await?;
         if !ladder.is_empty() {
             let rules = match db.state(LADDER_RULES_KEY).await? {
                 Some(r) => r,
                 None => {
                     let ids: Vec<i64> = ladder.iter().map(|g| g.id).collect();
-                    db.release(&shared.owner, &ids).await?;
+                    db.release(&shared.lease, &ids).await?;
                     bail!("the database has ladder games but no ladder rules");
                 }
             };
@@ -512,7 +542,7 @@ fn claim(shared: &Shared, n: i64, lease: Duration) -> anyhow::Result<Vec<Job>> {
         let left = n - jobs.len() as i64;
         if left > 0 {
             let league = db
-                .claim_league_games(&shared.owner, left, now, expires, &version::arena_version())
+                .claim_league_games(&shared.lease, left, now, expires, &version::arena_version())
                 .await?;
             jobs.extend(league.into_iter().map(Job::League));
         }
@@ -537,10 +567,10 @@ fn release(shared: &Shared, jobs: &[Job]) {
         })
         .collect();
     let r = shared.rt.block_on(async {
-        shared.db.release(&shared.owner, &ladder).await?;
+        shared.db.release(&shared.lease, &ladder).await?;
         shared
             .db
-            .release_league_games(&shared.owner, &league)
+            .release_league_games(&shared.lease, &league)
             .await?;
         anyhow::Ok(())
     });
@@ -548,7 +578,7 @@ fn release(shared: &Shared, jobs: &[Job]) {
         eprintln!(
             "warning: {}: {} game(s) could not be given back; they are played again when their \
              leases run out: {e:#}",
-            shared.owner,
+            shared.name,
             jobs.len()
         );
     }
@@ -576,6 +606,8 @@ fn play_loop(shared: &Shared, results: &UnboundedSender<Outcome>) {
         match play_with_retries(shared, &job) {
             Ok(o) => {
                 shared.counters.played.fetch_add(1, Ordering::Relaxed);
+                // Still in hand until the committer has written it.
+                shared.unwritten.fetch_add(1, Ordering::SeqCst);
                 if results.send(o).is_err() {
                     return;
                 }
@@ -583,9 +615,9 @@ fn play_loop(shared: &Shared, results: &UnboundedSender<Outcome>) {
             Err(e) => {
                 shared.counters.failed.fetch_add(1, Ordering::Relaxed);
                 give_up(shared, &job, &e);
+                shared.in_hand.fetch_sub(1, Ordering::SeqCst);
             }
         }
-        shared.in_hand.fetch_sub(1, Ordering::SeqCst);
         shared.hungry.notify_one();
     }
 }
@@ -596,7 +628,7 @@ fn give_up(shared: &Shared, job: &Job, e: &anyhow::Error) {
     let r = match job {
         Job::Ladder { game, .. } => {
             eprintln!("error: game {} cannot be played: {e:#}", game.id);
-            shared.rt.block_on(shared.db.cancel(game.id, &shared.owner))
+            shared.rt.block_on(shared.db.cancel(game.id, &shared.lease))
         }
         Job::League(g) => {
             let text = format!("{e:#}");
@@ -606,11 +638,11 @@ fn give_up(shared: &Shared, job: &Job, e: &anyhow::Error) {
             );
             shared
                 .rt
-                .block_on(shared.db.fail_league_game(*g, &shared.owner, &text))
+                .block_on(shared.db.fail_league_game(*g, &shared.lease, &text))
         }
     };
     if let Err(e) = r {
-        eprintln!("warning: {}: {e:#}", shared.owner);
+        eprintln!("warning: {}: {e:#}", shared.name);
     }
 }
 
@@ -631,7 +663,7 @@ fn play_with_retries(shared: &Shared, job: &Job) -> anyhow::Result<Outcome> {
                 return Err(e.context(format!(
                     "the host could not play it in {tries} tries (worker {}); this is a failure \
                      of the machine or of the arena, not of an agent",
-                    shared.owner
+                    shared.name
                 )))
             }
         }
@@ -712,7 +744,7 @@ fn play_ladder(shared: &Shared, g: &ClaimedGame, rules: &str) -> anyhow::Result<
     result.record = record.clone();
     Ok(Outcome::Ladder(Finished {
         id: g.id,
-        owner: shared.owner.clone(),
+        owner: shared.lease.clone(),
         result: serde_json::to_string(&result)?,
         record,
         record_bytes: Some(bytes),
@@ -771,18 +803,37 @@ fn play_league(shared: &Shared, g: LeagueGame) -> anyhow::Result<Outcome> {
         names.push(league.names[a].clone());
     }
     let seated: Vec<&Agent> = agents.iter().collect();
-    let played = league
-        .engine
-        .play(&seated, &names, spec.seed, spec.id, &spec.key, "")?;
-    let (file, bytes) = record_file(spec.id, played.record, league.job.compress_records_over)?;
-    let mut result = played.result;
-    result.record = format!("{RECORDS_DIR}/{file}");
+    let (result, record) = play_scheduled(
+        &league.engine,
+        &seated,
+        &names,
+        &spec,
+        league.job.compress_records_over,
+    )?;
     Ok(Outcome::League(LeagueFinished {
         game: g,
-        owner: shared.owner.clone(),
+        owner: shared.lease.clone(),
         result: serde_json::to_string(&result)?,
-        record: bytes,
+        record,
     }))
+}
+
+/// Plays game `spec` of a league with `seated` (named `names`) in its seats: its result, naming
+/// the record file where the league keeps it, and the file's bytes (compressed when larger than
+/// `compress_over`), as a local league writes them. Must run on a thread with
+/// [`engine::WORKER_STACK_BYTES`] of stack.
+pub(crate) fn play_scheduled(
+    engine: &Engine,
+    seated: &[&Agent],
+    names: &[String],
+    spec: &GameSpec,
+    compress_over: u64,
+) -> anyhow::Result<(GameResult, Vec<u8>)> {
+    let played = engine.play(seated, names, spec.seed, spec.id, &spec.key, "")?;
+    let (file, bytes) = record_file(spec.id, played.record, compress_over)?;
+    let mut result = played.result;
+    result.record = format!("{RECORDS_DIR}/{file}");
+    Ok((result, bytes))
 }
 
 /// Results gathered into one transaction: those that arrive within this time of the first, up to
@@ -833,6 +884,11 @@ async fn commit_loop(shared: Arc<Shared>, mut rx: UnboundedReceiver<Outcome>) {
             .counters
             .unreported
             .fetch_add(counted, Ordering::Relaxed);
+        // Written (or given up): out of the worker's hands.
+        let n = ladder.len() + league.len();
+        shared.unwritten.fetch_sub(n, Ordering::SeqCst);
+        shared.in_hand.fetch_sub(n, Ordering::SeqCst);
+        shared.hungry.notify_one();
     }
 }
 
@@ -860,15 +916,16 @@ where
         match r {
             Ok(counted) => {
                 if warned {
-                    eprintln!("note: {}: the database is back", shared.owner);
+                    eprintln!("note: {}: the database is back", shared.name);
                 }
                 return counted.iter().filter(|&&c| c).count() as u64;
             }
             Err(e) => {
                 if !warned {
+                    let e = shared.db.explain(e).await;
                     eprintln!(
                         "warning: {}: {what} cannot be written, trying again: {e:#}",
-                        shared.owner
+                        shared.name
                     );
                     warned = true;
                 }
@@ -878,7 +935,7 @@ where
                         eprintln!(
                             "warning: {}: gave up writing {what}: those games are played again \
                              when their leases run out",
-                            shared.owner
+                            shared.name
                         );
                         return 0;
                     }
@@ -900,12 +957,12 @@ async fn renew_loop(shared: Arc<Shared>, lease: Duration) {
         tick.tick().await;
         let expires = now_ms() + lease.as_millis() as i64;
         let r = async {
-            shared.db.renew(&shared.owner, expires).await?;
-            shared.db.renew_league_games(&shared.owner, expires).await?;
+            shared.db.renew(&shared.lease, expires).await?;
+            shared.db.renew_league_games(&shared.lease, expires).await?;
             let games = shared.counters.unreported.swap(0, Ordering::Relaxed);
             if let Err(e) = shared
                 .db
-                .worker_seen(&shared.owner, now_ms(), games as i64)
+                .worker_seen(&shared.name, now_ms(), games as i64)
                 .await
             {
                 shared
@@ -920,7 +977,7 @@ async fn renew_loop(shared: Arc<Shared>, lease: Duration) {
         match r {
             Ok(theirs) => {
                 if warned {
-                    eprintln!("note: {}: the database is back", shared.owner);
+                    eprintln!("note: {}: the database is back", shared.name);
                     warned = false;
                 }
                 if let Some(why) = version::mismatch(theirs.as_deref()) {
@@ -932,9 +989,10 @@ async fn renew_loop(shared: Arc<Shared>, lease: Duration) {
             }
             Err(e) => {
                 if !warned {
+                    let e = shared.db.explain(e).await;
                     eprintln!(
                         "warning: {}: cannot renew leases, trying again: {e:#}",
-                        shared.owner
+                        shared.name
                     );
                     warned = true;
                 }

@@ -6,7 +6,8 @@
 //! not in the turn statistics, which are over the games that reached the target only.
 //!
 //! Ranking: agents that reach the target more often rank first (reached / games, descending), then
-//! fewer mean turns, then a lower median, then the name. An agent that sometimes does not reach the
+//! fewer mean turns, then a lower median; agents equal in all three share a rank (listed by name).
+//! An agent that sometimes does not reach the
 //! target has, in effect, an unbounded mean, so it ranks after every agent that always reached it,
 //! however fast its successful games were. Agents with no game reaching the target rank last.
 //!
@@ -97,8 +98,19 @@ pub fn compute(names: &[String], results: &[GameResult]) -> Benchmark {
             .then(cmp_missing_last(a.median, b.median))
             .then(a.name.cmp(&b.name))
     });
-    for (i, a) in agents.iter_mut().enumerate() {
-        a.rank = i + 1;
+    // Equal records share a rank (1, 1, 3): the same share of games reaching the target, and
+    // the same mean and median turns.
+    for i in 0..agents.len() {
+        agents[i].rank = match i.checked_sub(1) {
+            Some(p)
+                if agents[p].reached_rate == agents[i].reached_rate
+                    && agents[p].mean == agents[i].mean
+                    && agents[p].median == agents[i].median =>
+            {
+                agents[p].rank
+            }
+            _ => i + 1,
+        };
     }
     Benchmark { agents }
 }
@@ -311,8 +323,11 @@ mod tests {
         ];
         let b = compute(&names(&["p", "q", "r", "s"]), &r);
         let order: Vec<&str> = b.agents.iter().map(|a| a.name.as_str()).collect();
-        // All mean 20; p's median 20 < q's 25; r and s tie everywhere but the name.
+        // All mean 20; p's median 20 < q's 25; p, r and s tie everywhere but the name: they
+        // share a rank, listed by name.
         assert_eq!(order, ["p", "r", "s", "q"]);
+        let ranks: Vec<usize> = b.agents.iter().map(|a| a.rank).collect();
+        assert_eq!(ranks, [1, 1, 1, 4]);
     }
 
     #[test]

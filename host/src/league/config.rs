@@ -22,6 +22,7 @@ struct RawConfig {
     output: Option<PathBuf>,
     threads: Option<usize>,
     compress_records_over: Option<u64>,
+    double_play: Option<f64>,
     #[serde(default)]
     include: Vec<String>,
     #[serde(default)]
@@ -50,6 +51,9 @@ pub struct Budgets {
     pub log_kib: Option<usize>,
 }
 
+/// The league file's `double_play` when it has none: one game in fifty is played twice.
+pub const DEFAULT_DOUBLE_PLAY: f64 = 0.02;
+
 /// One agent of the league: a display name and where its code is (`.wasm`, `.wat` or a crate).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AgentEntry {
@@ -74,6 +78,9 @@ pub struct LeagueConfig {
     pub threads: usize,
     /// Records larger than this many bytes are stored gzip-compressed.
     pub compress_records_over: u64,
+    /// With `--database`: the fraction of games played twice, by workers of two names, and the
+    /// records compared (`crate::distributed::double_play`).
+    pub double_play: f64,
     pub budgets: Budgets,
     pub agents: Vec<AgentEntry>,
 }
@@ -117,16 +124,27 @@ impl LeagueConfig {
             bail!("key `round_cap`: must be at least 1");
         }
         check_budgets(&raw.budgets)?;
+        let double_play = raw.double_play.unwrap_or(DEFAULT_DOUBLE_PLAY);
+        if !(0.0..=1.0).contains(&double_play) {
+            bail!("key `double_play`: {double_play} is not a fraction between 0 and 1");
+        }
 
         let mut agents = Vec::new();
         for (i, a) in raw.agent.iter().enumerate() {
-            let path = normalize(&base.join(&a.path));
-            if !path.exists() {
-                let which = match &a.name {
-                    Some(name) => format!("agent {name:?}, [[agent]] number {}", i + 1),
-                    None => format!("[[agent]] number {}", i + 1),
-                };
-                bail!("agent file not found: {} ({which})", path.display());
+            let which = || match &a.name {
+                Some(name) => format!("agent {name:?}, [[agent]] number {}", i + 1),
+                None => format!("[[agent]] number {}", i + 1),
+            };
+            // `builtin:NAME` is a built-in agent, not a path under the league file's folder.
+            let path = match crate::builtin::name_of(&a.path) {
+                Some(builtin) => {
+                    crate::builtin::find(builtin).with_context(which)?;
+                    a.path.clone()
+                }
+                None => normalize(&base.join(&a.path)),
+            };
+            if !path.exists() && crate::builtin::name_of(&path).is_none() {
+                bail!("agent file not found: {} ({})", path.display(), which());
             }
             let name = match &a.name {
                 Some(n) => n.clone(),
@@ -199,6 +217,7 @@ impl LeagueConfig {
             output: normalize(&base.join(raw.output.unwrap_or_else(|| PathBuf::from("results")))),
             threads: raw.threads.unwrap_or(0),
             compress_records_over: raw.compress_records_over.unwrap_or(256 * 1024),
+            double_play,
             budgets: raw.budgets,
             agents,
         })
@@ -276,7 +295,6 @@ pub fn check_budgets(b: &Budgets) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// A name from a path: the file stem, or the folder name of a crate.
 /// `path` without its `.` parts, and without the `..` parts that follow a folder name (the folder
 /// and the `..` cancel out): `leagues/../results` is `results`, as a person would write it. Done
 /// on the text, as the league file's paths are written relative to its folder.
@@ -300,7 +318,12 @@ pub fn normalize(path: &Path) -> PathBuf {
     out.iter().collect()
 }
 
+/// A name from a path: the file stem, or the folder name of a crate; a built-in agent
+/// (`builtin:greedy`) is named after itself (`greedy`).
 pub fn default_name(path: &Path) -> String {
+    if let Some(builtin) = crate::builtin::name_of(path) {
+        return builtin.to_owned();
+    }
     let stem = if path.is_dir() {
         path.file_name()
     } else {

@@ -188,10 +188,19 @@ pub fn compute(names: &[String], results: &[GameResult]) -> Standings {
                 .collect()
         })
         .collect();
+    // Equal results share a rank (1, 1, 3): the same rating, up to the fit's rounding. Within a
+    // tie, agents are listed as before: more wins first, then by name.
+    let mut ranks = vec![0; n];
+    for (i, &a) in order.iter().enumerate() {
+        ranks[i] = match i.checked_sub(1).map(|p| order[p]) {
+            Some(prev) if same_result(&agents[prev], &agents[a]) => ranks[i - 1],
+            _ => i + 1,
+        };
+    }
     let mut ranked: Vec<AgentStanding> = Vec::with_capacity(n);
-    for (rank, &a) in order.iter().enumerate() {
+    for (i, &a) in order.iter().enumerate() {
         let mut s = std::mem::replace(&mut agents[a], placeholder());
-        s.rank = rank + 1;
+        s.rank = ranks[i];
         ranked.push(s);
     }
     Standings {
@@ -207,6 +216,17 @@ pub fn compute(names: &[String], results: &[GameResult]) -> Standings {
         machine_dependent_games: machine_dependent,
         benchmark: benchmark::is_solo(results).then(|| benchmark::compute(names, results)),
     }
+}
+
+/// Ratings closer than this (Elo points) are the same result: agents with identical results get
+/// ratings that differ only by the rounding of the fit (which stops when no rating moves by
+/// more than 1e-12 on its own scale), far below a millionth of a point.
+const SAME_RATING: f64 = 1e-6;
+
+/// Whether two agents' results are equal (the same rating, which the fit computes from all of
+/// their results): they share a rank.
+fn same_result(a: &AgentStanding, b: &AgentStanding) -> bool {
+    (a.rating - b.rating).abs() < SAME_RATING
 }
 
 fn placeholder() -> AgentStanding {

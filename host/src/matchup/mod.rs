@@ -178,6 +178,7 @@ pub fn run_match(settings: &MatchSettings) -> anyhow::Result<MatchRun> {
         output: output.clone(),
         threads: 0,
         compress_records_over: 256 * 1024,
+        double_play: 0.0,
         budgets: settings.budgets.clone(),
         agents: [&settings.new, &settings.old]
             .iter()

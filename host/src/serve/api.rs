@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::body::Bytes;
+use axum::body::Body;
 use axum::extract::{DefaultBodyLimit, Path, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -57,6 +57,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}", get(game))
         .route("/api/games/{id}/record", get(record))
         .route("/api/agents/{id}", get(agent))
+        .route("/api/versions/{id}/source", get(version_source))
         .route("/api/me", get(me))
         .route("/api/register", post(register))
         .route("/api/final", get(final_standings))
@@ -132,40 +133,134 @@ async fn required_viewer(app: &App, headers: &HeaderMap) -> Result<Contestant, A
     })
 }
 
+/// Whether a request that acts as a contestant by its session cookie (not a bearer token) comes
+/// from this site's own pages: its `Origin`, when it has one, names this host. Browsers send
+/// `Origin` with every POST; `SameSite=Strict` cookies are the other half of the protection.
+pub fn origin_ok(headers: &HeaderMap) -> bool {
+    let bearer = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|h| h.to_str().ok())
+        .and_then(auth::bearer)
+        .is_some();
+    bearer || auth::same_origin(headers)
+}
+
+/// The refusal of a cookie-authenticated write from another site.
+pub fn foreign_origin() -> ApiError {
+    ApiError(
+        StatusCode::FORBIDDEN,
+        "this request comes from another site's page (its Origin is not this server)".into(),
+    )
+}
+
+/// The `Content-Length` of a request, if it has one.
+pub fn content_length(headers: &HeaderMap) -> Option<u64> {
+    headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse().ok())
+}
+
 /// `POST /api/submissions`: the body is the agent (`.wasm` or `.wat`), whatever its declared
-/// type. 201 with the verdict when accepted, 422 with the verdict when refused by the check.
-async fn submit(
-    State(app): AppState,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Result<Response, ApiError> {
-    let who = required_viewer(&app, &headers).await?;
-    match uploads::upload(&app, &who, body.to_vec()).await {
+/// type, or, as `multipart/form-data`, a Python or JavaScript agent's sources, which the check
+/// builds first. 201 with the verdict when accepted, 422 with the verdict when refused by the
+/// check (or sources this server cannot build).
+/// The token is checked, and the upload admitted, before a byte of the body is read (no
+/// `100 Continue` for a request that would be refused).
+async fn submit(State(app): AppState, headers: HeaderMap, body: Body) -> Response {
+    let who = match required_viewer(&app, &headers).await {
+        Ok(who) => who,
+        Err(e) => return e.into_response(),
+    };
+    if !origin_ok(&headers) {
+        return foreign_origin().into_response();
+    }
+    let taken = async {
+        uploads::admit(&app, &who).await?;
+        let received = uploads::receive(&app, body, content_length(&headers)).await?;
+        let content_type = headers
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default();
+        if content_type.starts_with("multipart/form-data") {
+            let (sources, room) = uploads::sources_of(&app, content_type, received).await?;
+            uploads::take_sources(&app, &who, &sources, room).await
+        } else {
+            uploads::take(&app, &who, received).await
+        }
+    };
+    match taken.await {
         Ok(checked) => {
             let status = if checked.accepted {
                 StatusCode::CREATED
             } else {
                 StatusCode::UNPROCESSABLE_ENTITY
             };
-            Ok((status, Json(checked)).into_response())
+            (status, Json(checked)).into_response()
         }
-        Err(r) => Err(refusal(r)),
+        Err(r) => refusal(r),
     }
 }
 
-/// The answer to an upload that was not checked.
-pub fn refusal(r: Refusal) -> ApiError {
+/// The answer to an upload that was not checked (429 with `Retry-After`).
+pub fn refusal(r: Refusal) -> Response {
     let status = match &r {
         Refusal::Closed(_) => StatusCode::FORBIDDEN,
-        Refusal::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+        Refusal::RateLimited { retry_after_s, .. } => {
+            let retry = *retry_after_s;
+            return (
+                StatusCode::TOO_MANY_REQUESTS,
+                [(header::RETRY_AFTER, retry.to_string())],
+                Json(json!({ "error": r.to_string() })),
+            )
+                .into_response();
+        }
         Refusal::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+        Refusal::Unreadable(_) => StatusCode::BAD_REQUEST,
+        Refusal::Unbuildable(why) => {
+            return (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                Json(json!({ "accepted": false, "reason": why, "error": why })),
+            )
+                .into_response()
+        }
         Refusal::Internal(e) => {
             eprintln!("error: an upload failed: {e:#}");
-            return ApiError(StatusCode::INTERNAL_SERVER_ERROR, "internal error".into());
+            return ApiError(StatusCode::INTERNAL_SERVER_ERROR, "internal error".into())
+                .into_response();
         }
     };
-    ApiError(status, r.to_string())
+    ApiError(status, r.to_string()).into_response()
 }
+
+/// `GET /api/versions/ID/source`: the sources of a version uploaded as sources, as stored
+/// (`{"lang", "entry", "files": [{"path", "text"}]}`), for its author only: 401 without a
+/// token or session, 404 for anyone else's version (as for one that does not exist).
+async fn version_source(
+    State(app): AppState,
+    headers: HeaderMap,
+    Path(id): Path<i64>,
+) -> Result<Response, ApiError> {
+    let who = required_viewer(&app, &headers).await?;
+    let Some(sha) = app.db.version_source(id, who.id).await? else {
+        return Err(ApiError(
+            StatusCode::NOT_FOUND,
+            format!("you have no version {id} uploaded as sources"),
+        ));
+    };
+    let storage = app.storage.clone();
+    let bytes = tokio::task::spawn_blocking(move || storage.agent(&sha))
+        .await
+        .map_err(|e| anyhow::anyhow!("{e}"))??;
+    Ok((
+        [(header::CONTENT_TYPE, "application/json"), NO_STORE],
+        bytes,
+    )
+        .into_response())
+}
+
+/// `Cache-Control: no-store`, for answers that hold a token or what only their viewer may see.
+pub const NO_STORE: (header::HeaderName, &str) = (header::CACHE_CONTROL, "no-store");
 
 async fn status(State(app): AppState) -> Result<Json<serde_json::Value>, ApiError> {
     let c = &app.challenge;
@@ -313,14 +408,18 @@ async fn agent(
 }
 
 /// `GET /api/me`: the viewer's own versions with their verdicts.
-async fn me(State(app): AppState, headers: HeaderMap) -> Result<Json<serde_json::Value>, ApiError> {
+async fn me(State(app): AppState, headers: HeaderMap) -> Result<Response, ApiError> {
     let who = required_viewer(&app, &headers).await?;
     let versions = app.db.versions_of(who.id).await?;
-    Ok(Json(json!({
+    let json = Json(json!({
         "id": who.id,
         "name": who.name,
+        "disabled": who.disabled,
         "versions": versions.iter().map(|v| json!({
+            "id": v.id,
             "version": v.number,
+            "source_url": v.source.then(|| format!("/api/versions/{}/source", v.id)),
+            "status": version_status(v),
             "accepted": v.accepted,
             "active": v.active,
             "reason": v.reason,
@@ -329,7 +428,17 @@ async fn me(State(app): AppState, headers: HeaderMap) -> Result<Json<serde_json:
             "size": v.size,
             "uploaded_ms": v.uploaded_ms,
         })).collect::<Vec<_>>(),
-    })))
+    }));
+    Ok(([NO_STORE], json).into_response())
+}
+
+/// `checking`, `accepted` or `refused`.
+pub fn version_status(v: &super::db::Version) -> &'static str {
+    match (v.checking, v.accepted) {
+        (true, _) => "checking",
+        (false, true) => "accepted",
+        (false, false) => "refused",
+    }
 }
 
 #[derive(serde::Deserialize)]
@@ -339,23 +448,60 @@ struct Registration {
 }
 
 /// `POST /api/register {"name", "invite_code"}`: self-registration; answers the token once.
-async fn register(
-    State(app): AppState,
-    Json(r): Json<Registration>,
-) -> Result<(StatusCode, Json<serde_json::Value>), ApiError> {
-    match admin::register(
-        &app.db,
-        app.challenge.invite_code.as_deref(),
-        &r.name,
-        &r.invite_code,
-    )
-    .await
-    {
-        Ok(token) => Ok((
+async fn register(State(app): AppState, Json(r): Json<Registration>) -> Response {
+    match registration(&app, &r.name, &r.invite_code).await {
+        Ok((name, token)) => (
             StatusCode::CREATED,
-            Json(json!({ "name": r.name.trim(), "token": token })),
-        )),
-        Err(e) => Err(ApiError(StatusCode::FORBIDDEN, format!("{e:#}"))),
+            [NO_STORE],
+            Json(json!({ "name": name.text, "token": token })),
+        )
+            .into_response(),
+        Err(e) => e.into_response(),
+    }
+}
+
+/// Self-registration with the invite code, failed guesses throttled (429 with `Retry-After`
+/// past [`auth::INVITE_GUESSES_PER_MINUTE`] a minute).
+pub async fn registration(
+    app: &App,
+    name: &str,
+    code: &str,
+) -> Result<(auth::Name, String), Registered> {
+    let Some(expected) = app.challenge.invite_code.as_deref() else {
+        return Err(Registered::Refused(
+            "self-registration is closed: ask the host for a token".into(),
+        ));
+    };
+    app.invite_guesses.check().map_err(Registered::Throttled)?;
+    if !admin::same_code(expected, code) {
+        app.invite_guesses.failed();
+        return Err(Registered::Refused("wrong invite code".into()));
+    }
+    admin::add_contestant(&app.db, name)
+        .await
+        .map_err(|e| Registered::Refused(format!("{e:#}")))
+}
+
+/// Why a registration failed.
+pub enum Registered {
+    Refused(String),
+    /// Too many wrong codes: seconds to wait.
+    Throttled(u64),
+}
+
+impl IntoResponse for Registered {
+    fn into_response(self) -> Response {
+        match self {
+            Registered::Refused(why) => ApiError(StatusCode::FORBIDDEN, why).into_response(),
+            Registered::Throttled(s) => (
+                StatusCode::TOO_MANY_REQUESTS,
+                [(header::RETRY_AFTER, s.to_string())],
+                Json(json!({ "error": format!(
+                    "too many wrong invite codes: try again in {s} s"
+                ) })),
+            )
+                .into_response(),
+        }
     }
 }
 

@@ -34,6 +34,17 @@ struct RawChallenge {
     uploads: RawUploads,
     #[serde(default, rename = "final")]
     final_round: RawFinal,
+    #[serde(default)]
+    server: RawServer,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawServer {
+    max_connections: Option<usize>,
+    header_timeout_s: Option<u64>,
+    body_min_kib_per_s: Option<u64>,
+    upload_buffer_mib: Option<u64>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -52,6 +63,13 @@ struct RawUploads {
     per_hour: Option<u32>,
     check_games: Option<u32>,
     checks_at_once: Option<usize>,
+    compile_cpu_s: Option<u64>,
+    python: Option<PathBuf>,
+    node: Option<PathBuf>,
+    node_modules: Option<PathBuf>,
+    build_cpu_s: Option<u64>,
+    build_wall_s: Option<u64>,
+    build_memory_mib: Option<u64>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -60,6 +78,7 @@ struct RawFinal {
     games_per_group: Option<u32>,
     seed: Option<u64>,
     output: Option<PathBuf>,
+    double_play: Option<f64>,
 }
 
 /// The ladder's settings.
@@ -86,17 +105,59 @@ pub struct Uploads {
     pub per_hour: u32,
     /// Smoke games of the upload check (as `arena check --games`).
     pub check_games: u32,
-    /// Upload checks run at the same time; more wait their turn.
+    /// Upload checks run at the same time; more wait their turn (at most one per contestant,
+    /// contestants served in turn).
     pub checks_at_once: usize,
+    /// The compile deadline of an upload, in milliseconds of CPU time.
+    pub compile_cpu_ms: u64,
+    /// How Python and JavaScript uploads are built (`super::build`).
+    pub build: Build,
+}
+
+/// The toolchains and limits of the builds of Python and JavaScript uploads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Build {
+    /// The Python interpreter that has componentize-py (a name looked up on `PATH`, or a path).
+    pub python: PathBuf,
+    /// Node.js (a name looked up on `PATH`, or a path).
+    pub node: PathBuf,
+    /// The `node_modules` folder that has @bytecodealliance/componentize-js; `None`: the
+    /// checkout's `example-agents/javascript/node_modules`, if there is one.
+    pub node_modules: Option<PathBuf>,
+    /// CPU time of a build, in seconds (each process of it).
+    pub cpu_s: u64,
+    /// Wall time of a build, in seconds: it is killed then.
+    pub wall_s: u64,
+    /// Writable memory of each process of a build, in MiB (`RLIMIT_DATA`).
+    pub memory_mib: u64,
+}
+
+/// The HTTP side's limits: what a client may hold of the server.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Server {
+    /// Connections open at once; more wait to be accepted.
+    pub max_connections: usize,
+    /// Time to send a request's headers, and to start the next request on a kept-alive
+    /// connection: a connection silent for longer is closed.
+    pub header_timeout_ms: u64,
+    /// Slowest a request body may come, after a first `header_timeout_ms` of grace (bytes a
+    /// second, on average since the body began).
+    pub body_min_bytes_per_s: u64,
+    /// Memory for upload bodies being received, all of them together (bytes); an upload waits
+    /// for room.
+    pub upload_buffer_bytes: u64,
 }
 
 /// The final round-robin, played at the deadline over each contestant's last accepted version.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Final {
     pub games_per_group: u32,
     pub seed: u64,
     /// Its output folder (as `arena league`'s), relative to the data folder unless absolute.
     pub output: PathBuf,
+    /// With a shared database: the fraction of the final's games played twice by workers of two
+    /// names, as the league file's `double_play`.
+    pub double_play: f64,
 }
 
 /// A validated challenge.
@@ -127,7 +188,12 @@ pub struct Challenge {
     pub ladder: Ladder,
     pub uploads: Uploads,
     pub final_round: Final,
+    pub server: Server,
 }
+
+/// Connections open at once by default: far below the usual limit of 1,024 open files, which the
+/// ladder's workers, the database, uploads being checked and their compiler children share.
+pub const DEFAULT_MAX_CONNECTIONS: usize = 256;
 
 pub const DEFAULT_DATA: &str = "arena-data";
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
@@ -245,11 +311,25 @@ impl Challenge {
         if checks_at_once == 0 {
             bail!("key `uploads.checks_at_once`: must be at least 1");
         }
+        let compile_cpu_ms = match raw.uploads.compile_cpu_s {
+            Some(0) => bail!("key `uploads.compile_cpu_s`: must be at least 1"),
+            Some(s) => s.saturating_mul(1000),
+            None => engine::DEFAULT_COMPILE_CPU_MS,
+        };
+        let build = build(&raw.uploads, base)?;
+        let server = server(&raw.server, max_bytes)?;
         let games_per_group = raw.final_round.games_per_group.unwrap_or(10 * p);
         if games_per_group == 0 || !games_per_group.is_multiple_of(p) {
             bail!(
                 "key `final.games_per_group`: {games_per_group} must be a positive multiple of players_per_game ({p})"
             );
+        }
+        let double_play = raw
+            .final_round
+            .double_play
+            .unwrap_or(crate::league::config::DEFAULT_DOUBLE_PLAY);
+        if !(0.0..=1.0).contains(&double_play) {
+            bail!("key `final.double_play`: {double_play} is not a fraction between 0 and 1");
         }
         let data = base.join(raw.data.unwrap_or_else(|| PathBuf::from(DEFAULT_DATA)));
         if let Some(url) = &raw.database {
@@ -281,7 +361,10 @@ impl Challenge {
                 per_hour,
                 check_games,
                 checks_at_once,
+                compile_cpu_ms,
+                build,
             },
+            server,
             final_round: Final {
                 games_per_group,
                 seed: raw.final_round.seed.unwrap_or(1),
@@ -289,6 +372,7 @@ impl Challenge {
                     .final_round
                     .output
                     .unwrap_or_else(|| PathBuf::from("final")),
+                double_play,
             },
         })
     }
@@ -297,6 +381,61 @@ impl Challenge {
     pub fn final_dir(&self) -> PathBuf {
         self.data.join(&self.final_round.output)
     }
+}
+
+/// The `[server]` table, checked; `max_upload` is the largest upload (the upload buffer must hold
+/// one).
+/// The `[uploads]` keys of builds: paths relative to the challenge file's folder (a bare name,
+/// such as the default `python3`, is looked up on `PATH`).
+fn build(raw: &RawUploads, base: &Path) -> anyhow::Result<Build> {
+    let tool = |p: &Option<PathBuf>, default: &str| match p {
+        Some(p) if p.components().count() > 1 => base.join(p),
+        Some(p) => p.clone(),
+        None => PathBuf::from(default),
+    };
+    let positive = |v: Option<u64>, key: &str, default: u64| match v {
+        Some(0) => bail!("key `uploads.{key}`: must be at least 1"),
+        Some(v) => Ok(v),
+        None => Ok(default),
+    };
+    Ok(Build {
+        python: tool(&raw.python, "python3"),
+        node: tool(&raw.node, "node"),
+        node_modules: raw.node_modules.as_ref().map(|p| base.join(p)),
+        cpu_s: positive(raw.build_cpu_s, "build_cpu_s", 120)?,
+        wall_s: positive(raw.build_wall_s, "build_wall_s", 300)?,
+        memory_mib: positive(raw.build_memory_mib, "build_memory_mib", 2048)?,
+    })
+}
+
+fn server(raw: &RawServer, max_upload: u64) -> anyhow::Result<Server> {
+    let max_connections = raw.max_connections.unwrap_or(DEFAULT_MAX_CONNECTIONS);
+    if max_connections == 0 {
+        bail!("key `server.max_connections`: must be at least 1");
+    }
+    let header_timeout_s = raw.header_timeout_s.unwrap_or(10);
+    if header_timeout_s == 0 || header_timeout_s > 3600 {
+        bail!("key `server.header_timeout_s`: 1 to 3600 seconds");
+    }
+    let body_min_kib_per_s = raw.body_min_kib_per_s.unwrap_or(16);
+    if body_min_kib_per_s == 0 {
+        bail!("key `server.body_min_kib_per_s`: must be at least 1");
+    }
+    let upload_buffer_bytes = match raw.upload_buffer_mib {
+        Some(m) if m << 20 < max_upload => bail!(
+            "key `server.upload_buffer_mib`: {m} MiB cannot hold one upload of `uploads.max_kib` \
+             ({} KiB)",
+            max_upload >> 10
+        ),
+        Some(m) => m << 20,
+        None => (256u64 << 20).max(max_upload),
+    };
+    Ok(Server {
+        max_connections,
+        header_timeout_ms: header_timeout_s * 1000,
+        body_min_bytes_per_s: body_min_kib_per_s << 10,
+        upload_buffer_bytes,
+    })
 }
 
 /// Milliseconds since 1970 of a TOML date-time, which must have a date, a time and an offset.
@@ -415,6 +554,12 @@ output = "/srv/final"
         assert!(err("[uploads]\nmax_kib = 999999999").contains("uploads.max_kib"));
         assert!(err("[uploads]\nper_hour = 0").contains("uploads.per_hour"));
         assert!(err("[final]\ngames_per_group = 3").contains("final.games_per_group"));
+        assert!(err("[uploads]\ncompile_cpu_s = 0").contains("uploads.compile_cpu_s"));
+        assert!(err("[server]\nmax_connections = 0").contains("server.max_connections"));
+        assert!(err("[server]\nheader_timeout_s = 0").contains("server.header_timeout_s"));
+        assert!(err("[server]\nbody_min_kib_per_s = 0").contains("server.body_min_kib_per_s"));
+        assert!(err("[server]\nupload_buffer_mib = 1").contains("server.upload_buffer_mib"));
+        assert!(err("[server]\nthreads = 1").contains("threads"));
         assert!(err("[budgets]\nfuel_per_game = 0").contains("budgets.fuel_per_game"));
         assert!(err("name = ''").contains("key `name`"));
         assert!(err("database = 'sqlite://x.db'").contains("key `database`"));

@@ -16,6 +16,9 @@ use anyhow::{bail, Context};
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, AssertSqlSafe, Row};
 
+use super::auth::Name;
+use crate::distributed::lease::{locked_rows, Locking};
+
 /// The database behind the pool.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
@@ -27,7 +30,13 @@ pub enum Backend {
 pub struct Db {
     pool: AnyPool,
     backend: Backend,
+    /// How the pool connects: one connection made outside the pool tells why the server refuses
+    /// the pool's ([`Db::with_reason`]).
+    options: sqlx::any::AnyConnectOptions,
 }
+
+/// An hour, in milliseconds (the window of `uploads.per_hour`).
+pub const HOUR_MS: i64 = 3_600_000;
 
 /// The SQLite file in the data folder.
 pub const SQLITE_FILE: &str = "arena.sqlite3";
@@ -67,6 +76,8 @@ pub fn without_password(url: &str) -> String {
 pub struct Contestant {
     pub id: i64,
     pub name: String,
+    /// Taken out of the challenge by the host: out of the ladder and the final, no uploads.
+    pub disabled: bool,
 }
 
 /// One upload as the database keeps it.
@@ -82,17 +93,49 @@ pub struct Version {
     pub reason: Option<String>,
     pub report: String,
     pub active: bool,
+    /// Taken, not yet checked: no verdict yet.
+    pub checking: bool,
+    /// Uploaded as sources (which its author may download).
+    pub source: bool,
 }
 
-/// What the check said of an upload, to be recorded.
+/// An upload taken, to be recorded before its check.
 pub struct NewUpload<'a> {
     pub sha256: &'a str,
-    pub module_sha256: Option<&'a str>,
     pub size: i64,
     pub now_ms: i64,
+    /// The upload is sources to build (`sha256` is theirs).
+    pub source: bool,
+}
+
+/// What the check said of an upload.
+pub struct UploadVerdict<'a> {
+    pub module_sha256: Option<&'a str>,
+    /// The SHA-256 and size of the component built from the upload's sources, which the
+    /// version is from now on.
+    pub built: Option<(&'a str, i64)>,
     pub accepted: bool,
     pub reason: Option<&'a str>,
     pub report: &'a str,
+}
+
+/// An upload recorded and waiting for its check (or whose check a stop cut short).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PendingUpload {
+    pub version_id: i64,
+    pub contestant_id: i64,
+    pub name: String,
+    pub number: i64,
+    pub sha256: String,
+    /// Sources to build before the check (`sha256` is theirs).
+    pub source: bool,
+}
+
+/// Why an upload was not recorded: the contestant's uploads of the last hour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OverLimit {
+    /// When the oldest upload that keeps the contestant at the limit leaves the hour.
+    pub retry_at_ms: i64,
 }
 
 /// A version that plays, with its contestant's name.
@@ -241,18 +284,33 @@ impl Db {
                 connections
             })
             .acquire_timeout(std::time::Duration::from_secs(10))
-            .connect_with(options)
-            .await
-            .with_context(|| format!("cannot open the database {}", without_password(url)))?;
+            .connect_with(options.clone())
+            .await;
+        let pool = match pool {
+            Ok(pool) => pool,
+            Err(e) => {
+                let e = with_refusal(&options, e.into()).await;
+                return Err(e.context(format!(
+                    "cannot open the database {}",
+                    without_password(url)
+                )));
+            }
+        };
+        let db = Db {
+            pool,
+            backend,
+            options,
+        };
         if !migrate {
-            return Ok(Db { pool, backend });
+            return Ok(db);
         }
+        let Db { pool, .. } = &db;
         if backend == Backend::Sqlite {
             // WAL: readers never wait for the writer, and a commit is one append. The mode is
             // kept in the file. `synchronous` stays FULL (the default): a commit survives a
             // power cut, not only a killed process.
             sqlx::query("PRAGMA journal_mode=WAL")
-                .execute(&pool)
+                .execute(pool)
                 .await
                 .context("cannot switch the database to WAL mode")?;
         }
@@ -261,10 +319,19 @@ impl Db {
             Backend::Postgres => sqlx::migrate!("src/serve/migrations/postgres"),
         };
         migrator
-            .run(&pool)
+            .run(pool)
             .await
             .context("cannot bring the database schema up to date")?;
-        Ok(Db { pool, backend })
+        db.key_old_names().await?;
+        Ok(db)
+    }
+
+    /// `e`, given the server's own reason when the pool timed out because the server refuses
+    /// connections (PostgreSQL's "sorry, too many clients already", "too many connections for
+    /// role", "the database system is starting up"): the pool retries those until it gives up, and
+    /// then says only "pool timed out". For messages: it may take a connection attempt.
+    pub async fn explain(&self, e: anyhow::Error) -> anyhow::Error {
+        with_refusal(&self.options, e).await
     }
 
     pub fn backend(&self) -> Backend {
@@ -327,42 +394,141 @@ impl Db {
 
     // ----- contestants and sessions -----
 
-    /// Adds a contestant; a name already taken is refused with a message saying so.
+    /// Adds a contestant; a name that is taken, or looks like one that is (the same key), is
+    /// refused with a message saying so.
     pub async fn add_contestant(
         &self,
-        name: &str,
+        name: &Name,
         token_hash: &str,
         now_ms: i64,
     ) -> anyhow::Result<i64> {
-        let taken = sqlx::query("SELECT id FROM contestants WHERE name = $1")
-            .bind(name)
-            .fetch_optional(&self.pool)
-            .await?;
-        if taken.is_some() {
-            bail!("the name {name:?} is taken");
-        }
+        self.name_is_free(name, None).await?;
         let row = sqlx::query(
-            "INSERT INTO contestants (name, token_hash, created_ms) VALUES ($1, $2, $3) RETURNING id",
+            "INSERT INTO contestants (name, name_key, token_hash, created_ms) \
+             VALUES ($1, $2, $3, $4) RETURNING id",
         )
-        .bind(name)
+        .bind(&name.text)
+        .bind(&name.key)
         .bind(token_hash)
         .bind(now_ms)
         .fetch_one(&self.pool)
         .await
-        .map_err(|e| match &e {
-            sqlx::Error::Database(d) if d.is_unique_violation() => {
-                anyhow::anyhow!("the name {name:?} is taken")
-            }
-            _ => e.into(),
-        })?;
+        .map_err(|e| taken(e, name))?;
         Ok(row.try_get("id")?)
+    }
+
+    /// Refuses a name that another contestant than `except` has, or one that looks like it. (The
+    /// unique key in the database refuses the same key if two requests race.)
+    async fn name_is_free(&self, name: &Name, except: Option<i64>) -> anyhow::Result<()> {
+        for other in self.contestants().await? {
+            if Some(other.id) == except {
+                continue;
+            }
+            if other.name == name.text {
+                bail!("the name {:?} is taken", name.text);
+            }
+            if super::auth::look_alike(&other.name, &name.text) {
+                bail!(
+                    "the name {:?} looks like {:?}, which is taken: choose another",
+                    name.text,
+                    other.name
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// Gives a contestant another name (checked as a new one is).
+    pub async fn rename(&self, id: i64, name: &Name) -> anyhow::Result<()> {
+        self.name_is_free(name, Some(id)).await?;
+        let r = sqlx::query("UPDATE contestants SET name = $1, name_key = $2 WHERE id = $3")
+            .bind(&name.text)
+            .bind(&name.key)
+            .bind(id)
+            .execute(&self.pool)
+            .await
+            .map_err(|e| taken(e, name))?;
+        anyhow::ensure!(r.rows_affected() == 1, "no contestant {id}");
+        Ok(())
+    }
+
+    /// Replaces a contestant's token (the old one, and every session it opened, stop working).
+    pub async fn set_token(&self, id: i64, token_hash: &str) -> anyhow::Result<()> {
+        let mut tx = self.begin_write().await?;
+        let r = sqlx::query("UPDATE contestants SET token_hash = $1 WHERE id = $2")
+            .bind(token_hash)
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        anyhow::ensure!(r.rows_affected() == 1, "no contestant {id}");
+        sqlx::query("DELETE FROM sessions WHERE contestant_id = $1")
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Takes a contestant out of the challenge (`disabled`), or back in. Taken out, their games
+    /// not yet played are cancelled; their history stays.
+    pub async fn set_disabled(&self, id: i64, disabled: bool) -> anyhow::Result<()> {
+        retry_conflicts(|| self.set_disabled_once(id, disabled)).await
+    }
+
+    async fn set_disabled_once(&self, id: i64, disabled: bool) -> anyhow::Result<()> {
+        let mut tx = self.begin_write().await?;
+        let r = sqlx::query("UPDATE contestants SET disabled = $1 WHERE id = $2")
+            .bind(i64::from(disabled))
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        anyhow::ensure!(r.rows_affected() == 1, "no contestant {id}");
+        if disabled {
+            sqlx::query(
+                "UPDATE games SET status = 'cancelled', lease_owner = NULL, lease_expires_ms = NULL \
+                 WHERE status IN ('scheduled', 'running') AND id IN (SELECT s.game_id FROM \
+                 game_seats s JOIN versions v ON v.id = s.version_id WHERE v.contestant_id = $1)",
+            )
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// The look-alike keys of names added before the database kept them (schema version 3),
+    /// computed now. A name that looks like one already keyed keeps no key (and a warning says
+    /// so): it stays, but cannot be matched by newer ones.
+    async fn key_old_names(&self) -> anyhow::Result<()> {
+        let rows =
+            sqlx::query("SELECT id, name FROM contestants WHERE name_key IS NULL ORDER BY id")
+                .fetch_all(&self.pool)
+                .await?;
+        for r in rows {
+            let (id, name): (i64, String) = (r.try_get("id")?, r.try_get("name")?);
+            let key = super::auth::name_key(&name);
+            let set = sqlx::query("UPDATE contestants SET name_key = $1 WHERE id = $2")
+                .bind(&key)
+                .bind(id)
+                .execute(&self.pool)
+                .await;
+            match set {
+                Ok(_) => {}
+                Err(sqlx::Error::Database(d)) if d.is_unique_violation() => {
+                    eprintln!("warning: contestant {id}'s name {name:?} looks like another's")
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Ok(())
     }
 
     pub async fn contestant_by_token(
         &self,
         token_hash: &str,
     ) -> anyhow::Result<Option<Contestant>> {
-        let row = sqlx::query("SELECT id, name FROM contestants WHERE token_hash = $1")
+        let row = sqlx::query("SELECT id, name, disabled FROM contestants WHERE token_hash = $1")
             .bind(token_hash)
             .fetch_optional(&self.pool)
             .await?;
@@ -370,7 +536,7 @@ impl Db {
     }
 
     pub async fn contestant(&self, id: i64) -> anyhow::Result<Option<Contestant>> {
-        let row = sqlx::query("SELECT id, name FROM contestants WHERE id = $1")
+        let row = sqlx::query("SELECT id, name, disabled FROM contestants WHERE id = $1")
             .bind(id)
             .fetch_optional(&self.pool)
             .await?;
@@ -378,7 +544,7 @@ impl Db {
     }
 
     pub async fn contestants(&self) -> anyhow::Result<Vec<Contestant>> {
-        let rows = sqlx::query("SELECT id, name FROM contestants ORDER BY id")
+        let rows = sqlx::query("SELECT id, name, disabled FROM contestants ORDER BY id")
             .fetch_all(&self.pool)
             .await?;
         rows.iter().map(contestant).collect()
@@ -408,7 +574,7 @@ impl Db {
         since_ms: i64,
     ) -> anyhow::Result<Option<Contestant>> {
         let row = sqlx::query(
-            "SELECT c.id, c.name FROM sessions s JOIN contestants c ON c.id = s.contestant_id \
+            "SELECT c.id, c.name, c.disabled FROM sessions s JOIN contestants c ON c.id = s.contestant_id \
              WHERE s.id_hash = $1 AND s.created_ms >= $2",
         )
         .bind(id_hash)
@@ -428,54 +594,150 @@ impl Db {
 
     // ----- versions -----
 
-    /// Uploads by a contestant since `since_ms` (the rate limit counts them).
-    pub async fn uploads_since(&self, contestant_id: i64, since_ms: i64) -> anyhow::Result<i64> {
-        let row = sqlx::query(
-            "SELECT COUNT(*) AS n FROM versions WHERE contestant_id = $1 AND uploaded_ms >= $2",
+    /// Whether the contestant has made fewer than `per_hour` uploads in the hour before
+    /// `now_ms` (a read only: [`Db::begin_upload`] counts again as it records).
+    pub async fn upload_room(
+        &self,
+        contestant_id: i64,
+        per_hour: u32,
+        now_ms: i64,
+    ) -> anyhow::Result<Result<(), OverLimit>> {
+        let recent = self
+            .recent_uploads(&self.pool, contestant_id, per_hour, now_ms)
+            .await?;
+        Ok(over_limit(&recent, per_hour).map_or(Ok(()), Err))
+    }
+
+    /// The upload times of the contestant's `per_hour` newest uploads of the hour before
+    /// `now_ms`, newest first.
+    async fn recent_uploads<'e, E>(
+        &self,
+        executor: E,
+        contestant_id: i64,
+        per_hour: u32,
+        now_ms: i64,
+    ) -> anyhow::Result<Vec<i64>>
+    where
+        E: sqlx::Executor<'e, Database = sqlx::Any>,
+    {
+        let rows = sqlx::query(
+            "SELECT uploaded_ms FROM versions WHERE contestant_id = $1 AND uploaded_ms > $2 \
+             ORDER BY uploaded_ms DESC LIMIT $3",
         )
         .bind(contestant_id)
-        .bind(since_ms)
-        .fetch_one(&self.pool)
+        .bind(now_ms - HOUR_MS)
+        .bind(i64::from(per_hour))
+        .fetch_all(executor)
         .await?;
-        Ok(row.try_get("n")?)
+        Ok(rows
+            .iter()
+            .map(|r| r.try_get::<i64, _>("uploaded_ms"))
+            .collect::<Result<_, _>>()?)
     }
 
-    /// Records an upload and its verdict under the next number. An accepted upload becomes the
-    /// contestant's active version in the same transaction: the one it replaces stops playing
-    /// and its games not yet played are cancelled. Returns the version's number.
-    pub async fn record_upload(
+    /// Records an upload before its check (`checking`), under the contestant's next number,
+    /// if the contestant has made fewer than `per_hour` uploads in the hour before `u.now_ms`:
+    /// counting and recording are one transaction, so uploads sent at once cannot all pass the
+    /// count. Returns the version's id and number, or when the limit leaves room again.
+    pub async fn begin_upload(
         &self,
         contestant_id: i64,
+        per_hour: u32,
         u: &NewUpload<'_>,
-    ) -> anyhow::Result<i64> {
-        retry_conflicts(|| self.record_upload_once(contestant_id, u)).await
+    ) -> anyhow::Result<Result<(i64, i64), OverLimit>> {
+        retry_conflicts(|| self.begin_upload_once(contestant_id, per_hour, u)).await
     }
 
-    async fn record_upload_once(
+    async fn begin_upload_once(
         &self,
         contestant_id: i64,
+        per_hour: u32,
         u: &NewUpload<'_>,
-    ) -> anyhow::Result<i64> {
+    ) -> anyhow::Result<Result<(i64, i64), OverLimit>> {
         let mut tx = self.begin_write().await?;
+        if self.backend == Backend::Postgres {
+            // One contestant's uploads are recorded one at a time (SQLite's `BEGIN IMMEDIATE`
+            // already makes every writer wait its turn).
+            sqlx::query("SELECT id FROM contestants WHERE id = $1 FOR UPDATE")
+                .bind(contestant_id)
+                .fetch_optional(&mut *tx)
+                .await?;
+        }
+        let recent = self
+            .recent_uploads(&mut *tx, contestant_id, per_hour, u.now_ms)
+            .await?;
+        if let Some(over) = over_limit(&recent, per_hour) {
+            tx.rollback().await?;
+            return Ok(Err(over));
+        }
         let row = sqlx::query(
             "INSERT INTO versions (contestant_id, number, sha256, module_sha256, size, uploaded_ms, \
-             accepted, reason, report, active, placed) \
+             accepted, reason, report, active, placed, checking, source_sha256) \
              VALUES ($1, (SELECT COALESCE(MAX(number), 0) + 1 FROM versions WHERE contestant_id = $1), \
-             $2, $3, $4, $5, $6, $7, $8, 0, 0) RETURNING id, number",
+             $2, NULL, $3, $4, 0, NULL, '', 0, 0, 1, $5) RETURNING id, number",
         )
         .bind(contestant_id)
         .bind(u.sha256)
-        .bind(u.module_sha256)
         .bind(u.size)
         .bind(u.now_ms)
-        .bind(i64::from(u.accepted))
-        .bind(u.reason)
-        .bind(u.report)
+        .bind(u.source.then_some(u.sha256))
         .fetch_one(&mut *tx)
         .await?;
-        let id: i64 = row.try_get("id")?;
+        let ids = (row.try_get("id")?, row.try_get("number")?);
+        tx.commit().await?;
+        Ok(Ok(ids))
+    }
+
+    /// Writes the verdict of an upload's check. An accepted upload becomes the contestant's
+    /// active version in the same transaction (unless a newer one was accepted meanwhile): the
+    /// one it replaces stops playing and its games not yet played are cancelled. Returns whether
+    /// it now plays.
+    pub async fn finish_upload(
+        &self,
+        version_id: i64,
+        v: &UploadVerdict<'_>,
+    ) -> anyhow::Result<bool> {
+        retry_conflicts(|| self.finish_upload_once(version_id, v)).await
+    }
+
+    async fn finish_upload_once(
+        &self,
+        version_id: i64,
+        v: &UploadVerdict<'_>,
+    ) -> anyhow::Result<bool> {
+        let mut tx = self.begin_write().await?;
+        let row = sqlx::query(
+            "UPDATE versions SET checking = 0, accepted = $1, reason = $2, report = $3, \
+             module_sha256 = $4, sha256 = COALESCE($6, sha256), size = COALESCE($7, size) \
+             WHERE id = $5 AND checking = 1 RETURNING contestant_id, number",
+        )
+        .bind(i64::from(v.accepted))
+        .bind(v.reason)
+        .bind(v.report)
+        .bind(v.module_sha256)
+        .bind(version_id)
+        .bind(v.built.map(|(sha, _)| sha))
+        .bind(v.built.map(|(_, size)| size))
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some(row) = row else {
+            // Its verdict is written already (a check run twice gives the same verdict).
+            tx.rollback().await?;
+            return Ok(false);
+        };
+        let contestant_id: i64 = row.try_get("contestant_id")?;
         let number: i64 = row.try_get("number")?;
-        if u.accepted {
+        let newer = sqlx::query(
+            "SELECT COUNT(*) AS n FROM versions WHERE contestant_id = $1 AND number > $2 \
+             AND accepted = 1",
+        )
+        .bind(contestant_id)
+        .bind(number)
+        .fetch_one(&mut *tx)
+        .await?
+        .try_get::<i64, _>("n")?;
+        let plays = v.accepted && newer == 0;
+        if plays {
             sqlx::query(
                 "UPDATE games SET status = 'cancelled', lease_owner = NULL, lease_expires_ms = NULL \
                  WHERE status IN ('scheduled', 'running') AND id IN (SELECT s.game_id FROM \
@@ -490,19 +752,73 @@ impl Db {
                 .execute(&mut *tx)
                 .await?;
             sqlx::query("UPDATE versions SET active = 1 WHERE id = $1")
-                .bind(id)
+                .bind(version_id)
                 .execute(&mut *tx)
                 .await?;
         }
         tx.commit().await?;
-        Ok(number)
+        Ok(plays)
+    }
+
+    /// Forgets an upload whose check the server itself could not run (its own failure, not the
+    /// upload's): it gets no verdict and does not count towards the hourly limit.
+    pub async fn drop_upload(&self, version_id: i64) -> anyhow::Result<()> {
+        sqlx::query("DELETE FROM versions WHERE id = $1 AND checking = 1")
+            .bind(version_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Uploads recorded and not yet checked, oldest first (checks a stop cut short).
+    pub async fn pending_uploads(&self) -> anyhow::Result<Vec<PendingUpload>> {
+        let rows = sqlx::query(
+            "SELECT v.id, v.contestant_id, c.name, v.number, v.sha256, v.source_sha256 \
+             FROM versions v JOIN contestants c ON c.id = v.contestant_id WHERE v.checking = 1 \
+             ORDER BY v.id",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                let sha256: String = r.try_get("sha256")?;
+                let source: Option<String> = r.try_get("source_sha256")?;
+                Ok(PendingUpload {
+                    version_id: r.try_get("id")?,
+                    contestant_id: r.try_get("contestant_id")?,
+                    name: r.try_get("name")?,
+                    number: r.try_get("number")?,
+                    source: source.as_deref() == Some(sha256.as_str()),
+                    sha256,
+                })
+            })
+            .collect()
+    }
+
+    /// The SHA-256 of the stored sources of version `version_id`, if it is `contestant_id`'s and
+    /// was uploaded as sources.
+    pub async fn version_source(
+        &self,
+        version_id: i64,
+        contestant_id: i64,
+    ) -> anyhow::Result<Option<String>> {
+        let row =
+            sqlx::query("SELECT source_sha256 FROM versions WHERE id = $1 AND contestant_id = $2")
+                .bind(version_id)
+                .bind(contestant_id)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(match row {
+            Some(r) => r.try_get("source_sha256")?,
+            None => None,
+        })
     }
 
     /// A contestant's uploads, newest first.
     pub async fn versions_of(&self, contestant_id: i64) -> anyhow::Result<Vec<Version>> {
         let rows = sqlx::query(
             "SELECT id, contestant_id, number, sha256, size, uploaded_ms, accepted, reason, report, \
-             active FROM versions WHERE contestant_id = $1 ORDER BY number DESC",
+             active, checking, source_sha256 FROM versions WHERE contestant_id = $1 ORDER BY number DESC",
         )
         .bind(contestant_id)
         .fetch_all(&self.pool)
@@ -518,7 +834,7 @@ impl Db {
     ) -> anyhow::Result<Option<Version>> {
         let row = sqlx::query(
             "SELECT id, contestant_id, number, sha256, size, uploaded_ms, accepted, reason, report, \
-             active FROM versions WHERE contestant_id = $1 AND number = $2",
+             active, checking, source_sha256 FROM versions WHERE contestant_id = $1 AND number = $2",
         )
         .bind(contestant_id)
         .bind(number)
@@ -527,11 +843,12 @@ impl Db {
         row.as_ref().map(version).transpose()
     }
 
-    /// Every version that plays, oldest first.
+    /// Every version that plays (of a contestant not disabled), oldest first.
     pub async fn active_versions(&self) -> anyhow::Result<Vec<ActiveVersion>> {
         let rows = sqlx::query(
             "SELECT v.id, v.contestant_id, c.name, v.number, v.sha256, v.placed FROM versions v \
-             JOIN contestants c ON c.id = v.contestant_id WHERE v.active = 1 ORDER BY v.id",
+             JOIN contestants c ON c.id = v.contestant_id WHERE v.active = 1 AND c.disabled = 0 \
+             ORDER BY v.id",
         )
         .fetch_all(&self.pool)
         .await?;
@@ -595,12 +912,15 @@ impl Db {
         versions.sort_unstable();
         versions.dedup();
         for v in &versions {
-            let active = sqlx::query("SELECT active FROM versions WHERE id = $1")
-                .bind(*v)
-                .fetch_optional(&mut *tx)
-                .await?
-                .map(|r| r.try_get::<i64, _>("active"))
-                .transpose()?;
+            let active = sqlx::query(
+                "SELECT v.active FROM versions v JOIN contestants c ON c.id = v.contestant_id \
+                 WHERE v.id = $1 AND c.disabled = 0",
+            )
+            .bind(*v)
+            .fetch_optional(&mut *tx)
+            .await?
+            .map(|r| r.try_get::<i64, _>("active"))
+            .transpose()?;
             if active != Some(1) {
                 tx.commit().await?;
                 return Ok(0);
@@ -737,14 +1057,31 @@ impl Db {
     }
 
     async fn renew_once(&self, owner: &str, expires_ms: i64) -> anyhow::Result<u64> {
-        let r = sqlx::query(
-            "UPDATE games SET lease_expires_ms = $1 WHERE status = 'running' AND lease_owner = $2",
-        )
-        .bind(expires_ms)
-        .bind(owner)
-        .execute(&self.pool)
-        .await?;
+        let sql = format!(
+            "UPDATE games SET lease_expires_ms = $1 WHERE id IN ({})",
+            self.game_rows(
+                "status = 'running' AND lease_owner = $2",
+                Locking::SkipLocked
+            )
+        );
+        let r = sqlx::query(AssertSqlSafe(sql))
+            .bind(expires_ms)
+            .bind(owner)
+            .execute(&self.pool)
+            .await?;
         Ok(r.rows_affected())
+    }
+
+    /// `SELECT id FROM games WHERE {filter}`, the rows locked in id order
+    /// (`crate::distributed::lease`).
+    fn game_rows(&self, filter: &str, how: Locking) -> String {
+        locked_rows(
+            self.backend,
+            "id",
+            &format!("games WHERE {filter}"),
+            "id",
+            how,
+        )
     }
 
     /// Puts back in the queue the ladder games `owner` leased and will not play (a worker that
@@ -780,9 +1117,21 @@ impl Db {
         // statement is a round trip, and over TLS a large one can wait ~40 ms for the server's
         // delayed acknowledgement (docs/PERFORMANCE.md, "Many machines").
         for mut round in write_rounds(results.iter().map(|f| f.id)) {
-            // Rows asked for in id order, as the server's requeue usually locks them (by the
-            // status index): fewer deadlocks, though the plan decides; `finish` retries those.
             round.sort_by_key(|&i| results[i].id);
+            // The rows locked in id order first, as every writer of the queue locks them
+            // (`crate::distributed::lease`); the update then finds them held.
+            if self.backend == Backend::Postgres {
+                let ids = (1..=round.len())
+                    .map(|i| format!("${i}"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                let sql = self.game_rows(&format!("id IN ({ids})"), Locking::Wait);
+                let mut q = sqlx::query(AssertSqlSafe(sql));
+                for &i in &round {
+                    q = q.bind(results[i].id);
+                }
+                q.fetch_all(&mut *tx).await?;
+            }
             let rows = self.values_rows(round.len(), &["BIGINT", "TEXT", "TEXT", "TEXT", "BIGINT"]);
             let sql = format!(
                 "UPDATE games SET status = 'done', result = v.column3, record = v.column4, \
@@ -973,20 +1322,27 @@ impl Db {
     }
 
     async fn requeue_once(&self, all: bool, now_ms: i64) -> anyhow::Result<u64> {
-        let r = sqlx::query(
+        // Rows a commit holds are being written: skipped (`crate::distributed::lease`).
+        let sql = format!(
             "UPDATE games SET status = 'scheduled', lease_owner = NULL, lease_expires_ms = NULL \
-             WHERE status = 'running' AND (($1 = 1 AND lease_owner LIKE 'local:%') \
-             OR lease_expires_ms < $2)",
-        )
-        .bind(i64::from(all))
-        .bind(now_ms)
-        .execute(&self.pool)
-        .await?;
+             WHERE id IN ({})",
+            self.game_rows(
+                "status = 'running' AND (($1 = 1 AND lease_owner LIKE 'local:%') \
+                 OR lease_expires_ms < $2)",
+                Locking::SkipLocked
+            )
+        );
+        let r = sqlx::query(AssertSqlSafe(sql))
+            .bind(i64::from(all))
+            .bind(now_ms)
+            .execute(&self.pool)
+            .await?;
         Ok(r.rows_affected())
     }
 
-    /// The results of the games whose every seat is an active version: the ones that count.
-    pub async fn counted_results(&self) -> anyhow::Result<Vec<(i64, String)>> {
+    /// The results of the games whose every seat is an active version: the ones that count,
+    /// each with its seats' version ids.
+    pub async fn counted_results(&self) -> anyhow::Result<Vec<(i64, String, Vec<i64>)>> {
         let rows = sqlx::query(
             "SELECT g.id, g.result FROM games g WHERE g.status = 'done' AND NOT EXISTS \
              (SELECT 1 FROM game_seats s JOIN versions v ON v.id = s.version_id \
@@ -994,9 +1350,64 @@ impl Db {
         )
         .fetch_all(&self.pool)
         .await?;
+        let seats = sqlx::query(
+            "SELECT s.game_id, s.version_id FROM game_seats s JOIN games g ON g.id = s.game_id \
+             WHERE g.status = 'done' ORDER BY s.game_id, s.seat",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        let mut by_game: std::collections::HashMap<i64, Vec<i64>> = Default::default();
+        for r in &seats {
+            by_game
+                .entry(r.try_get("game_id")?)
+                .or_default()
+                .push(r.try_get("version_id")?);
+        }
         rows.iter()
-            .map(|r| Ok((r.try_get("id")?, r.try_get("result")?)))
+            .map(|r| {
+                let id: i64 = r.try_get("id")?;
+                let seats = by_game.remove(&id).unwrap_or_default();
+                Ok((id, r.try_get("result")?, seats))
+            })
             .collect()
+    }
+
+    /// The seats' version ids of games `ids`, by game.
+    pub async fn seats_of(
+        &self,
+        ids: &[i64],
+    ) -> anyhow::Result<std::collections::HashMap<i64, Vec<i64>>> {
+        let mut by_game: std::collections::HashMap<i64, Vec<i64>> = Default::default();
+        for chunk in ids.chunks(WRITE_ROUND) {
+            let sql = format!(
+                "SELECT game_id, version_id FROM game_seats WHERE game_id IN ({}) \
+                 ORDER BY game_id, seat",
+                (1..=chunk.len())
+                    .map(|i| format!("${i}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            let mut q = sqlx::query(AssertSqlSafe(sql));
+            for id in chunk {
+                q = q.bind(*id);
+            }
+            for r in q.fetch_all(&self.pool).await? {
+                by_game
+                    .entry(r.try_get("game_id")?)
+                    .or_default()
+                    .push(r.try_get("version_id")?);
+            }
+        }
+        Ok(by_game)
+    }
+
+    /// The games cancelled (a version replaced or taken out before they were played), whose
+    /// records, if a worker was playing them then, are not kept.
+    pub async fn cancelled_games(&self) -> anyhow::Result<Vec<i64>> {
+        let rows = sqlx::query("SELECT id FROM games WHERE status = 'cancelled' ORDER BY id")
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(|r| Ok(r.try_get("id")?)).collect()
     }
 
     /// Games done in all.
@@ -1126,10 +1537,59 @@ impl Db {
     }
 }
 
+/// Whether `recent` (the newest upload times of the last hour, newest first, at most
+/// `per_hour` of them) reaches the limit, and if so when there is room again: once the
+/// `per_hour`-th newest is more than an hour old.
+fn over_limit(recent: &[i64], per_hour: u32) -> Option<OverLimit> {
+    let per_hour = per_hour as usize;
+    (recent.len() >= per_hour).then(|| OverLimit {
+        retry_at_ms: recent[per_hour - 1] + HOUR_MS,
+    })
+}
+
+/// A name refused by the database's unique indexes (another request took it meanwhile).
+fn taken(e: sqlx::Error, name: &Name) -> anyhow::Error {
+    match &e {
+        sqlx::Error::Database(d) if d.is_unique_violation() => {
+            anyhow::anyhow!(
+                "the name {:?} is taken, or one that looks like it",
+                name.text
+            )
+        }
+        _ => e.into(),
+    }
+}
+
+/// `e`, and when it is the pool's "timed out" error, the reason the server gives for refusing a
+/// connection made outside the pool (if it refuses it).
+async fn with_refusal(options: &sqlx::any::AnyConnectOptions, e: anyhow::Error) -> anyhow::Error {
+    let timed_out = e.chain().any(|c| {
+        matches!(
+            c.downcast_ref::<sqlx::Error>(),
+            Some(sqlx::Error::PoolTimedOut)
+        )
+    });
+    if !timed_out {
+        return e;
+    }
+    use sqlx::ConnectOptions;
+    let attempt = tokio::time::timeout(std::time::Duration::from_secs(10), options.connect()).await;
+    match attempt {
+        Ok(Err(refused)) => e.context(format!("the database refuses connections: {refused}")),
+        Ok(Ok(conn)) => {
+            use sqlx::Connection;
+            let _ = conn.close().await;
+            e
+        }
+        Err(_) => e.context("the database does not answer a new connection within 10 s"),
+    }
+}
+
 fn contestant(r: &AnyRow) -> anyhow::Result<Contestant> {
     Ok(Contestant {
         id: r.try_get("id")?,
         name: r.try_get("name")?,
+        disabled: r.try_get::<i64, _>("disabled")? != 0,
     })
 }
 
@@ -1145,6 +1605,8 @@ fn version(r: &AnyRow) -> anyhow::Result<Version> {
         reason: r.try_get("reason")?,
         report: r.try_get("report")?,
         active: r.try_get::<i64, _>("active")? != 0,
+        checking: r.try_get::<i64, _>("checking")? != 0,
+        source: r.try_get::<Option<String>, _>("source_sha256")?.is_some(),
     })
 }
 

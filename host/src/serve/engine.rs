@@ -27,7 +27,12 @@ use crate::sandbox::{run_with_big_stack, AgentModule, HostFailure, Sandbox};
 pub use crate::game::{FaultPolicy, Game};
 pub use crate::league::config::Budgets;
 pub use crate::league::result::GameResult;
-pub use crate::sandbox::{Limits, WORKER_STACK_BYTES};
+pub use crate::sandbox::{Limits, DEFAULT_COMPILE_CPU_MS, WORKER_STACK_BYTES};
+
+/// Whether `e` is the host's own failure (see [`HostFailure`]) rather than an agent's doing.
+pub fn is_host_failure(e: &anyhow::Error) -> bool {
+    HostFailure::find(e).is_some()
+}
 
 /// A game by its name in challenge files (an error lists the games there are).
 pub fn parse_game(name: &str) -> Result<&'static dyn Game, String> {
@@ -116,6 +121,21 @@ impl Engine {
         let limits_json = Arc::new(serde_json::to_value(&limits)?);
         Ok(Engine {
             sandbox: Sandbox::new(crate::games::registry().agents(), limits)?,
+            settings: Arc::new(rules.settings.clone()),
+            rules,
+            limits_json,
+        })
+    }
+
+    /// The same, whose compiles (of uploads, and of agents the ladder loads) stop after
+    /// `compile_cpu_ms` of CPU time.
+    pub fn with_compile_deadline(rules: Rules, compile_cpu_ms: u64) -> anyhow::Result<Engine> {
+        let limits = limits(&rules.budgets);
+        let limits_json = Arc::new(serde_json::to_value(&limits)?);
+        let mut compiler = crate::sandbox::Compiler::process_default();
+        compiler.limits.cpu_ms = compile_cpu_ms;
+        Ok(Engine {
+            sandbox: Sandbox::with_compiler(crate::games::registry().agents(), limits, compiler)?,
             settings: Arc::new(rules.settings.clone()),
             rules,
             limits_json,
@@ -368,6 +388,8 @@ pub struct FinalEntrant {
 pub struct FinalPlayers {
     pub threads: usize,
     pub database: Option<String>,
+    /// With `database`: the fraction of games played twice by workers of two names.
+    pub double_play: f64,
 }
 
 /// Plays the final round-robin into `output` with the league engine (resuming it when its
@@ -403,6 +425,7 @@ pub fn run_final(
         output,
         threads,
         compress_records_over: COMPRESS_RECORDS_OVER as u64,
+        double_play: players.double_play,
         budgets: rules.budgets.clone(),
         agents: entrants
             .iter()
@@ -712,6 +735,8 @@ mod tests {
             assert_eq!(s.wins, s.losses, "{s:?}");
             assert_eq!(s.rating, Some(0.0), "{s:?}");
             assert!(s.interval.unwrap() > 0.0, "{s:?}");
+            // Equal results share a rank, whatever the count of wins or the names.
+            assert_eq!(s.rank, 1, "{s:?}");
         }
 
         // Give the first agent every game it did not win: it is rated above 0, the others below.

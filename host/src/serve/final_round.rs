@@ -34,11 +34,13 @@ pub async fn watch(app: Arc<App>) {
         tokio::time::sleep(Duration::from_millis(wait.min(1000) as u64)).await;
     }
     app.final_started.store(true, Ordering::SeqCst);
+    app.pages.changed();
     app.events
         .send("status", r#"{"submissions":"closed","final":"running"}"#);
     if let Err(e) = play_final(&app).await {
         eprintln!("error: the final could not be played: {e:#}");
         let _ = app.db.set_state(FINAL_ERROR, &format!("{e:#}")).await;
+        app.pages.changed();
         app.events
             .send("status", r#"{"submissions":"closed","final":"failed"}"#);
     }
@@ -46,6 +48,7 @@ pub async fn watch(app: Arc<App>) {
 
 async fn play_final(app: &Arc<App>) -> anyhow::Result<()> {
     app.db.set_state(FINAL, "running").await?;
+    app.pages.changed();
     // The ladder is over: games it had queued are not played.
     app.db.cancel_scheduled().await?;
     let entrants: Vec<FinalEntrant> = app
@@ -71,6 +74,7 @@ async fn play_final(app: &Arc<App>) -> anyhow::Result<()> {
             &engine::FinalPlayers {
                 threads: c.workers,
                 database: c.database.clone(),
+                double_play: c.final_round.double_play,
             },
         )
     })
@@ -79,6 +83,7 @@ async fn play_final(app: &Arc<App>) -> anyhow::Result<()> {
     let json = serde_json::to_string(&standings)?;
     app.db.set_state(FINAL_STANDINGS, &json).await?;
     app.db.set_state(FINAL, "done").await?;
+    app.pages.changed();
     app.events
         .send("status", r#"{"submissions":"closed","final":"done"}"#);
     Ok(())

@@ -50,9 +50,14 @@ pub struct Leaderboard {
     pub agents: Vec<Entry>,
 }
 
+/// A counted game: its seats' version ids, and its result.
+type Counted = (Vec<i64>, GameResult);
+
 struct BoardState {
     active: Vec<ActiveVersion>,
-    results: BTreeMap<i64, GameResult>,
+    /// By game id. A result names its seats by the labels they had when it was played; the
+    /// board goes by the seats' version ids, so that a contestant renamed keeps their results.
+    results: BTreeMap<i64, Counted>,
     /// Set when results or versions changed since the leaderboard was computed.
     dirty: bool,
     leaderboard: Arc<Leaderboard>,
@@ -100,15 +105,15 @@ impl Board {
         let _one_at_a_time = self.reloading.lock().await;
         let active = db.active_versions().await?;
         let mut results = BTreeMap::new();
-        for (id, json) in db.counted_results().await? {
+        for (id, json, seats) in db.counted_results().await? {
             let r: GameResult = serde_json::from_str(&json)
                 .map_err(|e| anyhow::anyhow!("game {id}: unreadable result: {e}"))?;
-            results.insert(id, r);
+            results.insert(id, (seats, r));
         }
         let mut s = self.lock();
-        let labels = labels(&active);
+        let ids = ids(&active);
         let added = std::mem::take(&mut s.results);
-        results.extend(added.into_iter().filter(|(_, r)| counts(r, &labels)));
+        results.extend(added.into_iter().filter(|(_, r)| counts(r, &ids)));
         s.active = active;
         s.results = results;
         s.dirty = true;
@@ -118,10 +123,10 @@ impl Board {
     /// Adds the results of games just counted. A result whose version the board does not know
     /// as active yet (it was accepted while the result was on its way) is kept all the same: the
     /// leaderboard counts only the results of the versions active when it is computed.
-    pub fn add(&self, results: impl IntoIterator<Item = (i64, GameResult)>) {
+    pub fn add(&self, results: impl IntoIterator<Item = (i64, Vec<i64>, GameResult)>) {
         let mut s = self.lock();
-        for (id, r) in results {
-            s.results.insert(id, r);
+        for (id, seats, r) in results {
+            s.results.insert(id, (seats, r));
             s.dirty = true;
         }
     }
@@ -134,12 +139,18 @@ impl Board {
                 return None;
             }
             s.dirty = false;
-            let labels = labels(&s.active);
+            // Each counted result with its seats named as the versions are named now.
+            let labels: HashMap<i64, String> = s.active.iter().map(|v| (v.id, v.label())).collect();
             let counted: Vec<GameResult> = s
                 .results
                 .values()
-                .filter(|r| counts(r, &labels))
-                .cloned()
+                .filter_map(|(seats, r)| {
+                    let names: Option<Vec<String>> =
+                        seats.iter().map(|v| labels.get(v).cloned()).collect();
+                    let mut r = r.clone();
+                    r.seats = names?;
+                    Some(r)
+                })
                 .collect();
             (s.active.clone(), counted)
         };
@@ -166,14 +177,14 @@ impl Board {
     }
 }
 
-/// The labels of the active versions (a result names its seats by them).
-fn labels(active: &[ActiveVersion]) -> HashSet<String> {
-    active.iter().map(ActiveVersion::label).collect()
+/// The ids of the active versions.
+fn ids(active: &[ActiveVersion]) -> HashSet<i64> {
+    active.iter().map(|v| v.id).collect()
 }
 
 /// Whether a result counts: every seat is an active version.
-fn counts(result: &GameResult, labels: &HashSet<String>) -> bool {
-    result.seats.iter().all(|n| labels.contains(n))
+fn counts(result: &Counted, ids: &HashSet<i64>) -> bool {
+    result.0.iter().all(|v| ids.contains(v))
 }
 
 fn leaderboard(
@@ -437,6 +448,7 @@ pub async fn ratings_loop(app: Arc<App>) {
             .flatten();
         if let Some(json) = json {
             app.events.send("leaderboard", json);
+            app.pages.changed();
             // Fresh ratings may open room for games where they are least certain.
             app.schedule.notify_one();
         }

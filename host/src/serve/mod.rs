@@ -6,22 +6,30 @@
 //!
 //! The parts: [`config`] (the challenge file), [`db`] (SQLite or PostgreSQL, versioned
 //! migrations), [`storage`] (agents by content hash, records), [`auth`] (tokens, sessions, CSRF),
-//! [`engine`] (the only door into games, checks and leagues), [`uploads`] (checking and keeping
-//! an upload), [`ladder`] (what to play next, the ratings), [`workers`] (threads that play
-//! games, and the results of workers on other machines: `crate::distributed`), [`final_round`] (the deadline and the final), [`events`] (server-sent events),
-//! [`api`] and [`pages`] (HTTP), [`admin`] (the host's commands) and [`submit`] (the client).
+//! [`engine`] (the only door into games, checks and leagues), [`uploads`] (taking and keeping an
+//! upload) and [`checks`] (checking it, fairly), [`ladder`] (what to play next, the ratings),
+//! [`workers`] (threads that play games, and the results of workers on other machines:
+//! `crate::distributed`), [`final_round`] (the deadline and the final), [`events`] (server-sent
+//! events), [`http`] (connections and their limits), [`api`] and [`pages`] (HTTP), [`cache`]
+//! (pages rendered once per change), [`admin`] (the host's commands) and [`submit`] (the client).
 
 pub mod admin;
 pub mod api;
 pub mod auth;
+pub mod build;
+pub mod cache;
+pub mod checks;
 pub mod config;
 pub mod db;
+pub mod download;
 pub mod engine;
 pub mod events;
 pub mod final_round;
 pub mod html;
+pub mod http;
 pub mod ladder;
 pub mod pages;
+pub mod sources;
 pub mod storage;
 pub mod submit;
 pub mod uploads;
@@ -58,8 +66,16 @@ pub struct App {
     pub secret: Vec<u8>,
     pub events: Events,
     pub board: Board,
-    /// Upload checks running at once.
-    pub checks: Semaphore,
+    /// Upload checks: a fair queue, at most `uploads.checks_at_once` at once.
+    pub checks: checks::Checks,
+    /// Room for upload bodies being received, in KiB (`server.upload_buffer_mib`).
+    pub upload_buffer: Arc<Semaphore>,
+    /// Public pages, rendered once per change.
+    pub pages: cache::Rendered,
+    /// The agents the ladder's workers have loaded.
+    pub agents: std::sync::Mutex<workers::AgentCache>,
+    /// Failed guesses of the invite code.
+    pub invite_guesses: auth::Throttle,
     /// Wakes the scheduler (a version was accepted, games were counted).
     pub schedule: Notify,
     /// Wakes idle workers (games were scheduled).
@@ -68,6 +84,10 @@ pub struct App {
     pub final_started: AtomicBool,
     /// Set when the server stops.
     pub stopping: AtomicBool,
+    /// The server's own executable, offered at `/download/arena` (`None`: it could not be read).
+    pub executable: Option<download::Executable>,
+    /// The toolchains that build Python and JavaScript uploads, found at the start.
+    pub builds: build::Builds,
 }
 
 impl App {
@@ -87,18 +107,43 @@ impl App {
         storage: Storage,
         db: Db,
     ) -> anyhow::Result<Arc<App>> {
-        let engine = Engine::new(Rules {
-            game: challenge.game,
-            settings: challenge.settings.clone(),
-            players: challenge.players_per_game,
-            round_cap: challenge.round_cap,
-            policy: challenge.fault_policy,
-            budgets: challenge.budgets.clone(),
-        })?;
+        let engine = Engine::with_compile_deadline(
+            Rules {
+                game: challenge.game,
+                settings: challenge.settings.clone(),
+                players: challenge.players_per_game,
+                round_cap: challenge.round_cap,
+                policy: challenge.fault_policy,
+                budgets: challenge.budgets.clone(),
+            },
+            challenge.uploads.compile_cpu_ms,
+        )?;
         let secret = storage.secret()?;
         let past_deadline = challenge.deadline_ms.is_some_and(|d| now_ms() >= d);
+        let executable = match download::Executable::current() {
+            Ok(exe) => Some(exe),
+            Err(e) => {
+                eprintln!("warning: /download/arena is not offered: {e:#}");
+                None
+            }
+        };
+        let builds = {
+            let (limits, game) = (challenge.uploads.build.clone(), challenge.game);
+            let root = storage.root().to_path_buf();
+            tokio::task::spawn_blocking(move || build::Builds::find(&limits, game, &root))
+                .await
+                .map_err(|e| anyhow::anyhow!("{e}"))?
+        };
         let app = Arc::new(App {
-            checks: Semaphore::new(challenge.uploads.checks_at_once),
+            checks: checks::Checks::new(challenge.uploads.checks_at_once),
+            upload_buffer: Arc::new(Semaphore::new(
+                usize::try_from(challenge.server.upload_buffer_bytes >> 10)
+                    .unwrap_or(Semaphore::MAX_PERMITS)
+                    .min(Semaphore::MAX_PERMITS),
+            )),
+            pages: cache::Rendered::default(),
+            agents: std::sync::Mutex::new(workers::AgentCache::new(workers::AGENT_CACHE)),
+            invite_guesses: auth::Throttle::new(auth::INVITE_GUESSES_PER_MINUTE),
             board: Board::new(engine::measure(challenge.players_per_game)),
             challenge,
             db,
@@ -110,6 +155,8 @@ impl App {
             work: Notify::new(),
             final_started: AtomicBool::new(past_deadline),
             stopping: AtomicBool::new(false),
+            executable,
+            builds,
         });
         app.board.reload(&app.db).await?;
         if app.db.shared() {
@@ -170,6 +217,10 @@ pub async fn serve(challenge: Challenge, ready: impl FnOnce(SocketAddr)) -> anyh
     if requeued > 0 {
         eprintln!("{requeued} game(s) left unfinished by the last run are scheduled again");
     }
+    clean_up(&app).await?;
+    for line in app.builds.describe() {
+        eprintln!("{line}");
+    }
     let listener = tokio::net::TcpListener::bind(listen)
         .await
         .with_context(|| format!("cannot listen on {listen}"))?;
@@ -184,25 +235,85 @@ pub async fn serve(challenge: Challenge, ready: impl FnOnce(SocketAddr)) -> anyh
     tokio::spawn(ladder::schedule_loop(Arc::clone(&app)));
     tokio::spawn(ladder::ratings_loop(Arc::clone(&app)));
     tokio::spawn(final_round::watch(Arc::clone(&app)));
+    tokio::spawn(watch_admin(Arc::clone(&app)));
+    let resumed = checks::resume(&app).await?;
+    if resumed > 0 {
+        eprintln!("{resumed} upload(s) left unchecked by the last run are checked again");
+    }
 
     let router = api::router(Arc::clone(&app)).merge(pages::router(Arc::clone(&app)));
     let router = api::layers(router);
     ready(addr);
     let stopping = Arc::clone(&app);
-    axum::serve(listener, router)
-        .with_graceful_shutdown(async move {
-            shutdown_signal().await;
-            stopping.stopping.store(true, Ordering::SeqCst);
-            stopping.events.stop();
-        })
-        .await
-        .context("the HTTP server failed")?;
+    http::serve(listener, router, &app.challenge.server, async move {
+        shutdown_signal().await;
+        stopping.stopping.store(true, Ordering::SeqCst);
+        stopping.events.stop();
+    })
+    .await;
     app.work.notify_waiters();
     for t in threads {
         let _ = tokio::task::spawn_blocking(move || t.join()).await;
     }
     app.db.close().await;
     Ok(())
+}
+
+/// What a run killed at any moment leaves behind, removed before serving: temporary files of
+/// writes it did not finish, and the records of games cancelled while they were being played
+/// (their versions were replaced: the records would never be served).
+async fn clean_up(app: &App) -> anyhow::Result<()> {
+    let cancelled = app.db.cancelled_games().await?;
+    let storage = app.storage.clone();
+    let (temporary, records) = tokio::task::spawn_blocking(move || {
+        let temporary = storage.remove_temporary_files()?;
+        let mut records = 0;
+        for id in cancelled {
+            records += storage.remove_record(id)?;
+        }
+        anyhow::Ok((temporary, records))
+    })
+    .await
+    .map_err(|e| anyhow::anyhow!("{e}"))??;
+    if temporary + records > 0 {
+        eprintln!(
+            "removed {temporary} unfinished temporary file(s) and {records} record(s) of \
+             cancelled games"
+        );
+    }
+    Ok(())
+}
+
+/// Notices the host's commands (`arena serve admin ...`, run in another process): every two
+/// seconds, whether [`admin::CHANGED`] changed; if so the leaderboard is read again (a contestant
+/// renamed, taken out or back), the workers drop their loaded agents, and pages are rendered
+/// again (a freeze).
+async fn watch_admin(app: Arc<App>) {
+    let mut seen = app.db.state(admin::CHANGED).await.ok().flatten();
+    loop {
+        tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+        if app.stopping.load(Ordering::SeqCst) {
+            return;
+        }
+        let now = match app.db.state(admin::CHANGED).await {
+            Ok(v) => v,
+            Err(_) => continue,
+        };
+        if now == seen {
+            continue;
+        }
+        seen = now;
+        app.agents.lock().unwrap_or_else(|p| p.into_inner()).clear();
+        if let Err(e) = app.board.reload(&app.db).await {
+            eprintln!("warning: cannot reload the leaderboard: {e:#}");
+        }
+        let board = Arc::clone(&app);
+        if let Ok(Some(json)) = tokio::task::spawn_blocking(move || board.board.refresh()).await {
+            app.events.send("leaderboard", json);
+        }
+        app.pages.changed();
+        app.schedule.notify_one();
+    }
 }
 
 async fn shutdown_signal() {

@@ -2,28 +2,29 @@
 //! own page (upload form, versions, verdicts, games), logging in, self-registration, and the
 //! replays (the report's own replay viewers, fed by the server).
 //!
-//! Pages are rendered here with everything a contestant controls escaped; `live.js` keeps the
-//! leaderboard up to date from the event stream. Forms carry a CSRF token bound to the browser's
+//! Pages come from the templates of [`super::html`], which escape everything a contestant
+//! controls; the public ones are rendered once per change ([`super::cache`]). `live.js` keeps
+//! the leaderboard up to date from the event stream. Forms carry a CSRF token bound to the browser's
 //! cookie (see [`super::auth`]).
 
 use std::collections::HashMap;
-use std::fmt::Write;
 use std::sync::Arc;
 
-use axum::extract::{DefaultBodyLimit, Multipart, Path, Query, State};
+use axum::extract::{DefaultBodyLimit, FromRequest, Multipart, Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Form, Router};
 use tower_http::limit::RequestBodyLimitLayer;
 
-use super::admin::{self, FINAL, FINAL_STANDINGS};
+use super::admin::{FINAL, FINAL_STANDINGS};
 use super::api::{self, viewer, viewer_record, SMALL_BODY};
 use super::auth;
 use super::db::{Contestant, GameRow};
 use super::engine::{self, GameResult, Standing};
-use super::html::{esc, num, page, time, Viewer};
+use super::html::{self, num, time};
 use super::ladder::Leaderboard;
+use super::sources::Lang;
 use super::uploads::{self, Refusal};
 use super::{now_ms, App};
 
@@ -31,11 +32,15 @@ type AppState = State<Arc<App>>;
 
 const SERVE_CSS: &str = include_str!("assets/serve.css");
 const LIVE_JS: &str = include_str!("assets/live.js");
+/// The code editor of `/me`: CodeMirror 6, bundled by `editor/build.sh` (committed).
+const EDITOR_JS: &str = include_str!("editor/editor.js");
+const EDITOR_LICENSES: &str = include_str!("editor/LICENSES.txt");
 
 pub fn router(app: Arc<App>) -> Router {
     let upload_limit = app.challenge.uploads.max_bytes as usize + 64 * 1024;
     let uploads = Router::new()
         .route("/me/upload", post(upload))
+        .route("/me/source", post(source_submit))
         .route_layer(DefaultBodyLimit::max(upload_limit))
         .route_layer(RequestBodyLimitLayer::new(upload_limit));
     Router::new()
@@ -47,6 +52,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/logout", post(logout))
         .route("/register", get(register_form).post(register))
         .route("/me", get(me_page))
+        .route("/download/arena", get(super::download::arena))
         .route("/static/{file}", get(static_file))
         .route("/replays/{file}", get(replay_asset))
         .route("/replays/games/{file}", get(replay_data))
@@ -60,9 +66,17 @@ struct PageError(StatusCode, String);
 
 impl IntoResponse for PageError {
     fn into_response(self) -> Response {
-        let body = format!(r#"<p class="error">{}</p>"#, esc(&self.1));
-        let html = page("Arena", "Sorry", &Viewer::Anonymous, false, &body, &[]);
-        (self.0, Html(html)).into_response()
+        let body = html::render(&html::ErrorPage { message: &self.1 });
+        let page = html::render(&html::Layout {
+            challenge: "Arena",
+            title: "Sorry",
+            viewer: None,
+            registration: false,
+            body: &body,
+            scripts: &[],
+            projector: false,
+        });
+        (self.0, Html(page)).into_response()
     }
 }
 
@@ -86,126 +100,79 @@ fn render(
     body: &str,
     scripts: &[&str],
 ) -> Html<String> {
-    let viewer = match who {
-        Some(c) => Viewer::Contestant(&c.name),
-        None => Viewer::Anonymous,
-    };
-    Html(page(
-        &app.challenge.name,
+    Html(html::render(&html::Layout {
+        challenge: &app.challenge.name,
         title,
-        &viewer,
-        app.challenge.invite_code.is_some(),
+        viewer: who.map(|c| c.name.as_str()),
+        registration: app.challenge.invite_code.is_some(),
         body,
         scripts,
-    ))
+        projector: false,
+    }))
 }
 
 /// A line saying whether submissions are open, until when, and how the final stands.
 async fn status_line(app: &App) -> anyhow::Result<String> {
-    let mut s = String::from(r#"<p id="status" class="status">"#);
-    match app.submissions_closed().await? {
-        Some(why) => s.push_str(&esc(why)),
-        None => match &app.challenge.deadline_ms {
-            Some(d) => {
-                let _ = write!(s, "Submissions are open until {}.", esc(&time(*d)));
-            }
-            None => s.push_str("Submissions are open."),
-        },
-    }
-    match app.db.state(FINAL).await?.as_deref() {
-        Some("running") => s.push_str(" The final is being played."),
-        Some("done") => s.push_str(" The final has been played: its standings are below."),
-        _ => {}
-    }
-    s.push_str("</p>");
-    Ok(s)
+    let closed = app.submissions_closed().await?;
+    let final_state = app.db.state(FINAL).await?;
+    Ok(html::render(&html::Status {
+        closed,
+        deadline: app.challenge.deadline_ms.map(time),
+        final_running: final_state.as_deref() == Some("running"),
+        final_done: final_state.as_deref() == Some("done"),
+    }))
 }
 
 /// The leaderboard table; `live.js` redraws its body from the event stream.
 pub fn leaderboard_table(board: &Leaderboard) -> String {
-    let turns = board.measure == "turns";
-    let mut s = format!(
-        r#"<table id="leaderboard" class="board" data-measure="{}"><thead><tr><th>Rank</th><th>Agent</th><th>Version</th><th>Games</th><th>{}</th><th>{}</th><th>Faults</th></tr></thead><tbody>"#,
-        board.measure,
-        if turns { "Reached the target" } else { "Wins" },
-        if turns {
-            "Mean turns ± 95%"
-        } else {
-            "Rating ± 95%"
-        },
-    );
-    for e in &board.agents {
-        let _ = write!(
-            s,
-            r#"<tr data-contestant="{}"><td>{}</td><td><a href="/agents/{}">{}</a></td><td>v{}</td><td>{}</td><td>{}</td><td>{} ± {}</td><td>{}</td></tr>"#,
-            e.contestant,
-            e.rank,
-            e.contestant,
-            esc(&e.name),
-            e.version,
-            e.games,
-            e.wins,
-            num(e.rating, if turns { 1 } else { 0 }),
-            num(e.interval, if turns { 1 } else { 0 }),
-            e.faults,
-        );
-    }
-    s.push_str("</tbody></table>");
-    if board.agents.is_empty() {
-        s.push_str(r#"<p class="muted" id="empty">No accepted agent yet.</p>"#);
-    }
-    s
+    html::render(&html::Board::of(board))
 }
 
-/// A list of games with links to their replays.
-fn games_list(games: &[GameRow], id: &str) -> String {
-    let mut s = format!(r#"<ol class="games" id="{id}">"#);
-    for g in games {
-        let result: Option<GameResult> = g
-            .result
-            .as_deref()
-            .and_then(|r| serde_json::from_str(r).ok());
-        let names: Vec<String> = g
-            .seats
-            .iter()
-            .map(|seat| esc(&super::ladder::seat_label(&seat.name, seat.number)))
-            .collect();
-        let outcome = match result.as_ref().and_then(|r| r.outcome.winner()) {
-            Some(w) => format!("won by {}", names.get(w).cloned().unwrap_or_default()),
-            None => "no winner".into(),
-        };
-        let _ = write!(
-            s,
-            r#"<li><a href="/replays/game.html?game={id}">Game {id}</a>: {} — {outcome}</li>"#,
-            names.join(" vs "),
-            id = g.id,
-        );
-    }
-    s.push_str("</ol>");
-    s
+/// A list of games with links to their replays (`label`: see [`html::Games`]).
+fn games_list(games: &[GameRow], id: &str, label: Option<String>) -> String {
+    let games = games
+        .iter()
+        .map(|g| {
+            let result: Option<GameResult> = g
+                .result
+                .as_deref()
+                .and_then(|r| serde_json::from_str(r).ok());
+            let names: Vec<String> = g
+                .seats
+                .iter()
+                .map(|seat| super::ladder::seat_label(&seat.name, seat.number))
+                .collect();
+            let winner = result
+                .as_ref()
+                .and_then(|r| r.outcome.winner())
+                .and_then(|w| names.get(w).cloned());
+            html::GameLine {
+                id: g.id,
+                names,
+                winner,
+            }
+        })
+        .collect();
+    html::render(&html::Games { id, label, games })
 }
 
 fn final_table(json: &str) -> String {
     let Ok(standings) = serde_json::from_str::<Vec<Standing>>(json) else {
         return String::new();
     };
-    let mut s = String::from(
-        r#"<h2>Final standings</h2><table class="board" id="final"><thead><tr><th>Rank</th><th>Agent</th><th>Games</th><th>Wins</th><th>Rating ± 95%</th></tr></thead><tbody>"#,
-    );
-    for e in &standings {
-        let _ = write!(
-            s,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{} ± {}</td></tr>",
-            e.rank,
-            esc(&e.name),
-            e.games,
-            e.wins,
-            num(e.rating, 1),
-            num(e.interval, 1)
-        );
-    }
-    s.push_str("</tbody></table>");
-    s
+    html::render(&html::FinalTable {
+        standings: standings
+            .into_iter()
+            .map(|e| html::FinalLine {
+                rank: e.rank,
+                name: e.name,
+                games: e.games,
+                wins: e.wins,
+                rating: num(e.rating, 1),
+                interval: num(e.interval, 1),
+            })
+            .collect(),
+    })
 }
 
 async fn leaderboard_page(
@@ -213,14 +180,25 @@ async fn leaderboard_page(
     headers: HeaderMap,
 ) -> Result<Html<String>, PageError> {
     let who = viewer(&app, &headers).await?;
-    let mut body = status_line(&app).await?;
-    if let Some(json) = app.db.state(FINAL_STANDINGS).await? {
-        body.push_str(&final_table(&json));
-        body.push_str("<h2>Ladder</h2>");
-    }
-    body.push_str(&leaderboard_table(&app.board.current()));
-    body.push_str(r#"<h2>Latest games</h2>"#);
-    body.push_str(&games_list(&app.db.recent_games(None, 20).await?, "recent"));
+    // The same for every viewer: rendered once per change.
+    let body = app
+        .pages
+        .get("/", || async {
+            let mut body = status_line(&app).await?;
+            if let Some(json) = app.db.state(FINAL_STANDINGS).await? {
+                body.push_str(&final_table(&json));
+                body.push_str("<h2>Ladder</h2>");
+            }
+            body.push_str(&leaderboard_table(&app.board.current()));
+            body.push_str(r#"<h2>Latest games</h2>"#);
+            body.push_str(&games_list(
+                &app.db.recent_games(None, 20).await?,
+                "recent",
+                None,
+            ));
+            Ok(body)
+        })
+        .await?;
     Ok(render(
         &app,
         "Leaderboard",
@@ -230,30 +208,54 @@ async fn leaderboard_page(
     ))
 }
 
-async fn projector(State(app): AppState) -> Result<Html<String>, PageError> {
-    let body = format!(
-        r#"{}{}<p class="muted">This page updates by itself.</p>"#,
-        status_line(&app).await?,
-        leaderboard_table(&app.board.current()),
-    );
-    let html = page(
-        &app.challenge.name,
-        &app.challenge.name,
-        &Viewer::Anonymous,
-        false,
-        &body,
-        &["live.js"],
-    )
-    .replace("<body>", r#"<body class="projector">"#);
-    Ok(Html(html))
+async fn projector(State(app): AppState) -> Result<Response, PageError> {
+    let html = app
+        .pages
+        .get("/projector", || async {
+            let body = format!(
+                r#"{}{}<p class="muted">This page updates by itself.</p>"#,
+                status_line(&app).await?,
+                leaderboard_table(&app.board.current()),
+            );
+            Ok(html::render(&html::Layout {
+                challenge: &app.challenge.name,
+                title: &app.challenge.name,
+                viewer: None,
+                registration: false,
+                body: &body,
+                scripts: &["live.js"],
+                projector: true,
+            }))
+        })
+        .await?;
+    Ok(Html(html.to_string()).into_response())
 }
 
 async fn agent_page(
     State(app): AppState,
     headers: HeaderMap,
     Path(id): Path<i64>,
-) -> Result<Html<String>, PageError> {
+) -> Result<Response, PageError> {
+    let anonymous =
+        !headers.contains_key(header::COOKIE) && !headers.contains_key(header::AUTHORIZATION);
+    let plays = app.board.active().iter().any(|v| v.contestant_id == id);
+    if anonymous && plays {
+        // The page of an agent that plays, for visitors: rendered once per change.
+        let html = app
+            .pages
+            .get(&format!("/agents/{id}"), || async {
+                agent_html(&app, None, id).await.map_err(|e| match e {
+                    PageError(_, why) => anyhow::anyhow!("{why}"),
+                })
+            })
+            .await?;
+        return Ok(Html(html.to_string()).into_response());
+    }
     let who = viewer(&app, &headers).await?;
+    Ok(Html(agent_html(&app, who.as_ref(), id).await?).into_response())
+}
+
+async fn agent_html(app: &App, who: Option<&Contestant>, id: i64) -> Result<String, PageError> {
     let c = app.db.contestant(id).await?.ok_or_else(|| {
         PageError(
             StatusCode::NOT_FOUND,
@@ -268,42 +270,34 @@ async fn agent_page(
     let board = app.board.current();
     // `live.js` keeps the standing and the games up to date: the fields by their `data-field`,
     // the games of the version labelled `data-label` (a new version reloads the page).
-    let mut body = format!(
-        r#"<div id="standing" data-contestant="{id}" data-version="{}">"#,
-        active.as_ref().map_or(0, |v| v.number)
-    );
-    match (&active, board.agents.iter().find(|e| e.contestant == id)) {
-        (Some(v), Some(e)) => {
-            let _ = write!(
-                body,
-                r#"<p>Plays version {} (SHA-256 <code>{}</code>). Rank <span data-field="rank">{}</span> of <span data-field="of">{}</span>; <span data-field="games">{}</span> games, <span data-field="wins">{}</span> wins; {} <span data-field="rating">{} ± {}</span>.</p>"#,
-                v.number,
-                &v.sha256[..16.min(v.sha256.len())],
-                e.rank,
-                board.agents.len(),
-                e.games,
-                e.wins,
-                board.measure,
-                num(e.rating, 1),
-                num(e.interval, 1)
-            );
-        }
-        _ => body.push_str(r#"<p class="muted">No accepted version yet.</p>"#),
-    }
-    body.push_str("</div>");
-    if let Some(v) = &active {
-        body.push_str("<h2>Latest games</h2>");
-        let list = games_list(&app.db.recent_games(Some(v.id), 50).await?, "games");
-        body.push_str(&list.replacen(
-            r#"id="games""#,
-            &format!(
-                r#"id="games" data-label="{}""#,
-                esc(&super::ladder::seat_label(&c.name, v.number))
-            ),
-            1,
-        ));
-    }
-    Ok(render(&app, &c.name, who.as_ref(), &body, &["live.js"]))
+    let standing = match (&active, board.agents.iter().find(|e| e.contestant == id)) {
+        (Some(v), Some(e)) => Some(html::AgentStanding {
+            sha: &v.sha256[..16.min(v.sha256.len())],
+            rank: e.rank,
+            of: board.agents.len(),
+            games: e.games,
+            wins: e.wins,
+            measure: board.measure,
+            rating: num(e.rating, 1),
+            interval: num(e.interval, 1),
+        }),
+        _ => None,
+    };
+    let games = match &active {
+        Some(v) => Some(games_list(
+            &app.db.recent_games(Some(v.id), 50).await?,
+            "games",
+            Some(super::ladder::seat_label(&c.name, v.number)),
+        )),
+        None => None,
+    };
+    let body = html::render(&html::Agent {
+        id,
+        version: active.as_ref().map_or(0, |v| v.number),
+        standing,
+        games,
+    });
+    Ok(render(app, &c.name, who, &body, &["live.js"]).0)
 }
 
 async fn game_page(Path(id): Path<i64>) -> Redirect {
@@ -350,9 +344,11 @@ fn check_csrf(
     cookie: &str,
     token: Option<&str>,
 ) -> Result<(), PageError> {
-    let ok = cookie_value(headers, cookie)
-        .zip(token)
-        .is_some_and(|(c, t)| auth::csrf_ok(&app.secret, c, t));
+    // Forms come from this site's pages: the CSRF token bound to the cookie, and the origin.
+    let ok = auth::same_origin(headers)
+        && cookie_value(headers, cookie)
+            .zip(token)
+            .is_some_and(|(c, t)| auth::csrf_ok(&app.secret, c, t));
     if ok {
         Ok(())
     } else {
@@ -375,20 +371,10 @@ fn with_cookie(html: Html<String>, cookie: Option<String>) -> Response {
 
 async fn login_form(State(app): AppState, headers: HeaderMap) -> Result<Response, PageError> {
     let (csrf, cookie) = anonymous_csrf(&app, &headers)?;
-    let body = format!(
-        r#"<form method="post" action="/login" class="card">
-<input type="hidden" name="csrf" value="{csrf}">
-<label for="token">Your token</label>
-<input type="password" id="token" name="token" autocomplete="current-password" required size="70">
-<button type="submit" class="primary">Log in</button>
-</form>
-<p class="hint">The host gave you a token when adding you{}. It is shown only once: keep it.</p>"#,
-        if app.challenge.invite_code.is_some() {
-            r#" (or <a href="/register">register</a> with the invite code)"#
-        } else {
-            ""
-        }
-    );
+    let body = html::render(&html::Login {
+        csrf: &csrf,
+        registration: app.challenge.invite_code.is_some(),
+    });
     Ok(with_cookie(
         render(&app, "Log in", None, &body, &[]),
         cookie,
@@ -452,16 +438,7 @@ async fn register_form(State(app): AppState, headers: HeaderMap) -> Result<Respo
         ));
     }
     let (csrf, cookie) = anonymous_csrf(&app, &headers)?;
-    let body = format!(
-        r#"<form method="post" action="/register" class="card">
-<input type="hidden" name="csrf" value="{csrf}">
-<label for="name">Name (shown on the leaderboard)</label>
-<input id="name" name="name" required maxlength="40">
-<label for="invite_code">Invite code</label>
-<input id="invite_code" name="invite_code" required>
-<button type="submit" class="primary">Register</button>
-</form>"#
-    );
+    let body = html::render(&html::Register { csrf: &csrf });
     Ok(with_cookie(
         render(&app, "Register", None, &body, &[]),
         cookie,
@@ -472,7 +449,7 @@ async fn register(
     State(app): AppState,
     headers: HeaderMap,
     Form(form): Form<HashMap<String, String>>,
-) -> Result<Html<String>, PageError> {
+) -> Result<Response, PageError> {
     check_csrf(
         &app,
         &headers,
@@ -480,22 +457,25 @@ async fn register(
         form.get("csrf").map(String::as_str),
     )?;
     let field = |k: &str| form.get(k).map(String::as_str).unwrap_or("");
-    let token = admin::register(
-        &app.db,
-        app.challenge.invite_code.as_deref(),
-        field("name"),
-        field("invite_code"),
+    let (name, token) = match api::registration(&app, field("name"), field("invite_code")).await {
+        Ok(r) => r,
+        Err(api::Registered::Refused(why)) => return Err(PageError(StatusCode::FORBIDDEN, why)),
+        Err(api::Registered::Throttled(s)) => {
+            return Err(PageError(
+                StatusCode::TOO_MANY_REQUESTS,
+                format!("Too many wrong invite codes: try again in {s} s."),
+            ))
+        }
+    };
+    let body = html::render(&html::Registered {
+        name: &name.text,
+        token: &token,
+    });
+    Ok((
+        [api::NO_STORE],
+        render(&app, "Registered", None, &body, &[]),
     )
-    .await
-    .map_err(|e| PageError(StatusCode::FORBIDDEN, format!("{e:#}")))?;
-    let body = format!(
-        r#"<p>Welcome, {}. Your token is:</p><pre id="token" class="token">{}</pre>
-<p class="hint">It is shown only this once; the server keeps only a hash of it. Use it to
-<a href="/login">log in</a> and with <code>arena submit --token</code>.</p>"#,
-        esc(field("name").trim()),
-        token
-    );
-    Ok(render(&app, "Registered", None, &body, &[]))
+        .into_response())
 }
 
 // ----- the contestant's own page -----
@@ -512,84 +492,207 @@ async fn me_page(
         return Ok(Redirect::to("/login").into_response());
     };
     let csrf = auth::csrf_token(&app.secret, session);
-    let mut body = status_line(&app).await?;
-    if let Some(e) = q.get("error") {
-        let msg = match e.as_str() {
-            "closed" => "Submissions are closed: the upload was not taken.",
-            "rate" => "Too many uploads in the last hour: wait a little and upload again.",
-            "large" => "The file is larger than this challenge allows.",
-            "empty" => "Choose a file to upload.",
-            _ => "The upload failed.",
-        };
-        let _ = write!(body, r#"<p class="error" id="upload-error">{msg}</p>"#);
-    }
-    let _ = write!(
-        body,
-        r#"<form method="post" action="/me/upload" enctype="multipart/form-data" class="card" id="upload">
-<input type="hidden" name="csrf" value="{csrf}">
-<label for="agent">Upload a new version (<code>.wasm</code> or <code>.wat</code>, at most {} KiB)</label>
-<input type="file" id="agent" name="agent" accept=".wasm,.wat" required>
-<button type="submit" class="primary" id="upload-button">Upload and check</button>
-</form>
-<p class="hint">The check is what <code>arena check</code> does; it takes a few seconds. From a terminal:
-<code>arena submit --server URL --token TOKEN agent.wasm</code>.</p>"#,
-        app.challenge.uploads.max_bytes / 1024
-    );
+    let status = status_line(&app).await?;
+    let error = q.get("error").map(|e| match e.as_str() {
+        "closed" => "Submissions are closed: the upload was not taken.",
+        "rate" => "Too many uploads in the last hour: wait a little and upload again.",
+        "large" => "The file is larger than this challenge allows.",
+        "unreadable" => "The upload could not be read: try again.",
+        "empty" => "Choose a file to upload.",
+        "unbuildable" => "This server cannot build that file.",
+        _ => "The upload failed.",
+    });
     let versions = app.db.versions_of(who.id).await?;
-    body.push_str("<h2>Your versions</h2>");
-    if versions.is_empty() {
-        body.push_str(r#"<p class="muted">None yet.</p>"#);
-    }
-    body.push_str(r#"<ol class="versions" id="versions">"#);
-    for v in &versions {
-        let verdict = if v.accepted { "accepted" } else { "refused" };
-        let _ = write!(
-            body,
-            r#"<li id="v{n}" data-verdict="{verdict}"><strong>Version {n}</strong>{active}: <span class="verdict {verdict}">{Verdict}</span>{reason} <span class="muted">({size} bytes, {when}, SHA-256 <code>{sha}</code>)</span>
-<details{open}><summary>Check report</summary><pre>{report}</pre></details></li>"#,
-            n = v.number,
-            active = if v.active { " (plays now)" } else { "" },
-            Verdict = if v.accepted { "Accepted" } else { "Refused" },
-            reason = v
-                .reason
-                .as_deref()
-                .map(|r| format!(": {}", esc(r)))
-                .unwrap_or_default(),
-            size = v.size,
-            when = time(v.uploaded_ms),
-            sha = &v.sha256[..16.min(v.sha256.len())],
-            open = if Some(v.number) == versions.first().map(|f| f.number) {
-                " open"
-            } else {
-                ""
-            },
-            report = esc(&v.report),
-        );
-    }
-    body.push_str("</ol>");
-    if let Some(active) = versions.iter().find(|v| v.active) {
-        body.push_str("<h2>Games of the version that plays</h2>");
-        let games = app.db.recent_games(Some(active.id), 50).await?;
-        body.push_str(&own_games(&games, who.id));
-    }
-    let _ = write!(
-        body,
-        r#"<form method="post" action="/logout"><input type="hidden" name="csrf" value="{csrf}"><button type="submit">Log out</button></form>"#
-    );
-    Ok(render(
+    let (games, faults) = match versions.iter().find(|v| v.active) {
+        Some(active) => {
+            let games = app.db.recent_games(Some(active.id), 50).await?;
+            (
+                Some(games_list(&games, "own-games", None)),
+                own_faults(&games, who.id),
+            )
+        }
+        None => (None, Vec::new()),
+    };
+    let body = html::render(&html::Me {
+        status: &status,
+        error,
+        csrf: &csrf,
+        max_kib: app.challenge.uploads.max_bytes / 1024,
+        disabled: who.disabled,
+        versions: versions
+            .iter()
+            .map(|v| {
+                let status = api::version_status(v);
+                html::VersionLine {
+                    number: v.number,
+                    active: v.active,
+                    status,
+                    verdict: match status {
+                        "checking" => "Being checked",
+                        "accepted" => "Accepted",
+                        _ => "Refused",
+                    },
+                    reason: v.reason.clone(),
+                    size: v.size,
+                    when: time(v.uploaded_ms),
+                    sha: v.sha256[..16.min(v.sha256.len())].to_owned(),
+                    report: v.report.clone(),
+                }
+            })
+            .collect(),
+        games,
+        faults,
+        python: app.builds.unavailable(Lang::Python).is_none(),
+        javascript: app.builds.unavailable(Lang::JavaScript).is_none(),
+        download: app.executable.as_ref().map(|exe| html::Download {
+            version: exe.version.clone(),
+            platform: exe.platform.clone(),
+            sha256: exe.sha256.clone(),
+            mib: exe.mib(),
+        }),
+        timing: &html::TIMING,
+        editor: editor(&app, &who, &versions).await?,
+    });
+    let scripts: &[&str] = if app.builds.unavailable(Lang::Python).is_none()
+        || app.builds.unavailable(Lang::JavaScript).is_none()
+    {
+        &["editor.js"]
+    } else {
+        &[]
+    };
+    let page = render(
         &app,
         &format!("{} — your agent", who.name),
         Some(&who),
         &body,
-        &[],
-    )
-    .into_response())
+        scripts,
+    );
+    Ok(([api::NO_STORE], page).into_response())
 }
 
-/// The contestant's games, with their own agent's faults (the replays show its debug log).
-fn own_games(games: &[GameRow], me: i64) -> String {
-    let mut s = games_list(games, "own-games");
-    let mut faults = String::new();
+/// The editor of `/me`, when this server builds a language: the contestant's latest sources (of
+/// the entry file), else the game's template in the first language it builds.
+async fn editor(
+    app: &App,
+    who: &Contestant,
+    versions: &[super::db::Version],
+) -> anyhow::Result<Option<html::Editor>> {
+    let langs: Vec<Lang> = [Lang::Python, Lang::JavaScript]
+        .into_iter()
+        .filter(|l| app.builds.unavailable(*l).is_none())
+        .collect();
+    let template = |lang: Lang| {
+        let game = app.challenge.game;
+        game.templates()
+            .iter()
+            .find(|t| t.lang == lang.key())
+            .and_then(|t| t.files.first())
+            .map(|(_, text)| {
+                text.replace("{{name}}", &who.name).replace(
+                    "{{world}}",
+                    game.info().agent.component.map_or("", |w| w.short_name()),
+                )
+            })
+            .unwrap_or_default()
+    };
+    let Some(&first) = langs.first() else {
+        return Ok(None);
+    };
+    let mut lang = first;
+    let mut source = template(first);
+    if let Some(v) = versions.iter().find(|v| v.source) {
+        if let Some(sha) = app.db.version_source(v.id, who.id).await? {
+            let storage = app.storage.clone();
+            let stored = tokio::task::spawn_blocking(move || storage.agent(&sha))
+                .await
+                .map_err(|e| anyhow::anyhow!("{e}"))??;
+            let s = super::sources::Sources::from_bytes(&stored)?;
+            if langs.contains(&s.lang) {
+                if let Some(f) = s.files.iter().find(|f| f.path == s.entry) {
+                    lang = s.lang;
+                    source = f.text.clone();
+                }
+            }
+        }
+    }
+    Ok(Some(html::Editor {
+        lang: lang.key(),
+        source,
+        python: langs
+            .contains(&Lang::Python)
+            .then(|| template(Lang::Python)),
+        javascript: langs
+            .contains(&Lang::JavaScript)
+            .then(|| template(Lang::JavaScript)),
+    }))
+}
+
+/// `POST /me/source` (the editor's Submit): the editor's text as a one-file agent (`agent.py`,
+/// `agent.js`), built and checked as an upload of sources.
+async fn source_submit(
+    State(app): AppState,
+    headers: HeaderMap,
+    request: axum::extract::Request,
+) -> Result<Response, PageError> {
+    if !auth::same_origin(&headers) {
+        return Err(api::foreign_origin().into());
+    }
+    let Some(who) = viewer(&app, &headers).await? else {
+        return Ok(Redirect::to("/login").into_response());
+    };
+    if let Err(r) = uploads::admit(&app, &who).await {
+        return refused_upload(r);
+    }
+    let declared = api::content_length(&headers);
+    let room = match uploads::reserve(&app, declared.unwrap_or(FORM_OVERHEAD)).await {
+        Ok(room) => room,
+        Err(r) => return refused_upload(r),
+    };
+    let Form(form) = Form::<HashMap<String, String>>::from_request(request, &())
+        .await
+        .map_err(|e| PageError(StatusCode::BAD_REQUEST, format!("unreadable form: {e}")))?;
+    check_csrf(
+        &app,
+        &headers,
+        auth::SESSION_COOKIE,
+        form.get("csrf").map(String::as_str),
+    )?;
+    let unbuildable = |why: String| PageError(StatusCode::UNPROCESSABLE_ENTITY, why);
+    let file = match form.get("lang").map(String::as_str) {
+        Some("python") => "agent.py",
+        Some("javascript") => "agent.js",
+        _ => return Err(unbuildable("choose Python or JavaScript".into())),
+    };
+    let text = form.get("source").map_or("", String::as_str);
+    if text.trim().is_empty() {
+        return Ok(Redirect::to("/me?error=empty").into_response());
+    }
+    let sources = super::sources::Sources::single(file, text).map_err(unbuildable)?;
+    if let Some(why) = app.builds.unavailable(sources.lang) {
+        return Err(unbuildable(why));
+    }
+    match uploads::take_sources(&app, &who, &sources, room).await {
+        Ok(checked) => Ok(Redirect::to(&format!("/me#v{}", checked.version)).into_response()),
+        Err(r) => refused_upload(r),
+    }
+}
+
+/// Back to `/me` with the reason an upload was not taken.
+fn refused_upload(r: Refusal) -> Result<Response, PageError> {
+    let error = match r {
+        Refusal::Closed(_) => "closed",
+        Refusal::RateLimited { .. } => "rate",
+        Refusal::TooLarge { .. } => "large",
+        Refusal::Unreadable(_) => "unreadable",
+        Refusal::Unbuildable(why) => return Err(PageError(StatusCode::UNPROCESSABLE_ENTITY, why)),
+        Refusal::Internal(e) => return Err(e.into()),
+    };
+    Ok(Redirect::to(&format!("/me?error={error}")).into_response())
+}
+
+/// The faults of the contestant's own agent in `games` (the replays show its debug log).
+fn own_faults(games: &[GameRow], me: i64) -> Vec<html::FaultLine> {
+    let mut faults = Vec::new();
     for g in games {
         let Some(r) = g
             .result
@@ -600,33 +703,51 @@ fn own_games(games: &[GameRow], me: i64) -> String {
         };
         for f in &r.faults {
             if g.seats.get(f.seat).is_some_and(|s| s.contestant_id == me) {
-                let _ = write!(
-                    faults,
-                    "<li>Game {}: {} fault in the {} decision: {}</li>",
-                    g.id,
-                    esc(&f.kind),
-                    esc(&f.decision),
-                    esc(&f.detail)
-                );
+                faults.push(html::FaultLine {
+                    game: g.id,
+                    kind: f.kind.clone(),
+                    decision: f.decision.clone(),
+                    detail: f.detail.clone(),
+                });
             }
         }
     }
-    if !faults.is_empty() {
-        let _ = write!(
-            s,
-            r#"<h3>Your agent's faults</h3><ul id="faults">{faults}</ul>"#
-        );
-    }
-    s
+    faults
 }
 
+/// `POST /me/upload`: the session and the form's origin are checked, and the upload admitted,
+/// before the body is read; the CSRF field comes before the file in the form and is checked
+/// before the file is read.
 async fn upload(
     State(app): AppState,
     headers: HeaderMap,
-    mut form: Multipart,
+    request: axum::extract::Request,
 ) -> Result<Response, PageError> {
+    if !auth::same_origin(&headers) {
+        return Err(api::foreign_origin().into());
+    }
+    let Some(who) = viewer(&app, &headers).await? else {
+        return Ok(Redirect::to("/login").into_response());
+    };
+    let refused = refused_upload;
+    if let Err(r) = uploads::admit(&app, &who).await {
+        return refused(r);
+    }
+    let limit = app.challenge.uploads.max_bytes;
+    let declared = api::content_length(&headers);
+    if declared.is_some_and(|n| n > limit + FORM_OVERHEAD) {
+        return refused(Refusal::TooLarge { limit });
+    }
+    let room = match uploads::reserve(&app, declared.unwrap_or(limit + FORM_OVERHEAD)).await {
+        Ok(room) => room,
+        Err(r) => return refused(r),
+    };
+    let mut form = Multipart::from_request(request, &())
+        .await
+        .map_err(|e| PageError(StatusCode::BAD_REQUEST, format!("unreadable form: {e}")))?;
     let mut csrf = None;
     let mut bytes = None;
+    let mut file_name = None;
     while let Some(field) = form
         .next_field()
         .await
@@ -642,6 +763,7 @@ async fn upload(
             Some("agent") => {
                 // Checked before the file is read, so that a forged form costs no upload.
                 check_csrf(&app, &headers, auth::SESSION_COOKIE, csrf.as_deref())?;
+                file_name = field.file_name().map(str::to_owned);
                 bytes = Some(field.bytes().await.map_err(|e| {
                     PageError(StatusCode::BAD_REQUEST, format!("unreadable upload: {e}"))
                 })?)
@@ -650,21 +772,36 @@ async fn upload(
         }
     }
     check_csrf(&app, &headers, auth::SESSION_COOKIE, csrf.as_deref())?;
-    let Some(who) = viewer(&app, &headers).await? else {
-        return Ok(Redirect::to("/login").into_response());
-    };
     let bytes = match bytes {
         Some(b) if !b.is_empty() => b,
         _ => return Ok(Redirect::to("/me?error=empty").into_response()),
     };
-    match uploads::upload(&app, &who, bytes.to_vec()).await {
+    if bytes.len() as u64 > limit {
+        return refused(Refusal::TooLarge { limit });
+    }
+    // A Python or JavaScript file is sources for the server to build.
+    let name = file_name.unwrap_or_default();
+    let taken = if Lang::of_file(&name).is_some() {
+        let unbuildable = |why: String| PageError(StatusCode::UNPROCESSABLE_ENTITY, why);
+        let text = String::from_utf8(bytes.to_vec())
+            .map_err(|_| unbuildable(format!("{name}: not UTF-8 text")))?;
+        let file = name.rsplit(['/', '\\']).next().unwrap_or(&name);
+        let sources = crate::serve::sources::Sources::single(file, &text).map_err(unbuildable)?;
+        if let Some(why) = app.builds.unavailable(sources.lang) {
+            return Err(unbuildable(why));
+        }
+        uploads::take_sources(&app, &who, &sources, room).await
+    } else {
+        uploads::take(&app, &who, uploads::Received::new(bytes, room)).await
+    };
+    match taken {
         Ok(checked) => Ok(Redirect::to(&format!("/me#v{}", checked.version)).into_response()),
-        Err(Refusal::Closed(_)) => Ok(Redirect::to("/me?error=closed").into_response()),
-        Err(Refusal::RateLimited { .. }) => Ok(Redirect::to("/me?error=rate").into_response()),
-        Err(Refusal::TooLarge { .. }) => Ok(Redirect::to("/me?error=large").into_response()),
-        Err(Refusal::Internal(e)) => Err(e.into()),
+        Err(r) => refused(r),
     }
 }
+
+/// What a multipart form adds to the file it carries (the CSRF field, boundaries, headers).
+const FORM_OVERHEAD: u64 = 64 * 1024;
 
 // ----- static files and replays -----
 
@@ -673,6 +810,7 @@ fn content_type(file: &str) -> &'static str {
         Some("html") => "text/html; charset=utf-8",
         Some("css") => "text/css; charset=utf-8",
         Some("js") => "text/javascript; charset=utf-8",
+        Some("txt") => "text/plain; charset=utf-8",
         _ => "application/octet-stream",
     }
 }
@@ -681,6 +819,8 @@ async fn static_file(Path(file): Path<String>) -> Response {
     let text = match file.as_str() {
         "serve.css" => SERVE_CSS,
         "live.js" => LIVE_JS,
+        "editor.js" => EDITOR_JS,
+        "editor-licenses.txt" => EDITOR_LICENSES,
         _ => return StatusCode::NOT_FOUND.into_response(),
     };
     (

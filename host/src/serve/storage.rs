@@ -3,14 +3,15 @@
 //! ```text
 //! DATA/arena.sqlite3        the database (WAL: also arena.sqlite3-wal, -shm)
 //! DATA/secret               32 random bytes that key the CSRF tokens (mode 0600)
-//! DATA/agents/ab/abcd….wasm every accepted upload, named by the SHA-256 of its bytes
+//! DATA/agents/ab/abcd….wasm every upload, named by the SHA-256 of its bytes
 //! DATA/records/000/game-000123.jsonl[.gz]   each ladder game's record
 //! DATA/final/               the final league's output folder (as `arena league` writes it)
 //! ```
 //!
 //! Every file is written to a temporary name, synced, and renamed into place, and the folder is
-//! synced: a file is either whole or absent after a crash. Writing the same content again gives
-//! the same file, so a game played again after a crash writes the same record.
+//! synced: a file is either whole or absent after a crash (a temporary file a crash leaves is
+//! removed at the next start). Writing the same content again gives the same file, so a game
+//! played again after a crash writes the same record.
 
 use std::fs::{self, File};
 use std::io::Write;
@@ -98,6 +99,58 @@ impl Storage {
         fs::read(&path).with_context(|| format!("cannot read {}", path.display()))
     }
 
+    /// Removes the record file of game `id`, compressed or not, if there is one (a game
+    /// cancelled while it was played). Returns how many files were removed.
+    pub fn remove_record(&self, id: i64) -> anyhow::Result<usize> {
+        let mut removed = 0;
+        for compressed in [false, true] {
+            let path = self.root.join(Storage::record_name(id, compressed));
+            match fs::remove_file(&path) {
+                Ok(()) => removed += 1,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => {
+                    return Err(e).with_context(|| format!("cannot remove {}", path.display()))
+                }
+            }
+        }
+        Ok(removed)
+    }
+
+    /// Removes the temporary files of writes that a killed server did not finish (see
+    /// [`write_durably`]), in the data folder's own folders (not the final's: the league keeps
+    /// its own). Returns how many.
+    pub fn remove_temporary_files(&self) -> anyhow::Result<usize> {
+        let mut removed = 0;
+        let mut dirs = vec![self.root.clone()];
+        for sub in [AGENTS_DIR, RECORDS_DIR] {
+            let top = self.root.join(sub);
+            dirs.push(top.clone());
+            if let Ok(entries) = fs::read_dir(&top) {
+                dirs.extend(
+                    entries
+                        .filter_map(Result::ok)
+                        .map(|e| e.path())
+                        .filter(|p| p.is_dir()),
+                );
+            }
+        }
+        for dir in dirs {
+            let Ok(entries) = fs::read_dir(&dir) else {
+                continue;
+            };
+            for e in entries.filter_map(Result::ok) {
+                let name = e.file_name();
+                let name = name.to_string_lossy();
+                if name.starts_with('.') && name.ends_with(".tmp") && e.path().is_file() {
+                    fs::remove_file(e.path())
+                        .with_context(|| format!("cannot remove {}", e.path().display()))?;
+                    removed += 1;
+                }
+            }
+        }
+        Ok(removed)
+    }
+
     /// The server's secret, made on first use.
     pub fn secret(&self) -> anyhow::Result<Vec<u8>> {
         let path = self.root.join(SECRET_FILE);
@@ -170,6 +223,23 @@ mod tests {
         let secret = s.secret().unwrap();
         assert_eq!(secret.len(), 32);
         assert_eq!(s.secret().unwrap(), secret, "made once, then read back");
+        // What a killed server leaves: temporary files, and records of cancelled games.
+        let leftovers = [
+            dir.join(".secret.1-0.tmp"),
+            dir.join("agents/ab/.abcd.wasm.1-1.tmp"),
+            dir.join("records/001/.game-001234.jsonl.1-2.tmp"),
+        ];
+        fs::create_dir_all(dir.join("agents/ab")).unwrap();
+        for f in &leftovers {
+            fs::write(f, b"half").unwrap();
+        }
+        fs::write(dir.join("records/001/keep.tmp"), b"not ours").unwrap();
+        assert_eq!(s.remove_temporary_files().unwrap(), 3);
+        assert!(leftovers.iter().all(|f| !f.exists()));
+        assert!(dir.join("records/001/keep.tmp").exists());
+        assert_eq!(s.remove_record(1234).unwrap(), 1);
+        assert_eq!(s.remove_record(1234).unwrap(), 0);
+        assert!(s.record(&name).is_err());
         fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -1,5 +1,6 @@
-//! The client side of `POST /api/submissions`, for `arena submit`: sends an agent file with the
-//! contestant's token and reads the verdict.
+//! The client side of `POST /api/submissions`, for `arena submit`: sends an agent (a module, or a
+//! Python or JavaScript agent's sources for the server to build) with the contestant's token and
+//! reads the verdict.
 //!
 //! ureq: a small, maintained, blocking HTTP client (no async runtime needed in the command), with
 //! rustls over the ring crypto the arena already builds, so submitting to a server behind an
@@ -8,6 +9,7 @@
 use std::time::Duration;
 
 use serde_json::Value;
+use ureq::unversioned::multipart::{Form, Part};
 
 /// What the server answered.
 #[derive(Debug)]
@@ -24,10 +26,34 @@ pub enum Answer {
     Unauthorized(String),
 }
 
-/// Uploads `bytes` to the server at `base` (e.g. `https://arena.example.org`) with `token`.
-/// An error is a connection failure or an answer that is not the API's.
-pub fn submit(base: &str, token: &str, bytes: &[u8]) -> anyhow::Result<Answer> {
-    let url = format!("{}/api/submissions", base.trim_end_matches('/'));
+/// What is uploaded.
+#[derive(Debug)]
+pub enum Upload<'a> {
+    /// A module (`.wasm`) or its text (`.wat`): the request's body.
+    Module(&'a [u8]),
+    /// A Python or JavaScript agent's sources, for the server to build: a
+    /// `multipart/form-data` body (docs/SERVER.md): a `lang` field (`python`, `javascript`), an
+    /// `entry` field (the path of the file that defines the agent), and one `file` part per
+    /// source file, its file name the file's path (relative, `/` between folders).
+    Sources(&'a crate::cli::new::sources::Sources),
+}
+
+/// The server's base URL: `server` as given when it names a scheme (`https://…`), else
+/// `http://server` (`arena submit --server 127.0.0.1:8080`).
+pub fn base_url(server: &str) -> String {
+    let server = server.trim().trim_end_matches('/');
+    if server.contains("://") {
+        server.to_owned()
+    } else {
+        format!("http://{server}")
+    }
+}
+
+/// Uploads `upload` to the server at `server` (e.g. `https://arena.example.org`, or
+/// `host:port` for plain HTTP) with `token`. An error is a connection failure or an answer that
+/// is not the API's.
+pub fn submit(server: &str, token: &str, upload: Upload<'_>) -> anyhow::Result<Answer> {
+    let url = format!("{}/api/submissions", base_url(server));
     let agent: ureq::Agent = ureq::Agent::config_builder()
         // The check waits its turn behind other uploads and plays smoke games: seconds, rarely
         // minutes.
@@ -35,12 +61,31 @@ pub fn submit(base: &str, token: &str, bytes: &[u8]) -> anyhow::Result<Answer> {
         .http_status_as_error(false)
         .build()
         .into();
-    let mut response = agent
+    let request = agent
         .post(&url)
-        .header("Authorization", &format!("Bearer {token}"))
-        .header("Content-Type", "application/wasm")
-        .send(bytes)
-        .map_err(|e| anyhow::anyhow!("cannot reach {url}: {e}"))?;
+        .header("Authorization", &format!("Bearer {token}"));
+    let sent = match upload {
+        Upload::Module(bytes) => request
+            .header("Content-Type", "application/wasm")
+            .send(bytes),
+        Upload::Sources(sources) => {
+            let mut form = Form::new()
+                .text("lang", sources.lang.name())
+                .text("entry", &sources.entry);
+            for (path, bytes) in &sources.files {
+                let part = Part::bytes(bytes)
+                    .file_name(path)
+                    .mime_str(match sources.lang {
+                        crate::cli::new::Lang::Python => "text/x-python",
+                        _ => "text/javascript",
+                    })
+                    .map_err(|e| anyhow::anyhow!("cannot make the upload: {e}"))?;
+                form = form.part("file", part);
+            }
+            request.send(form)
+        }
+    };
+    let mut response = sent.map_err(|e| anyhow::anyhow!("cannot reach {url}: {e}"))?;
     let status = response.status().as_u16();
     let text = response
         .body_mut()
@@ -65,7 +110,8 @@ pub fn submit(base: &str, token: &str, bytes: &[u8]) -> anyhow::Result<Answer> {
             report: field("report"),
         },
         401 => Answer::Unauthorized(field("error").unwrap_or_default()),
-        403 | 413 | 429 => Answer::Refused {
+        // 415: sources in a language the server has no toolchain for (docs/SERVER.md).
+        403 | 413 | 415 | 429 => Answer::Refused {
             reason: field("error").unwrap_or_else(|| format!("HTTP {status}")),
             report: None,
         },
@@ -74,4 +120,20 @@ pub fn submit(base: &str, token: &str, bytes: &[u8]) -> anyhow::Result<Answer> {
             field("error").unwrap_or_default()
         ),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_server_without_a_scheme_is_plain_http() {
+        assert_eq!(base_url("127.0.0.1:8080"), "http://127.0.0.1:8080");
+        assert_eq!(base_url("arena.example.org/"), "http://arena.example.org");
+        assert_eq!(
+            base_url("https://arena.example.org/"),
+            "https://arena.example.org"
+        );
+        assert_eq!(base_url("http://[::1]:9000"), "http://[::1]:9000");
+    }
 }

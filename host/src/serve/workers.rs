@@ -11,9 +11,9 @@
 //! Workers run at a lower scheduling priority (nice 10) than the threads that answer HTTP
 //! requests, so that pages and uploads stay quick while every core plays games.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -32,9 +32,71 @@ const CLAIM: i64 = 4;
 /// that long; a dead server's leases are put back at the next start.
 const LEASE_MS: i64 = 10 * 60 * 1000;
 
+/// Most loaded versions the workers keep: a loaded agent holds its compiled code (tens of MiB for
+/// an interpreter in a component), and versions replaced or taken out never play again.
+pub const AGENT_CACHE: usize = 32;
+
+/// The loaded versions, by version id: at most `cap`, those no longer active dropped first, then
+/// the least recently used.
+pub struct AgentCache<V = (Agent, String)> {
+    cap: usize,
+    tick: u64,
+    agents: HashMap<i64, (V, u64)>,
+}
+
+impl<V: Clone> AgentCache<V> {
+    pub fn new(cap: usize) -> AgentCache<V> {
+        AgentCache {
+            cap: cap.max(1),
+            tick: 0,
+            agents: HashMap::new(),
+        }
+    }
+
+    pub fn get(&mut self, version: i64) -> Option<V> {
+        self.tick += 1;
+        let tick = self.tick;
+        self.agents.get_mut(&version).map(|(a, used)| {
+            *used = tick;
+            a.clone()
+        })
+    }
+
+    /// Keeps `agent` of `version`, making room first: the versions not in `active` go, then the
+    /// least recently used.
+    pub fn insert(&mut self, version: i64, agent: V, active: &HashSet<i64>) {
+        if self.agents.len() >= self.cap {
+            self.agents.retain(|v, _| active.contains(v));
+        }
+        while self.agents.len() >= self.cap {
+            let Some(oldest) = self.agents.iter().min_by_key(|(_, a)| a.1).map(|(v, _)| *v) else {
+                break;
+            };
+            self.agents.remove(&oldest);
+        }
+        self.tick += 1;
+        self.agents.insert(version, (agent, self.tick));
+    }
+
+    pub fn len(&self) -> usize {
+        self.agents.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.agents.is_empty()
+    }
+
+    /// Drops every loaded agent (the host renamed or took out a contestant).
+    pub fn clear(&mut self) {
+        self.agents.clear();
+    }
+}
+
 /// A played game on its way to the database.
 pub struct Outcome {
     pub finished: Finished,
+    /// The seats' version ids.
+    pub seats: Vec<i64>,
     pub result: GameResult,
 }
 
@@ -44,16 +106,10 @@ pub fn start(
     rt: Handle,
     results: UnboundedSender<Outcome>,
 ) -> anyhow::Result<Vec<JoinHandle<()>>> {
-    let agents = Arc::new(Mutex::new(HashMap::<i64, (Agent, String)>::new()));
     let boot = super::auth::new_token()?;
     (0..app.challenge.workers)
         .map(|w| {
-            let (app, rt, results, agents) = (
-                Arc::clone(app),
-                rt.clone(),
-                results.clone(),
-                Arc::clone(&agents),
-            );
+            let (app, rt, results) = (Arc::clone(app), rt.clone(), results.clone());
             let owner = format!("local:{}:{w}", &boot[..12]);
             std::thread::Builder::new()
                 .name(format!("ladder-worker-{w}"))
@@ -64,7 +120,6 @@ pub fn start(
                         app,
                         rt,
                         owner,
-                        agents,
                         results,
                     }
                     .run()
@@ -78,8 +133,6 @@ struct Worker {
     app: Arc<App>,
     rt: Handle,
     owner: String,
-    /// Loaded versions and their labels, shared by the workers.
-    agents: Arc<Mutex<HashMap<i64, (Agent, String)>>>,
     results: UnboundedSender<Outcome>,
 }
 
@@ -118,6 +171,19 @@ impl Worker {
                             return;
                         }
                     }
+                    Err(e) if is_host_failure(&e) => {
+                        // Not the game's fault (no file descriptor, no memory, the database
+                        // away): it goes back to the queue, and this worker pauses.
+                        eprintln!(
+                            "warning: game {} could not be played, it is scheduled again: {e:#}",
+                            g.id
+                        );
+                        if let Err(e) = self.rt.block_on(self.app.db.release(&self.owner, &[g.id]))
+                        {
+                            eprintln!("warning: game {} cannot be put back: {e:#}", g.id);
+                        }
+                        std::thread::sleep(Duration::from_secs(1));
+                    }
                     Err(e) => {
                         eprintln!("error: game {} cannot be played: {e:#}", g.id);
                         if let Err(e) = self.rt.block_on(self.app.db.cancel(g.id, &self.owner)) {
@@ -131,12 +197,13 @@ impl Worker {
 
     fn agent(&self, version: i64) -> anyhow::Result<(Agent, String)> {
         if let Some(a) = self
+            .app
             .agents
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .get(&version)
+            .get(version)
         {
-            return Ok(a.clone());
+            return Ok(a);
         }
         let (label, sha) = self.rt.block_on(self.app.db.version_file(version))?;
         let bytes = self.app.storage.agent(&sha)?;
@@ -145,10 +212,12 @@ impl Worker {
             .engine
             .load(&label, &bytes)
             .with_context(|| format!("version {label} cannot be loaded"))?;
-        self.agents
+        let active: HashSet<i64> = self.app.board.active().iter().map(|v| v.id).collect();
+        self.app
+            .agents
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .insert(version, (agent.clone(), label.clone()));
+            .insert(version, (agent.clone(), label.clone()), &active);
         Ok((agent, label))
     }
 
@@ -187,6 +256,7 @@ impl Worker {
                 remote: false,
                 now_ms: now_ms(),
             },
+            seats: g.seats.clone(),
             result,
         })
     }
@@ -216,10 +286,11 @@ pub async fn write_results(app: Arc<App>, mut rx: UnboundedReceiver<Outcome>) {
                     "winner": o.result.outcome.winner().and_then(|s| o.result.seats.get(s)),
                 });
                 app.events.send("game", event.to_string());
-                added.push((o.finished.id, o.result));
+                added.push((o.finished.id, o.seats, o.result));
             }
         }
         app.board.add(added);
+        app.pages.changed();
         app.schedule.notify_one();
     }
 }
@@ -235,6 +306,17 @@ pub async fn count_remote_results(app: Arc<App>) {
         match app.db.take_finished().await {
             Ok(rows) => {
                 warned = false;
+                let ids: Vec<i64> = rows.iter().map(|r| r.0).collect();
+                let mut seats = match app.db.seats_of(&ids).await {
+                    Ok(s) => s,
+                    Err(e) => {
+                        // The results were taken: the board reads them all again instead.
+                        eprintln!("warning: cannot read the seats of remote games: {e:#}");
+                        let _ = app.board.reload(&app.db).await;
+                        tokio::time::sleep(Duration::from_millis(250)).await;
+                        continue;
+                    }
+                };
                 let mut added = Vec::new();
                 for (id, json) in rows {
                     match serde_json::from_str::<GameResult>(&json) {
@@ -245,13 +327,14 @@ pub async fn count_remote_results(app: Arc<App>) {
                                 "winner": r.outcome.winner().and_then(|s| r.seats.get(s)),
                             });
                             app.events.send("game", event.to_string());
-                            added.push((id, r));
+                            added.push((id, seats.remove(&id).unwrap_or_default(), r));
                         }
                         Err(e) => eprintln!("warning: game {id}: unreadable result: {e}"),
                     }
                 }
                 if !added.is_empty() {
                     app.board.add(added);
+                    app.pages.changed();
                     app.schedule.notify_one();
                     continue;
                 }
@@ -267,6 +350,18 @@ pub async fn count_remote_results(app: Arc<App>) {
     }
 }
 
+/// Whether a game failed through the host's own fault rather than its agents': the sandbox's
+/// host failures, any failure to read or write a file (EMFILE when connections took every file
+/// descriptor, a full disk ...), and the database's errors. Only a game whose agent no longer
+/// loads is given up.
+pub fn is_host_failure(e: &anyhow::Error) -> bool {
+    engine::is_host_failure(e)
+        || e.chain().any(|c| {
+            c.downcast_ref::<std::io::Error>().is_some()
+                || c.downcast_ref::<sqlx::Error>().is_some()
+        })
+}
+
 /// Nice 10 for the calling thread (Linux applies `setpriority` to one thread when given its id).
 fn lower_priority() {
     #[cfg(target_os = "linux")]
@@ -275,5 +370,33 @@ fn lower_priority() {
     unsafe {
         let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
         libc::setpriority(libc::PRIO_PROCESS, tid, 10);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The cache of loaded agents never grows past its size: versions no longer active leave
+    /// first, then the least recently used.
+    #[test]
+    fn the_agent_cache_is_bounded_and_drops_inactive_versions_first() {
+        let mut cache = AgentCache::<&str>::new(3);
+        let active: HashSet<i64> = [1, 2, 4].into();
+        cache.insert(1, "a", &active);
+        cache.insert(2, "b", &active);
+        cache.insert(3, "c", &active);
+        assert_eq!(cache.get(1), Some("a"));
+        cache.insert(4, "d", &active);
+        assert_eq!(cache.len(), 3);
+        assert_eq!(cache.get(3), None, "the inactive version went first");
+        for v in 5..100 {
+            cache.get(4);
+            cache.insert(v, "x", &active);
+            assert!(cache.len() <= 3);
+        }
+        assert_eq!(cache.get(4), Some("d"), "the most used one stays");
+        cache.clear();
+        assert!(cache.is_empty());
     }
 }

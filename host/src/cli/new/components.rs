@@ -14,6 +14,7 @@ const TYPES: TemplateFile = ("wit/types.wit", include_str!("../../../../wit/type
 pub(super) fn files(lang: Lang, template: &[TemplateFile]) -> Vec<TemplateFile> {
     let own: &[TemplateFile] = match lang {
         Lang::JavaScript => &[
+            ("README.md", include_str!("templates/javascript/README.md")),
             ("build.mjs", include_str!("templates/javascript/build.mjs")),
             (
                 "package.json",
@@ -21,7 +22,10 @@ pub(super) fn files(lang: Lang, template: &[TemplateFile]) -> Vec<TemplateFile> 
             ),
             (".gitignore", "*.wasm\nnode_modules/\n"),
         ],
-        _ => &[(".gitignore", "*.wasm\n__pycache__/\n.venv/\n")],
+        _ => &[
+            ("README.md", include_str!("templates/python/README.md")),
+            (".gitignore", "*.wasm\n__pycache__/\n.venv/\n"),
+        ],
     };
     let worlds = crate::games::registry()
         .all()
@@ -40,6 +44,16 @@ pub(super) fn files(lang: Lang, template: &[TemplateFile]) -> Vec<TemplateFile> 
 /// The WIT world of `game`'s agents (the `{{world}}` placeholder); empty for a game without one.
 pub(super) fn world(game: &dyn Game) -> &'static str {
     game.info().agent.component.map_or("", |w| w.short_name())
+}
+
+/// The built-in agent a component project's README plays against (`{{opponent}}`): the game's
+/// second (they are listed weakest first, and the weakest may never win: `passer`).
+pub(super) fn opponent(game: &dyn Game) -> &'static str {
+    let mine: Vec<&'static str> = crate::builtin::all()
+        .filter(|b| b.game == game.name())
+        .map(|b| b.name)
+        .collect();
+    mine.get(1).or(mine.first()).copied().unwrap_or_default()
 }
 
 /// The build command of a component project named `name` (run in its folder) and the component

@@ -10,10 +10,11 @@ use std::time::SystemTime;
 use anyhow::{bail, Context};
 
 use super::{build_command, Lang};
+use crate::cli::activity::{Activity, Shown};
 use crate::game::Game;
 
 /// Folders a build makes or fills, not sources.
-const NOT_SOURCES: [&str; 8] = [
+pub(super) const NOT_SOURCES: [&str; 8] = [
     "node_modules",
     ".venv",
     "__pycache__",
@@ -26,7 +27,7 @@ const NOT_SOURCES: [&str; 8] = [
 
 /// The language of the project in `dir`, from its files; `None` when it is no project of
 /// `arena new` (Rust crates excepted).
-fn language(dir: &Path) -> Option<Lang> {
+pub(super) fn language(dir: &Path) -> Option<Lang> {
     let has = |f: &str| dir.join(f).is_file();
     if has("agent.py") {
         Some(Lang::Python)
@@ -145,6 +146,14 @@ pub fn build_folder(dir: &Path) -> anyhow::Result<Option<PathBuf>> {
             return Ok(Some(output));
         }
     }
+    let _activity = Activity::start(
+        format!(
+            "building {} ({lang}: `{command}`; {})",
+            crate::terminal::line(&dir.display().to_string()),
+            usual_build_time(lang)
+        ),
+        Shown::Always,
+    );
     let run = Command::new("sh")
         .arg("-c")
         .arg(&command)
@@ -187,6 +196,16 @@ pub fn build_folder(dir: &Path) -> anyhow::Result<Option<PathBuf>> {
         );
     }
     Ok(Some(output))
+}
+
+/// How long a build in `lang` usually takes (measured on a 2-core machine).
+fn usual_build_time(lang: Lang) -> &'static str {
+    match lang {
+        Lang::Python => "usually 10 to 30 s",
+        Lang::JavaScript => "the first npm install takes about a minute, a build 5 to 20 s",
+        Lang::AssemblyScript => "the first npm install takes about a minute, a build seconds",
+        _ => "usually seconds",
+    }
 }
 
 /// True when an executable file named `program` is in one of the PATH's folders.

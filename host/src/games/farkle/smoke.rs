@@ -31,8 +31,9 @@ pub struct SoloReport {
     pub score: u32,
     /// Rejected drafts, by reason name.
     pub rejections: BTreeMap<&'static str, u32>,
-    /// "kind in the decision: detail", one per fault.
-    pub faults: Vec<String>,
+    /// One per fault: where (`, turn 7`, or nothing while loading) and what ("kind fault in the
+    /// decision: detail").
+    pub faults: Vec<(String, String)>,
 }
 
 /// Reads a solo game's record.
@@ -46,20 +47,25 @@ pub fn solo_report(record: &GameRecord) -> SoloReport {
         r.turns_to_target = Some(r.turns);
     }
     for f in &record.end.load_faults {
-        r.faults.push(format!(
-            "{} fault while loading: {}",
-            f.fault.kind.name(),
-            f.fault.detail
+        r.faults.push((
+            String::new(),
+            format!(
+                "{} fault while loading: {}",
+                f.fault.kind.name(),
+                f.fault.detail
+            ),
         ));
     }
     for t in &record.turns {
         match &t.end {
             TurnEnd::Rejected(reason) => *r.rejections.entry(reason.name()).or_default() += 1,
-            TurnEnd::Fault { fault, .. } => r.faults.push(format!(
-                "{} fault in the draft decision of turn {}: {}",
-                fault.kind.name(),
-                t.turn,
-                fault.detail
+            TurnEnd::Fault { fault, .. } => r.faults.push((
+                format!(", turn {}", t.turn),
+                format!(
+                    "{} fault in the draft decision: {}",
+                    fault.kind.name(),
+                    fault.detail
+                ),
             )),
             _ => {}
         }
@@ -95,7 +101,6 @@ pub(super) fn smoke(
     out: &mut dyn Write,
 ) -> anyhow::Result<Smoke> {
     let mut smoke = Smoke::default();
-    let (errors, warnings) = (&mut smoke.errors, &mut smoke.warnings);
     say!(
         out,
         "\nFarkle smoke games (solo, turns to reach {}):",
@@ -133,17 +138,20 @@ pub(super) fn smoke(
             usage.max_decision_fuel,
             crate::terminal::millis(took)
         );
-        for f in &report.faults {
-            let msg = format!("Farkle game {} (seed {seed}): {f}", g + 1);
-            say!(out, "    FAULT {}", crate::terminal::line(&msg));
-            errors.push(msg);
+        for (at, what) in &report.faults {
+            smoke.fault(
+                out,
+                &format!("Farkle game {} (seed {seed}){at}", g + 1),
+                what,
+            );
         }
         for (reason, n) in &report.rejections {
             let reason = farkle_rules::Reject::ALL
                 .into_iter()
                 .find(|r| r.name() == *reason)
                 .expect("a reason of the rules");
-            *warnings
+            *smoke
+                .warnings
                 .entry(format!(
                     "rejected Farkle drafts: {} ({})",
                     describe_reject(reason),

@@ -32,7 +32,6 @@ pub(super) fn smoke(
     out: &mut dyn Write,
 ) -> anyhow::Result<Smoke> {
     let mut smoke = Smoke::default();
-    let (errors, warnings) = (&mut smoke.errors, &mut smoke.warnings);
     say!(
         out,
         "\nLittle Animal Farm smoke games against the built-in greedy opponent:"
@@ -68,15 +67,12 @@ pub(super) fn smoke(
                     decision,
                     fault,
                 } if *s == seat => {
-                    let msg = format!(
-                        "game {} (seed {seed}): {} fault in the {:?} decision: {}",
-                        g + 1,
+                    let what = format!(
+                        "{} fault in the {decision:?} decision: {}",
                         fault.kind.name(),
-                        decision,
                         fault.detail
                     );
-                    say!(out, "    FAULT {}", terminal::line(&msg));
-                    errors.push(msg);
+                    smoke.fault(out, &format!("game {} (seed {seed})", g + 1), &what);
                 }
                 Event::TradeFailed { seat: s, reason }
                     if *s == seat
@@ -85,7 +81,8 @@ pub(super) fn smoke(
                             farm_rules::FailReason::Declined | farm_rules::FailReason::PartnerOut
                         ) =>
                 {
-                    *warnings
+                    *smoke
+                        .warnings
                         .entry(format!(
                             "illegal trade offers: {} ({})",
                             reason.describe(),

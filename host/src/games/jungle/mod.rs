@@ -83,8 +83,10 @@ static VIEWER: Viewer = Viewer {
     ],
 };
 
-/// `arena new`'s templates: a Rust agent on the SDK and the rules crate, and a WAT agent.
-static TEMPLATES: [Template; 2] = [
+/// `arena new`'s templates: a Rust agent on the SDK and the rules crate, a WAT agent, and Python
+/// and JavaScript components (copies of the example agents `jungle_random.py` and
+/// `jungle-random.js`).
+static TEMPLATES: [Template; 4] = [
     Template {
         lang: "rust",
         files: &[("src/lib.rs", include_str!("templates/rust/src/lib.rs"))],
@@ -92,6 +94,14 @@ static TEMPLATES: [Template; 2] = [
     Template {
         lang: "wat",
         files: &[("{{name}}.wat", include_str!("templates/wat/jungle.wat"))],
+    },
+    Template {
+        lang: "python",
+        files: &[("agent.py", include_str!("templates/python/agent.py"))],
+    },
+    Template {
+        lang: "javascript",
+        files: &[("agent.js", include_str!("templates/javascript/agent.js"))],
     },
 ];
 
@@ -138,7 +148,7 @@ impl Present for Jungle {
         out: &mut dyn Write,
     ) -> anyhow::Result<Smoke> {
         let mut smoke = Smoke::default();
-        smoke::smoke_games(agent, opts, &mut smoke.errors, out)?;
+        smoke::smoke_games(agent, opts, &mut smoke, out)?;
         Ok(smoke)
     }
 

@@ -12,7 +12,7 @@ use super::narrate::{fuel, result_line};
 use super::rules::{EndReason, FuelClock, Setup};
 use super::settings::DEFAULT;
 use super::{native, GameRecord, Jungle};
-use crate::game::{play_seeded, FaultPolicy, Outcome, Player, SmokeOptions};
+use crate::game::{play_seeded, FaultPolicy, Outcome, Player, Smoke, SmokeOptions};
 use crate::sandbox::{run_with_big_stack, AgentModule};
 use crate::terminal;
 
@@ -55,11 +55,11 @@ pub fn smoke_game(
 }
 
 /// `args.games` smoke games of `module`, seeds from `args.seed` on, the agent changing seat
-/// every game. Faults and losses on time go to `errors`; the report to `out`.
+/// every game. Faults and losses on time go to `smoke`'s errors; the report to `out`.
 pub fn smoke_games(
     module: &AgentModule,
     args: &SmokeOptions,
-    errors: &mut Vec<String>,
+    smoke: &mut Smoke,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     let _ = writeln!(
@@ -107,26 +107,18 @@ pub fn smoke_games(
             took.as_secs_f64() * 1000.0
         );
         for f in record.end.load_faults.iter().filter(|f| f.seat == seat) {
-            let msg = format!(
-                "Jungle game {} (seed {seed}): {} fault while loading: {}",
-                g + 1,
+            let what = format!(
+                "{} fault while loading: {}",
                 f.fault.kind.name(),
                 f.fault.detail
             );
-            let _ = writeln!(out, "    FAULT {}", terminal::line(&msg));
-            errors.push(msg);
+            smoke.fault(out, &format!("Jungle game {} (seed {seed})", g + 1), &what);
         }
         for p in &mine {
             if let Some(f) = &p.fault {
-                let msg = format!(
-                    "Jungle game {} (seed {seed}), ply {}: {} fault: {}",
-                    g + 1,
-                    p.turn,
-                    f.fault.kind.name(),
-                    f.fault.detail
-                );
-                let _ = writeln!(out, "    FAULT {}", terminal::line(&msg));
-                errors.push(msg);
+                let what = format!("{} fault: {}", f.fault.kind.name(), f.fault.detail);
+                let at = format!("Jungle game {} (seed {seed}), ply {}", g + 1, p.turn);
+                smoke.fault(out, &at, &what);
             }
         }
         if end.reason == EndReason::Time && end.outcome.winner() != Some(seat) {
@@ -135,7 +127,7 @@ pub fn smoke_games(
                 g + 1
             );
             let _ = writeln!(out, "    {}", terminal::line(&msg));
-            errors.push(msg);
+            smoke.errors.push(msg);
         }
         if args.logs && g == 0 {
             for p in &mine {

@@ -81,8 +81,23 @@
     link.href = "/replays/game.html?game=" + encodeURIComponent(g.id);
     link.textContent = "Game " + g.id;
     li.appendChild(link);
-    li.appendChild(document.createTextNode(": " + g.seats.join(" vs ") + " — " +
-      (g.winner === null || g.winner === undefined ? "no winner" : "won by " + g.winner)));
+    // Names in <bdi>, as the server writes them: a right-to-left name cannot reorder the rest.
+    var name = function (n) {
+      var b = document.createElement("bdi");
+      b.textContent = n;
+      return b;
+    };
+    li.appendChild(document.createTextNode(": "));
+    g.seats.forEach(function (s, i) {
+      if (i) li.appendChild(document.createTextNode(" vs "));
+      li.appendChild(name(s));
+    });
+    if (g.winner === null || g.winner === undefined) {
+      li.appendChild(document.createTextNode(" — no winner"));
+    } else {
+      li.appendChild(document.createTextNode(" — won by "));
+      li.appendChild(name(g.winner));
+    }
     list.insertBefore(li, list.firstChild);
     // As many as the server lists: 20 latest games, 50 on an agent's page.
     var most = list.id === "games" ? 50 : 20;

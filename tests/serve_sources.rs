@@ -1,0 +1,241 @@
+//! `arena serve` for contestants without Rust: Python and JavaScript sources uploaded and built
+//! by the server (confined, a build error as the verdict), the sources kept for their author
+//! only, a server without a toolchain that says so and keeps serving, and the server's own
+//! executable at `/download/arena`.
+
+mod serve_support;
+
+use serve_support::*;
+
+const QUICK: &str = r#"
+round_cap = 60
+workers = 1
+[ladder]
+placement_games = 2
+max_games_per_version = 4
+[uploads]
+check_games = 2
+"#;
+
+/// The game's Python or JavaScript template, as `arena new` writes it.
+fn template(file: &str) -> String {
+    std::fs::read_to_string(workspace().join("host/src/games/farm/templates").join(file))
+        .expect("template")
+        .replace("{{name}}", "web-bot")
+}
+
+/// One `POST /api/submissions` of sources (`lang`, `entry`, files), as `arena submit` sends
+/// them; `(status, JSON answer)`.
+fn submit_sources(
+    server: &Server,
+    token: &str,
+    lang: &str,
+    files: &[(&str, &str)],
+) -> (u16, serde_json::Value) {
+    use ureq::unversioned::multipart::{Form, Part};
+    let mut form = Form::new().text("lang", lang).text("entry", files[0].0);
+    for (path, text) in files {
+        form = form.part("file", Part::bytes(text.as_bytes()).file_name(path));
+    }
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(std::time::Duration::from_secs(600)))
+        .build()
+        .into();
+    let mut resp = agent
+        .post(format!("{}/api/submissions", server.url))
+        .header("Authorization", &format!("Bearer {token}"))
+        .send(form)
+        .expect("the upload is answered");
+    let status = resp.status().as_u16();
+    let body = resp.body_mut().read_to_string().unwrap_or_default();
+    (
+        status,
+        serde_json::from_str(&body).unwrap_or_else(|_| panic!("{status}: {body}")),
+    )
+}
+
+/// A Python agent is built, checked and plays; one with a syntax error is refused with the
+/// error's line; a JavaScript agent is built too; the sources go back to their author and to
+/// nobody else; the executable offered is the server's.
+#[test]
+fn sources_are_built_confined_checked_and_kept_for_their_author() {
+    let dir = temp_dir("sources");
+    let server = Server::start(&dir, QUICK);
+    let log = std::fs::read_to_string(dir.join("server-1.log")).unwrap();
+    assert!(
+        log.contains("builds Python uploads with componentize-py 0.25.1"),
+        "{log}"
+    );
+    assert!(
+        log.contains("builds JavaScript uploads with componentize-js"),
+        "{log}"
+    );
+    let alice = server.add_contestant("alice");
+    let bob = server.add_contestant("bob");
+
+    // A syntax error: the verdict is the build's, with Python's message and the line.
+    let broken = format!("{}\ndef broken(:\n    pass\n", template("python/agent.py"));
+    let line = broken.lines().count() - 1;
+    let (status, answer) = submit_sources(&server, &alice, "python", &[("bot.py", &broken)]);
+    assert_eq!(status, 422, "{answer}");
+    assert_eq!(answer["reason"], "the Python build failed", "{answer}");
+    let report = answer["report"].as_str().unwrap();
+    assert!(report.contains("SyntaxError"), "{report}");
+    assert!(
+        report.contains(&format!("File \"bot.py\", line {line}")),
+        "line {line}: {report}"
+    );
+    assert!(
+        !report.contains("arena-build-"),
+        "the build folder is not shown: {report}"
+    );
+
+    // `arena submit bot.py`: accepted, and it plays.
+    let bot = write(&dir, "bot.py", &template("python/agent.py"));
+    let out = server.submit(&alice, &bot);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(text(&out).contains("accepted: version 2"), "{}", text(&out));
+    let versions = &server.json_as(&alice, "/api/me")["versions"];
+    let built = versions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["version"] == 2)
+        .unwrap_or_else(|| panic!("{versions}"));
+    let id = built["id"].as_i64().unwrap_or_else(|| panic!("{built}"));
+
+    // Its sources: for alice, as sent; for bob as for a version that does not exist.
+    let (status, body) = server.get_as(&alice, &format!("/api/versions/{id}/source"));
+    assert_eq!(status, 200, "{body}");
+    let sources: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(sources["lang"], "python");
+    assert_eq!(sources["files"][0]["path"], "bot.py");
+    assert_eq!(sources["files"][0]["text"], template("python/agent.py"));
+    let (status, body) = server.get_as(&bob, &format!("/api/versions/{id}/source"));
+    assert_eq!(status, 404, "{body}");
+    assert!(!body.contains("WitWorld"), "{body}");
+    assert_eq!(server.get(&format!("/api/versions/{id}/source")).0, 401);
+
+    // JavaScript: a syntax error names its file and line (Node parses first); then the template.
+    let broken = format!("{}\nconst = 5;\n", template("javascript/agent.js"));
+    let line = broken.lines().count();
+    let (status, answer) = submit_sources(&server, &bob, "javascript", &[("agent.js", &broken)]);
+    assert_eq!(status, 422, "{answer}");
+    assert_eq!(answer["reason"], "the JavaScript build failed", "{answer}");
+    let report = answer["report"].as_str().unwrap();
+    assert!(report.contains("SyntaxError"), "{report}");
+    assert!(
+        report.contains(&format!("agent.js:{line}")),
+        "line {line}: {report}"
+    );
+    let (status, answer) = submit_sources(
+        &server,
+        &bob,
+        "javascript",
+        &[("agent.js", &template("javascript/agent.js"))],
+    );
+    assert_eq!(status, 201, "{answer}");
+    assert!(answer["source_url"].as_str().is_some(), "{answer}");
+
+    // Both play.
+    server.wait_for("/api/leaderboard", 300, |b| {
+        ["alice", "bob"]
+            .iter()
+            .all(|n| entry(b, n).is_some_and(|e| e["games"].as_u64().unwrap() >= 2))
+    });
+
+    // No build left its folder behind.
+    let left: Vec<_> = std::fs::read_dir(std::env::temp_dir())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with(&format!("arena-build-{}-", server.pid()))
+        })
+        .collect();
+    assert!(left.is_empty(), "build folders left: {left:?}");
+
+    // The executable: the server's own, its SHA-256 as announced, its version the server's.
+    let (bytes, sha) = download(&format!("{}/download/arena", server.url));
+    assert_eq!(arena_sha256(&bytes), sha);
+    let exe = dir.join("downloaded-arena");
+    std::fs::write(&exe, &bytes).unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let theirs = std::process::Command::new(&exe)
+        .arg("--version")
+        .output()
+        .unwrap();
+    let ours = arena().arg("--version").output().unwrap();
+    assert!(theirs.status.success());
+    assert_eq!(text(&theirs), text(&ours));
+    assert_eq!(
+        bytes,
+        std::fs::read(env!("CARGO_BIN_EXE_arena")).unwrap(),
+        "the file the server runs"
+    );
+    server.finish();
+}
+
+/// A server whose machine has neither toolchain says so at its start, one line per language,
+/// refuses sources with 422 "this server cannot build Python: …", and goes on serving.
+#[test]
+fn a_server_without_toolchains_says_so_and_refuses_sources() {
+    let dir = temp_dir("no-toolchain");
+    let server = Server::start(
+        &dir,
+        &format!("{QUICK}python = \"/nonexistent/python3\"\nnode_modules = \"no-such-folder\"\n"),
+    );
+    let log = std::fs::read_to_string(dir.join("server-1.log")).unwrap();
+    assert!(log.contains("this server cannot build Python: "), "{log}");
+    assert!(
+        log.contains("this server cannot build JavaScript: "),
+        "{log}"
+    );
+    let carol = server.add_contestant("carol");
+    let bot = write(&dir, "bot.py", &template("python/agent.py"));
+    let out = server.submit(&carol, &bot);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains("refused: this server cannot build Python: "),
+        "{}",
+        text(&out)
+    );
+    // Not recorded (it does not count), and the server serves on.
+    assert_eq!(
+        server.json_as(&carol, "/api/me")["versions"],
+        serde_json::json!([])
+    );
+    assert_eq!(server.get("/api/status").0, 200);
+    server.finish();
+}
+
+/// The body of `GET url` and its `X-SHA256` header.
+fn download(url: &str) -> (Vec<u8>, String) {
+    let mut resp = ureq::get(url).call().expect("download");
+    let sha = resp
+        .headers()
+        .get("x-sha256")
+        .and_then(|v| v.to_str().ok())
+        .expect("X-SHA256")
+        .to_owned();
+    let bytes = resp
+        .body_mut()
+        .with_config()
+        .limit(1 << 30)
+        .read_to_vec()
+        .expect("body");
+    (bytes, sha)
+}
+
+fn arena_sha256(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
