@@ -464,6 +464,9 @@ fn a_contestant_writes_python_and_javascript_in_the_editor_and_submits_them() {
             };
             assert!(report.contains(&named), "{named}: {report}");
             assert!(report.contains("(the same fault in "), "{report}");
+            c.execute("document.getElementById('test-result').scrollIntoView();", vec![])
+                .await
+                .unwrap();
             shot(&c, &format!("editor-{lang}-test-error")).await;
 
             // Fixed: the games against builtin:greedy, each with its replay.
@@ -494,6 +497,9 @@ fn a_contestant_writes_python_and_javascript_in_the_editor_and_submits_them() {
                     && games[1].contains(&format!("seat 0: builtin:greedy, seat 1: {me}")),
                 "{games:?}"
             );
+            c.execute("document.getElementById('test-result').scrollIntoView();", vec![])
+                .await
+                .unwrap();
             shot(&c, &format!("editor-{lang}-test")).await;
             let href = replay.attr("href").await.unwrap().unwrap();
             c.goto(&format!("{}{href}", server.url)).await.unwrap();
