@@ -475,8 +475,8 @@ mod tests {
         let t = Tests::default();
         assert_eq!(t.start(1, 2, 1_000_000), Ok(()));
         assert_eq!(t.start(1, 2, 1_500_000), Ok(()));
-        assert_eq!(t.room(1, 2, 1_600_000), Err(3400));
-        assert_eq!(t.start(1, 2, 1_600_000), Err(3400));
+        assert_eq!(t.room(1, 2, 1_600_000), Err(3000));
+        assert_eq!(t.start(1, 2, 1_600_000), Err(3000));
         assert_eq!(t.start(2, 2, 1_600_000), Ok(()), "another contestant");
         assert_eq!(
             t.start(1, 2, 4_600_001),
