@@ -7,53 +7,48 @@ mod common;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use arena::game::Outcome;
-use arena::games::farkle::native::NativeFarklePlayer;
-use arena::games::farkle::{play_game, FarklePlayer, Setup};
+use arena::game::{play_seeded, Native, Outcome, Player};
+use arena::games::farkle::{native, Farkle, GameRecord, Setup};
 use common::{example_wasm, run, temp_dir, text, workspace, FARKLE_EXAMPLES};
 
-fn native(name: &str) -> Box<dyn FarklePlayer> {
+fn native_bot(name: &str) -> Native {
     match name {
-        "farkle-one-and-done" => Box::new(
-            NativeFarklePlayer::<farkle_one_and_done::OneAndDone>::with(Default::default, 300),
-        ),
-        "farkle-banker" => Box::new(NativeFarklePlayer::<farkle_banker::Banker>::with(
-            Default::default,
-            300,
-        )),
-        "farkle-threshold" => Box::new(NativeFarklePlayer::<farkle_threshold::Threshold>::with(
-            Default::default,
-            300,
-        )),
-        _ => Box::new(NativeFarklePlayer::<farkle_planner::Planner>::with(
-            Default::default,
-            300,
-        )),
+        "farkle-one-and-done" => native::<farkle_one_and_done::OneAndDone>(),
+        "farkle-banker" => native::<farkle_banker::Banker>(),
+        "farkle-threshold" => native::<farkle_threshold::Threshold>(),
+        _ => native::<farkle_planner::Planner>(),
     }
+}
+
+fn play_game(setup: &Setup, players: &mut [&mut dyn Player<Farkle>]) -> GameRecord {
+    play_seeded(&Farkle, setup, players).unwrap()
 }
 
 #[test]
 fn wasm_bots_play_exactly_like_their_native_builds() {
-    let sandbox = arena::sandbox::Sandbox::new(arena::games::AGENTS, Default::default()).unwrap();
+    let sandbox =
+        arena::sandbox::Sandbox::new(arena::games::registry().agents(), Default::default())
+            .unwrap();
     for name in FARKLE_EXAMPLES {
         let module = sandbox.load(&example_wasm(name)).unwrap();
         assert_eq!(module.games().len(), 1, "{name}");
         assert_eq!(
-            arena::games::of_agent(module.games()[0]).name(),
+            arena::games::registry().of_agent(module.games()[0]).name(),
             "farkle",
             "{name}"
         );
         for seed in 0..8 {
             let setup = Setup::new(2, seed, 300);
+            let (same, rival) = (native_bot(name), native_bot("farkle-threshold"));
             let mut wasm = module.player_with_round_cap(300);
-            let mut rival = native("farkle-threshold");
-            let from_wasm = play_game(&setup, &mut [&mut wasm, rival.as_mut()]);
-            let mut same = native(name);
-            let mut rival = native("farkle-threshold");
-            let from_native = play_game(&setup, &mut [same.as_mut(), rival.as_mut()]);
-            assert!(from_wasm.forfeits.is_empty(), "{name} faulted");
+            let mut rival_player = rival.player::<Farkle>().unwrap();
+            let from_wasm = play_game(&setup, &mut [&mut wasm, &mut *rival_player]);
+            let mut same = same.player::<Farkle>().unwrap();
+            let mut rival = rival.player::<Farkle>().unwrap();
+            let from_native = play_game(&setup, &mut [&mut *same, &mut *rival]);
+            assert!(from_wasm.end.forfeits.is_empty(), "{name} faulted");
             assert_eq!(from_wasm.turns, from_native.turns, "{name}, seed {seed}");
-            assert_eq!(from_wasm.outcome, from_native.outcome);
+            assert_eq!(from_wasm.end.outcome, from_native.end.outcome);
         }
     }
 }

@@ -4,9 +4,10 @@
 //! targets in fuzz/ for long runs; here each property runs `FUZZ_CASES` cases (default 2000,
 //! a few seconds), more with `PROPTEST_CASES=N`.
 
+use arena::game::{play_seeded, Answers, Question};
 use arena::games::farm::fuzz_checks;
 use arena::games::farm::record::record_to_string;
-use arena::games::farm::{play_game, FarmPlayer, Observation, SeededDice, Setup};
+use arena::games::farm::{Answer, Asked, Farm, Fault, Setup};
 use arena::records::RecordMeta;
 use farm_rules::{Animal, Herd, Offer};
 use proptest::prelude::*;
@@ -38,33 +39,21 @@ fn offer() -> impl Strategy<Value = Offer> {
         })
 }
 
-/// A player that tries the stock trade "six rabbits for a sheep" every turn.
-struct Buyer;
-
-impl FarmPlayer for Buyer {
-    fn trade(&mut self, _obs: &Observation) -> Result<Offer, arena::games::farm::Fault> {
-        Ok(Offer::with_stock(
+/// A player that tries the stock trade "six rabbits for a sheep" every turn, and accepts every
+/// offer.
+fn buyer(_q: &Question, asked: &Asked<'_>) -> Result<Answer, Fault> {
+    Ok(match asked.offer {
+        Some(_) => Answer::Accept(true),
+        None => Answer::Offer(Offer::with_stock(
             Herd::of(Animal::Rabbit, 6),
             Herd::of(Animal::Sheep, 1),
-        ))
-    }
-    fn accept(
-        &mut self,
-        _obs: &Observation,
-        _offer: &arena::games::farm::AcceptView,
-    ) -> Result<bool, arena::games::farm::Fault> {
-        Ok(true)
-    }
+        )),
+    })
 }
 
 fn a_record() -> String {
-    let (mut a, mut b) = (Buyer, Buyer);
-    let mut seats: Vec<&mut dyn FarmPlayer> = vec![&mut a, &mut b];
-    let record = play_game(
-        &Setup::standard(2, 5, 30),
-        &mut seats,
-        &mut SeededDice::new(5),
-    );
+    let (mut a, mut b) = (Answers(buyer), Answers(buyer));
+    let record = play_seeded(&Farm, &Setup::standard(2, 5, 30), &mut [&mut a, &mut b]).unwrap();
     record_to_string(&record, &RecordMeta::anonymous(2)).unwrap()
 }
 

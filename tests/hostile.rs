@@ -916,7 +916,7 @@ mod compiler {
             ..CompileLimits::default()
         };
         let sb = Sandbox::with_compiler(
-            arena::games::AGENTS,
+            arena::games::registry().agents(),
             Limits::default(),
             child_compiler(limits),
         )
@@ -942,7 +942,7 @@ mod compiler {
             ..CompileLimits::default()
         };
         let sb = Sandbox::with_compiler(
-            arena::games::AGENTS,
+            arena::games::registry().agents(),
             Limits::default(),
             child_compiler(limits),
         )
@@ -984,7 +984,9 @@ mod compiler {
         let agent = sb
             .load(&common::components::component("rs-greedy"))
             .expect("an ordinary component loads after the bomb");
-        let farm = arena::games::by_name("little-animal-farm").unwrap();
+        let farm = arena::games::registry()
+            .by_name("little-animal-farm")
+            .unwrap();
         assert!(agent.plays(&farm.info().agent), "{:?}", agent.games());
     }
 
@@ -996,7 +998,7 @@ mod compiler {
             ..CompileLimits::default()
         };
         let sb = Sandbox::with_compiler(
-            arena::games::AGENTS,
+            arena::games::registry().agents(),
             Limits::default(),
             child_compiler(limits),
         )
@@ -1026,7 +1028,7 @@ mod compiler {
             ..CompileLimits::default()
         };
         let sb = Sandbox::with_compiler(
-            arena::games::AGENTS,
+            arena::games::registry().agents(),
             Limits::default(),
             child_compiler(limits),
         )
@@ -1055,9 +1057,12 @@ mod compiler {
         };
         let agents = ["greedy", "trader", "dealer", "malformed", "wasi_snoop"];
         let load_all = || {
-            let sb =
-                Sandbox::with_compiler(arena::games::AGENTS, Limits::default(), compiler.clone())
-                    .unwrap();
+            let sb = Sandbox::with_compiler(
+                arena::games::registry().agents(),
+                Limits::default(),
+                compiler.clone(),
+            )
+            .unwrap();
             let t = Instant::now();
             let hashes: Vec<String> = agents
                 .iter()

@@ -1,7 +1,9 @@
-//! The arena's output does not change when its code is reorganised: leagues of both games (with
-//! faults of every policy, trades between players, logs, solo and race Farkle), single games and
-//! their verification give the very bytes listed in `host/tests/fixtures/identity.txt`, which
-//! were computed with the code before games became plug-ins (issue 16).
+//! The arena's output does not change when its code is reorganised: leagues of every game (with
+//! faults of every policy, trades between players, logs, solo and race Farkle, Jungle's fuel
+//! clock and illegal moves, a code war with agents that fault), single games and their
+//! verification give the very bytes listed in `host/tests/fixtures/identity.txt`. The farm's and
+//! Farkle's were computed with the code before games became plug-ins; Jungle's and the code war's
+//! with the code before games became rules played by the host.
 //!
 //! Only WebAssembly text agents play (the example WAT agents, hostile agents of `tests/hostile/`
 //! and two written here): a module's SHA-256, which every record holds, is then the same on
@@ -57,6 +59,101 @@ const LATE_TRAP: &str = r#"(module
     (i32.const 0))
   (func (export "farm_accept") (param $len i32) (result i32) (i32.const 1)))"#;
 
+/// A Jungle agent: of the legal moves the host lists, a move into the enemy den first, else the
+/// capture of the highest-ranked piece, else the move that goes furthest (the first in the host's
+/// order).
+const JUNGLE_GREEDY: &str = r#"(module
+  (memory (export "memory") 1)
+  (func (export "arena_abi_version") (result i32) (i32.const 1))
+  (func (export "arena_buffer") (result i32) (i32.const 0))
+  (func (export "arena_buffer_size") (result i32) (i32.const 8192))
+  (func (export "jungle_move") (param $len i32) (result i32)
+    (local $side i32) (local $n i32) (local $i i32) (local $to i32) (local $target i32)
+    (local $score i32) (local $best i32) (local $best_score i32) (local $den i32)
+    (local.set $side (i32.load (i32.const 32)))
+    (local.set $n (i32.load (i32.const 156)))
+    (local.set $den (select (i32.const 59) (i32.const 3) (i32.eqz (local.get $side))))
+    (local.set $best_score (i32.const -1))
+    (block $done
+      (loop $each
+        (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+        (local.set $to (i32.load8_u (i32.add (i32.const 161) (i32.shl (local.get $i) (i32.const 1)))))
+        (local.set $score (i32.div_u (local.get $to) (i32.const 7)))
+        (if (local.get $side)
+          (then (local.set $score (i32.sub (i32.const 8) (local.get $score)))))
+        (local.set $target (i32.load8_u (i32.add (i32.const 88) (local.get $to))))
+        (if (local.get $target)
+          (then
+            (local.set $score
+              (i32.add (local.get $score)
+                (i32.mul (i32.const 100)
+                  (i32.add (i32.and (i32.sub (local.get $target) (i32.const 1)) (i32.const 7))
+                    (i32.const 1)))))))
+        (if (i32.eq (local.get $to) (local.get $den))
+          (then (local.set $score (i32.add (local.get $score) (i32.const 10000)))))
+        (if (i32.gt_s (local.get $score) (local.get $best_score))
+          (then
+            (local.set $best_score (local.get $score))
+            (local.set $best (local.get $i))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $each)))
+    (i32.store8 (i32.const 0)
+      (i32.load8_u (i32.add (i32.const 160) (i32.shl (local.get $best) (i32.const 1)))))
+    (i32.store8 (i32.const 1)
+      (i32.load8_u (i32.add (i32.const 161) (i32.shl (local.get $best) (i32.const 1)))))
+    (i32.const 2)))"#;
+
+/// A Jungle agent that logs every decision and plays the legal move `7 × calls mod n`, but
+/// answers an illegal move (a1 to a1) at every 9th decision and an unreadable answer at every
+/// 23rd.
+const JUNGLE_WANDERER: &str = r#"(module
+  (import "arena" "log" (func $log (param i32 i32)))
+  (memory (export "memory") 1)
+  (data (i32.const 9000) "step")
+  (global $calls (mut i32) (i32.const 0))
+  (func (export "arena_abi_version") (result i32) (i32.const 1))
+  (func (export "arena_buffer") (result i32) (i32.const 0))
+  (func (export "arena_buffer_size") (result i32) (i32.const 8192))
+  (func (export "jungle_move") (param $len i32) (result i32)
+    (local $i i32)
+    (global.set $calls (i32.add (global.get $calls) (i32.const 1)))
+    (call $log (i32.const 9000) (i32.const 4))
+    (if (i32.eqz (i32.rem_u (global.get $calls) (i32.const 23))) (then (return (i32.const -1))))
+    (if (i32.eqz (i32.rem_u (global.get $calls) (i32.const 9)))
+      (then
+        (i32.store8 (i32.const 0) (i32.const 0))
+        (i32.store8 (i32.const 1) (i32.const 0))
+        (return (i32.const 2))))
+    (local.set $i
+      (i32.rem_u (i32.mul (global.get $calls) (i32.const 7)) (i32.load (i32.const 156))))
+    (i32.store8 (i32.const 0)
+      (i32.load8_u (i32.add (i32.const 160) (i32.shl (local.get $i) (i32.const 1)))))
+    (i32.store8 (i32.const 1)
+      (i32.load8_u (i32.add (i32.const 161) (i32.shl (local.get $i) (i32.const 1)))))
+    (i32.const 2)))"#;
+
+/// A Jungle agent that thinks (spins) for `40,000 × (calls mod 4)` loops before it plays its
+/// first legal move, so that its fuel clock runs down, and spins without end at its 30th
+/// decision.
+const JUNGLE_SPINNER: &str = r#"(module
+  (memory (export "memory") 1)
+  (global $calls (mut i32) (i32.const 0))
+  (func (export "arena_abi_version") (result i32) (i32.const 1))
+  (func (export "arena_buffer") (result i32) (i32.const 0))
+  (func (export "arena_buffer_size") (result i32) (i32.const 8192))
+  (func (export "jungle_move") (param $len i32) (result i32)
+    (local $k i32)
+    (global.set $calls (i32.add (global.get $calls) (i32.const 1)))
+    (if (i32.eq (global.get $calls) (i32.const 30)) (then (loop $forever (br $forever))))
+    (local.set $k (i32.mul (i32.rem_u (global.get $calls) (i32.const 4)) (i32.const 40000)))
+    (block $done
+      (loop $spin
+        (br_if $done (i32.eqz (local.get $k)))
+        (local.set $k (i32.sub (local.get $k) (i32.const 1)))
+        (br $spin)))
+    (i32.store16 (i32.const 0) (i32.load16_u (i32.const 160)))
+    (i32.const 2)))"#;
+
 const FARM_BUDGETS: &str = "[budgets]\nfuel_per_decision = 200000\nfuel_per_game = 50000000\n";
 
 /// The league files, each with its agents (paths relative to the workspace).
@@ -93,7 +190,49 @@ fn leagues() -> Vec<(&'static str, String)> {
         agent("pusher-2", PathBuf::from("pusher.wat")),
     ]
     .concat();
+    let jungle_agents = [
+        agent("greedy", PathBuf::from("jungle_greedy.wat")),
+        agent("wanderer", PathBuf::from("jungle_wanderer.wat")),
+        agent("spinner", PathBuf::from("jungle_spinner.wat")),
+    ]
+    .concat();
+    let codewar_agents = [
+        agent("crawler", wat("codewar-crawler.wat")),
+        agent("borg", wat("codewar-borg.wat")),
+        agent("spy", wat("codewar-spy.wat")),
+        agent("trap", hostile("codewar/trap.wat")),
+        agent("forever", hostile("codewar/forever.wat")),
+    ]
+    .concat();
+    const JUNGLE_BUDGETS: &str = "[budgets]\nfuel_per_decision = 1000000\n";
     vec![
+        (
+            "jungle-lose-move",
+            format!(
+                "name = \"jungle lose move\"\ngame = \"jungle\"\nplayers_per_game = 2\n\
+                 games_per_group = 2\nseed = 13\nround_cap = 60\nfault_policy = \"lose_move\"\n\
+                 threads = 1\noutput = \"jungle-lose-move\"\n{JUNGLE_BUDGETS}\
+                 [jungle]\nclock = 3000000\nincrement = 50000\n{jungle_agents}"
+            ),
+        ),
+        (
+            "jungle-forfeit",
+            format!(
+                "name = \"jungle forfeit\"\ngame = \"jungle\"\nplayers_per_game = 2\n\
+                 games_per_group = 2\nseed = 14\nround_cap = 40\nthreads = 1\n\
+                 output = \"jungle-forfeit\"\n{JUNGLE_BUDGETS}[jungle]\n\
+                 position = \"l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b 0 4\"\n{jungle_agents}"
+            ),
+        ),
+        (
+            "codewar",
+            format!(
+                "name = \"code war\"\ngame = \"codewar\"\nplayers_per_game = 3\n\
+                 games_per_group = 3\nseed = 21\nthreads = 1\noutput = \"codewar\"\n\
+                 [codewar]\narray_size = 40\niterations = 30\nmambo_step = 10\n\
+                 reentry_every = 5\n{codewar_agents}"
+            ),
+        ),
         (
             "farm-two",
             format!(
@@ -172,6 +311,9 @@ fn leagues_games_and_verification_give_the_bytes_of_before() {
     let dir = temp_dir("identity");
     std::fs::write(dir.join("pusher.wat"), PUSHER).unwrap();
     std::fs::write(dir.join("late_trap.wat"), LATE_TRAP).unwrap();
+    std::fs::write(dir.join("jungle_greedy.wat"), JUNGLE_GREEDY).unwrap();
+    std::fs::write(dir.join("jungle_wanderer.wat"), JUNGLE_WANDERER).unwrap();
+    std::fs::write(dir.join("jungle_spinner.wat"), JUNGLE_SPINNER).unwrap();
     let mut found = BTreeMap::new();
     for (name, league) in leagues() {
         let file = format!("{name}.toml");
@@ -198,7 +340,62 @@ fn leagues_games_and_verification_give_the_bytes_of_before() {
     let late_trap = PathBuf::from("late_trap.wat");
     let pusher = PathBuf::from("pusher.wat");
     let s = |p: &Path| p.display().to_string();
-    let games: [(&str, Vec<String>); 4] = [
+    let owned = |args: &[&str]| args.iter().map(|a| a.to_string()).collect::<Vec<_>>();
+    let codewar = |f: &str| s(&ws.join("example-agents/wat").join(f));
+    let games: [(&str, Vec<String>); 8] = [
+        (
+            "play jungle",
+            owned(&[
+                "jungle_wanderer.wat",
+                "jungle_greedy.wat",
+                "--seed",
+                "5",
+                "--boards",
+                "--fault-policy",
+                "lose_move",
+            ]),
+        ),
+        (
+            "play jungle clock",
+            owned(&[
+                "jungle_spinner.wat",
+                "jungle_greedy.wat",
+                "--seed",
+                "6",
+                "--position",
+                "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b 0 4",
+                "--set",
+                "clock=2000000",
+                "--set",
+                "increment=100000",
+                "--fuel-per-decision",
+                "900000",
+            ]),
+        ),
+        (
+            "play codewar",
+            vec![
+                codewar("codewar-crawler.wat"),
+                codewar("codewar-borg.wat"),
+                codewar("codewar-spy.wat"),
+                s(&ws.join("tests/hostile/codewar/trap.wat")),
+                "--seed".into(),
+                "3".into(),
+                "--set".into(),
+                "array_size=30".into(),
+                "--set".into(),
+                "iterations=12".into(),
+            ],
+        ),
+        (
+            "play codewar poisoner",
+            vec![
+                codewar("codewar-poisoner.wat"),
+                codewar("codewar-berserker.wat"),
+                "--seed".into(),
+                "4".into(),
+            ],
+        ),
         (
             "play farm",
             vec![

@@ -5,10 +5,12 @@
 use std::path::PathBuf;
 
 use arena::bench::{workload, Player};
-use arena::games::farm::bench::{decision_ns, sample_events, strategies, PASSER_WAT};
-use arena::games::farm::{FarmPlayer, Observation};
+use arena::game::{Player as _, Question};
+use arena::games::farm::rules::TRADE;
+use arena::games::farm::strategies::{sample_events, NAMES, PASSER_WAT};
+use arena::games::farm::{native, Asked, Farm, Observation};
 use arena::resolve::resolve_agent;
-use arena::sandbox::{AgentModule, Limits, Sandbox};
+use arena::sandbox::{AgentModule, Init, Limits, Sandbox};
 use criterion::{criterion_group, criterion_main, Criterion};
 use farm_rules::Position;
 
@@ -17,7 +19,7 @@ fn workspace() -> PathBuf {
 }
 
 fn decisions(c: &mut Criterion) {
-    let sandbox = Sandbox::new(arena::games::AGENTS, Limits::default()).unwrap();
+    let sandbox = Sandbox::new(arena::games::registry().agents(), Limits::default()).unwrap();
     let passer = sandbox
         .load_bytes("passer.wat", PASSER_WAT.as_bytes())
         .unwrap();
@@ -31,22 +33,43 @@ fn decisions(c: &mut Criterion) {
         position: &pos,
         events: &events,
     };
+    let asked = Asked {
+        observation: obs,
+        offer: None,
+    };
+    let q = Question {
+        seat: 0,
+        decision: TRADE,
+        allowance: None,
+    };
+    let init = Init {
+        seat: 0,
+        players: 2,
+        seed: 7,
+        round_cap: 0,
+    };
     let mut g = c.benchmark_group("decision");
     let mut wasm = passer.player();
-    wasm.start(&arena::games::farm::INFO.agent, 0, 2, 7)
-        .unwrap();
-    g.bench_function("wasm_passer", |b| b.iter(|| wasm.trade(&obs).unwrap()));
-    let mut native = strategies::native_player("passer", 0).unwrap();
-    native.start(0, 2, 7).unwrap();
-    g.bench_function("native_passer", |b| b.iter(|| native.trade(&obs).unwrap()));
+    // The game's start, not the sandbox's inherent one.
+    arena::game::Player::<Farm>::start(&mut wasm, &Farm, &init).unwrap();
+    g.bench_function("wasm_passer", |b| {
+        b.iter(|| wasm.decide(&Farm, &q, &asked).answer.unwrap())
+    });
+    let passer_native = native::<passer::Passer>();
+    let mut native = passer_native.player::<Farm>().unwrap();
+    native.start(&Farm, &init).unwrap();
+    g.bench_function("native_passer", |b| {
+        b.iter(|| native.decide(&Farm, &q, &asked).answer.unwrap())
+    });
     g.finish();
     // Keep the helper used by `arena bench` exercised too.
-    decision_ns(&mut passer.player(), 1, 10).unwrap();
+    let w = workload(arena::games::registry()).unwrap();
+    w.decision_ns(Player::Agent(&passer), 1, 10).unwrap();
 }
 
 fn games(c: &mut Criterion) {
-    let sandbox = Sandbox::new(arena::games::AGENTS, Limits::default()).unwrap();
-    let wasm: Vec<AgentModule> = strategies::STRATEGIES
+    let sandbox = Sandbox::new(arena::games::registry().agents(), Limits::default()).unwrap();
+    let wasm: Vec<AgentModule> = NAMES
         .iter()
         .map(|s| {
             let path = resolve_agent(&workspace().join("example-agents").join(s)).unwrap();
@@ -55,11 +78,8 @@ fn games(c: &mut Criterion) {
         .collect();
     let mut g = c.benchmark_group("game");
     g.sample_size(20);
-    let w = workload().unwrap();
-    let natives: Vec<Player> = strategies::STRATEGIES
-        .iter()
-        .map(|s| Player::Native(s))
-        .collect();
+    let w = workload(arena::games::registry()).unwrap();
+    let natives: Vec<Player> = NAMES.iter().map(|s| Player::Native(s)).collect();
     let agents: Vec<Player> = wasm.iter().map(Player::Agent).collect();
     g.bench_function("native_20_games", |b| {
         b.iter(|| w.games_only(20, &natives).unwrap())

@@ -7,10 +7,10 @@
 //! example strategies (two seats, as in arena.toml) and three-seat Farkle races (as in
 //! leagues/farkle-race.toml), with the names, agent hashes and limits a league records.
 
-use arena::games::farkle::native::NativeFarklePlayer;
-use arena::games::farkle::FarklePlayer;
-use arena::games::farm::bench::strategies;
-use arena::games::farm::{play_game, FarmPlayer, SeededDice, Setup};
+use arena::game::record::write_kept;
+use arena::game::{play_seeded, Native, Player};
+use arena::games::farkle::Farkle;
+use arena::games::farm::{strategies, Farm, Setup};
 use arena::records::RecordMeta;
 use arena::sandbox::{Limits, DEFAULT_ROUND_CAP};
 use criterion::{criterion_group, criterion_main, Criterion};
@@ -32,12 +32,13 @@ fn meta(names: &[&str]) -> RecordMeta {
 fn farm_records() -> Vec<arena::games::farm::GameRecord> {
     (0..GAMES)
         .map(|seed| {
-            let names = ["greedy", "shepherd"];
-            let mut players: Vec<Box<dyn FarmPlayer>> = names
+            let natives: Vec<Native> = ["greedy", "shepherd"]
                 .iter()
-                .map(|n| strategies::native_player(n, DEFAULT_ROUND_CAP).unwrap())
+                .map(|&n| Native::new(move || strategies::native(n).unwrap()))
                 .collect();
-            let mut seats: Vec<&mut dyn FarmPlayer> =
+            let mut players: Vec<Box<dyn Player<Farm>>> =
+                natives.iter().map(|n| n.player().unwrap()).collect();
+            let mut seats: Vec<&mut dyn Player<Farm>> =
                 players.iter_mut().map(|p| &mut **p as _).collect();
             let setup = Setup {
                 players: 2,
@@ -46,34 +47,30 @@ fn farm_records() -> Vec<arena::games::farm::GameRecord> {
                 policy: Default::default(),
                 start: None,
             };
-            play_game(&setup, &mut seats, &mut SeededDice::new(seed))
+            play_seeded(&Farm, &setup, &mut seats).unwrap()
         })
         .collect()
 }
 
 fn farkle_records() -> Vec<arena::games::farkle::GameRecord> {
+    use arena::games::farkle::native;
     (0..GAMES)
         .map(|seed| {
-            let mut players: Vec<Box<dyn FarklePlayer>> = vec![
-                Box::new(NativeFarklePlayer::<farkle_banker::Banker>::with(
-                    Default::default,
-                    100,
-                )),
-                Box::new(NativeFarklePlayer::<farkle_threshold::Threshold>::with(
-                    Default::default,
-                    100,
-                )),
-                Box::new(NativeFarklePlayer::<farkle_planner::Planner>::with(
-                    Default::default,
-                    100,
-                )),
+            let natives = [
+                native::<farkle_banker::Banker>(),
+                native::<farkle_threshold::Threshold>(),
+                native::<farkle_planner::Planner>(),
             ];
-            let mut seats: Vec<&mut dyn FarklePlayer> =
+            let mut players: Vec<Box<dyn Player<Farkle>>> =
+                natives.iter().map(|n| n.player().unwrap()).collect();
+            let mut seats: Vec<&mut dyn Player<Farkle>> =
                 players.iter_mut().map(|p| &mut **p as _).collect();
-            arena::games::farkle::play_game(
+            play_seeded(
+                &Farkle,
                 &arena::games::farkle::Setup::new(3, seed, 100),
                 &mut seats,
             )
+            .unwrap()
         })
         .collect()
 }
@@ -83,14 +80,11 @@ fn records(c: &mut Criterion) {
 
     let farm = farm_records();
     let farm_meta = meta(&["greedy", "shepherd"]);
-    let mut buf = Vec::new();
     g.bench_function("farm_20_records", |b| {
         b.iter(|| {
-            for r in &farm {
-                buf.clear();
-                arena::games::farm::record::write_record(r, &farm_meta, &mut buf).unwrap();
-            }
-            buf.len()
+            farm.iter()
+                .map(|r| write_kept(&Farm, r, &farm_meta).unwrap().len())
+                .sum::<usize>()
         })
     });
 
@@ -100,11 +94,7 @@ fn records(c: &mut Criterion) {
         b.iter(|| {
             farkle
                 .iter()
-                .map(|r| {
-                    arena::games::farkle::record::write_record(r, &farkle_meta)
-                        .unwrap()
-                        .len()
-                })
+                .map(|r| write_kept(&Farkle, r, &farkle_meta).unwrap().len())
                 .sum::<usize>()
         })
     });
@@ -113,19 +103,11 @@ fn records(c: &mut Criterion) {
     let bytes = |n: usize| n as f64 / GAMES as f64;
     let farm_bytes: usize = farm
         .iter()
-        .map(|r| {
-            let mut v = Vec::new();
-            arena::games::farm::record::write_record(r, &farm_meta, &mut v).unwrap();
-            v.len()
-        })
+        .map(|r| write_kept(&Farm, r, &farm_meta).unwrap().len())
         .sum();
     let farkle_bytes: usize = farkle
         .iter()
-        .map(|r| {
-            arena::games::farkle::record::write_record(r, &farkle_meta)
-                .unwrap()
-                .len()
-        })
+        .map(|r| write_kept(&Farkle, r, &farkle_meta).unwrap().len())
         .sum();
     println!(
         "mean record size: farm {:.0} bytes ({:.0} turns), farkle {:.0} bytes ({:.0} turns)",
@@ -139,15 +121,12 @@ fn records(c: &mut Criterion) {
     // fastest of many rounds is the steadier figure to compare two builds by.
     let farm_us = best_us_per_record(|| {
         for r in &farm {
-            buf.clear();
-            arena::games::farm::record::write_record(r, &farm_meta, &mut buf).unwrap();
+            std::hint::black_box(write_kept(&Farm, r, &farm_meta).unwrap());
         }
     });
     let farkle_us = best_us_per_record(|| {
         for r in &farkle {
-            std::hint::black_box(
-                arena::games::farkle::record::write_record(r, &farkle_meta).unwrap(),
-            );
+            std::hint::black_box(write_kept(&Farkle, r, &farkle_meta).unwrap());
         }
     });
     println!("best of {ROUNDS} rounds, per record: farm {farm_us:.1} us, farkle {farkle_us:.1} us");

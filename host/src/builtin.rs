@@ -119,10 +119,12 @@ mod tests {
 
     #[test]
     fn every_game_has_built_in_agents_and_they_load() {
-        let sandbox =
-            crate::sandbox::Sandbox::new(crate::games::AGENTS, crate::sandbox::Limits::default())
-                .unwrap();
-        for game in crate::games::all() {
+        let sandbox = crate::sandbox::Sandbox::new(
+            crate::games::registry().agents(),
+            crate::sandbox::Limits::default(),
+        )
+        .unwrap();
+        for game in crate::games::registry().all() {
             let agents: Vec<Builtin> = all().filter(|b| b.game == game.name()).collect();
             assert!(
                 !agents.is_empty(),
@@ -138,7 +140,7 @@ mod tests {
                 module.check_plays(&game.info().agent).unwrap();
             }
         }
-        assert!(all().all(|b| crate::games::by_name(b.game).is_ok()));
+        assert!(all().all(|b| crate::games::registry().by_name(b.game).is_ok()));
     }
 
     #[test]

@@ -3,11 +3,11 @@
 
 use std::path::Path;
 
-use arena::games::farm::abi::{encode_init, encode_observation, to_abi_event};
-use arena::games::farm::NativePlayer;
+use arena::game::{play_seeded, Player};
+use arena::games::farm::abi::{encode_observation, to_abi_event};
+use arena::games::farm::{native, Farm};
 use arena::games::farm::{
-    play_game, AcceptView, Decision, Event, FarmPlayer, Fault, FaultKind, Observation, Party,
-    SeededDice, Setup,
+    AcceptView, Decision, Event, Fault, FaultKind, Observation, Party, Setup,
 };
 use arena_agent_sdk::{handle_init, FarmAgent, InitContext, View, BUFFER_SIZE};
 use farm_rules::{check_offer, Animal, FailReason, Herd, Offer, Position, Roll};
@@ -147,7 +147,13 @@ impl FarmAgent for Recorder {
 #[test]
 fn sdk_decodes_the_init_payload() {
     let mut buf = vec![0u8; BUFFER_SIZE];
-    let n = encode_init(2, 4, 0xDEAD_BEEF_0123_4567, 250, &mut buf);
+    let init = arena::sandbox::Init {
+        seat: 2,
+        players: 4,
+        seed: 0xDEAD_BEEF_0123_4567,
+        round_cap: 250,
+    };
+    let n = arena::sandbox::encode_init(&arena::games::farm::INFO.agent, &init, &mut buf);
     let mut agent = Recorder::default();
     assert_eq!(handle_init(&mut agent, &mut buf, n as i32), 0);
     assert_eq!(
@@ -184,7 +190,9 @@ fn the_wat_agent_in_the_abi_doc_is_the_tested_one() {
 
 #[test]
 fn the_wat_passer_loads_and_plays() {
-    let sandbox = arena::sandbox::Sandbox::new(arena::games::AGENTS, Default::default()).unwrap();
+    let sandbox =
+        arena::sandbox::Sandbox::new(arena::games::registry().agents(), Default::default())
+            .unwrap();
     let module = sandbox
         .load(&repo().join("example-agents/wat/passer.wat"))
         .unwrap();
@@ -192,10 +200,15 @@ fn the_wat_passer_loads_and_plays() {
     for seed in 0..5 {
         let setup = Setup::standard(2, seed, 300);
         let mut wasm = module.player_with_round_cap(300);
-        let mut native = NativePlayer::<shepherd::Shepherd>::new().round_cap(300);
-        let mut players: [&mut dyn FarmPlayer; 2] = [&mut wasm, &mut native];
-        let record = play_game(&setup, &mut players, &mut SeededDice::new(seed));
-        assert!(record.forfeits.is_empty());
-        assert_ne!(record.outcome.winner(), Some(0), "the passer never wins");
+        let shepherd = native::<shepherd::Shepherd>();
+        let mut native = shepherd.player::<Farm>().unwrap();
+        let mut players: [&mut dyn Player<Farm>; 2] = [&mut wasm, &mut *native];
+        let record = play_seeded(&Farm, &setup, &mut players).unwrap();
+        assert!(record.end.forfeits.is_empty());
+        assert_ne!(
+            record.end.outcome.winner(),
+            Some(0),
+            "the passer never wins"
+        );
     }
 }

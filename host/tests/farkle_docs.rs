@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use arena::games::farkle::dice::SeededD6;
+use arena::game::seed::SeededDice;
 use arena_abi::farkle::{offset, ANSWER_HEADER_SIZE, MAX_INDICES, OBSERVATION_SIZE};
 use farkle_rules::{score_draft, Reject};
 
@@ -104,8 +104,8 @@ fn the_farkle_scoring_table_is_the_rules() {
 fn the_farkle_dice_check_value_is_the_dice() {
     let records = doc("RECORDS.md");
     let dice = section(&records, "### Farkle dice");
-    let mut d = SeededD6::new(1);
-    let faces: Vec<String> = d.roll(10).iter().map(u8::to_string).collect();
+    let mut d = SeededDice::new(1);
+    let faces: Vec<String> = (0..10).map(|_| (d.face(6) + 1).to_string()).collect();
     let value = format!("seed 1 gives the faces {}, …", faces.join(", "));
     let flat = dice.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(flat.contains(&value), "{value} not in:\n{flat}");

@@ -1,21 +1,21 @@
 //! A deterministic native round robin of the example strategies (example-agents/), played through
-//! `arena::games::farm::NativePlayer`, i.e. through the same ABI bytes a wasm agent sees.
+//! `arena::games::farm::native`, i.e. through the same ABI bytes a wasm agent sees.
 //!
 //! `ARENA_RR_GAMES=<n>` changes the number of games per pairing and seat order (default 100).
 
-use arena::games::farm::NativePlayer;
-use arena::games::farm::{play_game, FarmPlayer, Outcome, SeededDice, Setup};
+use arena::game::{play_seeded, Native, Player};
+use arena::games::farm::{native, Farm, Outcome, Setup};
 
 const NAMES: [&str; 5] = ["passer", "greedy", "insurance", "trader", "shepherd"];
 const ROUND_CAP: u32 = 300;
 
-fn player(i: usize) -> Box<dyn FarmPlayer> {
+fn strategy(i: usize) -> Native {
     match i {
-        0 => Box::new(NativePlayer::<passer::Passer>::new().round_cap(ROUND_CAP)),
-        1 => Box::new(NativePlayer::<greedy::Greedy>::new().round_cap(ROUND_CAP)),
-        2 => Box::new(NativePlayer::<insurance::Insurance>::new().round_cap(ROUND_CAP)),
-        3 => Box::new(NativePlayer::<trader::Trader>::new().round_cap(ROUND_CAP)),
-        _ => Box::new(NativePlayer::<shepherd::Shepherd>::new().round_cap(ROUND_CAP)),
+        0 => native::<passer::Passer>(),
+        1 => native::<greedy::Greedy>(),
+        2 => native::<insurance::Insurance>(),
+        3 => native::<trader::Trader>(),
+        _ => native::<shepherd::Shepherd>(),
     }
 }
 
@@ -47,19 +47,20 @@ fn round_robin_of_the_example_strategies() {
                     // The same dice for both seat orders of a pairing.
                     let seed = 0x5EED_0000 + ((a * n + b) as u64) * 100_000 + g;
                     let setup = Setup::standard(2, seed, ROUND_CAP);
-                    let mut p0 = player(seats[0]);
-                    let mut p1 = player(seats[1]);
-                    let mut ps: [&mut dyn FarmPlayer; 2] = [p0.as_mut(), p1.as_mut()];
-                    let record = play_game(&setup, &mut ps, &mut SeededDice::new(seed));
+                    let (s0, s1) = (strategy(seats[0]), strategy(seats[1]));
+                    let mut p0 = s0.player::<Farm>().unwrap();
+                    let mut p1 = s1.player::<Farm>().unwrap();
+                    let mut ps: [&mut dyn Player<Farm>; 2] = [&mut *p0, &mut *p1];
+                    let record = play_seeded(&Farm, &setup, &mut ps).unwrap();
                     assert!(
-                        record.forfeits.is_empty(),
+                        record.end.forfeits.is_empty(),
                         "no example strategy may fault: {:?}",
-                        record.start_events
+                        record.end.start_events
                     );
                     played += 1;
-                    rounds_total += record.rounds() as u64;
+                    rounds_total += record.end.rounds as u64;
                     let pair = &mut pairs[a][b];
-                    match record.outcome {
+                    match record.end.outcome {
                         Outcome::Win { seat, .. } => {
                             let who = seats[seat];
                             score[who] += 1;

@@ -15,14 +15,13 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use arena::game::Host;
-use arena::games::farkle::{FarkleGame, Native as FarkleNative, NativeFarklePlayer};
-use arena::games::farm::{
-    AcceptView, FarmGame, FarmPlayer, Fault, FaultKind, Native, NativePlayer, Observation,
-};
-use arena::games::jungle::{JungleGame, Native as JungleNative, NativeJunglePlayer};
+use arena::game::{Host, Hosted, Native, Player, Question, Reply};
+use arena::games::farkle::Farkle;
+use arena::games::farm::{Answer, Asked, Farm, Fault, FaultKind};
+use arena::games::jungle::Jungle;
 use arena::league::result::GameResult;
 use arena::league::{play_league, Contestant, LeagueConfig, NativeEntrant, RunOptions};
+use arena::sandbox::Init;
 use arena_agent_sdk::FarmAgent;
 use farm_rules::Offer;
 use serde_json::Value;
@@ -37,36 +36,42 @@ const ANIMALS: [&str; 7] = [
     "big_dog",
 ];
 
-/// An example strategy in a league, natively, told `round_cap`.
-fn native<A: FarmAgent + Default + 'static>(round_cap: u32) -> NativeEntrant {
-    NativeEntrant(Box::new(Native::new(move || {
-        Box::new(NativePlayer::<A>::new().round_cap(round_cap))
-    })))
+/// An example strategy in a league, natively (told the table's round cap).
+fn native<A: FarmAgent + Default + Send + 'static>(_round_cap: u32) -> NativeEntrant {
+    NativeEntrant(arena::games::farm::native::<A>())
 }
 
 /// Passes, then traps on its fifth trade decision of every game.
 struct Crasher;
 struct CrasherPlayer(u32);
 
-impl FarmPlayer for CrasherPlayer {
-    fn trade(&mut self, _obs: &Observation) -> Result<Offer, Fault> {
-        self.0 += 1;
-        if self.0 == 5 {
-            return Err(Fault::new(
-                FaultKind::Trap,
-                "wasm trap: unreachable executed",
-            ));
-        }
-        Ok(Offer::PASS)
+impl Player<Farm> for CrasherPlayer {
+    fn start(&mut self, _rules: &Farm, _init: &Init) -> Result<(), Fault> {
+        Ok(())
     }
-    fn accept(&mut self, _obs: &Observation, _offer: &AcceptView) -> Result<bool, Fault> {
-        Ok(false)
+
+    fn decide(&mut self, _: &Farm, _: &Question, asked: &Asked<'_>) -> Reply<Answer> {
+        let answer = match asked.offer {
+            Some(_) => Ok(Answer::Accept(false)),
+            None => {
+                self.0 += 1;
+                if self.0 == 5 {
+                    Err(Fault::new(
+                        FaultKind::Trap,
+                        "wasm trap: unreachable executed",
+                    ))
+                } else {
+                    Ok(Answer::Offer(Offer::PASS))
+                }
+            }
+        };
+        Reply { answer, fuel: 0 }
     }
 }
 
 impl Crasher {
     fn entrant() -> NativeEntrant {
-        NativeEntrant(Box::new(Native::new(|| Box::new(CrasherPlayer(0)))))
+        NativeEntrant(Native::typed::<Farm>(|| Box::new(CrasherPlayer(0))))
     }
 }
 
@@ -336,7 +341,7 @@ fn report_and_replay_in_headless_chromium() {
         ..RunOptions::default()
     };
     let run = play_league(
-        &FarmGame,
+        &Hosted(Farm),
         &Host::default(),
         &cfg,
         &contestants,
@@ -575,10 +580,8 @@ fn report_and_replay_in_headless_chromium() {
 }
 
 /// A Farkle example bot played natively, standing in for an agent file.
-fn farkle_bot<A: arena_agent_sdk::FarkleAgent + Default + 'static>() -> NativeEntrant {
-    NativeEntrant(Box::new(FarkleNative::new(|| {
-        Box::new(NativeFarklePlayer::<A>::with(A::default, 100))
-    })))
+fn farkle_bot<A: arena_agent_sdk::FarkleAgent + Default + Send + 'static>() -> NativeEntrant {
+    NativeEntrant(arena::games::farkle::native::<A>())
 }
 
 /// Plays a Farkle league of the banker, the one-and-done bot and the threshold bot (under long
@@ -609,7 +612,7 @@ fn farkle_league(work: &Path, name: &str, players: usize) -> (PathBuf, Vec<GameR
         ..RunOptions::default()
     };
     let run = play_league(
-        &FarkleGame,
+        &Hosted(Farkle),
         &Host::default(),
         &cfg,
         &contestants,
@@ -716,10 +719,8 @@ fn farkle_pages_in_headless_chromium() {
 }
 
 /// A Jungle example agent played natively, standing in for an agent file.
-fn jungle_bot<A: arena_agent_sdk::JungleAgent + Default + 'static>() -> NativeEntrant {
-    NativeEntrant(Box::new(JungleNative::new(|| {
-        Box::new(NativeJunglePlayer::<A>::with(A::default, 150))
-    })))
+fn jungle_bot<A: arena_agent_sdk::JungleAgent + Default + Send + 'static>() -> NativeEntrant {
+    NativeEntrant(arena::games::jungle::native::<A>())
 }
 
 /// The pieces a position in the notation has (its letters).
@@ -764,7 +765,7 @@ fn jungle_pages_in_headless_chromium() {
     let random = jungle_bot::<jungle_random::Random>();
     let contestants: [&dyn Contestant; 3] = [&search, &greedy, &random];
     let run = play_league(
-        &JungleGame,
+        &Hosted(Jungle),
         &Host::default(),
         &cfg,
         &contestants,

@@ -31,7 +31,7 @@ use crate::league::result::{GameResult, INIT_DECISION};
 use crate::league::runner::RECORDS_DIR;
 use crate::league::schedule::{game_count, GameSpec, Schedule};
 use crate::league::standings;
-use crate::records::{verify_reader, DiceOrigin, VerifySummary};
+use crate::records::{DiceOrigin, VerifySummary};
 use published::Published;
 pub use published::{PublishedAgent, Settings};
 
@@ -254,13 +254,15 @@ pub fn check_record(
     source: impl Read,
 ) -> Result<(GameResult, VerifySummary), String> {
     let seated: Vec<&str> = spec.seats.iter().map(|&a| names[a].as_str()).collect();
-    let summary = verify_reader(source).map_err(|e| {
-        if e.line == 0 {
-            format!("{shown}: {}", e.message)
-        } else {
-            format!("{shown}:{}: {}", e.line, e.message)
-        }
-    })?;
+    let summary = crate::games::registry()
+        .verify_reader(source)
+        .map_err(|e| {
+            if e.line == 0 {
+                format!("{shown}: {}", e.message)
+            } else {
+                format!("{shown}:{}: {}", e.line, e.message)
+            }
+        })?;
     is_the_scheduled_game(settings, &seated, spec, &summary).map_err(|m| {
         format!(
             "{shown}: {m}, but it stands for game {} ({})",

@@ -6,10 +6,10 @@
 use std::path::{Path, PathBuf};
 
 use super::{audit_league, AuditReport};
-use crate::game::{Host, Seat};
-use crate::games::farkle::{FarkleGame, Native as FarkleNative, NativeFarklePlayer};
-use crate::games::farm::bench::strategies::native_player;
-use crate::games::farm::{FarmGame, Native as FarmNative};
+use crate::game::{Host, Hosted, Native as NativeSeat, Seat};
+use crate::games::farkle::Farkle;
+use crate::games::farm::strategies::native;
+use crate::games::farm::Farm;
 use crate::league::config::LeagueConfig;
 use crate::league::output::{GAMES_CSV, STANDINGS_CSV, STANDINGS_JSON};
 use crate::league::runner::{play_league, RunOptions};
@@ -27,12 +27,12 @@ fn agent_file(name: &str) -> Vec<u8> {
 /// A native strategy standing in for the agent file `name`: its seat, and the file's hash.
 struct Native {
     name: &'static str,
-    seat: Box<dyn std::any::Any + Sync>,
+    seat: NativeSeat,
 }
 
 impl Contestant for Native {
     fn seat(&self) -> Seat<'_> {
-        Seat::Native(&*self.seat)
+        Seat::Native(&self.seat)
     }
 
     fn code_hash(&self) -> Option<String> {
@@ -62,14 +62,11 @@ fn farm_league(dir: &Path) -> PathBuf {
     }
     let mut cfg = LeagueConfig::parse(&text, dir).unwrap();
     cfg.output = dir.join("out");
-    let round_cap = cfg.round_cap;
     let natives: Vec<Native> = STRATEGIES
         .iter()
         .map(|&name| Native {
             name,
-            seat: Box::new(FarmNative::new(move || {
-                native_player(name, round_cap).expect("a known strategy")
-            })),
+            seat: NativeSeat::new(move || native(name).expect("a known strategy")),
         })
         .collect();
     let contestants: Vec<&dyn Contestant> = natives.iter().map(|c| c as &dyn Contestant).collect();
@@ -81,7 +78,7 @@ fn farm_league(dir: &Path) -> PathBuf {
     };
     let limits = serde_json::json!({"fuel_per_decision": 1000});
     play_league(
-        &FarmGame,
+        &Hosted(Farm),
         &Host::default(),
         &cfg,
         &contestants,
@@ -191,7 +188,9 @@ fn a_league_audits_whole_and_every_tampering_is_named() {
     let text = std::fs::read_to_string(record(&t, 2)).unwrap();
     let forged =
         with_fresh_digest(&text.replacen("\"name\":\"greedy\"", "\"name\":\"mallory\"", 1));
-    crate::records::verify_record(&forged).expect("the forgery is consistent alone");
+    crate::games::registry()
+        .verify_record(&forged)
+        .expect("the forgery is consistent alone");
     std::fs::write(record(&t, 2), forged).unwrap();
     let r = audit_league(&t, None).unwrap();
     assert_eq!(r.problems.len(), 1, "{}", problems(&r));
@@ -215,7 +214,9 @@ fn a_league_audits_whole_and_every_tampering_is_named() {
     );
     assert_ne!(explicit, text);
     let forged = with_fresh_digest(&explicit);
-    crate::records::verify_record(&forged).expect("explicit dice that are the seed's verify");
+    crate::games::registry()
+        .verify_record(&forged)
+        .expect("explicit dice that are the seed's verify");
     std::fs::write(record(&t, 3), forged).unwrap();
     let r = audit_league(&t, None).unwrap();
     assert!(
@@ -334,12 +335,10 @@ fn a_league_audits_whole_and_every_tampering_is_named() {
 }
 
 /// A Farkle bot standing in for the agent file `name`.
-fn bot<A: arena_agent_sdk::FarkleAgent + Default + 'static>(name: &'static str) -> Native {
+fn bot<A: arena_agent_sdk::FarkleAgent + Default + Send + 'static>(name: &'static str) -> Native {
     Native {
         name,
-        seat: Box::new(FarkleNative::new(|| {
-            Box::new(NativeFarklePlayer::<A>::with(A::default, 100))
-        })),
+        seat: crate::games::farkle::native::<A>(),
     }
 }
 
@@ -366,7 +365,7 @@ fn a_solo_farkle_league_audits_with_its_benchmark_files() {
     };
     let limits = serde_json::json!({});
     play_league(
-        &FarkleGame,
+        &Hosted(Farkle),
         &Host::default(),
         &cfg,
         &contestants,

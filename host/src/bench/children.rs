@@ -11,10 +11,7 @@ use super::workload::Workload;
 use super::{BenchOptions, Figure, Target};
 
 /// Start-up of a league of 50 distinct agents, cold and warm.
-pub(super) fn startup_figures(
-    opts: &BenchOptions,
-    w: &dyn Workload,
-) -> anyhow::Result<Vec<Figure>> {
+pub(super) fn startup_figures(opts: &BenchOptions, w: &Workload) -> anyhow::Result<Vec<Figure>> {
     let (cold, warm) = startup(opts, w, 50)?;
     Ok(vec![
         Figure::new(
@@ -36,7 +33,7 @@ pub(super) fn startup_figures(
 /// The peak resident memory of a league of `agents` distinct agents, its games and its time.
 pub(super) fn memory_figures(
     opts: &BenchOptions,
-    w: &dyn Workload,
+    w: &Workload,
     agents: usize,
 ) -> anyhow::Result<Vec<Figure>> {
     let (mib, games, secs) = memory(opts, w, agents, 2)?;
@@ -96,7 +93,7 @@ fn leb128(out: &mut Vec<u8>, mut v: u32) {
 /// Writes `count` distinct copies of the example agents and a league file over them.
 fn copies_league(
     opts: &BenchOptions,
-    w: &dyn Workload,
+    w: &Workload,
     dir: &Path,
     count: usize,
     per_group: u32,
@@ -128,7 +125,7 @@ fn copies_league(
 /// twice: first with an empty module cache (every agent compiled), then with the agents compiled
 /// by the first run. The cache is a new folder of the scratch folder: the copies' bytes are the
 /// same in every bench run, so the user's cache would hold them from the last run.
-fn startup(opts: &BenchOptions, w: &dyn Workload, count: usize) -> anyhow::Result<(f64, f64)> {
+fn startup(opts: &BenchOptions, w: &Workload, count: usize) -> anyhow::Result<(f64, f64)> {
     let dir = opts.scratch.join("startup");
     let league = copies_league(opts, w, &dir, count, 2, 1)?;
     let cache = dir.join("cache");
@@ -175,7 +172,7 @@ fn startup(opts: &BenchOptions, w: &dyn Workload, count: usize) -> anyhow::Resul
 /// agents, 2 threads.
 fn memory(
     opts: &BenchOptions,
-    w: &dyn Workload,
+    w: &Workload,
     count: usize,
     per_group: u32,
 ) -> anyhow::Result<(f64, usize, f64)> {

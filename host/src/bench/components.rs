@@ -105,7 +105,7 @@ pub struct Sizes {
 
 /// Measures `module` (loaded in `load_ms`) in the workload's game.
 pub fn measure(
-    w: &dyn Workload,
+    w: &Workload,
     module: &AgentModule,
     load_ms: f64,
     sizes: &Sizes,
@@ -258,7 +258,7 @@ fn thread_cpu_s() -> f64 {
 /// `sizes.league_games` games with records) into a new folder under `sizes.scratch`, which is
 /// removed afterwards.
 fn time_league_against_itself(
-    w: &dyn Workload,
+    w: &Workload,
     module: &AgentModule,
     sizes: &Sizes,
 ) -> anyhow::Result<f64> {

@@ -13,6 +13,7 @@ mod children;
 pub mod components;
 pub mod host_calls;
 mod sections;
+mod stdio;
 mod workload;
 
 use std::path::PathBuf;
@@ -131,8 +132,8 @@ pub const KEYS: [&str; 24] = [
 pub fn run(opts: &BenchOptions, progress: &mut dyn FnMut(&str)) -> anyhow::Result<Report> {
     std::fs::create_dir_all(&opts.scratch)
         .with_context(|| format!("cannot create {}", opts.scratch.display()))?;
-    let w = workload()?;
-    let sandbox = Sandbox::new(crate::games::AGENTS, Limits::default())?;
+    let w = &workload(crate::games::registry())?;
+    let sandbox = Sandbox::new(crate::games::registry().agents(), Limits::default())?;
     let mut figures = Vec::new();
     progress("per-decision overhead");
     figures.extend(sections::decisions(opts, w, &sandbox)?);

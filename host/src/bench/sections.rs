@@ -29,7 +29,7 @@ fn rounds(opts: &BenchOptions) -> usize {
 /// and in a process of its own.
 pub(super) fn decisions(
     opts: &BenchOptions,
-    w: &dyn Workload,
+    w: &Workload,
     sandbox: &Sandbox,
 ) -> anyhow::Result<Vec<Figure>> {
     let passer = sandbox.load_bytes("passer.wat", w.passer_wat().as_bytes())?;
@@ -87,7 +87,7 @@ pub(super) fn decisions(
 /// The workload's strategies built for wasm (`opts.agents/NAME.wasm`), loaded.
 pub(super) fn load_strategies(
     opts: &BenchOptions,
-    w: &dyn Workload,
+    w: &Workload,
     sandbox: &Sandbox,
 ) -> anyhow::Result<Vec<AgentModule>> {
     w.strategies()
@@ -104,7 +104,7 @@ pub(super) fn load_strategies(
 /// The per-game cost of one wasm agent: a fresh store and instance, its init, then dropped.
 pub(super) fn start(
     opts: &BenchOptions,
-    w: &dyn Workload,
+    w: &Workload,
     wasm: &[AgentModule],
 ) -> anyhow::Result<Figure> {
     let (reps, starts) = if opts.quick { (3, 200) } else { (10, 1_000) };
@@ -128,7 +128,7 @@ pub(super) fn start(
 /// Best of `reps` timings of `players` starts: mean time to start a fresh player of `module` for
 /// a game of the workload (a new store and instance, its init) and to drop it.
 pub fn start_us(
-    w: &dyn Workload,
+    w: &Workload,
     module: &AgentModule,
     reps: u32,
     players: u32,
@@ -152,7 +152,7 @@ pub fn start_us(
 /// Two-player games without records: the strategies natively, then as wasm agents.
 pub(super) fn games(
     opts: &BenchOptions,
-    w: &dyn Workload,
+    w: &Workload,
     wasm: &[AgentModule],
 ) -> anyhow::Result<Vec<Figure>> {
     let rounds = rounds(opts);
@@ -194,7 +194,7 @@ pub(super) fn games(
 /// beside them, what the machine gives a second thread for native games.
 pub(super) fn leagues(
     opts: &BenchOptions,
-    w: &dyn Workload,
+    w: &Workload,
     wasm: &[AgentModule],
 ) -> anyhow::Result<Vec<Figure>> {
     let rounds = rounds(opts);
@@ -205,12 +205,12 @@ pub(super) fn leagues(
     let native_c: Vec<NativeEntrant> = w
         .strategies()
         .iter()
-        .map(|s| NativeEntrant(w.native(s, cfg.round_cap).expect("a strategy")))
+        .map(|s| NativeEntrant(w.native(s).expect("a strategy")))
         .collect();
     let stdio_c: Vec<NativeEntrant> = w
         .strategies()
         .iter()
-        .map(|s| NativeEntrant(w.process(&opts.stdio_agent, s, cfg.round_cap)))
+        .map(|s| NativeEntrant(w.process(&opts.stdio_agent, s)))
         .collect();
     let natives = as_dyn(&native_c);
     let agents: Vec<&dyn Contestant> = wasm.iter().map(|m| m as &dyn Contestant).collect();
@@ -297,7 +297,7 @@ pub(super) fn leagues(
 /// The wall time of decisions that spend all their fuel on host calls, and on a plain loop.
 pub(super) fn host_calls(
     opts: &BenchOptions,
-    w: &dyn Workload,
+    w: &Workload,
     sandbox: &Sandbox,
 ) -> anyhow::Result<Vec<Figure>> {
     let reps = if opts.quick { 1 } else { 5 };
@@ -339,7 +339,7 @@ fn as_dyn(c: &[NativeEntrant]) -> Vec<&dyn Contestant> {
 }
 
 /// A 2-player round robin of the workload's strategies.
-fn league_config(w: &dyn Workload, scratch: &Path, name: &str, per_group: u32) -> LeagueConfig {
+fn league_config(w: &Workload, scratch: &Path, name: &str, per_group: u32) -> LeagueConfig {
     LeagueConfig {
         name: name.into(),
         game: w.game(),
@@ -401,7 +401,7 @@ impl Drop for LeagueFolders {
 /// Seconds for `threads` threads to play `games` native games without records between them:
 /// how well this machine runs the strategies' kind of code on that many cores, with no league,
 /// records, sandbox or locks involved.
-fn native_games_split(w: &dyn Workload, games: usize, threads: usize) -> anyhow::Result<f64> {
+fn native_games_split(w: &Workload, games: usize, threads: usize) -> anyhow::Result<f64> {
     let natives: Vec<Player> = w.strategies().iter().map(|s| Player::Native(s)).collect();
     let t = Instant::now();
     std::thread::scope(|s| -> anyhow::Result<()> {
@@ -426,7 +426,7 @@ fn native_games_split(w: &dyn Workload, games: usize, threads: usize) -> anyhow:
 
 /// Seconds to play the league `cfg` into its (new) output folder.
 fn time_league(
-    w: &dyn Workload,
+    w: &Workload,
     cfg: &LeagueConfig,
     contestants: &[&dyn Contestant],
     threads: usize,

@@ -1,14 +1,16 @@
-//! What the bench measures the arena on: one game's strategies, played natively in the host, as
-//! sandboxed agents and as processes of their own, and one of its decisions. A game provides it
-//! ([`crate::game::Game::workload`]); the bench measures the first game of the registry that does
+//! What the bench measures the arena on: one game's example strategies ([`Strategies`]), played
+//! natively in the host, as sandboxed agents and as processes of their own, and one of its
+//! decisions. The bench measures the first game of the registry that has them
 //! (docs/PERFORMANCE.md).
 
-use std::any::Any;
 use std::path::Path;
-use std::time::Duration;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
-use crate::game::Game;
-use crate::sandbox::AgentModule;
+use crate::game::Registry;
+use crate::game::{FaultPolicy, BUFFER_SIZE};
+use crate::game::{Game, Host, Native, RecordMeta, Seat, Strategies, Table};
+use crate::sandbox::{AgentModule, DEFAULT_ROUND_CAP};
 
 /// Who plays in a timing.
 #[derive(Clone, Copy)]
@@ -21,39 +23,187 @@ pub enum Player<'a> {
     Process(&'a Path, &'a str),
 }
 
-/// A game's workload for the bench.
-pub trait Workload: Sync {
-    /// The game measured.
-    fn game(&self) -> &'static dyn Game;
-    /// The strategies, by name: natively in the host, as `NAME.wasm` in the agents' folder, and
-    /// behind `arena-stdio-agent NAME`.
-    fn strategies(&self) -> &'static [&'static str];
-    /// The strategy that answers at once, for the per-decision timings.
-    fn passer(&self) -> &'static str;
-    /// The same strategy written in WebAssembly text (no compiler's code in the timing).
-    fn passer_wat(&self) -> &'static str;
-    /// The strategy whose per-game start is timed.
-    fn starter(&self) -> &'static str;
-    /// A native seat of `strategy` ([`crate::game::Seat::Native`]), told `round_cap`; `None` for
-    /// a name that is not a strategy.
-    fn native(&self, strategy: &str, round_cap: u32) -> Option<Box<dyn Any + Sync>>;
-    /// A seat of `strategy` played by `program` in a process of its own, one per game.
-    fn process(&self, program: &Path, strategy: &str, round_cap: u32) -> Box<dyn Any + Sync>;
-    /// The mean time of one decision of `player` on a small fixed observation, in nanoseconds:
-    /// the best of `reps` timings of `calls` decisions.
-    fn decision_ns(&self, player: Player<'_>, reps: u32, calls: u32) -> anyhow::Result<f64>;
-    /// Plays `games` two-player games without records over the ordered pairs of `players` (a
-    /// player against itself when there is one): the time taken.
-    fn games_only(&self, games: usize, players: &[Player<'_>]) -> anyhow::Result<Duration>;
-    /// The process side of [`Workload::process`]: answers the host's requests on stdin with
-    /// `strategy` until stdin closes (`arena-stdio-agent`).
-    fn serve_process(&self, strategy: &str) -> anyhow::Result<()>;
+/// A game's strategies, for the bench.
+#[derive(Clone, Copy)]
+pub struct Workload {
+    game: &'static dyn Game,
+    strategies: &'static Strategies,
 }
 
-/// The workload the bench measures: the first game of the registry that has one.
-pub fn workload() -> anyhow::Result<&'static dyn Workload> {
-    crate::games::all()
+/// The workload the bench measures: the first game of `registry` that has strategies.
+pub fn workload(registry: &Registry) -> anyhow::Result<Workload> {
+    registry
+        .all()
         .iter()
-        .find_map(|g| g.workload())
-        .ok_or_else(|| anyhow::anyhow!("no game of this arena has a workload for the bench"))
+        .find_map(|&game| {
+            game.strategies()
+                .map(|strategies| Workload { game, strategies })
+        })
+        .ok_or_else(|| anyhow::anyhow!("no game of this arena has strategies for the bench"))
+}
+
+impl Workload {
+    /// The game measured.
+    pub fn game(&self) -> &'static dyn Game {
+        self.game
+    }
+
+    /// The strategies, by name: natively in the host, as `NAME.wasm` in the agents' folder, and
+    /// behind `arena-stdio-agent NAME`.
+    pub fn strategies(&self) -> &'static [&'static str] {
+        self.strategies.names
+    }
+
+    /// The strategy that answers at once, for the per-decision timings.
+    pub fn passer(&self) -> &'static str {
+        self.strategies.passer
+    }
+
+    /// The same strategy written in WebAssembly text (no compiler's code in the timing).
+    pub fn passer_wat(&self) -> &'static str {
+        self.strategies.passer_wat
+    }
+
+    /// The strategy whose per-game start is timed.
+    pub fn starter(&self) -> &'static str {
+        self.strategies.starter
+    }
+
+    /// A native seat of `strategy`; `None` for a name that is not a strategy.
+    pub fn native(&self, strategy: &str) -> Option<Native> {
+        let make = self.strategies.native;
+        make(strategy)?;
+        let strategy = strategy.to_owned();
+        Some(Native::new(move || {
+            make(&strategy).expect("a strategy of the workload")
+        }))
+    }
+
+    /// A seat of `strategy` played by `program` in a process of its own, one per game.
+    pub fn process(&self, program: &Path, strategy: &str) -> Native {
+        let (program, strategy) = (program.to_path_buf(), strategy.to_owned());
+        Native::new(move || Box::new(super::stdio::Process::new(&program, &strategy)))
+    }
+
+    /// The mean time of one decision of `player` on a small fixed observation, in nanoseconds:
+    /// the best of `reps` timings of `calls` decisions.
+    pub fn decision_ns(&self, player: Player<'_>, reps: u32, calls: u32) -> anyhow::Result<f64> {
+        let mut buf = vec![0u8; BUFFER_SIZE];
+        let (q, len) = (self.strategies.sample)(&mut buf);
+        let sample = buf[..len].to_vec();
+        let agent = &self.game.info().agent;
+        let init = crate::sandbox::Init {
+            seat: q.seat,
+            players: 2,
+            seed: 7,
+            // An agent is told the default round cap, a native strategy none, as they always were.
+            round_cap: match player {
+                Player::Agent(_) => DEFAULT_ROUND_CAP,
+                Player::Native(_) | Player::Process(..) => 0,
+            },
+        };
+        let mut best = f64::INFINITY;
+        match player {
+            Player::Agent(module) => {
+                let mut p = module.player_with_round_cap(init.round_cap);
+                for _ in 0..reps.max(1) {
+                    p.start(agent, init.seat, init.players, init.seed)
+                        .map_err(|f| anyhow::anyhow!("the player did not start: {}", f.detail))?;
+                    let t = Instant::now();
+                    for _ in 0..calls {
+                        (self.strategies.decide_sample)(&mut p).map_err(|f| {
+                            anyhow::anyhow!("the player did not answer: {}", f.detail)
+                        })?;
+                    }
+                    best = best.min(t.elapsed().as_secs_f64() * 1e9 / calls as f64);
+                }
+            }
+            Player::Native(_) | Player::Process(..) => {
+                let native = match player {
+                    Player::Native(name) => self
+                        .native(name)
+                        .ok_or_else(|| anyhow::anyhow!("no strategy named {name:?}"))?,
+                    Player::Process(program, name) => self.process(program, name),
+                    Player::Agent(_) => unreachable!("an agent is timed above"),
+                };
+                for _ in 0..reps.max(1) {
+                    let mut a = native
+                        .agent()
+                        .ok_or_else(|| anyhow::anyhow!("not a strategy of the ABI"))?;
+                    let n = crate::sandbox::encode_init(agent, &init, &mut buf);
+                    a.init(&mut buf, n);
+                    let t = Instant::now();
+                    for _ in 0..calls {
+                        buf[..len].copy_from_slice(std::hint::black_box(&sample));
+                        let reply = a.decide(&q, &mut buf, len);
+                        reply.ret.map_err(|f| {
+                            anyhow::anyhow!("the player did not answer: {}", f.detail)
+                        })?;
+                    }
+                    best = best.min(t.elapsed().as_secs_f64() * 1e9 / calls as f64);
+                }
+            }
+        }
+        Ok(best)
+    }
+
+    /// Plays `games` two-player games without records over the ordered pairs of `players` (a
+    /// player against itself when there is one): the time taken.
+    pub fn games_only(&self, games: usize, players: &[Player<'_>]) -> anyhow::Result<Duration> {
+        let mut pairs = Vec::new();
+        for a in 0..players.len() {
+            for b in 0..players.len() {
+                if a != b || players.len() == 1 {
+                    pairs.push((a, b));
+                }
+            }
+        }
+        anyhow::ensure!(!pairs.is_empty(), "no players to play games");
+        let natives: Vec<Option<Native>> = players
+            .iter()
+            .map(|p| match *p {
+                Player::Native(name) => self.native(name),
+                Player::Process(program, name) => Some(self.process(program, name)),
+                Player::Agent(_) => None,
+            })
+            .collect();
+        let seat = |i: usize| -> anyhow::Result<Seat<'_>> {
+            Ok(match (players[i], &natives[i]) {
+                (Player::Agent(m), _) => Seat::Agent(m),
+                (_, Some(n)) => Seat::Native(n),
+                (Player::Native(name), None) => anyhow::bail!("no strategy named {name:?}"),
+                _ => unreachable!("a process has a seat"),
+            })
+        };
+        let settings = Arc::new(crate::game::GameSettings::new());
+        let limits = Arc::new(serde_json::Value::Null);
+        let t = Instant::now();
+        for g in 0..games {
+            let (a, b) = pairs[g % pairs.len()];
+            let table = Table {
+                seed: 1000 + g as u64,
+                round_cap: DEFAULT_ROUND_CAP,
+                policy: FaultPolicy::Forfeit,
+                settings: settings.clone(),
+                meta: RecordMeta {
+                    names: vec!["a".into(), "b".into()],
+                    agent_hashes: vec![None, None],
+                    limits: limits.clone(),
+                },
+            };
+            let summary =
+                self.game
+                    .play_unrecorded(&Host::default(), &table, &[seat(a)?, seat(b)?])?;
+            std::hint::black_box(summary);
+        }
+        Ok(t.elapsed())
+    }
+
+    /// The process side of [`Workload::process`]: answers the host's requests on stdin with
+    /// `strategy` until stdin closes (`arena-stdio-agent`).
+    pub fn serve_process(&self, strategy: &str) -> anyhow::Result<()> {
+        let agent = (self.strategies.native)(strategy)
+            .ok_or_else(|| anyhow::anyhow!("no strategy named {strategy:?}"))?;
+        super::stdio::serve(agent)
+    }
 }

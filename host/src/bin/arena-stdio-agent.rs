@@ -4,7 +4,7 @@
 
 fn main() {
     let name = std::env::args().nth(1).unwrap_or_default();
-    let workload = match arena::bench::workload() {
+    let workload = match arena::bench::workload(arena::games::registry()) {
         Ok(w) => w,
         Err(e) => {
             eprintln!("arena-stdio-agent: {e:#}");

@@ -23,7 +23,8 @@ pub struct AgentsArgs {
 }
 
 pub fn run(args: AgentsArgs) -> anyhow::Result<i32> {
-    let games = crate::games::all()
+    let games = crate::games::registry()
+        .all()
         .iter()
         .filter(|g| args.game.is_none_or(|only| only.name() == g.name()));
     let mut first = true;

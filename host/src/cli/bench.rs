@@ -51,7 +51,7 @@ pub fn run_cmd(args: BenchArgs) -> anyhow::Result<i32> {
         Some(a) => a,
         None => {
             let mut dir = None;
-            for s in workload()?.strategies() {
+            for s in workload(crate::games::registry())?.strategies() {
                 let wasm = resolve_agent(&PathBuf::from("example-agents").join(s)).with_context(
                     || format!("cannot build example-agents/{s} (run from the workspace root, or give --agents)"),
                 )?;
@@ -104,9 +104,9 @@ fn default_scratch() -> PathBuf {
 
 /// `arena bench --host-calls`: every hammer's decision, slowest first.
 fn host_calls(args: &BenchArgs) -> anyhow::Result<i32> {
-    let sandbox = Sandbox::new(crate::games::AGENTS, Limits::default())?;
+    let sandbox = Sandbox::new(crate::games::registry().agents(), Limits::default())?;
     let reps = if args.quick { 1 } else { 5 };
-    let game = &workload()?.game().info().agent;
+    let game = &workload(crate::games::registry())?.game().info().agent;
     let timings = run_with_big_stack(|| crate::bench::host_calls::time_all(&sandbox, game, reps))?;
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&timings)?);
@@ -124,8 +124,8 @@ fn host_calls(args: &BenchArgs) -> anyhow::Result<i32> {
 
 /// `arena bench --components AGENT...`: each agent's figures, and the byte-ABI starter's beside.
 fn components(args: &BenchArgs) -> anyhow::Result<i32> {
-    let sandbox = Sandbox::new(crate::games::AGENTS, Limits::default())?;
-    let w = workload()?;
+    let sandbox = Sandbox::new(crate::games::registry().agents(), Limits::default())?;
+    let w = &workload(crate::games::registry())?;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let scratch = args.scratch.clone().unwrap_or_else(default_scratch);
     let sizes = if args.quick {

@@ -97,12 +97,12 @@ pub fn run(args: MatchArgs) -> anyhow::Result<i32> {
         crate::resolve::check_agents_exist([path], |_| false).context(role)?;
     }
     let limits = args.limits.limits();
-    let sandbox = Sandbox::new(crate::games::AGENTS, limits)?;
+    let sandbox = Sandbox::new(crate::games::registry().agents(), limits)?;
     let mut sides = Vec::new();
     let mut modules = Vec::new();
     for (role, path) in [("NEW", &args.new), ("OLD", &args.old)] {
         let wasm = resolve_agent(path).context(role)?;
-        let module = super::activity::load(&sandbox, &wasm)
+        let module = crate::activity::load(&sandbox, &wasm)
             .with_context(|| format!("{role} ({}) cannot be loaded", wasm.display()))?;
         sides.push((
             matchup::default_name(path),

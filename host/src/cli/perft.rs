@@ -25,7 +25,8 @@ pub struct PerftArgs {
 
 /// The games with a move counter.
 fn counters() -> impl Iterator<Item = (&'static dyn Game, &'static dyn Perft)> {
-    crate::games::all()
+    crate::games::registry()
+        .all()
         .iter()
         .filter_map(|g| g.perft().map(|p| (*g, p)))
 }

@@ -164,7 +164,8 @@ impl PlayArgs {
 
 /// `--game`'s help: the games, with the players each seats.
 pub fn game_help() -> String {
-    let games: Vec<String> = crate::games::all()
+    let games: Vec<String> = crate::games::registry()
+        .all()
         .iter()
         .map(|g| {
             let seats = g.seats();
@@ -194,7 +195,7 @@ pub fn run(args: PlayArgs) -> anyhow::Result<i32> {
     }
     anyhow::ensure!(args.round_cap > 0, "--rounds must be at least 1");
     let limits = args.limits.limits();
-    let sandbox = Sandbox::new(crate::games::AGENTS, limits.clone())?;
+    let sandbox = Sandbox::new(crate::games::registry().agents(), limits.clone())?;
     let mut modules = Vec::new();
     for path in &args.agents {
         match load_agent(&sandbox, path) {
@@ -274,7 +275,7 @@ fn run_person(args: &PlayArgs) -> anyhow::Result<i32> {
     );
     anyhow::ensure!(args.round_cap > 0, "--rounds must be at least 1");
     let limits = args.limits.limits();
-    let sandbox = Sandbox::new(crate::games::AGENTS, limits.clone())?;
+    let sandbox = Sandbox::new(crate::games::registry().agents(), limits.clone())?;
     let mut modules = Vec::new();
     for path in args.agents.iter().filter(|p| !is_human(p)) {
         match load_agent(&sandbox, path) {
@@ -407,7 +408,8 @@ pub fn choose_game(
         }
         return Ok(game);
     }
-    let common: Vec<&'static dyn Game> = crate::games::all()
+    let common: Vec<&'static dyn Game> = crate::games::registry()
+        .all()
         .iter()
         .copied()
         .filter(|g| modules.iter().all(|m| m.plays(&g.info().agent)))
@@ -421,7 +423,7 @@ pub fn choose_game(
                     let games: Vec<&str> = m
                         .games()
                         .iter()
-                        .map(|g| crate::games::of_agent(g).name())
+                        .map(|g| crate::games::registry().of_agent(g).name())
                         .collect();
                     format!("{} plays {}", m.name(), games.join(" and "))
                 })
@@ -441,7 +443,7 @@ pub fn choose_game(
 /// Builds (for a crate directory) and loads one agent.
 pub fn load_agent(sandbox: &Sandbox, path: &Path) -> anyhow::Result<AgentModule> {
     let wasm = resolve_agent(path)?;
-    super::activity::load(sandbox, &wasm)
+    crate::activity::load(sandbox, &wasm)
 }
 
 /// A seed for a game nobody gave one for.
@@ -513,7 +515,9 @@ mod tests {
         };
         assert_eq!(run(args).unwrap(), 0);
         let bytes = std::fs::read(&record).unwrap();
-        let summary = crate::records::verify_record_bytes(&bytes).unwrap();
+        let summary = crate::games::registry()
+            .verify_record_bytes(&bytes)
+            .unwrap();
         assert!(
             summary.describe().contains("seeded 11"),
             "{}",
@@ -558,7 +562,9 @@ mod tests {
             let agents = vec![agent.clone(); seats];
             assert_eq!(run(args(agents, Some(record.clone()), None)).unwrap(), 0);
             let bytes = std::fs::read(&record).unwrap();
-            let summary = crate::records::verify_record_bytes(&bytes).unwrap();
+            let summary = crate::games::registry()
+                .verify_record_bytes(&bytes)
+                .unwrap();
             assert_eq!(summary.game, "farkle");
             assert_eq!(summary.players, seats);
             assert!(
@@ -568,7 +574,9 @@ mod tests {
             );
         }
         // One agent for Little Animal Farm is refused before anything is loaded.
-        let farm = crate::games::by_name("little-animal-farm").unwrap();
+        let farm = crate::games::registry()
+            .by_name("little-animal-farm")
+            .unwrap();
         let err = run(args(vec![agent.clone()], None, Some(farm))).unwrap_err();
         assert!(err.to_string().contains("2 to 6 players"), "{err}");
         std::fs::remove_dir_all(&dir).ok();
@@ -576,7 +584,11 @@ mod tests {
 
     #[test]
     fn the_game_is_the_one_all_agents_play() {
-        let sb = Sandbox::new(crate::games::AGENTS, crate::sandbox::Limits::default()).unwrap();
+        let sb = Sandbox::new(
+            crate::games::registry().agents(),
+            crate::sandbox::Limits::default(),
+        )
+        .unwrap();
         let farkle = sb.load_bytes("banker", BANKER.as_bytes()).unwrap();
         let both_text = BANKER.replacen(
             "(func (export \"farkle_draft\")",
@@ -589,13 +601,13 @@ mod tests {
         let games: Vec<&str> = both
             .games()
             .iter()
-            .map(|g| crate::games::of_agent(g).name())
+            .map(|g| crate::games::registry().of_agent(g).name())
             .collect();
         assert_eq!(games, ["little-animal-farm", "farkle"]);
         let farm_only = both_text.replacen("(export \"farkle_draft\")", "", 1);
         let farm = sb.load_bytes("farmer", farm_only.as_bytes()).unwrap();
 
-        let by_name = |n: &str| crate::games::by_name(n).unwrap();
+        let by_name = |n: &str| crate::games::registry().by_name(n).unwrap();
         let pick = |ms: &[&AgentModule], g: Option<&str>| {
             let ms: Vec<AgentModule> = ms.iter().map(|m| (*m).clone()).collect();
             choose_game(g.map(by_name), &ms)

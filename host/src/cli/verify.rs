@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 
 use crate::audit;
-use crate::records::{verify_reader, VerifyError, VerifySummary};
+use crate::records::{VerifyError, VerifySummary};
 use crate::terminal;
 
 #[derive(clap::Args, Debug)]
@@ -82,7 +82,7 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<i32> {
                 continue;
             }
         };
-        let verdict = verify_reader(file);
+        let verdict = crate::games::registry().verify_reader(file);
         match &verdict {
             Ok(_) => verified += 1,
             Err(_) => {
@@ -292,7 +292,7 @@ mod tests {
             1,
         );
         assert_ne!(forged, good);
-        let verdict = crate::records::verify_record(&forged);
+        let verdict = crate::games::registry().verify_record(&forged);
         let e = verdict.as_ref().unwrap_err();
         assert!(
             e.message.contains("\u{1b}[2K"),

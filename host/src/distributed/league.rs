@@ -133,7 +133,7 @@ pub fn run_league_distributed(
     crate::serve::db::check_shared_url(&dist.url)?;
     let lock = folder::lock(&cfg.output)?;
     let limits = limits(&cfg.budgets);
-    let sandbox = Sandbox::new(crate::games::AGENTS, limits.clone())?;
+    let sandbox = Sandbox::new(crate::games::registry().agents(), limits.clone())?;
     // The same checks as a local league: every agent loads and plays the game.
     let modules = load_agents(cfg, &sandbox)?;
     let hashes: Vec<Option<String>> = modules

@@ -1,66 +1,45 @@
-//! The registry of the games the arena hosts. Each game lives in its own folder here (its host
-//! code, records, narration, smoke games, replay viewer and templates; its rules in
-//! `rules/<game>/`, its ABI layouts in `abi/`) and implements [`Game`]; this file is the one place
-//! outside a game's folder that names it. Adding a game: its folder, a line in [`ALL`], a line in
-//! [`AGENTS`].
+//! The games the arena hosts. Each game lives in its own folder here (its rules as the arena plays
+//! them, its records' lines, narration, smoke games, replay viewer and templates; its rules crate
+//! in `rules/<game>/`, its ABI layouts in `abi/`) and becomes a [`Game`] by the host's services
+//! ([`Hosted`]); this file is the one place outside a game's folder that names it, and makes the
+//! [`Registry`] the command line hands down. Adding a game: its folder, a line in [`ALL`], a line
+//! in [`AGENTS`].
 
 pub mod codewar;
 pub mod farkle;
 pub mod farm;
 pub mod jungle;
 
-use crate::game::Game;
-use crate::sandbox::{AgentInterface, Games};
+use crate::game::{Game, Hosted, Registry};
+use crate::sandbox::Games;
 
 /// Every game, in the order they are listed (the first is the default of league files).
 static ALL: [&dyn Game; 4] = [
-    &farm::FarmGame,
-    &farkle::FarkleGame,
-    &jungle::JungleGame,
+    &Hosted(farm::Farm),
+    &Hosted(farkle::Farkle),
+    &Hosted(jungle::Jungle),
     &codewar::CodewarGame,
 ];
 
 /// What the sandbox is told about every game, in the registry's order.
-pub static AGENTS: Games = &[
+static AGENTS: Games = &[
     &farm::INFO.agent,
     &farkle::INFO.agent,
     &jungle::INFO.agent,
     &codewar::INFO.agent,
 ];
 
-/// Every game the arena hosts.
-pub fn all() -> &'static [&'static dyn Game] {
-    &ALL
+static REGISTRY: Registry = Registry::new(&ALL, AGENTS);
+
+/// The registry of the games this arena hosts: the command line builds its commands with it and
+/// hands it down.
+pub fn registry() -> &'static Registry {
+    &REGISTRY
 }
 
-/// The first game: the game of a league or challenge file that names none.
-pub fn first() -> &'static dyn Game {
-    ALL[0]
-}
-
-/// The game named `name` in league files, records and on the command line; an error lists the
-/// games there are.
-pub fn by_name(name: &str) -> anyhow::Result<&'static dyn Game> {
-    parse(name).map_err(anyhow::Error::msg)
-}
-
-/// [`by_name`] for command-line arguments (`--game`).
+/// A game named on the command line (`--game`): for `clap`.
 pub fn parse(name: &str) -> Result<&'static dyn Game, String> {
-    ALL.iter()
-        .copied()
-        .find(|g| g.name() == name)
-        .ok_or_else(|| {
-            let known: Vec<&str> = ALL.iter().map(|g| g.name()).collect();
-            format!("unknown game {name:?} (known: {})", known.join(", "))
-        })
-}
-
-/// The game of an agent interface the sandbox reports (a module's games).
-pub fn of_agent(agent: &AgentInterface) -> &'static dyn Game {
-    ALL.iter()
-        .copied()
-        .find(|g| g.info().agent.abi_id == agent.abi_id)
-        .expect("the sandbox knows only the registry's games")
+    REGISTRY.parse(name)
 }
 
 /// A game as its name in JSON and TOML: `#[serde(with = "crate::games::serde_name")]`.
@@ -87,15 +66,15 @@ mod tests {
     fn names_ids_and_interfaces_are_unique_and_agree() {
         for (i, g) in ALL.iter().enumerate() {
             assert!(std::ptr::eq(AGENTS[i], &g.info().agent), "{}", g.name());
-            assert_eq!(of_agent(AGENTS[i]).name(), g.name());
-            assert_eq!(by_name(g.name()).unwrap().name(), g.name());
+            assert_eq!(REGISTRY.of_agent(AGENTS[i]).name(), g.name());
+            assert_eq!(REGISTRY.by_name(g.name()).unwrap().name(), g.name());
             for h in &ALL[..i] {
                 assert_ne!(g.name(), h.name());
                 assert_ne!(g.info().agent.abi_id, h.info().agent.abi_id);
                 assert_ne!(g.viewer().page, h.viewer().page);
             }
         }
-        let e = by_name("chess").unwrap_err().to_string();
+        let e = REGISTRY.by_name("chess").unwrap_err().to_string();
         assert!(e.contains("unknown game \"chess\" (known: "), "{e}");
     }
 
@@ -139,6 +118,7 @@ mod tests {
         let mut files = Vec::new();
         sources(&host.join("src"), &mut files);
         sources(&host.join("../sandbox/src"), &mut files);
+        sources(&host.join("../game/src"), &mut files);
         let registry = host.join("src/games/mod.rs");
         let mut found = Vec::new();
         for g in ALL {

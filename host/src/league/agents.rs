@@ -63,7 +63,8 @@ pub fn run_league_watched(
     let players = cfg.players_per_game;
     let wanted = opts.threads.unwrap_or_else(|| cfg.worker_threads()).max(1);
     let instances = u32::try_from(wanted.saturating_mul(players)).unwrap_or(u32::MAX);
-    let sandbox = Sandbox::for_instances(crate::games::AGENTS, limits.clone(), instances)?;
+    let sandbox =
+        Sandbox::for_instances(crate::games::registry().agents(), limits.clone(), instances)?;
     let threads = sandbox.games_at_once(players, wanted)?;
     if threads < wanted {
         eprintln!(

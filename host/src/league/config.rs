@@ -97,10 +97,10 @@ impl LeagueConfig {
     pub fn parse(text: &str, base: &Path) -> anyhow::Result<LeagueConfig> {
         let (raw, game_keys): (RawConfig, _) = parse_with_game_table(text)?;
         let game = match &raw.game {
-            Some(name) => {
-                crate::games::by_name(name).map_err(|e| anyhow::anyhow!("key `game`: {e}"))?
-            }
-            None => crate::games::first(),
+            Some(name) => crate::games::registry()
+                .by_name(name)
+                .map_err(|e| anyhow::anyhow!("key `game`: {e}"))?,
+            None => crate::games::registry().first(),
         };
         let settings = game.settings(game_keys.as_ref())?;
         let players_per_game = raw.players_per_game.unwrap_or(2);
@@ -243,7 +243,7 @@ pub fn parse_with_game_table<T: serde::de::DeserializeOwned>(
     let mut table: toml::Table = toml::from_str(text).map_err(|e| trimmed(&e))?;
     let name = match table.get("game") {
         Some(toml::Value::String(name)) => name.clone(),
-        _ => crate::games::first().name().to_owned(),
+        _ => crate::games::registry().first().name().to_owned(),
     };
     match table.remove(&name) {
         // The usual file, without a table of its game's: read from the text, so that an error

@@ -1,8 +1,6 @@
 //! Who enters a league: anything that can take a seat in a fresh game of the league's game.
 
-use std::any::Any;
-
-use crate::game::Seat;
+use crate::game::{Native, Seat};
 use crate::sandbox::AgentModule;
 
 /// A league entrant. Sandboxed agents are the real thing; native strategies enter too (tests,
@@ -25,13 +23,12 @@ impl Contestant for AgentModule {
     }
 }
 
-/// A native strategy in a league: a value of its game's own type for native seats (see
-/// [`Seat::Native`]), with no code to hash.
-pub struct NativeEntrant(pub Box<dyn Any + Sync>);
+/// A native strategy in a league ([`Seat::Native`]), with no code to hash.
+pub struct NativeEntrant(pub Native);
 
 impl Contestant for NativeEntrant {
     fn seat(&self) -> Seat<'_> {
-        Seat::Native(&*self.0)
+        Seat::Native(&self.0)
     }
 
     fn code_hash(&self) -> Option<String> {

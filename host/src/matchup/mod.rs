@@ -264,7 +264,7 @@ mod tests {
 
     #[test]
     fn the_mode_follows_the_game() {
-        for &game in crate::games::all() {
+        for &game in crate::games::registry().all() {
             let solo = game.seats().contains(&1);
             let expected = if solo { Mode::Solo } else { Mode::HeadToHead };
             assert_eq!(Mode::for_game(game, false).unwrap(), expected, "{game}");

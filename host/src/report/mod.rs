@@ -13,7 +13,7 @@
 mod base64;
 mod data;
 mod games_folder;
-pub mod json;
+pub use crate::game::json;
 mod packs;
 pub mod replay;
 mod rows;
@@ -30,8 +30,8 @@ use packs::{pack_name, write_packs};
 pub use replay::{game_script_of_text, RecordLines};
 use script::script;
 
-/// Folder of the report inside a league output folder.
-pub const REPORT_DIR: &str = "report";
+/// Folder of the report inside a league output folder (the league's list of its files names it).
+pub use crate::league::output::REPORT_DIR;
 /// Folder of the replay packs inside [`REPORT_DIR`].
 pub const GAMES_DIR: &str = "games";
 
@@ -55,7 +55,7 @@ const GAMES_SCRIPT: &str = "games.js";
 fn assets() -> &'static [(&'static str, &'static str)] {
     static ALL: OnceLock<Vec<(&'static str, &'static str)>> = OnceLock::new();
     ALL.get_or_init(|| {
-        let games = crate::games::all();
+        let games = crate::games::registry().all();
         let viewers = games.iter().flat_map(|g| g.viewer().assets.iter().copied());
         let info: serde_json::Map<String, serde_json::Value> = games
             .iter()

@@ -90,7 +90,8 @@ impl Builds {
         let world = game.info().agent.component.map(|w| w.short_name());
         let mut wit = vec![("wit/types.wit", include_str!("../../../wit/types.wit"))];
         wit.extend(
-            crate::games::all()
+            crate::games::registry()
+                .all()
                 .iter()
                 .filter_map(|g| g.info().agent.component)
                 .map(|w| w.wit_file()),

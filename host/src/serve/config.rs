@@ -227,7 +227,7 @@ impl Challenge {
             Some(name) => {
                 engine::parse_game(name).map_err(|e| anyhow::anyhow!("key `game`: {e}"))?
             }
-            None => crate::games::first(),
+            None => crate::games::registry().first(),
         };
         let settings = game.settings(game_keys.as_ref())?;
         let players_per_game = raw.players_per_game.unwrap_or(2);

@@ -17,9 +17,8 @@ use anyhow::{anyhow, bail, Context};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::cli::check::{check_loaded, CheckArgs};
-use crate::cli::play::LimitArgs;
-use crate::game::{GameSettings, Host, Seat, Table};
+use crate::check::check_loaded;
+use crate::game::{GameSettings, Host, Seat, SmokeOptions, Table};
 use crate::league::{self, LeagueConfig, RunOptions};
 use crate::records::{sha256_hex, RecordMeta};
 use crate::sandbox::{AgentModule, HostFailure, Sandbox};
@@ -122,7 +121,7 @@ impl Engine {
         let limits = limits(&rules.budgets);
         let limits_json = Arc::new(serde_json::to_value(&limits)?);
         Ok(Engine {
-            sandbox: Sandbox::new(crate::games::AGENTS, limits)?,
+            sandbox: Sandbox::new(crate::games::registry().agents(), limits)?,
             settings: Arc::new(rules.settings.clone()),
             rules,
             limits_json,
@@ -137,7 +136,7 @@ impl Engine {
         let mut compiler = crate::sandbox::Compiler::process_default();
         compiler.limits.cpu_ms = compile_cpu_ms;
         Ok(Engine {
-            sandbox: Sandbox::with_compiler(crate::games::AGENTS, limits, compiler)?,
+            sandbox: Sandbox::with_compiler(crate::games::registry().agents(), limits, compiler)?,
             settings: Arc::new(rules.settings.clone()),
             rules,
             limits_json,
@@ -150,7 +149,7 @@ impl Engine {
         let limits = limits(&rules.budgets);
         let limits_json = Arc::new(serde_json::to_value(&limits)?);
         let instances = u32::try_from(games.saturating_mul(rules.players)).unwrap_or(u32::MAX);
-        let sandbox = Sandbox::for_instances(crate::games::AGENTS, limits, instances)?;
+        let sandbox = Sandbox::for_instances(crate::games::registry().agents(), limits, instances)?;
         let at_once = sandbox.games_at_once(rules.players, games)?;
         let engine = Engine {
             sandbox,
@@ -202,20 +201,17 @@ impl Engine {
             if let Err(e) = module.check_plays(&self.rules.game.info().agent) {
                 return Ok(refused(out, format!("{e:#}"), sha));
             }
-            let args = CheckArgs {
-                agents: vec![PathBuf::from(name)],
+            let opts = SmokeOptions {
                 games: smoke_games,
                 round_cap: self.rules.round_cap,
                 seed: 1,
                 logs: false,
-                json: false,
-                limits: LimitArgs::default(),
             };
             let errors = check_loaded(
                 &module,
                 started.elapsed(),
                 &[self.rules.game],
-                &args,
+                &opts,
                 &mut out,
             )?;
             Ok(Verdict {
@@ -570,7 +566,11 @@ pub fn replay_asset(name: &str) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::records::verify_record_bytes;
+    fn verify_record_bytes(
+        b: &[u8],
+    ) -> Result<crate::records::VerifySummary, crate::records::VerifyError> {
+        crate::games::registry().verify_record_bytes(b)
+    }
 
     const PASSER: &str = r#"(module
   (import "arena" "log" (func $log (param i32 i32)))
@@ -584,7 +584,9 @@ mod tests {
 
     fn engine() -> Engine {
         Engine::new(Rules {
-            game: crate::games::by_name("little-animal-farm").unwrap(),
+            game: crate::games::registry()
+                .by_name("little-animal-farm")
+                .unwrap(),
             settings: Default::default(),
             players: 2,
             round_cap: 30,

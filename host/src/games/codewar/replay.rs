@@ -4,8 +4,8 @@
 use anyhow::{bail, Context};
 use serde_json::{json, Map, Value};
 
+use crate::game::replay::RecordLines;
 use crate::records::lines::RecordReader;
-use crate::report::RecordLines;
 
 /// The report's replay data of a game: [`replay_json`] of its lines, with the game's number in
 /// the league (`id`) and where its record is (`record`, which the viewer links to).
@@ -18,7 +18,7 @@ pub(super) fn replay(r: &RecordLines<'_>) -> anyhow::Result<Vec<u8>> {
     let mut data: Value = serde_json::from_slice(&replay_json(&text)?)?;
     data["id"] = r.id.into();
     data["record"] = r.record.into();
-    Ok(crate::report::script::json(&data))
+    Ok(crate::game::replay::json(&data))
 }
 
 /// The replay data (JSON) of the record `record` (its bytes, gzip-compressed or not), as

@@ -1,45 +1,32 @@
 //! Farkle, the press-your-luck dice game of the seed's bot harness (docs/FARKLE.md): the solo
 //! benchmark (turns to reach 10,000 alone) and a race for 2 to 6 players. Scoring and answer
-//! checks are in the `farkle-rules` crate; this folder holds all of its host side: the game loop
-//! (`game.rs`), dice, the byte ABI (`abi.rs`), the sandboxed (`wasm.rs`) and component
-//! (`component.rs`) agents' adapters and native strategies (`native.rs`), its records
+//! checks are in the `farkle-rules` crate; this folder holds its host side: the rules as the
+//! arena plays them (`rules.rs`, the host's game loop runs them), the byte ABI (`abi.rs`), the
+//! component world (`component.rs`), native SDK strategies (`native.rs`), its records' lines
 //! (`record/`), `arena play`'s narration, `arena check`'s smoke games, the report's replay data
 //! and viewer (`viewer/`) and `arena new`'s templates (`templates/`).
 
 pub mod abi;
 pub(crate) mod component;
-pub mod dice;
-pub mod game;
 pub mod narrate;
 pub mod native;
-pub mod player;
 pub mod record;
 mod replay;
+pub mod rules;
 mod smoke;
-pub mod summary;
-mod wasm;
 
-use std::any::Any;
 use std::io::Write;
 
-use anyhow::Context;
 use arena_abi::names;
 
+use crate::game::replay::RecordLines;
 use crate::game::{
-    check_host_failures, seat_players, Game, GameInfo, Host, Narration, Played, Seat, Smoke,
-    SmokeOptions, Table, Template, Viewer,
+    GameInfo, Host, Kept, Narration, Present, Smoke, SmokeOptions, Template, Viewer,
 };
-use crate::records::lines::{Line, RecordReader};
-use crate::records::{VerifyError, VerifySummary};
-use crate::report::RecordLines;
 use crate::sandbox::{AgentInterface, AgentModule};
 
-pub use game::{
-    play_game, play_game_into, GameEnd, GameRecord, GameSink, LoadFault, RollRecord, Setup,
-    TurnEnd, TurnRecord,
-};
-pub use native::{Native, NativeFarklePlayer};
-pub use player::{Answer, FarklePlayer, Observation};
+pub use native::{native, Sdk};
+pub use rules::{Answer, GameEnd, LoadFault, Observation, RollRecord, Setup, TurnEnd, TurnRecord};
 
 /// The game's name in league files, records and on the command line.
 pub const NAME: &str = "farkle";
@@ -63,8 +50,11 @@ pub static INFO: GameInfo = GameInfo {
     },
 };
 
-/// Farkle, for the registry.
-pub struct FarkleGame;
+/// Farkle's rules, records and words.
+pub struct Farkle;
+
+/// A game of Farkle as played.
+pub type GameRecord = Kept<Farkle>;
 
 /// The game viewer (`farkle.html?game=N`): the score by round, every turn with its rolls, drafts,
 /// points and how it ended.
@@ -98,51 +88,14 @@ static TEMPLATES: [Template; 4] = [
     },
 ];
 
-impl Game for FarkleGame {
-    fn info(&self) -> &'static GameInfo {
-        &INFO
-    }
-
-    fn play(&self, _host: &Host<'_>, table: &Table, seats: &[Seat<'_>]) -> anyhow::Result<Played> {
-        let mut players = seat_players(
-            &INFO,
-            table,
-            seats,
-            |agent| Box::new(agent) as Box<dyn FarklePlayer>,
-            native_player,
-        )?;
-        let setup = Setup {
-            policy: table.policy,
-            ..Setup::new(players.len(), table.seed, table.round_cap)
-        };
-        let mut at_table: Vec<&mut dyn FarklePlayer> =
-            players.iter_mut().map(|p| &mut **p as _).collect();
-        let record = play_game(&setup, &mut at_table);
-        drop(at_table);
-        check_host_failures(table, players.iter().map(|p| p.host_failure()))?;
-        Ok(Played {
-            record: record::write_record(&record, &table.meta)?,
-            summary: summary::summary(&record),
-            usage: players.iter().map(|p| p.usage()).collect(),
-            detail: Box::new(record),
-        })
-    }
-
-    fn verify(&self, reader: RecordReader<'_>, setup: Line) -> Result<VerifySummary, VerifyError> {
-        record::verify_lines(reader, setup)
-    }
-
+impl Present for Farkle {
     fn narrate(
         &self,
-        played: &Played,
+        game: &GameRecord,
         opts: &Narration<'_>,
         out: &mut dyn Write,
     ) -> anyhow::Result<()> {
-        let record = played
-            .detail
-            .downcast_ref::<GameRecord>()
-            .context("the game played is not a game of Farkle")?;
-        let text = narrate::narrate(opts.names, record, opts.logs);
+        let text = narrate::narrate(opts.names, game, opts.logs);
         out.write_all(crate::terminal::block(&text).as_bytes())?;
         Ok(())
     }
@@ -168,13 +121,6 @@ impl Game for FarkleGame {
     fn templates(&self) -> &'static [Template] {
         &TEMPLATES
     }
-}
-
-/// The player of a native seat: a [`Native`] strategy's fresh player.
-fn native_player(native: &(dyn Any + Sync)) -> Option<Box<dyn FarklePlayer>> {
-    (native as &dyn Any)
-        .downcast_ref::<Native>()
-        .map(Native::player)
 }
 
 #[cfg(test)]

@@ -93,10 +93,10 @@ pub fn narrate(names: &[String], record: &GameRecord, logs: bool) -> String {
             }
         }
     };
-    if !record.load_faults.is_empty() || (logs && !record.start_logs.is_empty()) {
+    if !record.end.load_faults.is_empty() || (logs && !record.end.start_logs.is_empty()) {
         let _ = writeln!(out, "Before the first turn:");
-        print_logs(&record.start_logs, &mut out);
-        for f in &record.load_faults {
+        print_logs(&record.end.start_logs, &mut out);
+        for f in &record.end.load_faults {
             let _ = writeln!(
                 out,
                 "  FAULT: {} failed to load: {} ({})\n  {} is out of the game",
@@ -178,14 +178,14 @@ pub fn narrate(names: &[String], record: &GameRecord, logs: bool) -> String {
     out.push('\n');
     let turns = record.turns.len();
     if solo {
-        let score = record.scores[0];
+        let score = record.end.scores[0];
         let line = if score >= setup.target {
             format!(
                 "Result: {} reached {} in {turns} turns (score {score})",
                 name(0),
                 setup.target
             )
-        } else if record.forfeits.contains(&0) {
+        } else if record.end.forfeits.contains(&0) {
             format!(
                 "Result: {} forfeited after {turns} turns and did not reach {} (score {score})",
                 name(0),
@@ -201,7 +201,7 @@ pub fn narrate(names: &[String], record: &GameRecord, logs: bool) -> String {
         };
         let _ = writeln!(out, "{line}");
     } else {
-        let result = match record.outcome {
+        let result = match record.end.outcome {
             Outcome::Win {
                 seat,
                 last_standing,
@@ -218,10 +218,10 @@ pub fn narrate(names: &[String], record: &GameRecord, logs: bool) -> String {
             Outcome::Draw { round_cap: false } => "draw".into(),
             Outcome::Unfinished => "unfinished".into(),
         };
-        let _ = writeln!(out, "Result after {} rounds: {result}", record.rounds());
+        let _ = writeln!(out, "Result after {} rounds: {result}", record.end.rounds);
         for s in 0..setup.players {
             let played = record.turns.iter().filter(|t| t.seat == s).count();
-            let out_mark = if record.forfeits.contains(&s) {
+            let out_mark = if record.end.forfeits.contains(&s) {
                 " (out)"
             } else {
                 ""
@@ -230,7 +230,7 @@ pub fn narrate(names: &[String], record: &GameRecord, logs: bool) -> String {
                 out,
                 "  {}: {} in {played} turns{out_mark}",
                 name(s),
-                record.scores[s]
+                record.end.scores[s]
             );
         }
     }
@@ -241,19 +241,18 @@ pub fn narrate(names: &[String], record: &GameRecord, logs: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Fault, FaultKind, Game, Host, Seat, Table};
-    use crate::games::farkle::{
-        play_game, FarkleGame, FarklePlayer, Observation, RollRecord, Setup, TurnRecord,
-    };
+    use crate::game::{play_seeded, Fault, FaultKind, Game, Host, Hosted, Seat, Table};
+    use crate::game::{Kept, Player, Question, Reply};
+    use crate::games::farkle::{Farkle, GameEnd, Observation, RollRecord, Setup, TurnRecord};
     use crate::records::RecordMeta;
-    use crate::sandbox::{run_with_big_stack, Limits, Sandbox};
+    use crate::sandbox::{run_with_big_stack, Init, Limits, Sandbox};
 
     /// The WAT Farkle agent of `arena new --game farkle --lang wat`.
     const BANKER: &str = include_str!("templates/wat/farkle.wat");
 
     #[test]
     fn a_played_race_is_narrated_with_its_result() {
-        let sb = Sandbox::new(crate::games::AGENTS, Limits::default()).unwrap();
+        let sb = Sandbox::new(crate::games::registry().agents(), Limits::default()).unwrap();
         let m = sb.load_bytes("banker", BANKER.as_bytes()).unwrap();
         let names = vec!["a".to_string(), "b".to_string()];
         let table = Table {
@@ -269,7 +268,7 @@ mod tests {
         };
         let seats = [Seat::Agent(&m), Seat::Agent(&m)];
         let played =
-            run_with_big_stack(|| FarkleGame.play(&Host::default(), &table, &seats)).unwrap();
+            run_with_big_stack(|| Hosted(Farkle).play(&Host::default(), &table, &seats)).unwrap();
         assert!(played
             .usage
             .iter()
@@ -288,9 +287,9 @@ mod tests {
             "{text}"
         );
         assert!(
-            record.scores.iter().any(|&s| s >= 10_000),
+            record.end.scores.iter().any(|&s| s >= 10_000),
             "{:?}",
-            record.scores
+            record.end.scores
         );
     }
 
@@ -330,19 +329,25 @@ mod tests {
     #[test]
     fn names_logs_and_fault_details_cannot_act_on_the_terminal() {
         struct Evil;
-        impl FarklePlayer for Evil {
-            fn draft(&mut self, _obs: &Observation) -> Result<Answer, Fault> {
-                Err(Fault::new(
-                    crate::game::FaultKind::Trap,
-                    "boom\r\u{1b}[2Kok",
-                ))
+        impl Player<Farkle> for Evil {
+            fn start(&mut self, _rules: &Farkle, _init: &Init) -> Result<(), Fault> {
+                Ok(())
+            }
+            fn decide(&mut self, _: &Farkle, _: &Question, _: &Observation) -> Reply<Answer> {
+                Reply {
+                    answer: Err(Fault::new(
+                        crate::game::FaultKind::Trap,
+                        "boom\r\u{1b}[2Kok",
+                    )),
+                    fuel: 0,
+                }
             }
             fn take_log(&mut self) -> Option<String> {
                 Some("line\n\u{1b}]0;title\u{7}\n".into())
             }
         }
         let setup = Setup::new(1, 9, 3);
-        let record = play_game(&setup, &mut [&mut Evil]);
+        let record = play_seeded(&Farkle, &setup, &mut [&mut Evil]).unwrap();
         let names = vec!["evil\u{1b}[31m".to_string()];
         let text = narrate(&names, &record, true);
         assert!(
@@ -363,10 +368,9 @@ mod tests {
             answer: None,
             points: None,
         };
-        let record = GameRecord {
+        let record: GameRecord = Kept {
             setup: Setup::new(1, 9, 5),
-            load_faults: vec![],
-            start_logs: vec![],
+            loaded: vec![Default::default()],
             turns: vec![
                 turn(
                     1,
@@ -408,9 +412,15 @@ mod tests {
                     1250,
                 ),
             ],
-            outcome: Outcome::Draw { round_cap: true },
-            scores: vec![1250],
-            forfeits: vec![],
+            end: GameEnd {
+                load_faults: vec![],
+                start_logs: vec![],
+                outcome: Outcome::Draw { round_cap: true },
+                scores: vec![1250],
+                forfeits: vec![],
+                turns: 4,
+                rounds: 4,
+            },
         };
         let names = vec!["bot".to_string()];
         let text = narrate(&names, &record, true);

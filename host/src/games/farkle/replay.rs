@@ -6,9 +6,8 @@ use std::borrow::Cow;
 use anyhow::Context;
 use serde::{Serialize, Serializer};
 
-use crate::report::json::{Json, Object};
-use crate::report::replay::{of_type, player_names, RecordLines, NULL};
-use crate::report::script::json;
+use crate::game::json::{Json, Object};
+use crate::game::replay::{json, of_type, player_names, RecordLines, NULL};
 
 /// Fields in key order (see `crate::report::replay`).
 #[derive(Serialize)]

@@ -7,8 +7,8 @@ use std::io::Write;
 use std::time::Instant;
 
 use super::narrate::describe_reject;
-use super::{play_game, FarklePlayer, GameRecord, Setup, TurnEnd};
-use crate::game::{FaultPolicy, SeatUsage, Smoke, SmokeOptions};
+use super::{Farkle, GameRecord, Setup, TurnEnd};
+use crate::game::{play_seeded, FaultPolicy, Player, SeatUsage, Smoke, SmokeOptions};
 use crate::sandbox::{run_with_big_stack, AgentModule};
 
 /// `writeln!` whose error is ignored: a closed standard output must not change the verdict (the
@@ -40,13 +40,13 @@ pub struct SoloReport {
 pub fn solo_report(record: &GameRecord) -> SoloReport {
     let mut r = SoloReport {
         turns: record.turns.len(),
-        score: record.scores.first().copied().unwrap_or(0),
+        score: record.end.scores.first().copied().unwrap_or(0),
         ..SoloReport::default()
     };
     if r.score >= record.setup.target {
         r.turns_to_target = Some(r.turns);
     }
-    for f in &record.load_faults {
+    for f in &record.end.load_faults {
         r.faults.push((
             String::new(),
             format!(
@@ -81,7 +81,12 @@ pub(super) fn play_alone(
 ) -> anyhow::Result<(GameRecord, SeatUsage)> {
     run_with_big_stack(|| {
         let mut player = module.player_with_round_cap(setup.round_cap);
-        let record = play_game(setup, &mut [&mut player as &mut dyn FarklePlayer]);
+        let record = play_seeded(
+            &Farkle,
+            setup,
+            &mut [&mut player as &mut dyn Player<Farkle>],
+        )
+        .ok_or_else(|| anyhow::anyhow!("the agent left the game"))?;
         if let Some(failure) = player.host_failure() {
             return Err(anyhow::Error::new(failure.clone()));
         }
@@ -155,7 +160,7 @@ pub(super) fn smoke(
                 .or_default() += n;
         }
         if args.logs && g == 0 {
-            let logs = record.start_logs.iter().map(|l| (0, l)).chain(
+            let logs = record.end.start_logs.iter().map(|l| (0, l)).chain(
                 record
                     .turns
                     .iter()
@@ -189,9 +194,11 @@ mod tests {
 
     #[test]
     fn solo_reports_count_rejections_and_faults() {
-        let sb =
-            crate::sandbox::Sandbox::new(crate::games::AGENTS, crate::sandbox::Limits::default())
-                .unwrap();
+        let sb = crate::sandbox::Sandbox::new(
+            crate::games::registry().agents(),
+            crate::sandbox::Limits::default(),
+        )
+        .unwrap();
         let bad = BANKER.replace(
             "(i32.store (i32.const 0) (local.get $action))",
             "(i32.store (i32.const 0) (i32.const 7))",

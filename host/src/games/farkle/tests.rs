@@ -1,11 +1,68 @@
 use farkle_rules::{best_draft, score_draft, Reject};
 use proptest::prelude::*;
 
-use super::game::{play_game, GameRecord, Setup, TurnEnd};
-use super::player::{Answer, FarklePlayer, Observation};
-use super::record::{value_writer, verify_record, write_record};
-use crate::game::{Fault, FaultKind, FaultPolicy, Outcome};
-use crate::records::RecordMeta;
+use super::record::value_writer;
+use super::{Answer, Farkle, GameRecord, Observation, Setup, TurnEnd};
+use crate::game::record::{verify_text, write_kept, VerifyError, VerifySummary};
+use crate::game::seed::SeededDice;
+use crate::game::{
+    play_recorded, Fault, FaultKind, FaultPolicy, Outcome, Player, Question, RecordMeta, Reply,
+};
+use crate::sandbox::Init;
+
+/// A test player: its drafts, and what it logs.
+trait Drafter {
+    fn start(&mut self) -> Result<(), Fault> {
+        Ok(())
+    }
+    fn draft(&mut self, obs: &Observation) -> Result<Answer, Fault>;
+    fn take_log(&mut self) -> Option<String> {
+        None
+    }
+}
+
+/// A [`Drafter`] in a seat.
+struct At<'a>(&'a mut dyn Drafter);
+
+impl Player<Farkle> for At<'_> {
+    fn start(&mut self, _rules: &Farkle, _init: &Init) -> Result<(), Fault> {
+        self.0.start()
+    }
+    fn decide(&mut self, _rules: &Farkle, _q: &Question, obs: &Observation) -> Reply<Answer> {
+        Reply {
+            answer: self.0.draft(obs),
+            fuel: 0,
+        }
+    }
+    fn take_log(&mut self) -> Option<String> {
+        self.0.take_log()
+    }
+}
+
+/// A game of `setup` and its record (for anonymous players and `meta`).
+fn play_meta(
+    setup: &Setup,
+    players: &mut [&mut dyn Drafter],
+    meta: &RecordMeta,
+) -> (GameRecord, Vec<u8>) {
+    let mut seats: Vec<At<'_>> = players.iter_mut().map(|p| At(&mut **p)).collect();
+    let mut dyns: Vec<&mut dyn Player<Farkle>> = seats
+        .iter_mut()
+        .map(|s| s as &mut dyn Player<Farkle>)
+        .collect();
+    play_recorded(
+        &Farkle,
+        setup,
+        meta,
+        &mut dyns,
+        &mut SeededDice::new(setup.seed),
+    )
+    .unwrap()
+}
+
+fn verify_record(text: &str) -> Result<VerifySummary, VerifyError> {
+    verify_text(&Farkle, text)
+}
 
 /// Best draft; rolls on while fewer than `risk` points are at stake and more than two dice are
 /// left.
@@ -13,7 +70,7 @@ struct Greedy {
     risk: u32,
 }
 
-impl FarklePlayer for Greedy {
+impl Drafter for Greedy {
     fn draft(&mut self, obs: &Observation) -> Result<Answer, Fault> {
         let d = best_draft(obs.dice).expect("the game never asks about a farkle");
         let left = match obs.dice.len() - d.dice() {
@@ -31,7 +88,7 @@ impl FarklePlayer for Greedy {
 /// Gives the same raw answer every time.
 struct Fixed(Answer);
 
-impl FarklePlayer for Fixed {
+impl Drafter for Fixed {
     fn draft(&mut self, _obs: &Observation) -> Result<Answer, Fault> {
         Ok(self.0.clone())
     }
@@ -40,7 +97,7 @@ impl FarklePlayer for Fixed {
 /// Faults on every decision.
 struct Crasher;
 
-impl FarklePlayer for Crasher {
+impl Drafter for Crasher {
     fn draft(&mut self, _obs: &Observation) -> Result<Answer, Fault> {
         Err(Fault::new(FaultKind::Trap, "boom"))
     }
@@ -50,10 +107,10 @@ impl FarklePlayer for Crasher {
     }
 }
 
-fn play(setup: &Setup, players: &mut [&mut dyn FarklePlayer]) -> (GameRecord, String) {
-    let record = play_game(setup, players);
+fn play(setup: &Setup, players: &mut [&mut dyn Drafter]) -> (GameRecord, String) {
     let meta = RecordMeta::anonymous(setup.players);
-    let bytes = write_record(&record, &meta).unwrap();
+    let (record, bytes) = play_meta(setup, players, &meta);
+    assert_eq!(write_kept(&Farkle, &record, &meta).unwrap(), bytes);
     assert_same_bytes_as_the_value_writer(&record, &meta, &bytes);
     (record, String::from_utf8(bytes).unwrap())
 }
@@ -71,16 +128,16 @@ fn a_solo_game_reaches_the_target_and_its_record_verifies() {
     let setup = Setup::new(1, 2026, 200);
     let (record, text) = play(&setup, &mut [&mut Greedy { risk: 300 }]);
     assert_eq!(
-        record.outcome,
+        record.end.outcome,
         Outcome::Win {
             seat: 0,
             last_standing: false
         }
     );
-    assert!(record.scores[0] >= 10_000);
+    assert!(record.end.scores[0] >= 10_000);
     let banked: u32 = record.turns.iter().map(|t| t.banked).sum();
     assert_eq!(
-        banked, record.scores[0],
+        banked, record.end.scores[0],
         "the score is the sum of banked turns"
     );
     // Every turn before the last left the score below the target.
@@ -148,7 +205,7 @@ fn illegal_drafts_end_the_turn_without_points_with_their_reason() {
             assert_eq!(t.banked, 0);
         }
         assert!(text.contains(&format!("\"reason\":\"{}\"", reason.name())));
-        assert_eq!(record.outcome, Outcome::Draw { round_cap: true });
+        assert_eq!(record.end.outcome, Outcome::Draw { round_cap: true });
         verify_record(&text).unwrap();
     }
     // Drafting every die of the first roll is legal only when all of them score.
@@ -184,12 +241,12 @@ fn a_race_finishes_its_round_and_the_highest_score_wins() {
         let per_seat = |s: usize| record.turns.iter().filter(|t| t.seat == s).count();
         assert_eq!(per_seat(0), per_seat(1));
         assert_eq!(per_seat(1), per_seat(2), "everyone plays the final round");
-        let best = *record.scores.iter().max().unwrap();
+        let best = *record.end.scores.iter().max().unwrap();
         assert!(best >= 10_000);
-        match record.outcome {
-            Outcome::Win { seat, .. } => assert_eq!(record.scores[seat], best),
+        match record.end.outcome {
+            Outcome::Win { seat, .. } => assert_eq!(record.end.scores[seat], best),
             Outcome::Draw { round_cap: false } => {
-                assert!(record.scores.iter().filter(|&&s| s == best).count() > 1)
+                assert!(record.end.scores.iter().filter(|&&s| s == best).count() > 1)
             }
             other => panic!("{other:?}"),
         }
@@ -201,9 +258,9 @@ fn a_race_finishes_its_round_and_the_highest_score_wins() {
 fn faults_forfeit_or_lose_the_turn_by_policy() {
     let setup = Setup::new(2, 3, 40);
     let (record, text) = play(&setup, &mut [&mut Crasher, &mut Greedy { risk: 300 }]);
-    assert_eq!(record.forfeits, vec![0]);
+    assert_eq!(record.end.forfeits, vec![0]);
     assert_eq!(
-        record.outcome,
+        record.end.outcome,
         Outcome::Win {
             seat: 1,
             last_standing: true
@@ -220,10 +277,10 @@ fn faults_forfeit_or_lose_the_turn_by_policy() {
         ..setup
     };
     let (record, text) = play(&lenient, &mut [&mut Crasher, &mut Greedy { risk: 300 }]);
-    assert!(record.forfeits.is_empty());
-    assert_eq!(record.scores[0], 0);
+    assert!(record.end.forfeits.is_empty());
+    assert_eq!(record.end.scores[0], 0);
     assert!(record.turns.iter().any(|t| t.seat == 0 && t.round > 1));
-    assert_eq!(record.outcome.winner(), Some(1));
+    assert_eq!(record.end.outcome.winner(), Some(1));
     verify_record(&text).unwrap();
 }
 
@@ -232,8 +289,8 @@ fn faults_forfeit_or_lose_the_turn_by_policy() {
 #[test]
 fn records_are_the_bytes_the_value_writer_wrote() {
     struct NoLoad;
-    impl FarklePlayer for NoLoad {
-        fn start(&mut self, _seat: usize, _players: usize, _seed: u64) -> Result<(), Fault> {
+    impl Drafter for NoLoad {
+        fn start(&mut self) -> Result<(), Fault> {
             Err(Fault::new(
                 FaultKind::LoadFailed,
                 "no \"arena_init\" export",
@@ -247,11 +304,6 @@ fn records_are_the_bytes_the_value_writer_wrote() {
         }
     }
     let setup = Setup::new(3, 8, 50);
-    let record = play_game(
-        &setup,
-        &mut [&mut Greedy { risk: 300 }, &mut NoLoad, &mut Crasher],
-    );
-    assert_eq!(record.load_faults.len(), 1);
     let meta = RecordMeta {
         names: vec!["greedy".into(), "no \"load\"".into(), "crasher\t".into()],
         agent_hashes: vec![Some("ab".repeat(32)), None, Some("0f".repeat(32))],
@@ -260,7 +312,12 @@ fn records_are_the_bytes_the_value_writer_wrote() {
             "fuel_per_decision": 10_000_000
         })),
     };
-    let bytes = write_record(&record, &meta).unwrap();
+    let (record, bytes) = play_meta(
+        &setup,
+        &mut [&mut Greedy { risk: 300 }, &mut NoLoad, &mut Crasher],
+        &meta,
+    );
+    assert_eq!(record.end.load_faults.len(), 1);
     assert_same_bytes_as_the_value_writer(&record, &meta, &bytes);
     verify_record(std::str::from_utf8(&bytes).unwrap()).unwrap();
 }
@@ -313,7 +370,7 @@ proptest! {
         players in 1usize..4,
     ) {
         struct Cycle(Vec<(u32, Vec<u32>)>, usize);
-        impl FarklePlayer for Cycle {
+        impl Drafter for Cycle {
             fn draft(&mut self, _obs: &Observation) -> Result<Answer, Fault> {
                 let (action, draft) = self.0[self.1 % self.0.len()].clone();
                 self.1 += 1;
@@ -321,12 +378,12 @@ proptest! {
             }
         }
         let mut cycles: Vec<Cycle> = (0..players).map(|s| Cycle(answers.clone(), s)).collect();
-        let mut seats: Vec<&mut dyn FarklePlayer> =
-            cycles.iter_mut().map(|c| c as &mut dyn FarklePlayer).collect();
+        let mut seats: Vec<&mut dyn Drafter> =
+            cycles.iter_mut().map(|c| c as &mut dyn Drafter).collect();
         let (record, text) = play(&Setup::new(players, seed, 30), &mut seats);
         for s in 0..players {
             let banked: u32 = record.turns.iter().filter(|t| t.seat == s).map(|t| t.banked).sum();
-            prop_assert_eq!(banked, record.scores[s]);
+            prop_assert_eq!(banked, record.end.scores[s]);
         }
         for t in &record.turns {
             for r in &t.rolls {

@@ -12,7 +12,7 @@ use farm_rules::{Herd, Offer, MAX_PLAYERS};
 
 use super::event::{Event, Party};
 use super::fault::{Decision, Fault, FaultKind};
-use super::player::{AcceptView, Observation};
+use super::rules::{AcceptView, Observation};
 
 /// Code of a decision in the ABI: 0 init, 1 trade, 2 accept.
 pub const fn decision_code(d: Decision) -> u8 {
@@ -168,23 +168,6 @@ pub fn encode_observation(obs: &Observation, accept: Option<&AcceptView>, buf: &
         to_abi_event(e).encode(slot);
     }
     ENVELOPE_SIZE + payload_len
-}
-
-/// Writes the envelope and payload of `arena_init` for a Little Animal Farm game.
-pub fn encode_init(
-    seat: usize,
-    players: usize,
-    seed: u64,
-    round_cap: u32,
-    buf: &mut [u8],
-) -> usize {
-    let init = crate::sandbox::Init {
-        seat,
-        players,
-        seed,
-        round_cap,
-    };
-    crate::sandbox::encode_init(&super::INFO.agent, &init, buf)
 }
 
 /// Reads the answer of `farm_trade`: `len` is what the export returned, `buf` the exchange buffer

@@ -8,7 +8,6 @@ use farm_rules::{check_offer, execute_trade, Herd, Offer, Partner, Position, KIN
 use super::abi::{decode_accept_answer, decode_trade_answer};
 use super::record::read_record;
 use super::FaultKind;
-use crate::records::verify_record_bytes;
 
 /// `farm_trade`'s answer: 0 is a pass, 64..=buffer length an offer read from the first 64
 /// bytes, anything else a `bad_answer` fault; `farm_accept`'s: 0 or 1, else `bad_answer`.
@@ -45,7 +44,7 @@ pub fn answers(len: i32, ret: i32, buf: &[u8]) {
 /// Any bytes: reading and verifying a record never panics, and a record that verifies also
 /// parses.
 pub fn record_bytes(bytes: &[u8]) {
-    let verified = verify_record_bytes(bytes).is_ok();
+    let verified = crate::games::registry().verify_record_bytes(bytes).is_ok();
     if let Ok(text) = std::str::from_utf8(bytes) {
         let parsed = read_record(text).is_ok();
         assert!(!verified || parsed, "a record verified but does not parse");

@@ -1,52 +1,41 @@
 //! Little Animal Farm, the flagship game (docs/RULES.md): a dice-and-trading game for 2 to 6
-//! players over the `farm-rules` crate. Its folder holds all of its host side: the game loop
-//! (`game.rs`) and the players' interface, dice, events and faults; the byte ABI (`abi.rs`), the
-//! sandboxed (`wasm.rs`) and component (`component.rs`) agents' adapters and native strategies
-//! (`native.rs`); its records (`record/`); `arena play`'s narration, `arena check`'s smoke games,
-//! the report's replay data and viewer (`viewer/`), `arena new`'s templates (`templates/`) and the
-//! bench's workload (`bench/`).
+//! players over the `farm-rules` crate. Its folder holds its host side: the rules as the arena
+//! plays them (`rules.rs`, the host's game loop runs them), its events and faults; the byte ABI
+//! (`abi.rs`), the component world (`component.rs`) and native SDK strategies (`native.rs`); its
+//! records' lines (`record/`); `arena play`'s narration, `arena check`'s smoke games, the
+//! report's replay data and viewer (`viewer/`), `arena new`'s templates (`templates/`) and the
+//! bench's strategies (`strategies.rs`).
 
 pub mod abi;
-pub mod bench;
 pub(crate) mod component;
-pub mod dice;
 pub mod event;
 pub mod fault;
 pub mod fuzz_checks;
-pub mod game;
 pub mod narrate;
 pub mod native;
-pub mod player;
 pub mod record;
 mod replay;
+pub mod rules;
 mod smoke;
-pub mod summary;
-mod wasm;
+pub mod strategies;
 
-use std::any::Any;
 use std::io::Write;
 
-use anyhow::Context;
 use arena_abi::names;
 
+use crate::game::replay::RecordLines;
 use crate::game::{
-    check_host_failures, seat_players, Game, GameInfo, Host, Narration, Played, Seat, Smoke,
-    SmokeOptions, Table, Template, Viewer,
+    GameInfo, Host, Kept, Narration, Present, Smoke, SmokeOptions, Strategies, Template, Viewer,
 };
-use crate::records::lines::{Line, RecordReader};
-use crate::records::{VerifyError, VerifySummary};
-use crate::report::RecordLines;
 use crate::sandbox::{AgentInterface, AgentModule};
 
-pub use dice::{DiceSource, ExplicitDice, SeededDice};
 pub use event::{Event, Party};
 pub use fault::{Decision, Fault, FaultKind, FaultPolicy};
-pub use game::{
-    play_game, play_game_into, AgentLog, GameEnd, GameRecord, GameSink, Outcome, Setup,
+pub use native::{native, Sdk};
+pub use rules::{
+    roll_faces, AcceptView, AgentLog, Answer, Asked, GameEnd, Observation, Outcome, Setup,
     StartPosition, TurnRecord,
 };
-pub use native::{Native, NativePlayer};
-pub use player::{AcceptView, FarmPlayer, Observation};
 
 /// The game's name in league files, records and on the command line.
 pub const NAME: &str = "little-animal-farm";
@@ -69,8 +58,11 @@ pub static INFO: GameInfo = GameInfo {
     },
 };
 
-/// Little Animal Farm, for the registry.
-pub struct FarmGame;
+/// Little Animal Farm's rules, records and words.
+pub struct Farm;
+
+/// A game of Little Animal Farm as played.
+pub type GameRecord = Kept<Farm>;
 
 /// The replay viewer (`replay.html?game=N`): herds and stock, the dice, trades, attacks,
 /// breeding, faults and the win, with play controls.
@@ -122,55 +114,15 @@ static TEMPLATES: [Template; 7] = [
     },
 ];
 
-impl Game for FarmGame {
-    fn info(&self) -> &'static GameInfo {
-        &INFO
-    }
-
-    fn play(&self, _host: &Host<'_>, table: &Table, seats: &[Seat<'_>]) -> anyhow::Result<Played> {
-        let mut players = seat_players(
-            &INFO,
-            table,
-            seats,
-            |agent| Box::new(agent) as Box<dyn FarmPlayer>,
-            native_player,
-        )?;
-        let setup = Setup {
-            players: players.len(),
-            seed: Some(table.seed),
-            round_cap: table.round_cap,
-            policy: table.policy,
-            start: None,
-        };
-        let mut at_table: Vec<&mut dyn FarmPlayer> =
-            players.iter_mut().map(|p| &mut **p as _).collect();
-        let record = play_game(&setup, &mut at_table, &mut SeededDice::new(table.seed));
-        drop(at_table);
-        check_host_failures(table, players.iter().map(|p| p.host_failure()))?;
-        Ok(Played {
-            record: record::record_bytes(&record, &table.meta)?,
-            summary: summary::summary(&record),
-            usage: players.iter().map(|p| p.usage()).collect(),
-            detail: Box::new(record),
-        })
-    }
-
-    fn verify(&self, reader: RecordReader<'_>, setup: Line) -> Result<VerifySummary, VerifyError> {
-        record::verify(reader, setup)
-    }
-
+impl Present for Farm {
     fn narrate(
         &self,
-        played: &Played,
+        game: &GameRecord,
         opts: &Narration<'_>,
         out: &mut dyn Write,
     ) -> anyhow::Result<()> {
-        let record = played
-            .detail
-            .downcast_ref::<GameRecord>()
-            .context("the game played is not a game of Little Animal Farm")?;
-        let logs = opts.logs.then(|| narrate::logs_of(record));
-        let text = narrate::Narrator::new(opts.names, &record.setup).narrate(record, logs.as_ref());
+        let logs = opts.logs.then(|| narrate::logs_of(game));
+        let text = narrate::Narrator::new(opts.names, &game.setup).narrate(game, logs.as_ref());
         out.write_all(crate::terminal::block(&text).as_bytes())?;
         Ok(())
     }
@@ -197,17 +149,10 @@ impl Game for FarmGame {
         &TEMPLATES
     }
 
-    fn workload(&self) -> Option<&'static dyn crate::bench::Workload> {
-        Some(&bench::WORKLOAD)
+    fn strategies(&self) -> Option<&'static Strategies> {
+        Some(&strategies::STRATEGIES)
     }
 }
 
-/// The player of a native seat: a [`Native`] strategy's fresh player.
-fn native_player(native: &(dyn Any + Sync)) -> Option<Box<dyn FarmPlayer>> {
-    (native as &dyn Any)
-        .downcast_ref::<Native>()
-        .map(Native::player)
-}
-
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -15,7 +15,7 @@ pub type Logs = Vec<(u32, usize, String)>;
 /// What the agents logged in a game, from its record: while loading (turn 0), then turn by turn,
 /// in the order they logged it.
 pub fn logs_of(record: &GameRecord) -> Logs {
-    let start = record.start_logs.iter().map(|l| (0, l));
+    let start = record.end.start_logs.iter().map(|l| (0, l));
     let turns = record
         .turns
         .iter()
@@ -246,10 +246,10 @@ impl<'a> Narrator<'a> {
                 }
             }
         };
-        if !record.start_events.is_empty() || logs.is_some_and(|l| l.iter().any(|e| e.0 == 0)) {
+        if !record.end.start_events.is_empty() || logs.is_some_and(|l| l.iter().any(|e| e.0 == 0)) {
             let _ = writeln!(out, "Before the first turn:");
             print_logs(0, &mut out);
-            for e in &record.start_events {
+            for e in &record.end.start_events {
                 apply(&mut pos, e);
                 self.event(e, &mut out);
             }
@@ -281,8 +281,8 @@ impl<'a> Narrator<'a> {
         let _ = writeln!(
             out,
             "\nResult after {} rounds: {}",
-            record.rounds(),
-            match record.outcome {
+            record.end.rounds,
+            match record.end.outcome {
                 Outcome::Win {
                     seat,
                     last_standing,
@@ -305,7 +305,7 @@ impl<'a> Narrator<'a> {
                 out,
                 "  {}: {}",
                 self.name(s),
-                describe_herd(&record.final_position.herds[s])
+                describe_herd(&record.end.final_position.herds[s])
             );
         }
         out
@@ -360,10 +360,10 @@ fn set(pos: &mut Position, p: Party, h: Herd) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Hosted;
     use crate::game::{Game, Host, Seat, Table};
-    use crate::games::farm::{
-        play_game, AcceptView, FarmGame, FarmPlayer, Fault, Observation, SeededDice,
-    };
+    use crate::games::farm::tests::support::{play_game, FarmPlayer, SeededDice};
+    use crate::games::farm::{AcceptView, Farm, Fault, Observation};
     use crate::records::RecordMeta;
     use crate::sandbox::{run_with_big_stack, Limits, Sandbox};
 
@@ -419,7 +419,7 @@ mod tests {
 
     #[test]
     fn narration_shows_offers_dice_herds_logs_and_result() {
-        let sb = Sandbox::new(crate::games::AGENTS, Limits::default()).unwrap();
+        let sb = Sandbox::new(crate::games::registry().agents(), Limits::default()).unwrap();
         let m = sb.load_bytes("quiet", PASSER.as_bytes()).unwrap();
         let names = vec!["a".to_string(), "b".to_string()];
         let table = Table {
@@ -435,7 +435,7 @@ mod tests {
         };
         let seats = [Seat::Agent(&m), Seat::Agent(&m)];
         let played =
-            run_with_big_stack(|| FarmGame.play(&Host::default(), &table, &seats)).unwrap();
+            run_with_big_stack(|| Hosted(Farm).play(&Host::default(), &table, &seats)).unwrap();
         assert!(played
             .usage
             .iter()

@@ -8,9 +8,8 @@ use anyhow::Context;
 use farm_rules::{ANIMALS, KINDS, START_STOCK};
 use serde::{Serialize, Serializer};
 
-use crate::report::json::{Json, Object};
-use crate::report::replay::{of_type, player_names, RecordLines, NULL};
-use crate::report::script::json;
+use crate::game::json::{Json, Object};
+use crate::game::replay::{json, of_type, player_names, RecordLines, NULL};
 
 type Counts = [i64; KINDS];
 

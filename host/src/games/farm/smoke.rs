@@ -7,12 +7,10 @@ use std::time::Instant;
 
 use farm_rules::{for_each_stock_trade, Herd, Offer, Trade, FARM_ANIMALS};
 
-use super::{
-    AcceptView, Event, FarmPlayer, Fault, FaultPolicy, GameRecord, Observation, Outcome,
-    SeededDice, Setup,
-};
-use crate::game::{Smoke, SmokeOptions};
-use crate::sandbox::{run_with_big_stack, AgentModule};
+use super::rules::{Answer, Asked, ACCEPT};
+use super::{Event, Farm, FaultPolicy, GameRecord, Outcome, Setup};
+use crate::game::{play_seeded, Fault, Player, Question, Reply, Smoke, SmokeOptions};
+use crate::sandbox::{run_with_big_stack, AgentModule, Init};
 use crate::terminal;
 
 /// `writeln!` whose error is ignored: a closed standard output must not change the verdict (the
@@ -47,7 +45,7 @@ pub(super) fn smoke(
         all_fuel += logs.1;
         all_decisions += logs.2;
         let took = t.elapsed();
-        let result = match record.outcome {
+        let result = match record.end.outcome {
             Outcome::Win { seat: w, .. } if w == seat => "won".to_string(),
             Outcome::Win { .. } => "lost".to_string(),
             Outcome::Draw { .. } => "draw".to_string(),
@@ -58,7 +56,7 @@ pub(super) fn smoke(
             out,
             "  game {} (seed {seed}, seat {seat}): {result} after {} rounds, {} turns, {fuel} fuel, {}",
             g + 1,
-            record.rounds(),
+            record.end.rounds,
             decisions,
             terminal::millis(took)
         );
@@ -113,7 +111,8 @@ pub(super) fn smoke(
 }
 
 fn all_events(r: &GameRecord) -> impl Iterator<Item = &Event> {
-    r.start_events
+    r.end
+        .start_events
         .iter()
         .chain(r.turns.iter().flat_map(|t| t.events.iter()))
 }
@@ -139,66 +138,39 @@ fn play_with_opponent(
 ) -> anyhow::Result<(GameRecord, AgentLogs, u64, u64)> {
     run_with_big_stack(|| {
         let mut agent = module.player_with_round_cap(setup.round_cap);
-        let mut logs = Vec::new();
         let mut opponent = Greedy;
         let record = {
-            let mut logged = LogTaker {
-                inner: &mut agent,
-                logs: &mut logs,
-            };
-            let mut seats: Vec<&mut dyn FarmPlayer> = if seat == 0 {
-                vec![&mut logged, &mut opponent]
+            let mut seats: [&mut dyn Player<Farm>; 2] = if seat == 0 {
+                [&mut agent, &mut opponent]
             } else {
-                vec![&mut opponent, &mut logged]
+                [&mut opponent, &mut agent]
             };
-            super::play_game(
-                setup,
-                &mut seats,
-                &mut SeededDice::new(setup.seed.unwrap_or(0)),
-            )
+            play_seeded(&Farm, setup, &mut seats)
+                .ok_or_else(|| anyhow::anyhow!("a player left the game"))?
         };
         if let Some(failure) = agent.host_failure() {
             return Err(anyhow::Error::new(failure.clone()));
         }
+        let logs = record
+            .end
+            .start_logs
+            .iter()
+            .map(|l| (0, l))
+            .chain(
+                record
+                    .turns
+                    .iter()
+                    .flat_map(|t| t.logs.iter().map(move |l| (t.turn, l))),
+            )
+            .filter(|(_, l)| l.seat == seat)
+            .map(|(turn, l)| (turn, l.text.clone()))
+            .collect();
         let fuel = agent.fuel_used();
         Ok((record, logs, fuel, agent.decisions()))
     })
 }
 
-/// What an agent logged in a game: (turn, text) in order.
 type AgentLogs = Vec<(u32, String)>;
-
-/// Keeps the agent's log after every decision.
-struct LogTaker<'a> {
-    inner: &'a mut crate::sandbox::WasmPlayer,
-    logs: &'a mut Vec<(u32, String)>,
-}
-
-impl LogTaker<'_> {
-    fn keep(&mut self, turn: u32) {
-        if let Some(t) = self.inner.take_log() {
-            self.logs.push((turn, t));
-        }
-    }
-}
-
-impl FarmPlayer for LogTaker<'_> {
-    fn start(&mut self, seat: usize, players: usize, seed: u64) -> Result<(), Fault> {
-        let r = FarmPlayer::start(&mut *self.inner, seat, players, seed);
-        self.keep(0);
-        r
-    }
-    fn trade(&mut self, obs: &Observation) -> Result<Offer, Fault> {
-        let r = self.inner.trade(obs);
-        self.keep(obs.turn);
-        r
-    }
-    fn accept(&mut self, obs: &Observation, offer: &AcceptView) -> Result<bool, Fault> {
-        let r = self.inner.accept(obs, offer);
-        self.keep(obs.turn);
-        r
-    }
-}
 
 /// The built-in opponent: buys, from the stock, a farm animal it lacks whenever it can afford one
 /// without giving up another kind it needs; refuses every offer from players.
@@ -208,8 +180,28 @@ fn kinds_owned(h: &Herd) -> usize {
     FARM_ANIMALS.iter().filter(|a| h.get(**a) > 0).count()
 }
 
-impl FarmPlayer for Greedy {
-    fn trade(&mut self, obs: &Observation) -> Result<Offer, Fault> {
+impl Player<Farm> for Greedy {
+    fn start(&mut self, _rules: &Farm, _init: &Init) -> Result<(), Fault> {
+        Ok(())
+    }
+
+    fn decide(&mut self, _rules: &Farm, q: &Question, asked: &Asked<'_>) -> Reply<Answer> {
+        let answer = if q.decision == ACCEPT {
+            Answer::Accept(false)
+        } else {
+            Answer::Offer(Greedy::offer(asked))
+        };
+        Reply {
+            answer: Ok(answer),
+            fuel: 0,
+        }
+    }
+}
+
+impl Greedy {
+    /// The farm animal it lacks, from the stock, if it can buy one.
+    fn offer(asked: &Asked<'_>) -> Offer {
+        let obs = &asked.observation;
         let pos = obs.position;
         let herd = pos.herds[obs.seat];
         let now = kinds_owned(&herd);
@@ -221,35 +213,26 @@ impl FarmPlayer for Greedy {
                 best = Some((score.0, score.1, *t));
             }
         });
-        Ok(best.map_or(Offer::PASS, |(_, _, t)| Offer::with_stock(t.give, t.get)))
-    }
-
-    fn accept(&mut self, _obs: &Observation, _offer: &AcceptView) -> Result<bool, Fault> {
-        Ok(false)
+        best.map_or(Offer::PASS, |(_, _, t)| Offer::with_stock(t.give, t.get))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::farm::play_game;
 
     #[test]
     fn the_builtin_greedy_wins_games_against_itself() {
         let mut wins = 0;
         for seed in 0..10 {
             let (mut a, mut b) = (Greedy, Greedy);
-            let mut seats: Vec<&mut dyn FarmPlayer> = vec![&mut a, &mut b];
-            let r = play_game(
-                &Setup::standard(2, seed, 300),
-                &mut seats,
-                &mut SeededDice::new(seed),
-            );
+            let r =
+                play_seeded(&Farm, &Setup::standard(2, seed, 300), &mut [&mut a, &mut b]).unwrap();
             let faults = all_events(&r)
                 .filter(|e| matches!(e, Event::Fault { .. } | Event::TradeFailed { .. }))
                 .count();
             assert_eq!(faults, 0);
-            wins += r.outcome.winner().is_some() as u32;
+            wins += r.end.outcome.winner().is_some() as u32;
         }
         assert!(wins >= 5, "{wins}");
     }

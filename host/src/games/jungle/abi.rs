@@ -5,7 +5,7 @@ use arena_abi::jungle::{decode_answer, MAX_OBSERVATION_SIZE};
 use arena_abi::{Decision, DecodeError, Envelope, ABI_VERSION, ENVELOPE_SIZE};
 use jungle_rules::Move;
 
-use super::player::Ask;
+use super::rules::Ask;
 use crate::game::{Fault, FaultKind};
 
 /// Writes the envelope and the observation payload; returns the length written.

@@ -9,7 +9,7 @@ use jungle_rules::{Kind, Move, Piece, Side, Square};
 use wasmtime::component::InstancePre;
 use wasmtime::Store;
 
-use super::player::Ask;
+use super::rules::Ask;
 use crate::game::{Fault, FaultKind};
 use crate::sandbox::{wrong_world, ComponentWorld, HostState, Init, WasmPlayer, WorldPre};
 

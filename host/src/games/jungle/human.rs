@@ -10,8 +10,10 @@ use std::rc::Rc;
 use jungle_rules::{Move, Position};
 
 use super::narrate::{board, fuel, piece_name, side_words};
-use super::player::{Ask, JunglePlayer, Reply};
-use crate::game::{Fault, FaultKind};
+use super::rules::Ask;
+use super::Jungle;
+use crate::game::{Fault, FaultKind, Player, Question, Reply};
+use crate::sandbox::Init;
 use crate::terminal;
 
 /// Where the person's text goes, shared with the narration of the game.
@@ -51,7 +53,7 @@ impl Human {
         }
     }
 
-    fn leave(&mut self, why: &str) -> Reply {
+    fn leave(&mut self, why: &str) -> Reply<Move> {
         self.left = true;
         self.say(&format!("\n{why}: the game is stopped, unfinished.\n"));
         Reply {
@@ -74,8 +76,12 @@ fn move_list(pos: &Position) -> String {
     moves.join(", ")
 }
 
-impl JunglePlayer for Human {
-    fn choose(&mut self, ask: &Ask) -> Reply {
+impl Player<Jungle> for Human {
+    fn start(&mut self, _rules: &Jungle, _init: &Init) -> Result<(), Fault> {
+        Ok(())
+    }
+
+    fn decide(&mut self, _rules: &Jungle, _q: &Question, ask: &Ask) -> Reply<Move> {
         let obs = ask.observation;
         let Some(pos) = obs.position() else {
             return self.leave("the host sent a position the rules refuse");

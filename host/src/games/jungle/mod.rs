@@ -3,12 +3,12 @@
 //! observation and move (docs/ABI.md, "Jungle") and the WIT world `arena:games/jungle`. This
 //! folder holds all of its host side, behind [`Game`]:
 //!
-//! * the game loop with the clock (`game.rs`: [`play_game`] / [`play_game_into`] with a
-//!   [`Setup`] and two [`JunglePlayer`]s, giving a [`GameRecord`]); its settings (`settings.rs`:
-//!   the clock and the start position, a league's `[jungle]` table);
-//! * players: sandboxed agents (`wasm.rs`, `abi.rs`), components (`component.rs`), native SDK
+//! * the rules as the arena plays them, with the clock (`rules.rs`: a state machine the host's
+//!   game loop runs); its settings (`settings.rs`: the clock and the start position, a league's
+//!   `[jungle]` table);
+//! * the agents' side: the byte ABI (`abi.rs`), components (`component.rs`), native SDK
 //!   strategies (`native.rs`), a person at the terminal (`human.rs`, `person.rs`);
-//! * records (`record/`): writing, and the streamed verification;
+//! * records (`record/`): their lines, written and read back for the verifier;
 //! * the terminal: `arena play`'s narration with the board drawn (`narrate.rs`), `arena perft`
 //!   (`perft.rs`); `arena check`'s smoke games (`smoke.rs`);
 //! * the report: a game's replay data (`replay.rs`) and its viewer (`viewer/`); `arena new`'s
@@ -16,45 +16,33 @@
 
 pub mod abi;
 pub(crate) mod component;
-pub mod game;
 pub mod human;
 pub mod narrate;
 pub mod native;
 pub mod perft;
 pub mod person;
-pub mod player;
 pub mod record;
 pub mod replay;
+pub mod rules;
 pub mod settings;
 pub mod smoke;
-pub mod summary;
-mod wasm;
 
-use std::any::Any;
 use std::cell::RefCell;
 use std::io::Write;
 use std::rc::Rc;
 
-use anyhow::Context;
 use arena_abi::names;
 
+use crate::game::replay::RecordLines;
 use crate::game::{
-    check_host_failures, seat_players, Game, GameInfo, GameSettings, Host, Narration, Perft,
-    Played, Seat, SeatUsage, Smoke, SmokeOptions, Table, Template, Terminal, Viewer,
+    GameInfo, GameSettings, Host, Kept, Narration, Perft, Played, Present, Seat, SeatUsage, Smoke,
+    SmokeOptions, Table, Template, Terminal, Viewer,
 };
-use crate::records::lines::{Line, RecordReader};
-use crate::records::{VerifyError, VerifySummary};
-use crate::report::RecordLines;
-use crate::sandbox::{AgentInterface, AgentModule, Limits};
+use crate::sandbox::{AgentInterface, AgentModule};
 
-pub use game::{
-    passed, play_game, play_game_into, EndReason, FuelClock, GameEnd, GameRecord, GameSink,
-    LoadFault, Ply, PlyFault, Setup,
-};
-pub use native::{Native, NativeJunglePlayer};
-pub use player::{Ask, JunglePlayer, Reply};
+pub use native::{native, Sdk};
+pub use rules::{passed, Ask, EndReason, FuelClock, GameEnd, LoadFault, Ply, PlyFault, Setup};
 pub use settings::Settings;
-pub use summary::summary;
 
 /// The game's name in league files, records and on the command line.
 pub const NAME: &str = "jungle";
@@ -78,8 +66,11 @@ pub static INFO: GameInfo = GameInfo {
     },
 };
 
-/// Jungle, for the registry.
-pub struct JungleGame;
+/// Jungle's rules, records and words.
+pub struct Jungle;
+
+/// A game of Jungle as played.
+pub type GameRecord = Kept<Jungle>;
 
 /// The game viewer (`jungle.html?game=N`): the board drawn from each position's notation, the
 /// last move, captures and both fuel clocks, with the controls and keys of the other viewers.
@@ -114,36 +105,9 @@ static TEMPLATES: [Template; 4] = [
     },
 ];
 
-/// The per-decision cap of a game: the sandbox's, or the default limits' where only native
-/// strategies play.
-fn decision_cap(host: &Host<'_>) -> u64 {
-    host.sandbox
-        .map_or(Limits::default().fuel_per_decision, |s| {
-            s.limits().fuel_per_decision
-        })
-}
-
-/// The setup of one game of `table`.
-fn setup(host: &Host<'_>, table: &Table) -> anyhow::Result<Setup> {
-    let settings = Settings::of_map(&table.settings)?;
-    Ok(Setup {
-        policy: table.policy,
-        start: settings.start()?,
-        ..Setup::new(
-            table.seed,
-            table.round_cap,
-            FuelClock {
-                start: settings.clock,
-                increment: settings.increment,
-                decision_cap: decision_cap(host),
-            },
-        )
-    })
-}
-
 /// Each seat's fuel in a game's decisions: the total and the largest decision.
 fn usage(record: &GameRecord, seat: usize) -> SeatUsage {
-    let mine = record.plies.iter().filter(|p| p.seat == seat);
+    let mine = record.turns.iter().filter(|p| p.seat == seat);
     SeatUsage {
         fuel: record.end.fuel[seat],
         max_decision_fuel: mine.clone().map(|p| p.fuel).max().unwrap_or(0),
@@ -151,58 +115,27 @@ fn usage(record: &GameRecord, seat: usize) -> SeatUsage {
     }
 }
 
-impl Game for JungleGame {
-    fn info(&self) -> &'static GameInfo {
-        &INFO
-    }
-
+impl Present for Jungle {
     fn settings(&self, keys: Option<&toml::Table>) -> anyhow::Result<GameSettings> {
         Settings::from_keys(keys)?.to_map()
     }
 
-    fn play(&self, host: &Host<'_>, table: &Table, seats: &[Seat<'_>]) -> anyhow::Result<Played> {
-        let setup = setup(host, table)?;
-        let mut players = seat_players(
-            &INFO,
-            table,
-            seats,
-            |agent| Box::new(agent) as Box<dyn JunglePlayer>,
-            native_player,
-        )?;
-        let [a, b] = &mut players[..] else {
-            anyhow::bail!("Jungle is played by 2 players, not {}", players.len());
-        };
-        let record = play_game(&setup, [&mut **a, &mut **b])
-            .ok_or_else(|| anyhow::anyhow!("a player left the game before its end"))?;
-        check_host_failures(table, players.iter().map(|p| p.host_failure()))?;
-        let usage = seats
-            .iter()
-            .enumerate()
-            .map(|(s, seat)| matches!(seat, Seat::Agent(_)).then(|| usage(&record, s)))
-            .collect();
-        Ok(Played {
-            record: record::write_record(&record, &table.meta)?,
-            summary: summary(&record),
-            usage,
-            detail: Box::new(record),
-        })
-    }
-
-    fn verify(&self, reader: RecordReader<'_>, setup: Line) -> Result<VerifySummary, VerifyError> {
-        record::verify_lines(reader, setup)
+    fn usage(
+        &self,
+        game: &GameRecord,
+        seat: usize,
+        counted: Option<SeatUsage>,
+    ) -> Option<SeatUsage> {
+        counted.map(|_| usage(game, seat))
     }
 
     fn narrate(
         &self,
-        played: &Played,
+        game: &GameRecord,
         opts: &Narration<'_>,
         out: &mut dyn Write,
     ) -> anyhow::Result<()> {
-        let record = played
-            .detail
-            .downcast_ref::<GameRecord>()
-            .context("the game played is not a game of Jungle")?;
-        let text = narrate::narrate(opts.names, record, opts.logs, opts.boards);
+        let text = narrate::narrate(opts.names, game, opts.logs, opts.boards);
         out.write_all(crate::terminal::block(&text).as_bytes())?;
         Ok(())
     }
@@ -243,7 +176,7 @@ impl Game for JungleGame {
         io: Terminal,
         opts: &Narration<'_>,
     ) -> anyhow::Result<Option<Played>> {
-        let setup = setup(host, table)?;
+        let setup = Setup::of(table, host)?;
         let (person, agent) = match seats {
             [None, Some(Seat::Agent(m))] => (0, *m),
             [Some(Seat::Agent(m)), None] => (1, *m),
@@ -253,28 +186,17 @@ impl Game for JungleGame {
             ),
         };
         let screen: human::Screen = Rc::new(RefCell::new(io.screen));
-        let Some(record) = person::play_with_person(
-            &setup, agent, opts.names, person, io.input, screen, opts.logs,
-        )?
-        else {
-            return Ok(None);
-        };
-        let mut usage = vec![None, None];
-        usage[1 - person] = Some(self::usage(&record, 1 - person));
-        Ok(Some(Played {
-            record: record::write_record(&record, &table.meta)?,
-            summary: summary(&record),
-            usage,
-            detail: Box::new(record),
-        }))
+        person::play_with_person(
+            &setup,
+            &table.meta,
+            agent,
+            opts.names,
+            person,
+            io.input,
+            screen,
+            opts.logs,
+        )
     }
-}
-
-/// The player of a native seat: a [`Native`] strategy's fresh player.
-fn native_player(native: &(dyn Any + Sync)) -> Option<Box<dyn JunglePlayer>> {
-    (native as &dyn Any)
-        .downcast_ref::<Native>()
-        .map(Native::player)
 }
 
 #[cfg(test)]

@@ -5,7 +5,8 @@ use std::fmt::Write as _;
 
 use jungle_rules::{Kind, Move, Piece, Position, Side, Square, FILES, RANKS};
 
-use super::game::{EndReason, GameEnd, GameRecord, Ply};
+use super::rules::{EndReason, GameEnd, Ply};
+use super::GameRecord;
 use crate::game::{FaultPolicy, Outcome};
 use crate::terminal;
 
@@ -193,7 +194,7 @@ pub fn narrate(names: &[String], record: &GameRecord, logs: bool, boards: bool) 
             }
         }
     };
-    for f in &record.load_faults {
+    for f in &record.end.load_faults {
         let _ = writeln!(
             out,
             "{} failed to load: {} fault: {}",
@@ -202,11 +203,11 @@ pub fn narrate(names: &[String], record: &GameRecord, logs: bool, boards: bool) 
             terminal::line(&f.fault.detail)
         );
     }
-    print_logs(&record.start_logs, &mut out);
+    print_logs(&record.end.start_logs, &mut out);
     let _ = writeln!(out, "{}", setup.start);
     out.push_str(&board(&setup.start, None));
     out.push('\n');
-    for ply in &record.plies {
+    for ply in &record.turns {
         let _ = writeln!(out, "{}", ply_line(ply, &name));
         print_logs(&ply.logs, &mut out);
         if boards || ply.captured.is_some() {
@@ -220,7 +221,7 @@ pub fn narrate(names: &[String], record: &GameRecord, logs: bool, boards: bool) 
     }
     let end = &record.end;
     let last = record
-        .plies
+        .turns
         .last()
         .and_then(|p| p.answer.filter(|_| p.fault.is_none()));
     let _ = writeln!(out, "\nThe final position: {}", end.position);

@@ -1,26 +1,30 @@
 //! A person at the terminal against an agent (`arena play human AGENT`, or `arena play AGENT
 //! human` to play second): the game told as it is played, the person's moves read by
-//! [`Human`].
+//! [`Human`], and recorded as any game.
 
 use std::io::{BufRead, Write};
 use std::ops::ControlFlow;
 
-use super::game::{play_game_into, GameRecord, GameSink, LoadFault, Ply, Setup};
+use jungle_rules::Move;
+
 use super::human::{Human, Screen};
 use super::narrate::{board, fuel, ply_line, result_line, side_words};
-use super::player::JunglePlayer;
-use crate::game::AgentLog;
+use super::rules::{Ply, Setup, State};
+use super::Jungle;
+use crate::game::record::Writer;
+use crate::game::seed::SeededDice;
+use crate::game::{play, Hosted, Played, Player, RecordMeta, SeatUsage, Sink};
 use crate::sandbox::AgentModule;
 use crate::terminal;
 
-/// Tells the game on the screen as it is played, and keeps it.
+/// Tells the game on the screen as it is played, and writes its record.
 struct Narrating {
     screen: Screen,
     names: Vec<String>,
-    load_faults: Vec<LoadFault>,
-    start_logs: Vec<AgentLog>,
-    plies: Vec<Ply>,
     logs: bool,
+    writer: Writer<Jungle>,
+    /// The last move played, for the board at the end.
+    last: Option<Move>,
 }
 
 impl Narrating {
@@ -35,9 +39,9 @@ impl Narrating {
     }
 }
 
-impl GameSink for Narrating {
-    fn start(&mut self, faults: &[LoadFault], logs: &[AgentLog]) -> ControlFlow<()> {
-        for f in faults {
+impl Sink<Jungle> for Narrating {
+    fn start(&mut self, rules: &Jungle, state: &State) -> ControlFlow<()> {
+        for f in state.start().0 {
             self.say(&format!(
                 "{} failed to load: {} fault: {}\n",
                 self.name(f.seat),
@@ -45,12 +49,10 @@ impl GameSink for Narrating {
                 f.fault.detail
             ));
         }
-        self.load_faults = faults.to_vec();
-        self.start_logs = logs.to_vec();
-        ControlFlow::Continue(())
+        self.writer.start(rules, state)
     }
 
-    fn ply(&mut self, ply: Ply) -> ControlFlow<()> {
+    fn turn(&mut self, rules: &Jungle, ply: Ply) -> ControlFlow<()> {
         let name = |seat: usize| self.name(seat);
         let mut text = format!("{}\n", ply_line(&ply, &name));
         if self.logs {
@@ -61,31 +63,33 @@ impl GameSink for Narrating {
             }
         }
         self.say(&text);
-        self.plies.push(ply);
-        ControlFlow::Continue(())
+        self.last = ply.answer.filter(|_| ply.fault.is_none());
+        self.writer.turn(rules, ply)
     }
 }
 
 /// A game of the person at `screen` and `input` (in `human_seat`) against `module`, told as it is
-/// played; `None` when the person left before the end. Must run on a big-stack thread.
+/// played, and its record for `meta`'s players; `None` when the person left before the end. Must
+/// run on a big-stack thread.
+#[allow(clippy::too_many_arguments)]
 pub fn play_with_person(
     setup: &Setup,
+    meta: &RecordMeta,
     module: &AgentModule,
     names: &[String],
     human_seat: usize,
     input: Box<dyn BufRead>,
     screen: Screen,
     logs: bool,
-) -> anyhow::Result<Option<GameRecord>> {
+) -> anyhow::Result<Option<Played>> {
     let mut agent = module.player_with_round_cap(setup.round_cap);
     let mut human = Human::new(input, screen.clone(), &names[1 - human_seat]);
     let mut sink = Narrating {
         screen: screen.clone(),
         names: names.to_vec(),
-        load_faults: Vec::new(),
-        start_logs: Vec::new(),
-        plies: Vec::new(),
         logs,
+        writer: Writer::new(&Jungle, setup, meta, true)?,
+        last: None,
     };
     let me = jungle_rules::Side::from_index(human_seat).expect("seat 0 or 1");
     sink.say(&format!(
@@ -105,33 +109,35 @@ pub fn play_with_person(
     if setup.start.side_to_move() != me {
         sink.say(&board(&setup.start, None));
     }
-    let players: [&mut dyn JunglePlayer; 2] = if human_seat == 0 {
-        [&mut human, &mut agent]
-    } else {
-        [&mut agent, &mut human]
+    let ended = {
+        let mut players: [&mut dyn Player<Jungle>; 2] = if human_seat == 0 {
+            [&mut human, &mut agent]
+        } else {
+            [&mut agent, &mut human]
+        };
+        play(
+            &Jungle,
+            setup,
+            &mut players,
+            &mut SeededDice::new(setup.seed),
+            &mut sink,
+        )
     };
-    let end = play_game_into(setup, players, &mut sink);
     if let Some(failure) = agent.host_failure() {
         return Err(anyhow::Error::new(failure.clone()));
     }
-    let Some(end) = end else {
+    let Some(ended) = ended else {
         return Ok(None);
     };
-    let last = sink
-        .plies
-        .last()
-        .and_then(|p| p.answer.filter(|_| p.fault.is_none()));
     let name = |seat: usize| sink.name(seat);
     sink.say(&format!(
         "\n{}\nResult: {}\n",
-        board(&end.position, last),
-        result_line(&end, &name)
+        board(&ended.end.position, sink.last),
+        result_line(&ended.end, &name)
     ));
-    Ok(Some(GameRecord {
-        setup: setup.clone(),
-        load_faults: sink.load_faults,
-        start_logs: sink.start_logs,
-        plies: sink.plies,
-        end,
-    }))
+    let mut counted = vec![None, None];
+    counted[1 - human_seat] = Some(SeatUsage::of(&agent));
+    Hosted(Jungle)
+        .played(setup.clone(), ended, sink.writer, counted)
+        .map(Some)
 }

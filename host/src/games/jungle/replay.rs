@@ -7,9 +7,8 @@ use std::borrow::Cow;
 use anyhow::Context;
 use serde::{Serialize, Serializer};
 
-use crate::report::json::{Json, Object};
-use crate::report::replay::{of_type, player_names, RecordLines};
-use crate::report::script::json;
+use crate::game::json::{Json, Object};
+use crate::game::replay::{json, of_type, player_names, RecordLines};
 
 /// Fields in key order (the report writes its JSON in key order).
 #[derive(Serialize)]

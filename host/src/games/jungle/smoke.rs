@@ -8,13 +8,11 @@ use std::time::Instant;
 
 use jungle_random::Random;
 
-use super::game::{play_game, EndReason, GameRecord, Setup};
 use super::narrate::{fuel, result_line};
-use super::native::NativeJunglePlayer;
-use super::player::JunglePlayer;
+use super::rules::{EndReason, FuelClock, Setup};
 use super::settings::DEFAULT;
-use super::FuelClock;
-use crate::game::{FaultPolicy, Outcome, Smoke, SmokeOptions};
+use super::{native, GameRecord, Jungle};
+use crate::game::{play_seeded, FaultPolicy, Outcome, Player, Smoke, SmokeOptions};
 use crate::sandbox::{run_with_big_stack, AgentModule};
 use crate::terminal;
 
@@ -40,13 +38,15 @@ pub fn smoke_game(
     };
     run_with_big_stack(|| {
         let mut agent = module.player_with_round_cap(round_cap);
-        let mut random = NativeJunglePlayer::with(Random::default, round_cap);
-        let players: [&mut dyn JunglePlayer; 2] = if seat == 0 {
-            [&mut agent, &mut random]
+        let random = native::<Random>();
+        let mut random = random.player::<Jungle>().expect("a strategy of the ABI");
+        let mut players: [&mut dyn Player<Jungle>; 2] = if seat == 0 {
+            [&mut agent, &mut *random]
         } else {
-            [&mut random, &mut agent]
+            [&mut *random, &mut agent]
         };
-        let record = play_game(&setup, players).expect("no player leaves a smoke game");
+        let record =
+            play_seeded(&Jungle, &setup, &mut players).expect("no player leaves a smoke game");
         if let Some(failure) = agent.host_failure() {
             return Err(anyhow::Error::new(failure.clone()));
         }
@@ -75,7 +75,7 @@ pub fn smoke_games(
         let t = Instant::now();
         let record = smoke_game(module, seat, seed, args.round_cap)?;
         let took = t.elapsed();
-        let mine: Vec<_> = record.plies.iter().filter(|p| p.seat == seat).collect();
+        let mine: Vec<_> = record.turns.iter().filter(|p| p.seat == seat).collect();
         let spent: u64 = mine.iter().map(|p| p.fuel).sum();
         let max = mine.iter().map(|p| p.fuel).max().unwrap_or(0);
         all_fuel += spent;
@@ -106,7 +106,7 @@ pub fn smoke_games(
             fuel(end.clocks[seat]),
             took.as_secs_f64() * 1000.0
         );
-        for f in record.load_faults.iter().filter(|f| f.seat == seat) {
+        for f in record.end.load_faults.iter().filter(|f| f.seat == seat) {
             let what = format!(
                 "{} fault while loading: {}",
                 f.fault.kind.name(),

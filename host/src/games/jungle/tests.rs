@@ -5,13 +5,28 @@ use jungle_random::Random;
 use jungle_rules::{Move, Position, Side};
 use proptest::prelude::*;
 
-use super::game::{passed, play_game, EndReason, FuelClock, GameRecord, Setup};
-use super::native::NativeJunglePlayer;
-use super::player::{Ask, JunglePlayer, Reply};
-use super::record::{verify_record, write_record};
+use super::rules::{passed, Ask, EndReason, FuelClock, Setup};
 use super::settings::Settings;
-use crate::game::{Fault, FaultKind, FaultPolicy, Outcome};
+use super::{native, GameRecord, Jungle};
+use crate::game::record::{verify_text, write_kept, VerifyError, VerifySummary};
+use crate::game::{play_seeded, Fault, FaultKind, FaultPolicy, Outcome, Player, Question};
 use crate::records::RecordMeta;
+use crate::sandbox::Init;
+
+type Reply = crate::game::Reply<Move>;
+
+/// A game of `setup` with `players` in its seats.
+fn play_game(setup: &Setup, mut players: [&mut dyn Player<Jungle>; 2]) -> Option<GameRecord> {
+    play_seeded(&Jungle, setup, &mut players)
+}
+
+fn write_record(record: &GameRecord, meta: &RecordMeta) -> anyhow::Result<Vec<u8>> {
+    write_kept(&Jungle, record, meta)
+}
+
+fn verify_record(text: &str) -> Result<VerifySummary, VerifyError> {
+    verify_text(&Jungle, text)
+}
 
 const CLOCK: FuelClock = FuelClock {
     start: 5_000,
@@ -34,15 +49,15 @@ fn scripted<F: FnMut(&Ask) -> Reply>(decide: F) -> Scripted<F> {
     }
 }
 
-impl<F: FnMut(&Ask) -> Reply> JunglePlayer for Scripted<F> {
-    fn start(&mut self, _seat: usize, _seed: u64) -> Result<(), Fault> {
+impl<F: FnMut(&Ask) -> Reply> Player<Jungle> for Scripted<F> {
+    fn start(&mut self, _rules: &Jungle, _init: &Init) -> Result<(), Fault> {
         match self.load.take() {
             Some(f) => Err(f),
             None => Ok(()),
         }
     }
 
-    fn choose(&mut self, ask: &Ask) -> Reply {
+    fn decide(&mut self, _rules: &Jungle, _q: &Question, ask: &Ask) -> Reply {
         self.asked.push((ask.observation.clock.mine, ask.allowance));
         (self.decide)(ask)
     }
@@ -79,8 +94,8 @@ fn verified(record: &GameRecord) -> (Vec<u8>, crate::records::VerifySummary) {
 }
 
 fn native_game(seed: u64) -> GameRecord {
-    let mut a = NativeJunglePlayer::with(Greedy::default, 300);
-    let mut b = NativeJunglePlayer::with(Random::default, 300);
+    let (a, b) = (native::<Greedy>(), native::<Random>());
+    let (mut a, mut b) = (a.player::<Jungle>().unwrap(), b.player::<Jungle>().unwrap());
     let setup = Setup::new(
         seed,
         300,
@@ -90,7 +105,7 @@ fn native_game(seed: u64) -> GameRecord {
             decision_cap: 10_000_000,
         },
     );
-    play_game(&setup, [&mut a, &mut b]).unwrap()
+    play_game(&setup, [&mut *a, &mut *b]).unwrap()
 }
 
 #[test]
@@ -102,7 +117,7 @@ fn greedy_beats_random_and_the_record_verifies_and_repeats() {
         EndReason::Den | EndReason::AllCaptured | EndReason::NoMoves
     ));
     let (bytes, summary) = verified(&record);
-    assert_eq!(summary.turns, record.plies.len());
+    assert_eq!(summary.turns, record.turns.len());
     assert_eq!(summary.outcome, record.end.outcome);
     assert!(
         summary.describe().starts_with("jungle: "),
@@ -119,7 +134,7 @@ fn greedy_beats_random_and_the_record_verifies_and_repeats() {
     assert_eq!(bytes, again);
     // Every ply's position is the previous one after its move.
     let mut pos = Position::start();
-    for p in &record.plies {
+    for p in &record.turns {
         pos.make(p.answer.unwrap());
         assert_eq!(pos, p.position);
     }
@@ -144,7 +159,7 @@ fn the_clock_gets_the_increment_and_loses_what_each_decision_used() {
     // Its clock runs out: 6,000 - 500 a move, and when the clock (3,000 and below, under the
     // cap) cannot pay 1,500 more than once... the agent keeps answering within its allowance,
     // so it never loses on time; the plies record the fuel and the clock after each.
-    let mine: Vec<_> = record.plies.iter().filter(|p| p.seat == 0).collect();
+    let mine: Vec<_> = record.turns.iter().filter(|p| p.seat == 0).collect();
     assert_eq!(mine[0].fuel, 1_500);
     assert_eq!(mine[0].clock, 4_500);
     verified(&record);
@@ -176,7 +191,7 @@ fn running_out_with_no_more_than_the_cap_on_the_clock_loses_on_time() {
         }
     );
     assert_eq!(end.clocks[0], 0);
-    let last = record.plies.last().unwrap();
+    let last = record.turns.last().unwrap();
     assert_eq!((last.seat, last.fuel, last.clock), (0, 3_000, 0));
     assert!(last.fault.as_ref().is_some_and(|f| !f.forfeit));
     let (_, summary) = verified(&record);
@@ -199,13 +214,13 @@ fn running_out_of_the_cap_with_more_on_the_clock_is_a_fault_the_policy_handles()
         });
         let mut b = scripted(first_move(0));
         let record = play_game(&setup(policy), [&mut a, &mut b]).unwrap();
-        let first = &record.plies[0];
+        let first = &record.turns[0];
         assert_eq!((first.fuel, first.clock), (4_000, 2_000));
         match policy {
             FaultPolicy::LoseMove => {
                 assert_eq!(first.position, passed(&Position::start()));
                 assert_eq!(first.position.side_to_move(), Side::Second);
-                assert!(record.plies.len() > 1);
+                assert!(record.turns.len() > 1);
                 // Seat 1 sees the pass among its recent plies.
                 verified(&record);
             }
@@ -233,7 +248,7 @@ fn an_illegal_move_is_a_bad_answer_fault_with_the_rules_reason() {
     });
     let mut b = scripted(first_move(0));
     let record = play_game(&setup(FaultPolicy::Forfeit), [&mut a, &mut b]).unwrap();
-    let p = &record.plies[0];
+    let p = &record.turns[0];
     assert_eq!(p.illegal, Some(jungle_rules::Illegal::NotAStep));
     let f = &p.fault.as_ref().unwrap().fault;
     assert_eq!(f.kind, FaultKind::BadAnswer);
@@ -261,7 +276,7 @@ fn load_faults_forfeit() {
             last_standing: true
         }
     );
-    assert!(record.plies.is_empty());
+    assert!(record.turns.is_empty());
     verified(&record);
     let mut a = scripted(first_move(0));
     let mut b = scripted(first_move(0));
@@ -289,8 +304,8 @@ fn a_game_starts_from_the_given_position_and_ends_at_the_draw_rules() {
         ..s
     };
     let record = play_game(&s, [&mut a, &mut b]).unwrap();
-    assert_eq!(record.plies.len(), 5);
-    assert_eq!(record.plies[0].seat, 1);
+    assert_eq!(record.turns.len(), 5);
+    assert_eq!(record.turns[0].seat, 1);
     assert_eq!(record.end.reason, EndReason::NoCapture);
     assert_eq!(record.end.outcome, Outcome::Draw { round_cap: true });
     let (bytes, summary) = verified(&record);
@@ -312,7 +327,7 @@ fn a_game_starts_from_the_given_position_and_ends_at_the_draw_rules() {
     };
     let record = play_game(&s, [&mut a, &mut b]).unwrap();
     assert_eq!(record.end.reason, EndReason::PlyCap);
-    assert_eq!(record.plies.len(), 3);
+    assert_eq!(record.turns.len(), 3);
     assert_eq!(verified(&record).1.result, "draw (the ply cap)");
 }
 
@@ -367,7 +382,7 @@ fn verification_refuses_a_changed_move_fuel_clock_or_position() {
     let e = verify_record(text.strip_suffix('\n').unwrap()).unwrap_err();
     assert_eq!(e.line, text.lines().count(), "{e}");
     assert!(e.message.contains("does not end with \\n"), "{e}");
-    let ply = &record.plies[2];
+    let ply = &record.turns[2];
     let fuel = format!("\"fuel\":{}", ply.fuel);
     // Turn 3 is line 5.
     let more_fuel = edit_line(&text, 5, &fuel, &format!("\"fuel\":{}", ply.fuel + 1));
@@ -463,7 +478,7 @@ proptest! {
         let (bytes, summary) = verified(&record);
         prop_assert_eq!(summary.outcome, record.end.outcome);
         let text = String::from_utf8(bytes).unwrap();
-        if let Some(p) = record.plies.first() {
+        if let Some(p) = record.turns.first() {
             let line = edit_line(&text, 3, &format!("\"fuel\":{}", p.fuel), &format!("\"fuel\":{}", p.fuel + 4_001));
             let e = verify_record(&line).unwrap_err();
             prop_assert_eq!(e.line, 3);
@@ -496,7 +511,7 @@ proptest! {
         let mut changed = bytes.clone();
         let i = at % changed.len();
         changed[i] = byte;
-        let result = crate::records::verify_record_bytes(&changed);
+        let result = crate::games::registry().verify_record_bytes(&changed);
         // The byte it already was, or the final `\n` turned into other JSON whitespace.
         let same = changed == bytes
             || (i == bytes.len() - 1 && matches!(byte, b' ' | b'\t' | b'\r' | b'\n'));

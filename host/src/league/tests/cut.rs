@@ -37,7 +37,7 @@ fn watched(cfg: &LeagueConfig, out: &Path, threads: usize, watcher: &mut CutAt) 
     };
     let lock = crate::league::folder::lock(out).unwrap();
     play_league_watched(
-        &FarmGame,
+        &crate::game::Hosted(crate::games::farm::Farm),
         &Host::default(),
         &cfg,
         &contestants,

@@ -4,13 +4,17 @@
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use super::*;
+use crate::game::replay::RecordLines;
 use crate::game::{
-    GameInfo, Narration, Played, Seat, Smoke, SmokeOptions, Table, Template, Viewer,
+    GameInfo, GameSettings, Narration, Perft, Played, Seat, Smoke, SmokeOptions, Strategies,
+    Summary, Table, Template, Terminal, Viewer,
 };
 use crate::records::lines::{Line, RecordReader};
 use crate::records::{VerifyError, VerifySummary};
-use crate::report::RecordLines;
 use crate::sandbox::AgentModule;
+
+/// Little Animal Farm itself.
+static FARM: Hosted<Farm> = Hosted(Farm);
 
 /// Little Animal Farm on a host that fails its first `failures` games: with an error (as a pool
 /// exhausted or a reservation refused surface from `Game::play`), or by panicking.
@@ -41,7 +45,7 @@ impl FlakyHost {
 
 impl Game for FlakyHost {
     fn info(&self) -> &'static GameInfo {
-        FarmGame.info()
+        FARM.info()
     }
 
     fn play(&self, host: &Host<'_>, table: &Table, seats: &[Seat<'_>]) -> anyhow::Result<Played> {
@@ -54,11 +58,11 @@ impl Game for FlakyHost {
             assert!(!self.panics, "test panic in a worker");
             anyhow::bail!("maximum concurrent limit of 1000 for core instances reached (test)");
         }
-        FarmGame.play(host, table, seats)
+        FARM.play(host, table, seats)
     }
 
     fn verify(&self, reader: RecordReader<'_>, setup: Line) -> Result<VerifySummary, VerifyError> {
-        FarmGame.verify(reader, setup)
+        FARM.verify(reader, setup)
     }
 
     fn narrate(
@@ -67,7 +71,7 @@ impl Game for FlakyHost {
         opts: &Narration<'_>,
         out: &mut dyn std::io::Write,
     ) -> anyhow::Result<()> {
-        FarmGame.narrate(played, opts, out)
+        FARM.narrate(played, opts, out)
     }
 
     fn smoke(
@@ -77,19 +81,51 @@ impl Game for FlakyHost {
         opts: &SmokeOptions,
         out: &mut dyn std::io::Write,
     ) -> anyhow::Result<Smoke> {
-        FarmGame.smoke(host, agent, opts, out)
+        FARM.smoke(host, agent, opts, out)
     }
 
     fn replay(&self, record: &RecordLines<'_>) -> anyhow::Result<Vec<u8>> {
-        FarmGame.replay(record)
+        FARM.replay(record)
     }
 
     fn viewer(&self) -> &'static Viewer {
-        FarmGame.viewer()
+        FARM.viewer()
     }
 
     fn templates(&self) -> &'static [Template] {
-        FarmGame.templates()
+        FARM.templates()
+    }
+
+    fn settings(&self, keys: Option<&toml::Table>) -> anyhow::Result<GameSettings> {
+        FARM.settings(keys)
+    }
+
+    fn play_unrecorded(
+        &self,
+        host: &Host<'_>,
+        table: &Table,
+        seats: &[Seat<'_>],
+    ) -> anyhow::Result<Summary> {
+        FARM.play_unrecorded(host, table, seats)
+    }
+
+    fn strategies(&self) -> Option<&'static Strategies> {
+        FARM.strategies()
+    }
+
+    fn perft(&self) -> Option<&'static dyn Perft> {
+        FARM.perft()
+    }
+
+    fn play_person(
+        &self,
+        host: &Host<'_>,
+        table: &Table,
+        seats: &[Option<Seat<'_>>],
+        io: Terminal,
+        opts: &Narration<'_>,
+    ) -> anyhow::Result<Option<Played>> {
+        FARM.play_person(host, table, seats, io, opts)
     }
 }
 

@@ -15,8 +15,10 @@ use super::contestant::{Contestant, NativeEntrant};
 use super::journal::JOURNAL_FILE;
 use super::output::{CROSSTABLE_CSV, GAMES_CSV, STANDINGS_CSV, STANDINGS_JSON};
 use super::runner::{play_league, RunOptions};
+use crate::game::Hosted;
 use crate::game::{Game, Host};
-use crate::games::farm::{AcceptView, FarmGame, FarmPlayer, Fault, FaultKind, Native, Observation};
+use crate::games::farm::tests::support::{native, FarmPlayer};
+use crate::games::farm::{AcceptView, Farm, Fault, FaultKind, Observation};
 
 /// Buys the `pick`-th affordable stock trade each turn (a different habit per contestant), and
 /// faults on its `fault_at`-th decision if set (0: fails to load, every game).
@@ -88,12 +90,10 @@ impl Habit {
     /// The habit as a league entrant: a native seat of Little Animal Farm.
     fn entrant(&self) -> NativeEntrant {
         let habit = self.clone();
-        NativeEntrant(Box::new(Native::new(move || {
-            Box::new(HabitPlayer {
-                habit: habit.clone(),
-                decisions: 0,
-            })
-        })))
+        NativeEntrant(native(move || HabitPlayer {
+            habit: habit.clone(),
+            decisions: 0,
+        }))
     }
 }
 
@@ -156,7 +156,7 @@ fn try_run(
 ) -> anyhow::Result<super::runner::LeagueRun> {
     let entrants = entrants(habits);
     let contestants: Vec<&dyn Contestant> = entrants.iter().map(|c| c as &dyn Contestant).collect();
-    play_with(&FarmGame, cfg, out, &contestants, threads, resume)
+    play_with(&Hosted(Farm), cfg, out, &contestants, threads, resume)
 }
 
 /// Plays `cfg` of `game` with `contestants` into `out` (fresh, or resuming).
@@ -221,9 +221,8 @@ fn results_do_not_depend_on_thread_count() {
         let c = one.standings.agents.iter().find(|a| a.name == "c").unwrap();
         assert!(c.faults.get("trap").copied().unwrap_or(0) > 0);
         for r in &one.results {
-            let verify = crate::records::verify_record_bytes(
-                &std::fs::read(dir.join("one").join(&r.record)).unwrap(),
-            );
+            let verify = crate::games::registry()
+                .verify_record_bytes(&std::fs::read(dir.join("one").join(&r.record)).unwrap());
             assert!(verify.is_ok(), "{}: {:?}", r.record, verify.err());
         }
         std::fs::remove_dir_all(&dir).unwrap();

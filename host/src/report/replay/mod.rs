@@ -1,35 +1,17 @@
 //! The replay viewers' data for one game, from its record's lines: this file reads the record and
 //! hands its lines to the game its setup line names ([`crate::game::Game::replay`]), which makes
-//! the data its viewer animates.
-//!
-//! The games' data serialize to the JSON the report has always written: their fields are declared
-//! in key order (byte order, as a `serde_json::Value` object serializes), record values are passed
-//! through as they were parsed (see [`Json`]), and the messages of records that cannot be shown
-//! are the ones the report has always given.
+//! the data its viewer animates (`crate::game::replay` says how).
 
 use std::io::Read;
 use std::path::Path;
 
 use anyhow::Context;
 
-use super::json::{Json, Object};
 use super::script::script_of_json;
+use crate::game::json::Json;
 use crate::game::Game;
 
-/// A record value that is missing, as the report shows it (`Value::Null`).
-pub static NULL: Json<'static> = Json::Null;
-
-/// A record's lines as the report reads them: what a game makes its replay data of.
-pub struct RecordLines<'r> {
-    /// The game's number in the league.
-    pub id: usize,
-    /// Where the record is, from the report's folder (the viewer links to it).
-    pub record: &'r str,
-    /// The setup line.
-    pub setup: &'r Object<'r>,
-    /// Every line, in order (the setup line first).
-    pub lines: &'r [Json<'r>],
-}
+pub use crate::game::replay::{of_type, player_names, RecordLines, NULL};
 
 /// The replay data of game `id` as JSON, from its record file, whose path from the report folder
 /// is `record`; and the game's name. The report stores it compressed in its replay packs.
@@ -101,8 +83,8 @@ fn replay_data(
         .next()
         .context("the record has no setup line")?;
     let game: &'static dyn Game = match setup.get("game").and_then(Json::as_str) {
-        Some(name) => crate::games::by_name(name)?,
-        None => crate::games::first(),
+        Some(name) => crate::games::registry().by_name(name)?,
+        None => crate::games::registry().first(),
     };
     let record = RecordLines {
         id,
@@ -111,26 +93,4 @@ fn replay_data(
         lines,
     };
     Ok((game.name(), game.replay(&record)?))
-}
-
-/// The lines of type `t` (lines with a `type` are objects).
-pub fn of_type<'r, 'l>(
-    lines: &'l [Json<'r>],
-    t: &'l str,
-) -> impl Iterator<Item = &'l Object<'r>> + 'l {
-    lines
-        .iter()
-        .filter_map(Json::as_object)
-        .filter(move |l| l.get("type").and_then(Json::as_str) == Some(t))
-}
-
-/// The names of the players of a setup line, by seat.
-pub fn player_names<'r>(setup: &'r Object<'r>) -> anyhow::Result<Vec<&'r str>> {
-    Ok(setup
-        .get("players")
-        .and_then(Json::as_array)
-        .context("the setup line has no players")?
-        .iter()
-        .map(|p| p.get("name").and_then(Json::as_str).unwrap_or("?"))
-        .collect())
 }

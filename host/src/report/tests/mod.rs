@@ -10,21 +10,17 @@ mod reference;
 mod same_bytes;
 
 use super::*;
-use crate::game::Host;
-use crate::games::farkle::{
-    Answer, FarkleGame, FarklePlayer, Native as FarkleNative, Observation as FarkleObservation,
-};
-use crate::games::farm::{
-    AcceptView, FarmGame, FarmPlayer, Fault, FaultKind, Native, NativePlayer, Observation,
-};
+use crate::game::{Host, Hosted, Native, Player, Question, Reply};
+use crate::games::farkle::{Answer, Farkle, Observation as FarkleObservation};
+use crate::games::farm::tests::support::FarmPlayer;
+use crate::games::farm::{AcceptView, Farm, Fault, FaultKind, Observation};
 use crate::league::{play_league, Contestant, LeagueConfig, NativeEntrant, RunOptions};
+use crate::sandbox::Init;
 use reference::read_record_lines;
 
 /// A native example strategy in a league of Little Animal Farm.
-fn native<A: FarmAgent + Default + 'static>() -> NativeEntrant {
-    NativeEntrant(Box::new(Native::new(|| {
-        Box::new(NativePlayer::<A>::new().round_cap(60))
-    })))
+fn native<A: FarmAgent + Default + Send + 'static>() -> NativeEntrant {
+    NativeEntrant(crate::games::farm::native::<A>())
 }
 
 /// Passes, and traps on its third trade decision of every game.
@@ -46,7 +42,9 @@ impl FarmPlayer for CrasherPlayer {
 
 impl Crasher {
     fn entrant() -> NativeEntrant {
-        NativeEntrant(Box::new(Native::new(|| Box::new(CrasherPlayer(0)))))
+        NativeEntrant(crate::games::farm::tests::support::native(|| {
+            CrasherPlayer(0)
+        }))
     }
 }
 
@@ -80,7 +78,7 @@ fn league(dir: &Path) -> PathBuf {
         ..RunOptions::default()
     };
     play_league(
-        &FarmGame,
+        &Hosted(Farm),
         &Host::default(),
         &cfg,
         &contestants,
@@ -376,8 +374,25 @@ struct Bot {
     single: bool,
 }
 
-impl FarklePlayer for Bot {
-    fn draft(&mut self, obs: &FarkleObservation) -> Result<Answer, Fault> {
+impl Player<Farkle> for Bot {
+    fn start(&mut self, _rules: &Farkle, _init: &Init) -> Result<(), Fault> {
+        Ok(())
+    }
+
+    fn decide(&mut self, _: &Farkle, _: &Question, obs: &FarkleObservation) -> Reply<Answer> {
+        Reply {
+            answer: Ok(self.draft(obs)),
+            fuel: 0,
+        }
+    }
+
+    fn take_log(&mut self) -> Option<String> {
+        self.single.then(|| "one die and bank\n".to_owned())
+    }
+}
+
+impl Bot {
+    fn draft(&mut self, obs: &FarkleObservation) -> Answer {
         let d = farkle_rules::best_draft(obs.dice).expect("the game never asks about a farkle");
         let one = [1, 5]
             .iter()
@@ -392,20 +407,14 @@ impl FarklePlayer for Bot {
             n => n,
         };
         let bank = obs.turn_points + points >= self.risk || left <= self.keep;
-        Ok(Answer {
+        Answer {
             action: u32::from(bank),
             draft,
-        })
+        }
     }
 
-    fn take_log(&mut self) -> Option<String> {
-        self.single.then(|| "one die and bank\n".to_owned())
-    }
-}
-
-impl Bot {
     fn entrant(self) -> NativeEntrant {
-        NativeEntrant(Box::new(FarkleNative::new(move || Box::new(self))))
+        NativeEntrant(Native::typed::<Farkle>(move || Box::new(self)))
     }
 }
 
@@ -445,7 +454,7 @@ fn farkle_league(dir: &Path, players: usize, games: u32, round_cap: u32) -> Path
         ..RunOptions::default()
     };
     let run = play_league(
-        &FarkleGame,
+        &Hosted(Farkle),
         &Host::default(),
         &cfg,
         &contestants,

@@ -165,7 +165,7 @@ pub fn replay_data(id: usize, lines: &[Value]) -> anyhow::Result<Value> {
     match game {
         "little-animal-farm" => farm_replay_data(id, setup, lines),
         "farkle" => farkle_replay_data(id, setup, lines),
-        other => bail!("{}", crate::games::by_name(other).err().unwrap()),
+        other => bail!("{}", crate::games::registry().by_name(other).err().unwrap()),
     }
 }
 

@@ -5,10 +5,9 @@
 
 use serde_json::{json, Map, Value};
 
+use crate::game::record::{sha256_hex, RecordMeta, FORMAT_NAME, FORMAT_VERSION};
 use crate::game::AgentLog;
-use crate::games::farkle::game::{GameRecord, RollRecord, TurnEnd, TurnRecord};
-use crate::records::{sha256_hex, RecordMeta};
-use crate::records::{FORMAT_NAME, FORMAT_VERSION};
+use crate::games::farkle::{GameRecord, RollRecord, TurnEnd, TurnRecord};
 
 /// Writes `record` as JSON Lines, the end line carrying the SHA-256 of every line before it.
 pub fn write_record(record: &GameRecord, meta: &RecordMeta) -> anyhow::Result<Vec<u8>> {
@@ -47,12 +46,12 @@ pub fn write_record(record: &GameRecord, meta: &RecordMeta) -> anyhow::Result<Ve
         with_logs(
             json!({
                 "type": "start",
-                "faults": record.load_faults.iter().map(|f| json!({
+                "faults": record.end.load_faults.iter().map(|f| json!({
                     "seat": f.seat,
                     "fault": f.fault,
                 })).collect::<Vec<_>>(),
             }),
-            &record.start_logs,
+            &record.end.start_logs,
         ),
     ];
     lines.extend(record.turns.iter().map(turn_line));
@@ -64,10 +63,10 @@ pub fn write_record(record: &GameRecord, meta: &RecordMeta) -> anyhow::Result<Ve
     let digest = sha256_hex(&out);
     let end = json!({
         "type": "end",
-        "outcome": record.outcome,
-        "scores": record.scores,
-        "forfeits": record.forfeits,
-        "rounds": record.rounds(),
+        "outcome": record.end.outcome,
+        "scores": record.end.scores,
+        "forfeits": record.end.forfeits,
+        "rounds": record.end.rounds,
         "turns": record.turns.len(),
         "digest": digest,
     });

@@ -1,42 +1,16 @@
-//! Writing Farkle records. Every object of a Farkle record has its keys in sorted order (the
-//! writer used to build each line as a `serde_json::Value`, whose objects sort their keys), so the
-//! line types below declare their fields in that order: the same bytes, without building a tree of
-//! values per line.
+//! Farkle's record lines, as written. Every object of a Farkle record has its keys in sorted order
+//! (the writer used to build each line as a `serde_json::Value`, whose objects sort their keys),
+//! so the line types below declare their fields in that order: the same bytes, without building a
+//! tree of values per line.
 
 use serde::Serialize;
 use serde_json::Value;
 
+use super::super::rules::{LoadFault, RollRecord, Setup, TurnEnd, TurnRecord};
+use crate::game::record::jsonl::{check_seats, LimitsJson, LogsJson};
+use crate::game::record::seat_lines::StartLine;
+use crate::game::record::{RecordMeta, FORMAT_NAME, FORMAT_VERSION};
 use crate::game::{AgentLog, FaultPolicy, Outcome};
-use crate::games::farkle::game::{GameRecord, LoadFault, RollRecord, Setup, TurnEnd, TurnRecord};
-use crate::records::jsonl::{capacity, check_seats, push_line, LimitsJson, LogsJson};
-use crate::records::seat_lines::StartLine;
-use crate::records::{sha256_hex, RecordMeta};
-use crate::records::{FORMAT_NAME, FORMAT_VERSION};
-
-/// Writes `record` as JSON Lines, the end line carrying the SHA-256 of every line before it.
-pub fn write_record(record: &GameRecord, meta: &RecordMeta) -> anyhow::Result<Vec<u8>> {
-    // A turn line is 100 to 400 bytes.
-    let mut buf = Vec::with_capacity(capacity(record.turns.len(), 384));
-    push_line(&mut buf, &setup_line(&record.setup, meta)?)?;
-    push_line(
-        &mut buf,
-        &start_line(&record.load_faults, &record.start_logs)?,
-    )?;
-    for t in &record.turns {
-        push_line(&mut buf, &TurnLine::of(t)?)?;
-    }
-    let digest = sha256_hex(&buf);
-    let end = end_line(
-        &record.outcome,
-        record.rounds(),
-        &record.scores,
-        &record.forfeits,
-        record.turns.len(),
-        &digest,
-    )?;
-    push_line(&mut buf, &end)?;
-    Ok(buf)
-}
 
 /// The setup line of a game with `setup` and `meta`.
 pub(crate) fn setup_line<'a>(
@@ -50,7 +24,7 @@ pub(crate) fn setup_line<'a>(
         fault_policy: setup.policy,
         format: FORMAT_NAME,
         format_version: FORMAT_VERSION,
-        game: crate::games::farkle::NAME,
+        game: super::super::NAME,
         limits,
         players: (0..setup.players)
             .map(|seat| Player {

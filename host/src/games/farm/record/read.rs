@@ -6,9 +6,11 @@ use super::format::{
     DiceKind, EndLine, EventJson, LogJson, SetupLine, StartLine, TurnLine, FORMAT_NAME,
     FORMAT_VERSION, GAME_NAME,
 };
-use crate::games::farm::{AgentLog, Event, GameRecord, Party, Setup, StartPosition, TurnRecord};
-use crate::records::lines::{Line, ReadError, RecordReader};
-use crate::records::RecordMeta;
+use crate::game::record::{Line, ReadError, RecordReader};
+use crate::game::{Loaded, RecordMeta};
+use crate::games::farm::{
+    AgentLog, Decision, Event, GameEnd, GameRecord, Party, Setup, StartPosition, TurnRecord,
+};
 
 /// A record read back: the game as the game loop would have returned it, and its metadata.
 #[derive(Clone, Debug)]
@@ -60,18 +62,40 @@ pub fn read_record(text: &str) -> Result<ParsedRecord, ReadError> {
     reader.expect_end_of_file()?;
     let record = GameRecord {
         setup,
-        start_events,
-        start_logs,
+        loaded: loaded_of(&start_events, &start_logs, players),
+        end: GameEnd {
+            start_events,
+            start_logs,
+            outcome: end_json.outcome,
+            final_position,
+            forfeits,
+            turns: turns.len() as u32,
+            rounds: turns.last().map_or(0, |t| t.round),
+        },
         turns,
-        outcome: end_json.outcome,
-        final_position,
-        forfeits,
     };
     Ok(ParsedRecord {
         record,
         meta,
         digest: end_json.digest,
     })
+}
+
+/// How each seat's agent started, by the start line's events and logs.
+pub(crate) fn loaded_of(events: &[Event], logs: &[AgentLog], players: usize) -> Vec<Loaded> {
+    (0..players)
+        .map(|seat| Loaded {
+            fault: events.iter().find_map(|e| match e {
+                Event::Fault {
+                    seat: s,
+                    decision: Decision::Init,
+                    fault,
+                } if *s == seat => Some(fault.clone()),
+                _ => None,
+            }),
+            log: logs.iter().find(|l| l.seat == seat).map(|l| l.text.clone()),
+        })
+        .collect()
 }
 
 /// The setup line (line 1): the setup and the metadata.

@@ -1,4 +1,4 @@
-use std::io::{self, Write};
+use std::io;
 
 use farm_rules::{Herd, Position, RULES_VERSION};
 use serde::Serialize;
@@ -7,43 +7,21 @@ use super::format::{
     DiceKind, EventJson, HerdJson, OfferJson, RollJson, StartJson, FORMAT_NAME, FORMAT_VERSION,
     GAME_NAME,
 };
-use crate::games::farm::{AgentLog, Event, FaultPolicy, GameRecord, Outcome, Setup, TurnRecord};
-use crate::records::jsonl::{capacity, check_seats, push_line, LimitsJson, LogsJson};
-use crate::records::{sha256_hex, RecordMeta};
+use crate::game::record::jsonl::{check_seats, LimitsJson, LogsJson};
+use crate::game::record::write_kept;
+use crate::game::RecordMeta;
+use crate::games::farm::{
+    AgentLog, Event, Farm, FaultPolicy, GameRecord, Outcome, Setup, TurnRecord,
+};
 
-/// Writes `record` as JSON Lines: setup, start, one line per turn, end (with the digest of every
-/// line before it). The record is built in memory and written with one `write_all`.
-pub fn write_record(record: &GameRecord, meta: &RecordMeta, mut out: impl Write) -> io::Result<()> {
-    out.write_all(&record_bytes(record, meta)?)
+/// The record of a game as played, for `meta`'s players.
+pub fn record_bytes(record: &GameRecord, meta: &RecordMeta) -> io::Result<Vec<u8>> {
+    write_kept(&Farm, record, meta).map_err(io::Error::other)
 }
 
-/// The record as a string (see [`write_record`]).
+/// The record as a string (see [`record_bytes`]).
 pub fn record_to_string(record: &GameRecord, meta: &RecordMeta) -> io::Result<String> {
     String::from_utf8(record_bytes(record, meta)?).map_err(io::Error::other)
-}
-
-/// The bytes of the record (see [`write_record`]).
-pub fn record_bytes(record: &GameRecord, meta: &RecordMeta) -> io::Result<Vec<u8>> {
-    // A turn line is 200 to 500 bytes.
-    let mut buf = Vec::with_capacity(capacity(record.turns.len(), 512));
-    push_line(&mut buf, &setup_line(&record.setup, meta)?)?;
-    push_line(
-        &mut buf,
-        &start_line(&record.start_events, &record.start_logs),
-    )?;
-    for t in &record.turns {
-        push_line(&mut buf, &TurnLine::of(t))?;
-    }
-    let digest = sha256_hex(&buf);
-    let end = end_line(
-        record.outcome,
-        record.rounds(),
-        &record.forfeits,
-        &record.final_position,
-        &digest,
-    );
-    push_line(&mut buf, &end)?;
-    Ok(buf)
 }
 
 /// The setup line of a game with `setup` and `meta`.

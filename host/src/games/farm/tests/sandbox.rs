@@ -6,10 +6,10 @@ use std::time::{Duration, Instant};
 
 use farm_rules::{Herd, Offer, Partner, Position, Trade};
 
-use crate::game::{Game, Host, Seat, Table};
+use super::support::{play_game, FarmPlayer, SeededDice};
+use crate::game::{Game, Host, Hosted, Seat, Table};
 use crate::games::farm::{
-    play_game, AcceptView, Event, FarmGame, FarmPlayer, Fault, FaultKind, FaultPolicy, GameRecord,
-    Observation, SeededDice, Setup,
+    AcceptView, Event, Farm, Fault, FaultKind, FaultPolicy, GameRecord, Observation, Setup,
 };
 use crate::records::RecordMeta;
 use crate::sandbox::*;
@@ -59,7 +59,7 @@ fn small_limits() -> Limits {
 }
 
 fn sandbox() -> Sandbox {
-    Sandbox::new(crate::games::AGENTS, small_limits()).unwrap()
+    Sandbox::new(crate::games::registry().agents(), small_limits()).unwrap()
 }
 
 fn load(sb: &Sandbox, name: &str, wat: &str) -> AgentModule {
@@ -87,7 +87,8 @@ fn play(a: &AgentModule, b: &AgentModule, seed: u64, cap: u32, policy: FaultPoli
 }
 
 fn all_events(r: &GameRecord) -> Vec<Event> {
-    r.start_events
+    r.end
+        .start_events
         .iter()
         .chain(r.turns.iter().flat_map(|t| t.events.iter()))
         .cloned()
@@ -167,9 +168,9 @@ fn minimal_agents_play_a_whole_game() {
     assert!(
         transfers > 0,
         "the trader never traded: {:?} {:?} {:?}",
-        r.outcome,
-        r.rounds(),
-        r.final_position
+        r.end.outcome,
+        r.end.rounds,
+        r.end.final_position
     );
 }
 
@@ -282,7 +283,7 @@ fn refuses_non_wasm_truncated_and_components() {
 #[test]
 fn refuses_files_over_the_size_cap_before_reading_them() {
     let sb = Sandbox::new(
-        crate::games::AGENTS,
+        crate::games::registry().agents(),
         Limits {
             module_bytes: 100,
             ..small_limits()
@@ -318,17 +319,17 @@ fn an_infinite_loop_is_a_decision_fuel_fault_and_the_game_goes_on() {
             .all(|(seat, kind, _)| *seat == 0 && *kind == FaultKind::DecisionFuel),
         "{f:?}"
     );
-    assert_eq!(r.rounds(), 5);
+    assert_eq!(r.end.rounds, 5);
     // Under the default policy the looper forfeits and the passer wins as last standing.
     let r = play(&looper, &passer, 3, 5, FaultPolicy::Forfeit);
-    assert_eq!(r.outcome.winner(), Some(1));
+    assert_eq!(r.end.outcome.winner(), Some(1));
 }
 
 #[test]
 fn the_wall_clock_backstop_is_a_timeout_that_says_it_depends_on_the_machine() {
     // More fuel than the backstop lets it burn.
     let sb = Sandbox::new(
-        crate::games::AGENTS,
+        crate::games::registry().agents(),
         Limits {
             fuel_per_decision: u64::MAX / 4,
             fuel_per_game: u64::MAX / 2,
@@ -354,7 +355,7 @@ fn the_wall_clock_backstop_is_a_timeout_that_says_it_depends_on_the_machine() {
 #[test]
 fn the_game_budget_ends_with_game_fuel_and_no_more_calls() {
     let sb = Sandbox::new(
-        crate::games::AGENTS,
+        crate::games::registry().agents(),
         Limits {
             fuel_per_decision: 1_000_000,
             fuel_per_game: 2_500_000,
@@ -787,7 +788,12 @@ fn a_game_never_sees_what_an_earlier_game_wrote() {
     scribble_games(&sandbox());
     for allocation in [Allocation::Pool, Allocation::OnDemand] {
         scribble_games(
-            &Sandbox::allocating(crate::games::AGENTS, small_limits(), allocation).unwrap(),
+            &Sandbox::allocating(
+                crate::games::registry().agents(),
+                small_limits(),
+                allocation,
+            )
+            .unwrap(),
         );
     }
 }
@@ -833,7 +839,7 @@ fn scribble_games(sb: &Sandbox) {
 #[test]
 fn the_log_is_bounded_and_out_of_bounds_logs_are_ignored() {
     let sb = Sandbox::new(
-        crate::games::AGENTS,
+        crate::games::registry().agents(),
         Limits {
             log_bytes: 10,
             ..small_limits()
@@ -987,9 +993,13 @@ fn limits_round_trip_through_json_with_defaults() {
 #[test]
 fn a_game_the_host_could_not_set_up_is_an_error_not_a_record() {
     // A sandbox whose pool holds one instance: the second seat cannot be set up.
-    let one_slot =
-        Sandbox::allocating_instances(crate::games::AGENTS, Limits::default(), Allocation::Pool, 1)
-            .unwrap();
+    let one_slot = Sandbox::allocating_instances(
+        crate::games::registry().agents(),
+        Limits::default(),
+        Allocation::Pool,
+        1,
+    )
+    .unwrap();
     let passer = include_str!("../../../../../example-agents/wat/passer.wat");
     let m = one_slot.load_bytes("passer", passer.as_bytes()).unwrap();
     let err = run_with_big_stack(move || {
@@ -1005,7 +1015,7 @@ fn a_game_the_host_could_not_set_up_is_an_error_not_a_record() {
                 limits: Arc::new(serde_json::Value::Null),
             },
         };
-        match FarmGame.play(&Host::default(), &table, &seats) {
+        match Hosted(Farm).play(&Host::default(), &table, &seats) {
             Ok(_) => panic!("a game with a seat the host could not set up was recorded"),
             Err(e) => e,
         }

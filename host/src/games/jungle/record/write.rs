@@ -5,30 +5,11 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::super::game::{FuelClock, GameEnd, GameRecord, LoadFault, Ply, Setup};
-use crate::game::AgentLog;
-use crate::game::FaultPolicy;
-use crate::records::jsonl::{capacity, check_seats, push_line, LimitsJson, LogsJson};
-use crate::records::seat_lines::StartLine;
-use crate::records::{sha256_hex, RecordMeta};
-use crate::records::{FORMAT_NAME, FORMAT_VERSION};
-
-/// Writes `record` as JSON Lines, the end line carrying the SHA-256 of every line before it.
-pub fn write_record(record: &GameRecord, meta: &RecordMeta) -> anyhow::Result<Vec<u8>> {
-    // A turn line is about 150 bytes.
-    let mut buf = Vec::with_capacity(capacity(record.plies.len(), 192));
-    push_line(&mut buf, &setup_line(&record.setup, meta)?)?;
-    push_line(
-        &mut buf,
-        &start_line(&record.load_faults, &record.start_logs)?,
-    )?;
-    for p in &record.plies {
-        push_line(&mut buf, &TurnLine::of(p)?)?;
-    }
-    let digest = sha256_hex(&buf);
-    push_line(&mut buf, &end_line(&record.end, &digest)?)?;
-    Ok(buf)
-}
+use super::super::rules::{FuelClock, GameEnd, LoadFault, Ply, Setup};
+use crate::game::record::jsonl::{check_seats, LimitsJson, LogsJson};
+use crate::game::record::seat_lines::StartLine;
+use crate::game::record::{RecordMeta, FORMAT_NAME, FORMAT_VERSION};
+use crate::game::{AgentLog, FaultPolicy};
 
 /// The setup line of a game with `setup` and `meta`.
 pub(crate) fn setup_line<'a>(
@@ -42,7 +23,7 @@ pub(crate) fn setup_line<'a>(
         fault_policy: setup.policy,
         format: FORMAT_NAME,
         format_version: FORMAT_VERSION,
-        game: crate::games::jungle::NAME,
+        game: super::super::NAME,
         limits,
         players: (0..2)
             .map(|seat| Player {

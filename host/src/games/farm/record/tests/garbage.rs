@@ -5,7 +5,7 @@ use proptest::prelude::*;
 use super::strategy::{random_game, Style};
 use crate::games::farm::record::record_to_string;
 use crate::games::farm::FaultPolicy;
-use crate::records::{verify_record, verify_record_bytes, RecordMeta};
+use crate::records::RecordMeta;
 
 fn good() -> String {
     let record = random_game(
@@ -29,7 +29,10 @@ fn replace_line(text: &str, n: usize, f: impl Fn(&str) -> String) -> String {
 }
 
 fn error_of(text: &str) -> String {
-    verify_record(text).unwrap_err().to_string()
+    crate::games::registry()
+        .verify_record(text)
+        .unwrap_err()
+        .to_string()
 }
 
 #[test]
@@ -37,7 +40,8 @@ fn empty_and_non_json_input() {
     assert!(error_of("").contains("empty file"));
     assert!(error_of("hello\n").starts_with("line 1: not JSON"));
     assert!(error_of("[1,2]\n").contains("not a JSON object"));
-    assert!(verify_record_bytes(&[0xff, 0xfe, 0x00])
+    assert!(crate::games::registry()
+        .verify_record_bytes(&[0xff, 0xfe, 0x00])
         .unwrap_err()
         .to_string()
         .contains("UTF-8"));
@@ -114,7 +118,7 @@ proptest! {
 
     #[test]
     fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
-        let _ = verify_record_bytes(&bytes);
+        let _ = crate::games::registry().verify_record_bytes(&bytes);
     }
 
     #[test]
@@ -126,7 +130,7 @@ proptest! {
             bytes[i] = byte;
         }
         bytes.truncate(cut.min(bytes.len()));
-        prop_assert!(verify_record_bytes(&bytes).is_err() || cut >= bytes.len());
+        prop_assert!(crate::games::registry().verify_record_bytes(&bytes).is_err() || cut >= bytes.len());
     }
 }
 

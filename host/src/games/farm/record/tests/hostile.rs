@@ -10,9 +10,7 @@ use flate2::Compression;
 use super::strategy::{random_game, Style};
 use crate::games::farm::record::record_to_string;
 use crate::games::farm::FaultPolicy;
-use crate::records::{
-    verify_reader, verify_record, RecordMeta, VerifyError, MAX_LINE_BYTES, MAX_LINE_VALUES,
-};
+use crate::records::{RecordMeta, VerifyError, MAX_LINE_BYTES, MAX_LINE_VALUES};
 
 /// A reader that counts the bytes taken from it.
 struct Counting<R> {
@@ -31,7 +29,7 @@ impl<R: Read> Read for Counting<R> {
 /// Verifies what `source` gives; returns the verdict and how many bytes were read.
 fn verify_counting(source: impl Read) -> (Result<crate::records::VerifySummary, VerifyError>, u64) {
     let taken = std::rc::Rc::new(std::cell::Cell::new(0));
-    let verdict = verify_reader(Counting {
+    let verdict = crate::games::registry().verify_reader(Counting {
         inner: source,
         taken: taken.clone(),
     });
@@ -123,7 +121,7 @@ fn a_line_of_100_mib_is_refused_once_the_limit_is_read() {
 fn a_line_with_more_values_than_a_record_line_holds_is_refused() {
     let many = vec!["0"; MAX_LINE_VALUES].join(",");
     let text = format!("{{\"type\":\"setup\",\"x\":[{many}]}}\n");
-    let e = verify_record(&text).unwrap_err();
+    let e = crate::games::registry().verify_record(&text).unwrap_err();
     assert_eq!(e.line, 1);
     assert!(
         e.message.starts_with(&format!(
@@ -140,7 +138,7 @@ fn turns_beyond_the_round_cap_are_refused_where_the_cap_ends_the_game() {
     assert!(turns > 6, "the game is long enough: {turns} turns");
     // A round cap of 2 ends a two-player game after its 4th turn (line 6).
     let capped = text.replacen("\"round_cap\":40", "\"round_cap\":2", 1);
-    let e = verify_record(&capped).unwrap_err();
+    let e = crate::games::registry().verify_record(&capped).unwrap_err();
     assert_eq!(e.line, 7, "{e}");
     assert_eq!(
         e.message,
@@ -161,7 +159,7 @@ fn a_record_that_ends_early_says_the_game_goes_on() {
         lines[3],
         lines.last().unwrap()
     );
-    let e = verify_record(&cut).unwrap_err();
+    let e = crate::games::registry().verify_record(&cut).unwrap_err();
     assert_eq!(e.line, 5, "{e}");
     assert!(
         e.message
@@ -186,7 +184,7 @@ fn an_event_of_another_type_is_named_by_its_type() {
         .enumerate()
         .map(|(i, l)| if i == n { edited_line.clone() } else { l.to_string() } + "\n")
         .collect();
-    let e = verify_record(&edited).unwrap_err();
+    let e = crate::games::registry().verify_record(&edited).unwrap_err();
     assert_eq!(e.line, n + 1);
     assert!(
         e.message
@@ -215,7 +213,7 @@ fn a_key_given_twice_is_refused_wherever_it_is() {
     for (edited, key) in [(two_outcomes, "outcome"), (two_rabbits, "rabbit")] {
         let record = text.replacen(end, &edited, 1);
         assert_ne!(record, text);
-        let e = verify_record(&record).unwrap_err();
+        let e = crate::games::registry().verify_record(&record).unwrap_err();
         assert_eq!(e.line, n, "{e}");
         assert!(
             e.message.contains(&format!("key `{key}` given twice")),
@@ -227,25 +225,29 @@ fn a_key_given_twice_is_refused_wherever_it_is() {
 
 #[test]
 fn farkle_records_stream_too() {
-    use crate::game::Fault;
-    use crate::games::farkle::{play_game, Answer, FarklePlayer, Observation, Setup};
+    use crate::game::seed::SeededDice;
+    use crate::game::{play_recorded, Answers, Fault, Question};
+    use crate::games::farkle::{Answer, Farkle, Observation, Setup};
 
-    /// Drafts the first scoring die and rolls on while more than three dice are left.
-    struct FirstDie;
-    impl FarklePlayer for FirstDie {
-        fn draft(&mut self, obs: &Observation) -> Result<Answer, Fault> {
-            let d = farkle_rules::best_draft(obs.dice).expect("never asked about a farkle");
-            Ok(Answer {
-                action: u32::from(obs.dice.len() <= 3),
-                draft: d.indices().map(|i| i as u32).collect(),
-            })
-        }
-    }
-    let record = play_game(&Setup::new(2, 5, 30), &mut [&mut FirstDie, &mut FirstDie]);
-    let text =
-        crate::games::farkle::record::write_record(&record, &RecordMeta::anonymous(2)).unwrap();
+    // Drafts the first scoring die and rolls on while more than three dice are left.
+    let first_die = |_: &Question, obs: &Observation<'_>| -> Result<Answer, Fault> {
+        let d = farkle_rules::best_draft(obs.dice).expect("never asked about a farkle");
+        Ok(Answer {
+            action: u32::from(obs.dice.len() <= 3),
+            draft: d.indices().map(|i| i as u32).collect(),
+        })
+    };
+    let (mut a, mut b) = (Answers(first_die), Answers(first_die));
+    let (_, text) = play_recorded(
+        &Farkle,
+        &Setup::new(2, 5, 30),
+        &RecordMeta::anonymous(2),
+        &mut [&mut a, &mut b],
+        &mut SeededDice::new(5),
+    )
+    .unwrap();
     let text = String::from_utf8(text).unwrap();
-    verify_record(&text).unwrap();
+    crate::games::registry().verify_record(&text).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines.len() > 8);
 
@@ -259,7 +261,7 @@ fn farkle_records_stream_too() {
 
     // A round cap of 1: the record goes on after the replay's last turn.
     let capped = text.replacen("\"round_cap\":30", "\"round_cap\":1", 1);
-    let e = verify_record(&capped).unwrap_err();
+    let e = crate::games::registry().verify_record(&capped).unwrap_err();
     assert_eq!(e.line, 5, "{e}");
     assert!(
         e.message

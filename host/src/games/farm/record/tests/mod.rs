@@ -3,6 +3,7 @@
 
 mod garbage;
 mod hostile;
+pub mod ledger;
 mod mutations;
 mod positions;
 mod properties;

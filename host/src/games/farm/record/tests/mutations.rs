@@ -8,7 +8,7 @@ use super::positions::explicit_fox_record;
 use super::strategy::{random_game, Style};
 use crate::games::farm::record::record_to_string;
 use crate::games::farm::{FaultPolicy, GameRecord};
-use crate::records::{sha256_hex, verify_record, RecordMeta};
+use crate::records::{sha256_hex, RecordMeta};
 
 #[derive(Clone, Debug)]
 enum Step {
@@ -213,7 +213,9 @@ fn check_all_mutations(record: &GameRecord) -> usize {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     // The forger's machinery itself must not break a good record.
-    verify_record(&with_fresh_digest(&lines)).expect("re-serialized record verifies");
+    crate::games::registry()
+        .verify_record(&with_fresh_digest(&lines))
+        .expect("re-serialized record verifies");
 
     let mut checked = 0;
     for (li, line) in lines.iter().enumerate() {
@@ -248,14 +250,14 @@ fn check_all_mutations(record: &GameRecord) -> usize {
                 .map(|l| serde_json::to_string(l).unwrap() + "\n")
                 .collect();
             assert!(
-                verify_record(&plain).is_err(),
+                crate::games::registry().verify_record(&plain).is_err(),
                 "line {} {p}: edit accepted with the old digest",
                 li + 1
             );
             if must_replay_catch {
                 let forged = with_fresh_digest(&mutated);
                 assert!(
-                    verify_record(&forged).is_err(),
+                    crate::games::registry().verify_record(&forged).is_err(),
                     "line {} {p}: edit accepted with a recomputed digest\n{forged}",
                     li + 1
                 );

@@ -4,11 +4,12 @@
 use farm_rules::{Animal, FoxFace, Herd, Offer, Roll, WolfFace};
 
 use crate::games::farm::record::record_to_string;
+use crate::games::farm::tests::support::{play_game, ExplicitDice, FarmPlayer};
 use crate::games::farm::{
-    play_game, AcceptView, Event, ExplicitDice, FarmPlayer, Fault, FaultPolicy, GameRecord,
-    Observation, Outcome, Party, Setup, StartPosition,
+    AcceptView, Event, Fault, FaultPolicy, GameRecord, Observation, Outcome, Party, Setup,
+    StartPosition,
 };
-use crate::records::{verify_record, DiceOrigin, RecordMeta};
+use crate::records::{DiceOrigin, RecordMeta};
 
 /// Plays the offers given for its turns in order, then passes; accepts what `accept` says.
 struct Script {
@@ -88,7 +89,9 @@ pub fn explicit_fox_record() -> GameRecord {
 fn verified(record: &GameRecord) -> crate::records::VerifySummary {
     let text = record_to_string(record, &RecordMeta::anonymous(record.setup.players)).unwrap();
     assert_eq!(super::through_format_types(&text), text);
-    verify_record(&text).unwrap_or_else(|e| panic!("{e}\n{text}"))
+    crate::games::registry()
+        .verify_record(&text)
+        .unwrap_or_else(|e| panic!("{e}\n{text}"))
 }
 
 #[test]
@@ -100,12 +103,15 @@ fn fox_takes_only_the_small_dog() {
         lost: Herd::of(Animal::SmallDog, 1)
     }));
     assert_eq!(
-        record.final_position.herds[0],
+        record.end.final_position.herds[0],
         Herd::of(Animal::Rabbit, 5),
         "rabbits kept, dog gone, no sheep bred from one shown"
     );
-    assert_eq!(record.final_position.herds[1], Herd::of(Animal::Rabbit, 1));
-    assert_eq!(record.outcome, Outcome::Draw { round_cap: true });
+    assert_eq!(
+        record.end.final_position.herds[1],
+        Herd::of(Animal::Rabbit, 1)
+    );
+    assert_eq!(record.end.outcome, Outcome::Draw { round_cap: true });
     let summary = verified(&record);
     assert_eq!(summary.dice, DiceOrigin::Explicit);
     assert!(summary
@@ -128,9 +134,9 @@ fn breeding_is_truncated_when_the_stock_runs_out_of_sheep() {
         seat: 0,
         gained: Herd::of(Sheep, 1)
     }));
-    assert_eq!(record.final_position.stock.get(Sheep), 0);
+    assert_eq!(record.end.final_position.stock.get(Sheep), 0);
     // Seat 1's turn finds no dice left: the studied position ends there.
-    assert_eq!(record.outcome, Outcome::Unfinished);
+    assert_eq!(record.end.outcome, Outcome::Unfinished);
     assert_eq!(record.turns[1].roll, None);
     assert_eq!(verified(&record).dice, DiceOrigin::Explicit);
 }
@@ -157,9 +163,9 @@ fn a_stock_short_of_cows_delivers_what_it_has() {
         animals: Herd::of(Cow, 1),
     }));
     // The cow shown on the die plus the one owned make a pair, but the stock holds none.
-    assert_eq!(record.final_position.herds[0], Herd::of(Cow, 1));
+    assert_eq!(record.end.final_position.herds[0], Herd::of(Cow, 1));
     assert_eq!(
-        record.final_position.herds[1],
+        record.end.final_position.herds[1],
         herd(&[(Cow, 1), (Rabbit, 1)])
     );
     verified(&record);
@@ -178,7 +184,9 @@ fn hand_written_fixtures_verify() {
             continue;
         }
         let text = std::fs::read_to_string(&path).unwrap();
-        let summary = verify_record(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let summary = crate::games::registry()
+            .verify_record(&text)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         assert_eq!(summary.dice, DiceOrigin::Explicit, "{}", path.display());
         seen += 1;
     }
@@ -231,6 +239,6 @@ fn a_declined_offer_moves_nothing_and_replays() {
             }
         ]
     );
-    assert_eq!(record.final_position.herds[0], herd(&[(Sheep, 1)]));
+    assert_eq!(record.end.final_position.herds[0], herd(&[(Sheep, 1)]));
     verified(&record);
 }

@@ -3,12 +3,12 @@
 use farm_rules::START_STOCK;
 use proptest::prelude::*;
 
+use super::ledger::check_ledger;
 use super::strategy::{random_game, Style};
 use super::through_format_types;
-use crate::games::farm::record::ledger::check_ledger;
 use crate::games::farm::record::{read_record, record_to_string};
 use crate::games::farm::{FaultPolicy, Outcome};
-use crate::records::{verify_record, DiceOrigin, RecordMeta};
+use crate::records::{DiceOrigin, RecordMeta};
 
 fn policy() -> impl Strategy<Value = FaultPolicy> {
     prop_oneof![Just(FaultPolicy::Forfeit), Just(FaultPolicy::LoseMove)]
@@ -30,19 +30,19 @@ proptest! {
         let record = random_game(seed, players, round_cap, policy, style);
 
         // Every game ends within its cap, and the turns are numbered as documented.
-        prop_assert!(record.rounds() <= round_cap);
+        prop_assert!(record.end.rounds <= round_cap);
         prop_assert!(record.turns.len() <= round_cap as usize * players);
         for (i, t) in record.turns.iter().enumerate() {
             prop_assert_eq!(t.turn as usize, i + 1);
             prop_assert!(t.seat < players);
         }
-        if matches!(record.outcome, Outcome::Draw { round_cap: true }) {
-            prop_assert_eq!(record.rounds(), round_cap);
+        if matches!(record.end.outcome, Outcome::Draw { round_cap: true }) {
+            prop_assert_eq!(record.end.rounds, round_cap);
         }
-        prop_assert_ne!(record.outcome, Outcome::Unfinished);
+        prop_assert_ne!(record.end.outcome, Outcome::Unfinished);
 
         // Animals are conserved, and the books balance event by event.
-        prop_assert_eq!(record.final_position.totals(), START_STOCK);
+        prop_assert_eq!(record.end.final_position.totals(), START_STOCK);
         prop_assert_eq!(check_ledger(&record), Ok(()));
 
         let meta = RecordMeta::anonymous(players);
@@ -52,9 +52,9 @@ proptest! {
         prop_assert_eq!(&back.record, &record);
         prop_assert_eq!(&back.meta.names, &meta.names);
 
-        let summary = verify_record(&text).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let summary = crate::games::registry().verify_record(&text).map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert_eq!(summary.turns, record.turns.len());
-        prop_assert_eq!(summary.outcome, record.outcome);
+        prop_assert_eq!(summary.outcome, record.end.outcome);
         prop_assert_eq!(summary.dice, DiceOrigin::Seeded(seed));
     }
 }
@@ -78,10 +78,14 @@ fn gzip_records_verify() {
     let mut gz = GzEncoder::new(Vec::new(), Compression::default());
     gz.write_all(text.as_bytes()).unwrap();
     let bytes = gz.finish().unwrap();
-    let summary = crate::records::verify_record_bytes(&bytes).unwrap();
+    let summary = crate::games::registry()
+        .verify_record_bytes(&bytes)
+        .unwrap();
     assert_eq!(summary.turns, record.turns.len());
 
-    let err = crate::records::verify_record_bytes(&bytes[..bytes.len() / 2]).unwrap_err();
+    let err = crate::games::registry()
+        .verify_record_bytes(&bytes[..bytes.len() / 2])
+        .unwrap_err();
     assert!(err.message.contains("gzip"), "{err}");
 }
 
@@ -108,7 +112,7 @@ fn metadata_round_trips() {
     assert_eq!(through_format_types(&text), text);
     let back = read_record(&text).unwrap();
     assert_eq!(back.meta, meta);
-    assert!(verify_record(&text).is_ok());
+    assert!(crate::games::registry().verify_record(&text).is_ok());
 }
 
 #[test]
@@ -149,6 +153,7 @@ fn random_games_cover_every_event_kind() {
         };
         let record = random_game(seed, players, 150, policy, style);
         let events = record
+            .end
             .start_events
             .iter()
             .chain(record.turns.iter().flat_map(|t| &t.events));
@@ -232,7 +237,9 @@ fn agents_debug_logs_are_kept_per_turn_and_verified() {
         text.contains("\"logs\":[{\"seat\":"),
         "logs are written on turn lines"
     );
-    crate::records::verify_record(&text).expect("a record with logs verifies");
+    crate::games::registry()
+        .verify_record(&text)
+        .expect("a record with logs verifies");
     let parsed = crate::games::farm::record::read_record(&text).unwrap();
     assert_eq!(parsed.record.turns, record.turns, "logs survive reading");
 }

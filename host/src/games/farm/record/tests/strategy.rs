@@ -5,9 +5,9 @@ use farm_rules::{for_each_payment, for_each_stock_trade, Herd, Offer, Position, 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 
+use crate::games::farm::tests::support::{play_game, FarmPlayer, SeededDice};
 use crate::games::farm::{
-    play_game, AcceptView, FarmPlayer, Fault, FaultKind, FaultPolicy, GameRecord, Observation,
-    SeededDice, Setup,
+    AcceptView, Fault, FaultKind, FaultPolicy, GameRecord, Observation, Setup,
 };
 
 /// How a [`RandomPlayer`] behaves; rates are in percent of decisions.

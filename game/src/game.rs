@@ -1,0 +1,559 @@
+//! A game as the arena sees it ([`Game`]: what the registry lists and every command uses), made
+//! of the game's rules, records and words ([`Rules`], [`Record`], [`Present`]) by the host's
+//! services, written once here ([`Hosted`]): playing a table, verifying a record, narrating a
+//! game played, smoke games.
+
+use std::any::Any;
+use std::fmt;
+use std::io::Write;
+
+use arena_sandbox::{AgentModule, WasmPlayer};
+
+use crate::info::{
+    no_settings, GameInfo, Narration, Perft, Smoke, SmokeOptions, Template, Terminal, Viewer,
+};
+use crate::play::{play, Ended};
+use crate::player::{check_host_failures, seat_players, Host, NativeAgent, Player, Seat};
+use crate::record::{Line, Record, RecordReader, VerifyError, VerifySummary, Writer};
+use crate::replay::RecordLines;
+use crate::rules::{Loaded, Question, Rules, Sink};
+use crate::seed::SeededDice;
+use crate::Fault;
+use crate::{GameSettings, SeatUsage, Summary, Table};
+
+/// A played game: its record (JSON Lines, docs/RECORDS.md), its summary, what each agent used,
+/// and the game as played (for its narration).
+pub struct Played {
+    pub record: Vec<u8>,
+    pub summary: Summary,
+    /// Per seat: what its agent used (`None` for a native seat).
+    pub usage: Vec<Option<SeatUsage>>,
+    /// The game as played ([`Kept`] of its rules), which its narration reads.
+    pub detail: Box<dyn Any + Send>,
+}
+
+/// A game as played, for its narration: its setup, how each agent started, every record turn and
+/// the end.
+pub struct Kept<R: Rules> {
+    pub setup: R::Setup,
+    pub loaded: Vec<Loaded>,
+    pub turns: Vec<R::Turn>,
+    pub end: R::End,
+}
+
+impl<R: Rules> Clone for Kept<R>
+where
+    R::Turn: Clone,
+    R::End: Clone,
+{
+    fn clone(&self) -> Self {
+        Kept {
+            setup: self.setup.clone(),
+            loaded: self.loaded.clone(),
+            turns: self.turns.clone(),
+            end: self.end.clone(),
+        }
+    }
+}
+
+impl<R: Rules> PartialEq for Kept<R>
+where
+    R::Setup: PartialEq,
+    R::Turn: PartialEq,
+    R::End: PartialEq,
+{
+    fn eq(&self, other: &Self) -> bool {
+        self.setup == other.setup
+            && self.loaded == other.loaded
+            && self.turns == other.turns
+            && self.end == other.end
+    }
+}
+
+impl<R: Rules> fmt::Debug for Kept<R>
+where
+    R::Setup: fmt::Debug,
+    R::Turn: fmt::Debug,
+    R::End: fmt::Debug,
+{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Kept")
+            .field("setup", &self.setup)
+            .field("loaded", &self.loaded)
+            .field("turns", &self.turns)
+            .field("end", &self.end)
+            .finish()
+    }
+}
+
+/// A game's example strategies, for `arena bench`: played natively in the host, as wasm agents
+/// (`NAME.wasm`) and as processes of their own (`arena-stdio-agent NAME`).
+pub struct Strategies {
+    /// The strategies' names, as their crates and wasm files are named.
+    pub names: &'static [&'static str],
+    /// The strategy that answers at once, for the per-decision timings.
+    pub passer: &'static str,
+    /// The same strategy written in WebAssembly text (no compiler's code in the timing).
+    pub passer_wat: &'static str,
+    /// The strategy whose per-game start is timed.
+    pub starter: &'static str,
+    /// A fresh native agent of the strategy `name`; `None` for a name that is not a strategy.
+    pub native: fn(&str) -> Option<Box<dyn NativeAgent>>,
+    /// A small fixed observation for the per-decision timings: writes it (envelope and payload)
+    /// into the buffer; returns the question and the length written.
+    pub sample: fn(&mut [u8]) -> (Question, usize),
+    /// One decision of a sandboxed agent on that observation, through the game's player (a core
+    /// module's bytes or a component's typed call): the timed decision of an agent.
+    pub decide_sample: fn(&mut WasmPlayer) -> Result<(), Fault>,
+}
+
+/// What a game brings besides its rules and records: its settings, its words and pictures (the
+/// narration, the report's replay data, its viewer), `arena new`'s templates, and what it alone
+/// has (a move counter, a person at the terminal, strategies for the bench).
+pub trait Present: Record {
+    /// The game's own settings from the table named after it in a league or challenge file
+    /// (`None`: no such table): unknown keys refused, naming the key, defaults filled in.
+    fn settings(&self, keys: Option<&toml::Table>) -> anyhow::Result<GameSettings> {
+        no_settings(self.info(), keys)
+    }
+
+    /// The players of a table's seats (by default: sandboxed agents and native strategies).
+    fn seat_players<'a>(
+        &self,
+        host: &Host<'a>,
+        table: &Table,
+        seats: &[Seat<'a>],
+    ) -> anyhow::Result<Vec<Box<dyn Player<Self> + 'a>>> {
+        let _ = host;
+        seat_players(self, seats, table)
+    }
+
+    /// What the agent of `seat` used, given what its player counted (`None`: a native seat).
+    fn usage(
+        &self,
+        kept: &Kept<Self>,
+        seat: usize,
+        counted: Option<SeatUsage>,
+    ) -> Option<SeatUsage> {
+        let _ = (kept, seat);
+        counted
+    }
+
+    /// `arena play`: the game as text for a terminal.
+    fn narrate(
+        &self,
+        game: &Kept<Self>,
+        opts: &Narration<'_>,
+        out: &mut dyn Write,
+    ) -> anyhow::Result<()>;
+
+    /// `arena check`: the smoke games of one agent, with what they tell of it written to `out`.
+    /// An error is the host's own failure (no verdict on the agent).
+    fn smoke(
+        &self,
+        host: &Host<'_>,
+        agent: &AgentModule,
+        opts: &SmokeOptions,
+        out: &mut dyn Write,
+    ) -> anyhow::Result<Smoke>;
+
+    /// The report: the data (JSON) the game's viewer animates, from its record's lines.
+    fn replay(&self, record: &RecordLines<'_>) -> anyhow::Result<Vec<u8>>;
+
+    /// The report's viewer of the game's replays.
+    fn viewer(&self) -> &'static Viewer;
+
+    /// `arena new`: the game's templates, one per language.
+    fn templates(&self) -> &'static [Template];
+
+    /// `arena bench`: the game's example strategies, for a game the bench can measure the arena
+    /// on.
+    fn strategies(&self) -> Option<&'static Strategies> {
+        None
+    }
+
+    /// `arena perft`: the move counter of a game of positions and moves.
+    fn perft(&self) -> Option<&'static dyn Perft> {
+        None
+    }
+
+    /// `arena play` with a person at the terminal (see [`Game::play_person`]).
+    fn play_person(
+        &self,
+        host: &Host<'_>,
+        table: &Table,
+        seats: &[Option<Seat<'_>>],
+        io: Terminal,
+        opts: &Narration<'_>,
+    ) -> anyhow::Result<Option<Played>> {
+        let _ = (host, table, seats, io, opts);
+        anyhow::bail!(
+            "a person at the terminal cannot play {} (only agents can)",
+            self.info().title
+        )
+    }
+}
+
+/// A game of the arena: what the registry lists. Games implement [`Rules`], [`Record`] and
+/// [`Present`]; [`Hosted`] makes them a `Game`.
+pub trait Game: Send + Sync + 'static {
+    fn info(&self) -> &'static GameInfo;
+
+    /// The game's own settings of a league or challenge file ([`Present::settings`]).
+    fn settings(&self, keys: Option<&toml::Table>) -> anyhow::Result<GameSettings>;
+
+    /// Plays one game with `seats[s]` in seat `s` and writes its record. Never fails because of
+    /// what an agent does (that is a fault in the record); an error is the host's own failure (a
+    /// `HostFailure` when the host could not set a seat up).
+    fn play(&self, host: &Host<'_>, table: &Table, seats: &[Seat<'_>]) -> anyhow::Result<Played>;
+
+    /// Plays one game as [`Game::play`] does, without writing a record (the bench).
+    fn play_unrecorded(
+        &self,
+        host: &Host<'_>,
+        table: &Table,
+        seats: &[Seat<'_>],
+    ) -> anyhow::Result<Summary>;
+
+    /// Verifies a record of this game whose setup line (`setup`) has been read, by replaying it
+    /// from `reader` as a stream: the replay must give the very same lines back, and the digest
+    /// must match.
+    fn verify(&self, reader: RecordReader<'_>, setup: Line) -> Result<VerifySummary, VerifyError>;
+
+    /// `arena play`: the game `played` as text for a terminal, written to `out`.
+    fn narrate(
+        &self,
+        played: &Played,
+        opts: &Narration<'_>,
+        out: &mut dyn Write,
+    ) -> anyhow::Result<()>;
+
+    /// `arena check`: the smoke games of one agent ([`Present::smoke`]).
+    fn smoke(
+        &self,
+        host: &Host<'_>,
+        agent: &AgentModule,
+        opts: &SmokeOptions,
+        out: &mut dyn Write,
+    ) -> anyhow::Result<Smoke>;
+
+    /// The report: the data (JSON) the game's viewer animates, from its record's lines.
+    fn replay(&self, record: &RecordLines<'_>) -> anyhow::Result<Vec<u8>>;
+
+    /// The report's viewer of the game's replays.
+    fn viewer(&self) -> &'static Viewer;
+
+    /// `arena new`: the game's templates, one per language.
+    fn templates(&self) -> &'static [Template];
+
+    /// `arena bench`: the game's example strategies.
+    fn strategies(&self) -> Option<&'static Strategies>;
+
+    /// `arena perft`: the move counter of a game of positions and moves.
+    fn perft(&self) -> Option<&'static dyn Perft>;
+
+    /// `arena play` with a person at the terminal: a seat of `seats` that is `None` is a person
+    /// (the word `human` on the command line), whose moves are read from `io.input`; the game is
+    /// told on `io.screen` as it is played. `Ok(None)`: the person left before the end (there is
+    /// nothing to record). A game people cannot play here refuses.
+    fn play_person(
+        &self,
+        host: &Host<'_>,
+        table: &Table,
+        seats: &[Option<Seat<'_>>],
+        io: Terminal,
+        opts: &Narration<'_>,
+    ) -> anyhow::Result<Option<Played>>;
+}
+
+impl fmt::Debug for dyn Game {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.info().name)
+    }
+}
+
+impl fmt::Display for dyn Game {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.info().name)
+    }
+}
+
+impl PartialEq for dyn Game {
+    fn eq(&self, other: &dyn Game) -> bool {
+        self.info().name == other.info().name
+    }
+}
+
+impl dyn Game {
+    /// The name in league files, records and on the command line.
+    pub fn name(&self) -> &'static str {
+        self.info().name
+    }
+
+    /// The name for people.
+    pub fn title(&self) -> &'static str {
+        self.info().title
+    }
+
+    /// Players at one table.
+    pub fn seats(&self) -> std::ops::RangeInclusive<usize> {
+        self.info().seats.clone()
+    }
+}
+
+/// A game's rules, records and words made a [`Game`] by the host's services.
+pub struct Hosted<R>(pub R);
+
+/// A sink that keeps nothing (a game played without a record).
+struct Discard;
+
+impl<R: Rules> Sink<R> for Discard {
+    fn start(&mut self, _: &R, _: &R::State) -> std::ops::ControlFlow<()> {
+        std::ops::ControlFlow::Continue(())
+    }
+    fn turn(&mut self, _: &R, _: R::Turn) -> std::ops::ControlFlow<()> {
+        std::ops::ControlFlow::Continue(())
+    }
+}
+
+impl<R: Present> Hosted<R> {
+    /// Plays a game of `setup` with `players`, into `sink`: how it ended, or the host's failure.
+    pub fn play_into(
+        &self,
+        table: &Table,
+        setup: &R::Setup,
+        players: &mut [Box<dyn Player<R> + '_>],
+        sink: &mut dyn Sink<R>,
+    ) -> anyhow::Result<Option<Ended<R::End>>> {
+        let rules = &self.0;
+        anyhow::ensure!(
+            players.len() == rules.players(setup),
+            "{} players for a table of {}",
+            players.len(),
+            rules.players(setup)
+        );
+        let mut dice = SeededDice::new(rules.seed(setup).unwrap_or(table.seed));
+        let ended = {
+            let mut at_table: Vec<&mut dyn Player<R>> = players
+                .iter_mut()
+                .map(|p| &mut **p as &mut dyn Player<R>)
+                .collect();
+            play(rules, setup, &mut at_table, &mut dice, sink)
+        };
+        check_host_failures(table, players.iter().map(|p| p.host_failure()))?;
+        Ok(ended)
+    }
+
+    /// Plays one game of `table` and writes its record, keeping the game for its narration.
+    pub fn play_kept(
+        &self,
+        host: &Host<'_>,
+        table: &Table,
+        seats: &[Seat<'_>],
+    ) -> anyhow::Result<Played> {
+        let rules = &self.0;
+        let setup = rules.setup(table, host)?;
+        let mut players = rules.seat_players(host, table, seats)?;
+        let mut writer = Writer::new(rules, &setup, &table.meta, true)?;
+        let ended = self.play_into(table, &setup, &mut players, &mut writer)?;
+        let Some(ended) = ended else {
+            return Err(match writer.take_error() {
+                Some(e) => anyhow::Error::new(e).context("cannot write the record"),
+                None => anyhow::anyhow!("a player left the game before its end"),
+            });
+        };
+        let counted: Vec<Option<SeatUsage>> = players.iter().map(|p| p.usage()).collect();
+        drop(players);
+        self.played(setup, ended, writer, counted)
+    }
+
+    /// A played game from how it ended and its writer.
+    pub fn played(
+        &self,
+        setup: R::Setup,
+        ended: Ended<R::End>,
+        writer: Writer<R>,
+        counted: Vec<Option<SeatUsage>>,
+    ) -> anyhow::Result<Played> {
+        let rules = &self.0;
+        let mut summary = rules.summary(&ended.end);
+        summary.faults = ended.faults.notes;
+        let (record, turns) = writer.finish(rules, &ended.end)?;
+        let kept = Kept::<R> {
+            setup,
+            loaded: ended.loaded,
+            turns,
+            end: ended.end,
+        };
+        let usage = counted
+            .into_iter()
+            .enumerate()
+            .map(|(seat, c)| rules.usage(&kept, seat, c))
+            .collect();
+        Ok(Played {
+            record,
+            summary,
+            usage,
+            detail: Box::new(kept),
+        })
+    }
+}
+
+impl<R: Present> Game for Hosted<R> {
+    fn info(&self) -> &'static GameInfo {
+        self.0.info()
+    }
+
+    fn settings(&self, keys: Option<&toml::Table>) -> anyhow::Result<GameSettings> {
+        self.0.settings(keys)
+    }
+
+    fn play(&self, host: &Host<'_>, table: &Table, seats: &[Seat<'_>]) -> anyhow::Result<Played> {
+        self.play_kept(host, table, seats)
+    }
+
+    fn play_unrecorded(
+        &self,
+        host: &Host<'_>,
+        table: &Table,
+        seats: &[Seat<'_>],
+    ) -> anyhow::Result<Summary> {
+        let rules = &self.0;
+        let setup = rules.setup(table, host)?;
+        let mut players = rules.seat_players(host, table, seats)?;
+        let ended = self
+            .play_into(table, &setup, &mut players, &mut Discard)?
+            .ok_or_else(|| anyhow::anyhow!("a player left the game before its end"))?;
+        let mut summary = rules.summary(&ended.end);
+        summary.faults = ended.faults.notes;
+        Ok(summary)
+    }
+
+    fn verify(&self, reader: RecordReader<'_>, setup: Line) -> Result<VerifySummary, VerifyError> {
+        crate::record::replay::verify(&self.0, reader, setup)
+    }
+
+    fn narrate(
+        &self,
+        played: &Played,
+        opts: &Narration<'_>,
+        out: &mut dyn Write,
+    ) -> anyhow::Result<()> {
+        let kept = played.detail.downcast_ref::<Kept<R>>().ok_or_else(|| {
+            anyhow::anyhow!("the game played is not a game of {}", self.0.info().title)
+        })?;
+        self.0.narrate(kept, opts, out)
+    }
+
+    fn smoke(
+        &self,
+        host: &Host<'_>,
+        agent: &AgentModule,
+        opts: &SmokeOptions,
+        out: &mut dyn Write,
+    ) -> anyhow::Result<Smoke> {
+        self.0.smoke(host, agent, opts, out)
+    }
+
+    fn replay(&self, record: &RecordLines<'_>) -> anyhow::Result<Vec<u8>> {
+        self.0.replay(record)
+    }
+
+    fn viewer(&self) -> &'static Viewer {
+        self.0.viewer()
+    }
+
+    fn templates(&self) -> &'static [Template] {
+        self.0.templates()
+    }
+
+    fn strategies(&self) -> Option<&'static Strategies> {
+        self.0.strategies()
+    }
+
+    fn perft(&self) -> Option<&'static dyn Perft> {
+        self.0.perft()
+    }
+
+    fn play_person(
+        &self,
+        host: &Host<'_>,
+        table: &Table,
+        seats: &[Option<Seat<'_>>],
+        io: Terminal,
+        opts: &Narration<'_>,
+    ) -> anyhow::Result<Option<Played>> {
+        self.0.play_person(host, table, seats, io, opts)
+    }
+}
+
+/// Keeps every turn of a game (a game played without a record).
+struct Keep<R: Rules> {
+    turns: Vec<R::Turn>,
+}
+
+impl<R: Rules> Sink<R> for Keep<R> {
+    fn start(&mut self, _: &R, _: &R::State) -> std::ops::ControlFlow<()> {
+        std::ops::ControlFlow::Continue(())
+    }
+    fn turn(&mut self, _: &R, turn: R::Turn) -> std::ops::ControlFlow<()> {
+        self.turns.push(turn);
+        std::ops::ControlFlow::Continue(())
+    }
+}
+
+/// Plays a game of `setup` with `players[s]` in seat `s` and keeps it, without a record (smoke
+/// games, tests), throwing `dice`; `None` when a player left it.
+pub fn play_kept<R: Rules>(
+    rules: &R,
+    setup: &R::Setup,
+    players: &mut [&mut dyn Player<R>],
+    dice: &mut dyn crate::seed::DiceSource,
+) -> Option<Kept<R>> {
+    let mut keep = Keep::<R> { turns: Vec::new() };
+    let ended = play(rules, setup, players, dice, &mut keep)?;
+    Some(Kept {
+        setup: setup.clone(),
+        loaded: ended.loaded,
+        turns: keep.turns,
+        end: ended.end,
+    })
+}
+
+/// Plays a game of `setup` with the dice of its seed, and keeps it ([`play_kept`]).
+pub fn play_seeded<R: Rules>(
+    rules: &R,
+    setup: &R::Setup,
+    players: &mut [&mut dyn Player<R>],
+) -> Option<Kept<R>> {
+    let mut dice = SeededDice::new(rules.seed(setup).unwrap_or(0));
+    play_kept(rules, setup, players, &mut dice)
+}
+
+/// Plays a game of `setup` with `players` and writes its record for `meta`'s players (tests,
+/// the bench of records): the game kept, and the record's bytes.
+pub fn play_recorded<R: Record>(
+    rules: &R,
+    setup: &R::Setup,
+    meta: &crate::RecordMeta,
+    players: &mut [&mut dyn Player<R>],
+    dice: &mut dyn crate::seed::DiceSource,
+) -> anyhow::Result<(Kept<R>, Vec<u8>)> {
+    let mut writer = Writer::new(rules, setup, meta, true)?;
+    let Some(ended) = play(rules, setup, players, dice, &mut writer) else {
+        return Err(match writer.take_error() {
+            Some(e) => anyhow::Error::new(e).context("cannot write the record"),
+            None => anyhow::anyhow!("a player left the game before its end"),
+        });
+    };
+    let (record, turns) = writer.finish(rules, &ended.end)?;
+    Ok((
+        Kept {
+            setup: setup.clone(),
+            loaded: ended.loaded,
+            turns,
+            end: ended.end,
+        },
+        record,
+    ))
+}

@@ -1,0 +1,131 @@
+//! Who a game is ([`GameInfo`]), and what it brings besides its rules: its settings' keys, the
+//! report's viewer of its replays ([`Viewer`]), `arena new`'s templates ([`Template`]), and the
+//! options of the services the host gives it (`arena play`'s narration, `arena check`'s smoke
+//! games).
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::ops::RangeInclusive;
+
+use arena_sandbox::AgentInterface;
+
+use crate::GameSettings;
+
+/// Who a game is and who may play it.
+#[derive(Debug)]
+pub struct GameInfo {
+    /// The name in league files, records and on the command line (lower case, words joined by
+    /// `-`).
+    pub name: &'static str,
+    /// The name for people (the game's title).
+    pub title: &'static str,
+    /// Players at one table. One player is a solo game, whose measure is the turns it takes to
+    /// reach the game's target ([`GameInfo::solo_target`]).
+    pub seats: RangeInclusive<usize>,
+    /// The target a solo game plays for, as people write it (`10,000`); `None` for a game with
+    /// no solo form.
+    pub solo_target: Option<&'static str>,
+    /// What one of the record's turns is called, singular (`"turn"`, or `"visit"` where a turn
+    /// is a visit of a cell): how `arena verify` counts them.
+    pub turn_word: &'static str,
+    /// Whether the game's seed rolls dice (`arena verify` then says `dice: seeded N`, else
+    /// `seed N`).
+    pub dice: bool,
+    /// All the sandbox is told about the game.
+    pub agent: AgentInterface,
+}
+
+/// The settings of a game that has none: any key is refused.
+pub fn no_settings(info: &GameInfo, keys: Option<&toml::Table>) -> anyhow::Result<GameSettings> {
+    if let Some(key) = keys.and_then(|k| k.keys().next()) {
+        anyhow::bail!(
+            "unknown key `{}.{key}`: {} has no settings of its own",
+            info.name,
+            info.title
+        );
+    }
+    Ok(GameSettings::new())
+}
+
+/// How `arena play` narrates a game.
+pub struct Narration<'a> {
+    /// The players' names, by seat.
+    pub names: &'a [String],
+    /// Show what the agents logged, under the turn they logged it in.
+    pub logs: bool,
+    /// Draw the game's board after every turn, for a game with a board (which otherwise draws
+    /// it where it chooses).
+    pub boards: bool,
+}
+
+/// The terminal a person plays at: what they type, and the screen the game is told on.
+pub struct Terminal {
+    pub input: Box<dyn std::io::BufRead>,
+    pub screen: Box<dyn Write>,
+}
+
+/// The smoke games of `arena check`.
+#[derive(Clone, Debug)]
+pub struct SmokeOptions {
+    /// Number of games (the agent changes seat every game where there are several).
+    pub games: u32,
+    /// The seed of the first game; the next ones use the following seeds.
+    pub seed: u64,
+    pub round_cap: u32,
+    /// Show what the agent logged in the first game.
+    pub logs: bool,
+}
+
+/// What smoke games tell of an agent.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Smoke {
+    /// Faults: the agent fails the check. A fault seen again is not repeated here but counted
+    /// ([`Smoke::fault`]).
+    pub errors: Vec<String>,
+    /// Answers the rules refused (not faults), counted by kind.
+    pub warnings: BTreeMap<String, u32>,
+    /// The faults seen so far: their text, the error that first reported it, and how many more
+    /// times it came.
+    pub(crate) repeats: BTreeMap<String, (usize, u32)>,
+}
+
+/// A game's replay viewer in the report: pages, scripts and style sheets (from the game's
+/// folder), beside the report's shared ones.
+#[derive(Debug)]
+pub struct Viewer {
+    /// The page that shows one game: `PAGE?game=N`.
+    pub page: &'static str,
+    /// The label of a game's link in the report's list of games.
+    pub link: &'static str,
+    /// The viewer's files: name and text.
+    pub assets: &'static [(&'static str, &'static str)],
+}
+
+/// One file of a template: its path in the project and its text (with `{{name}}` and
+/// `{{world}}` placeholders).
+pub type TemplateFile = (&'static str, &'static str);
+
+/// A game's `arena new` template in one language: the game's files (the language's own, such as
+/// the SDK's bindings and the build files, are `arena new`'s).
+#[derive(Debug)]
+pub struct Template {
+    /// The language, as `arena new --lang` names it (`rust`, `c`, `wat`, ...).
+    pub lang: &'static str,
+    pub files: &'static [TemplateFile],
+}
+
+/// `arena perft`: counts the move sequences of a game's positions (the standard check of a move
+/// generator, and a measure of its speed).
+pub trait Perft: Sync {
+    /// Counts the sequences of `depth` moves from `position` (in the game's notation; `None`:
+    /// the start) and writes the count, the time and the speed to `out`; with `divide`, each
+    /// first move with the count under it first. A position the game refuses is an error that
+    /// says why.
+    fn count(
+        &self,
+        position: Option<&str>,
+        depth: u32,
+        divide: bool,
+        out: &mut dyn Write,
+    ) -> anyhow::Result<()>;
+}

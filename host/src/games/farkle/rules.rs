@@ -1,0 +1,522 @@
+//! Farkle's rules as the arena plays them, a state machine for the host's game loop: each turn
+//! throws the dice left (six after hot dice), asks the seat which dice to draft and whether to
+//! bank or roll on, checks the answer with the rules crate (`farkle-rules`), and ends on a bank, a
+//! farkle, a refused draft or a fault (which the fault policy may make a forfeit). A solo game
+//! plays for the target alone; a race ends after the round in which someone reaches it.
+
+use farkle_rules::{check_answer, is_farkle, Action, Reject, DICE};
+
+use super::abi::{encode_observation, read_answer};
+use super::{Farkle, INFO};
+use crate::game::{
+    AgentLog, Answered, Decided, Dice, Fault, FaultPolicy, Faults, GameInfo, Host, Loaded, Next,
+    Outcome, Question, Rules, Summary, Table,
+};
+use crate::sandbox::{Init, WasmPlayer};
+
+/// Everything that determines a game apart from the players' answers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// 1 for the solo benchmark, 2 to 6 for a race.
+    pub players: usize,
+    pub seed: u64,
+    /// After this many rounds the game ends: a solo game has not reached the target; a race is a
+    /// draw (ranked by score).
+    pub round_cap: u32,
+    pub policy: FaultPolicy,
+    /// Points to reach (10,000 in the seed's harness).
+    pub target: u32,
+}
+
+impl Setup {
+    pub fn new(players: usize, seed: u64, round_cap: u32) -> Setup {
+        Setup {
+            players,
+            seed,
+            round_cap,
+            policy: FaultPolicy::default(),
+            target: farkle_rules::TARGET,
+        }
+    }
+}
+
+/// What a seat is shown when asked for a draft.
+#[derive(Clone, Copy, Debug)]
+pub struct Observation<'a> {
+    pub seat: usize,
+    pub players: usize,
+    pub turn: u32,
+    pub round: u32,
+    /// Roll number within the turn, from 1.
+    pub roll: u32,
+    /// Points drafted so far this turn (lost on a farkle).
+    pub turn_points: u32,
+    /// The dice just rolled (1 to 6 of them).
+    pub dice: &'a [u8],
+    /// Banked score of every seat.
+    pub scores: &'a [u32],
+    pub final_round: bool,
+    /// Turns this seat has completed before this one.
+    pub turns_done: u32,
+    pub target: u32,
+    pub round_cap: u32,
+}
+
+/// A player's answer, before the rules have looked at it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answer {
+    /// 0 = roll the dice left, 1 = bank; anything else is rejected by the rules.
+    pub action: u32,
+    /// Indices into the roll of the dice to draft.
+    pub draft: Vec<u32>,
+}
+
+/// One roll of a turn and what the player did with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RollRecord {
+    pub dice: Vec<u8>,
+    /// The answer as given; `None` for a farkle (nobody is asked) or a fault.
+    pub answer: Option<Answer>,
+    /// Points of the draft, when the rules accepted it.
+    pub points: Option<u32>,
+}
+
+/// How a turn ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TurnEnd {
+    /// The turn's points were added to the score.
+    Banked,
+    /// A roll scored nothing: the turn's points are lost.
+    Farkle,
+    /// The rules refused an answer: the turn ends without points.
+    Rejected(Reject),
+    /// The agent gave no usable answer; `forfeit` when it is now out of the game.
+    Fault { fault: Fault, forfeit: bool },
+}
+
+/// One turn: the record's `turn` line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TurnRecord {
+    pub turn: u32,
+    pub round: u32,
+    pub seat: usize,
+    pub rolls: Vec<RollRecord>,
+    pub end: TurnEnd,
+    /// Points added to the score by this turn.
+    pub banked: u32,
+    /// The seat's score after the turn.
+    pub score: u32,
+    pub logs: Vec<AgentLog>,
+}
+
+/// A fault while an agent was loaded for the game (always a forfeit).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoadFault {
+    pub seat: usize,
+    pub fault: Fault,
+}
+
+/// How a game ended (and how it began: what the record's start line says).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameEnd {
+    /// Agents that failed to load, and what agents logged loading.
+    pub load_faults: Vec<LoadFault>,
+    pub start_logs: Vec<AgentLog>,
+    pub outcome: Outcome,
+    pub scores: Vec<u32>,
+    /// Seats that forfeited, in the order they did.
+    pub forfeits: Vec<usize>,
+    /// Turns played.
+    pub turns: u32,
+    /// The round of the last turn (0 if no turn was played).
+    pub rounds: u32,
+}
+
+/// The turn being played.
+struct Playing {
+    record: TurnRecord,
+    /// Points drafted so far.
+    points: u32,
+    /// Dice to throw next.
+    left: usize,
+    /// The roll awaiting the seat's draft; `None`: the dice are to be thrown.
+    roll: Option<Vec<u8>>,
+    /// As the turn began: whether it is the final round, and the seat's turns before it.
+    final_round: bool,
+    turns_done: u32,
+}
+
+/// A game of Farkle being played.
+pub struct State {
+    setup: Setup,
+    /// The start line: agents that failed to load, and what agents logged loading.
+    pub load_faults: Vec<LoadFault>,
+    pub start_logs: Vec<AgentLog>,
+    out: Vec<bool>,
+    forfeits: Vec<usize>,
+    scores: Vec<u32>,
+    turns_done: Vec<u32>,
+    /// Turns begun, and the round of the last one.
+    turn: u32,
+    rounds: u32,
+    /// The round being played (0 before the first), and the next seat of it to consider.
+    round: u32,
+    next_seat: usize,
+    final_round: bool,
+    outcome: Option<Outcome>,
+    playing: Option<Playing>,
+    finished: Option<TurnRecord>,
+}
+
+impl State {
+    /// The outcome forced by forfeits: in a race, one player left wins; nobody left is a draw (a
+    /// solo game whose player forfeited has not reached the target).
+    fn standing(&self) -> Option<Outcome> {
+        let n = self.setup.players;
+        let active: Vec<usize> = (0..n).filter(|&s| !self.out[s]).collect();
+        match active.as_slice() {
+            [] => Some(Outcome::Draw { round_cap: false }),
+            [seat] if n > 1 => Some(Outcome::Win {
+                seat: *seat,
+                last_standing: true,
+            }),
+            _ => None,
+        }
+    }
+
+    /// After the final round: the highest score wins; a shared highest score is a draw.
+    fn best_score(&self) -> Outcome {
+        let scores = &self.scores;
+        let best = (0..scores.len())
+            .filter(|&s| !self.out[s])
+            .map(|s| scores[s])
+            .max()
+            .unwrap_or(0);
+        let leaders: Vec<usize> = (0..scores.len())
+            .filter(|&s| !self.out[s] && scores[s] == best)
+            .collect();
+        match leaders.as_slice() {
+            [seat] => Outcome::Win {
+                seat: *seat,
+                last_standing: false,
+            },
+            _ => Outcome::Draw { round_cap: false },
+        }
+    }
+
+    /// Begins the next turn, if the game goes on.
+    fn begin_turn(&mut self) -> bool {
+        let n = self.setup.players;
+        loop {
+            if self.outcome.is_some() {
+                return false;
+            }
+            if self.round == 0 || self.next_seat >= n {
+                if self.round > 0 && self.final_round {
+                    self.outcome = Some(self.best_score());
+                    return false;
+                }
+                if self.round >= self.setup.round_cap {
+                    return false;
+                }
+                self.round += 1;
+                self.next_seat = 0;
+            }
+            let seat = self.next_seat;
+            self.next_seat += 1;
+            if self.out[seat] {
+                continue;
+            }
+            self.turn += 1;
+            self.rounds = self.round;
+            self.playing = Some(Playing {
+                record: TurnRecord {
+                    turn: self.turn,
+                    round: self.round,
+                    seat,
+                    rolls: Vec::new(),
+                    end: TurnEnd::Banked,
+                    banked: 0,
+                    score: 0,
+                    logs: Vec::new(),
+                },
+                points: 0,
+                left: DICE,
+                roll: None,
+                final_round: self.final_round,
+                turns_done: self.turns_done[seat],
+            });
+            return true;
+        }
+    }
+
+    /// Ends the turn being played with `end`.
+    fn end_turn(&mut self, end: TurnEnd) {
+        let Some(p) = self.playing.take() else {
+            return;
+        };
+        let mut record = p.record;
+        let seat = record.seat;
+        record.banked = if end == TurnEnd::Banked { p.points } else { 0 };
+        self.scores[seat] += record.banked;
+        record.score = self.scores[seat];
+        self.turns_done[seat] += 1;
+        if let TurnEnd::Fault { forfeit: true, .. } = end {
+            self.out[seat] = true;
+            self.forfeits.push(seat);
+        }
+        record.end = end;
+        self.finished = Some(record);
+        if self.scores[seat] >= self.setup.target {
+            self.final_round = true;
+        }
+        if let Some(o) = self.standing() {
+            self.outcome = Some(o);
+        }
+    }
+}
+
+impl Rules for Farkle {
+    type Setup = Setup;
+    type State = State;
+    type Observation<'s> = Observation<'s>;
+    type Answer = Answer;
+    type Turn = TurnRecord;
+    type End = GameEnd;
+
+    fn info(&self) -> &'static GameInfo {
+        &INFO
+    }
+
+    fn setup(&self, table: &Table, _host: &Host<'_>) -> anyhow::Result<Setup> {
+        let players = table.meta.names.len();
+        anyhow::ensure!(
+            INFO.seats.contains(&players),
+            "Farkle is played by 1 to 6 players, not {players}"
+        );
+        Ok(Setup {
+            policy: table.policy,
+            ..Setup::new(players, table.seed, table.round_cap)
+        })
+    }
+
+    fn players(&self, setup: &Setup) -> usize {
+        setup.players
+    }
+
+    fn init(&self, setup: &Setup, seat: usize) -> Init {
+        Init {
+            seat,
+            players: setup.players,
+            seed: crate::game::seed::agent_seed(setup.seed, seat),
+            round_cap: setup.round_cap,
+        }
+    }
+
+    fn policy(&self, setup: &Setup) -> FaultPolicy {
+        setup.policy
+    }
+
+    fn seed(&self, setup: &Setup) -> Option<u64> {
+        Some(setup.seed)
+    }
+
+    fn start(&self, setup: &Setup, loaded: &[Loaded]) -> State {
+        let n = setup.players;
+        let mut state = State {
+            setup: setup.clone(),
+            load_faults: Vec::new(),
+            start_logs: Vec::new(),
+            out: vec![false; n],
+            forfeits: Vec::new(),
+            scores: vec![0; n],
+            turns_done: vec![0; n],
+            turn: 0,
+            rounds: 0,
+            round: 0,
+            next_seat: 0,
+            final_round: false,
+            outcome: None,
+            playing: None,
+            finished: None,
+        };
+        for (seat, l) in loaded.iter().enumerate() {
+            if let Some(text) = &l.log {
+                state.start_logs.push(AgentLog {
+                    seat,
+                    text: text.clone(),
+                });
+            }
+            if let Some(fault) = &l.fault {
+                state.load_faults.push(LoadFault {
+                    seat,
+                    fault: fault.clone(),
+                });
+                state.out[seat] = true;
+                state.forfeits.push(seat);
+            }
+        }
+        state.outcome = state.standing();
+        state
+    }
+
+    fn next(&self, state: &mut State) -> Next {
+        if state.playing.is_none() && !state.begin_turn() {
+            return Next::End;
+        }
+        let p = state.playing.as_ref().expect("a turn is being played");
+        match p.roll {
+            None => Next::Chance(Dice {
+                count: p.left as u8,
+                faces: 6,
+            }),
+            Some(_) => Next::Seat(p.record.seat),
+        }
+    }
+
+    fn observe<'s>(&self, state: &'s mut State, seat: usize) -> (Question, Observation<'s>) {
+        let p = state.playing.as_ref().expect("a turn is being played");
+        let obs = Observation {
+            seat,
+            players: state.setup.players,
+            turn: p.record.turn,
+            round: p.record.round,
+            roll: p.record.rolls.len() as u32 + 1,
+            turn_points: p.points,
+            dice: p.roll.as_deref().unwrap_or(&[]),
+            scores: &state.scores,
+            final_round: p.final_round,
+            turns_done: p.turns_done,
+            target: state.setup.target,
+            round_cap: state.setup.round_cap,
+        };
+        let q = Question {
+            seat,
+            decision: 0,
+            allowance: None,
+        };
+        (q, obs)
+    }
+
+    fn roll(&self, state: &mut State, faces: Option<&[u8]>) {
+        let Some(faces) = faces else {
+            // Farkle's dice are always seeded: they do not run out.
+            state.playing = None;
+            state.outcome = Some(Outcome::Unfinished);
+            return;
+        };
+        let roll: Vec<u8> = faces.iter().map(|f| f + 1).collect();
+        if is_farkle(&roll) {
+            if let Some(p) = &mut state.playing {
+                p.record.rolls.push(RollRecord {
+                    dice: roll,
+                    answer: None,
+                    points: None,
+                });
+            }
+            state.end_turn(TurnEnd::Farkle);
+        } else if let Some(p) = &mut state.playing {
+            p.roll = Some(roll);
+        }
+    }
+
+    fn apply(&self, state: &mut State, decided: Decided<Answer>, faults: &mut Faults) {
+        let Some(p) = &mut state.playing else {
+            return;
+        };
+        // One log entry per turn: the seat's output over all of its decisions in the turn.
+        if let Some(text) = decided.log {
+            match p.record.logs.first_mut() {
+                Some(AgentLog { text: all, .. }) => all.push_str(&text),
+                None => p.record.logs.push(AgentLog {
+                    seat: decided.seat,
+                    text,
+                }),
+            }
+        }
+        let roll = p.roll.take().unwrap_or_default();
+        let answer = match decided.answered {
+            Answered::Answer(a) => a,
+            Answered::Fault { fault, forfeit } => {
+                faults.note(decided.seat, "draft", &fault);
+                p.record.rolls.push(RollRecord {
+                    dice: roll,
+                    answer: None,
+                    points: None,
+                });
+                return state.end_turn(TurnEnd::Fault { fault, forfeit });
+            }
+        };
+        let (gained, action) = match check_answer(&roll, &answer.draft, answer.action) {
+            Ok(ok) => ok,
+            Err(reason) => {
+                p.record.rolls.push(RollRecord {
+                    dice: roll,
+                    answer: Some(answer),
+                    points: None,
+                });
+                return state.end_turn(TurnEnd::Rejected(reason));
+            }
+        };
+        let drafted = answer.draft.len();
+        p.record.rolls.push(RollRecord {
+            dice: roll,
+            answer: Some(answer),
+            points: Some(gained),
+        });
+        p.points += gained;
+        p.left -= drafted;
+        if p.left == 0 {
+            // Hot dice: every die scored, all six are rolled again.
+            p.left = DICE;
+        }
+        if action == Action::Bank {
+            state.end_turn(TurnEnd::Banked);
+        }
+    }
+
+    fn turn(&self, state: &mut State) -> Option<TurnRecord> {
+        state.finished.take()
+    }
+
+    fn end(&self, state: State) -> GameEnd {
+        GameEnd {
+            load_faults: state.load_faults,
+            start_logs: state.start_logs,
+            outcome: state.outcome.unwrap_or(Outcome::Draw { round_cap: true }),
+            scores: state.scores,
+            forfeits: state.forfeits,
+            turns: state.turn,
+            rounds: state.rounds,
+        }
+    }
+
+    fn summary(&self, end: &GameEnd) -> Summary {
+        Summary {
+            outcome: end.outcome,
+            rounds: end.rounds,
+            turns: end.turns,
+            forfeits: end.forfeits.clone(),
+            faults: Vec::new(),
+            scores: Some(end.scores.iter().map(|&s| i64::from(s)).collect()),
+        }
+    }
+
+    fn encode(&self, q: &Question, obs: &Observation<'_>, buf: &mut [u8]) -> usize {
+        let _ = q;
+        encode_observation(obs, buf)
+    }
+
+    fn decode(&self, _q: &Question, ret: i32, buf: &[u8]) -> Result<Answer, Fault> {
+        read_answer(ret, buf)
+    }
+
+    fn call_component(
+        &self,
+        _q: &Question,
+        obs: &Observation<'_>,
+        player: &mut WasmPlayer,
+    ) -> Result<Answer, Fault> {
+        super::component::draft(player, obs)
+    }
+}

@@ -1,0 +1,716 @@
+//! Little Animal Farm's rules as the arena plays them, a state machine for the host's game loop:
+//! each turn, the seat to move offers a trade (or passes), the partner player answers an offer
+//! made to it, the dice are thrown, and the rules (`farm-rules`) apply it all; every event goes
+//! to the turn's record and to the observations of the seats that have not seen it. A failed
+//! decision is a fault, which the fault policy makes a forfeit or a lost move.
+
+use farm_rules::{
+    apply_roll, check_offer, execute_trade, FailReason, Herd, Offer, Partner, Position, Roll,
+    Trade, FOX_DIE, MAX_PLAYERS, WOLF_DIE,
+};
+
+use super::abi::{decode_accept_answer, decode_trade_answer, encode_observation};
+use super::event::{Event, Party};
+use super::fault::{Decision, Fault, FaultPolicy};
+use super::{Farm, INFO};
+pub use crate::game::{AgentLog, Outcome};
+use crate::game::{
+    Answered, Decided, Dice, Faults, GameInfo, Host, Loaded, Next, Question, Rules, Summary, Table,
+};
+use crate::sandbox::{Init, WasmPlayer};
+
+/// A position to start from instead of the standard start (like a chess FEN).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StartPosition {
+    /// One herd per seat.
+    pub herds: Vec<Herd>,
+    pub stock: Herd,
+    /// The seat that plays the first turn.
+    pub to_move: usize,
+}
+
+/// Everything that determines a game apart from the players' answers and the dice.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    pub players: usize,
+    /// Seed of the dice and of the agents' own randomness; `None` when the dice are given explicitly.
+    pub seed: Option<u64>,
+    /// After this many complete rounds without a winner the game is a draw.
+    pub round_cap: u32,
+    pub policy: FaultPolicy,
+    pub start: Option<StartPosition>,
+}
+
+impl Setup {
+    pub fn standard(players: usize, seed: u64, round_cap: u32) -> Setup {
+        Setup {
+            players,
+            seed: Some(seed),
+            round_cap,
+            policy: FaultPolicy::default(),
+            start: None,
+        }
+    }
+
+    /// The position the first turn is played from.
+    pub fn initial_position(&self) -> Position {
+        let mut pos = Position::new(self.players);
+        if let Some(start) = &self.start {
+            for (slot, herd) in pos.herds.iter_mut().zip(&start.herds) {
+                *slot = *herd;
+            }
+            pos.stock = start.stock;
+        }
+        pos
+    }
+
+    pub fn first_to_move(&self) -> usize {
+        self.start.as_ref().map_or(0, |s| s.to_move)
+    }
+
+    /// Seed handed to the agent in `seat` for its own randomness: derived from the game seed so
+    /// that a game replays exactly, and different for every seat.
+    pub fn agent_seed(&self, seat: usize) -> u64 {
+        crate::game::seed::agent_seed(self.seed.unwrap_or(0), seat)
+    }
+}
+
+/// One turn: the offer as given, the partner's answer, the roll, and what resulted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TurnRecord {
+    pub turn: u32,
+    pub round: u32,
+    pub seat: usize,
+    /// `None` when the trade decision faulted.
+    pub offer: Option<Offer>,
+    /// The partner's answer, for an offer that reached a partner player.
+    pub answer: Option<bool>,
+    /// `None` when the game ended before the roll, or the player forfeited.
+    pub roll: Option<Roll>,
+    pub events: Vec<Event>,
+    /// What the agents deciding in this turn wrote to their debug logs while deciding.
+    pub logs: Vec<AgentLog>,
+}
+
+/// How a game ended (and what happened before the first turn: the record's start line).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameEnd {
+    /// Events before the first turn (agents that failed to load).
+    pub start_events: Vec<Event>,
+    /// Debug output of agents while loading.
+    pub start_logs: Vec<AgentLog>,
+    pub outcome: Outcome,
+    pub final_position: Position,
+    /// Seats that forfeited, in the order they did.
+    pub forfeits: Vec<usize>,
+    /// Turns played.
+    pub turns: u32,
+    /// The round of the last turn (0 if no turn was played).
+    pub rounds: u32,
+}
+
+/// What a seat is shown when asked: the observation, and for an answer to an offer, the offer.
+#[derive(Clone, Copy, Debug)]
+pub struct Asked<'a> {
+    pub observation: Observation<'a>,
+    pub offer: Option<AcceptView>,
+}
+
+/// What a player sees when asked for a decision. Everything is a copy owned by the game: a player
+/// cannot change the game through it.
+#[derive(Clone, Copy, Debug)]
+pub struct Observation<'a> {
+    /// The seat being asked.
+    pub seat: usize,
+    /// Whose turn it is.
+    pub to_move: usize,
+    /// Turn number, counted from 1 over the whole game.
+    pub turn: u32,
+    /// Round number, counted from 1; a round is one turn of every player still in the game.
+    pub round: u32,
+    pub position: &'a Position,
+    /// Events since this seat's previous decision (for its first decision, since the start).
+    pub events: &'a [Event],
+}
+
+/// The offer put to a partner player.
+#[derive(Clone, Copy, Debug)]
+pub struct AcceptView {
+    pub trader: usize,
+    /// The offer exactly as the trader gave it.
+    pub offer: Offer,
+    /// The same offer after the rules' checks.
+    pub trade: Trade,
+}
+
+/// An answer: an offer (or a pass) to the trade decision, yes or no to an offer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    Offer(Offer),
+    Accept(bool),
+}
+
+/// The index of each decision in [`INFO`]'s decisions.
+pub const TRADE: usize = 0;
+pub const ACCEPT: usize = 1;
+
+/// Where the turn being played is.
+enum Phase {
+    /// The seat to move offers a trade.
+    Trade,
+    /// The partner answers the offer.
+    Accept(AcceptView),
+    /// The dice are thrown.
+    Roll,
+}
+
+/// The turn being played.
+struct Playing {
+    record: TurnRecord,
+    phase: Phase,
+}
+
+/// A game of Little Animal Farm being played.
+pub struct State {
+    setup: Setup,
+    pos: Position,
+    /// The events some seat still in the game has not yet been shown, for the players'
+    /// observations (older ones are dropped: a long game does not pile them up).
+    log: Vec<Event>,
+    /// Per seat: how much of `log` the seat has seen.
+    cursors: Vec<usize>,
+    forfeits: Vec<usize>,
+    /// Events of the turn being played.
+    current: Vec<Event>,
+    /// Agents' debug output during the turn being played.
+    agent_logs: Vec<AgentLog>,
+    /// The start line: events and logs before the first turn.
+    start_events: Vec<Event>,
+    start_logs: Vec<AgentLog>,
+    /// Turns begun, the round of the last one, the round being played (0 before the first) and
+    /// the next seat of it to consider (from the first to move).
+    turn: u32,
+    rounds: u32,
+    round: u32,
+    next: usize,
+    outcome: Option<Outcome>,
+    playing: Option<Playing>,
+    finished: Option<TurnRecord>,
+}
+
+impl State {
+    /// The start line: events and logs before the first turn.
+    pub fn start(&self) -> (&[Event], &[AgentLog]) {
+        (&self.start_events, &self.start_logs)
+    }
+
+    /// Drops the events every seat still in the game has seen. A seat that is out is never
+    /// shown anything again.
+    fn forget_seen_events(&mut self) {
+        let seen_by_all = (0..self.setup.players)
+            .filter(|&s| !self.pos.is_out(s))
+            .map(|s| self.cursors[s])
+            .min()
+            .unwrap_or(self.log.len());
+        if seen_by_all > 0 {
+            self.log.drain(..seen_by_all);
+            for c in &mut self.cursors {
+                *c = c.saturating_sub(seen_by_all);
+            }
+        }
+    }
+
+    fn emit(&mut self, e: Event) {
+        self.log.push(e.clone());
+        self.current.push(e);
+    }
+
+    /// Keeps what `seat` logged during the decision it just made, even if the decision faulted:
+    /// that output is what its author needs to see.
+    fn keep_log(&mut self, seat: usize, log: Option<String>) {
+        if let Some(text) = log {
+            self.agent_logs.push(AgentLog { seat, text });
+        }
+    }
+
+    /// Records a fault; returns true when the seat is now out of the game.
+    fn fault(&mut self, seat: usize, decision: Decision, fault: Fault, forfeit: bool) -> bool {
+        self.emit(Event::Fault {
+            seat,
+            decision,
+            fault,
+        });
+        if forfeit {
+            self.pos.out |= 1 << seat;
+            self.forfeits.push(seat);
+            self.emit(Event::Forfeit { seat });
+            true
+        } else {
+            false
+        }
+    }
+
+    /// The outcome forced by forfeits: one player left wins, none left is a draw.
+    fn standing_outcome(&mut self) -> Option<Outcome> {
+        let active: Vec<usize> = (0..self.setup.players)
+            .filter(|&s| !self.pos.is_out(s))
+            .collect();
+        let outcome = match active.as_slice() {
+            [] => Outcome::Draw { round_cap: false },
+            [seat] if self.setup.players > 1 => Outcome::Win {
+                seat: *seat,
+                last_standing: true,
+            },
+            _ => return None,
+        };
+        self.emit_outcome(outcome);
+        Some(outcome)
+    }
+
+    fn emit_outcome(&mut self, outcome: Outcome) {
+        match outcome {
+            Outcome::Win {
+                seat,
+                last_standing,
+            } => self.emit(Event::Win {
+                seat,
+                last_standing,
+            }),
+            Outcome::Draw { round_cap } => self.emit(Event::Draw { round_cap }),
+            Outcome::Unfinished => {}
+        }
+    }
+
+    fn win(&mut self, seat: usize) -> Option<Outcome> {
+        let outcome = Outcome::Win {
+            seat,
+            last_standing: false,
+        };
+        self.emit_outcome(outcome);
+        Some(outcome)
+    }
+
+    /// Begins the next turn, if the game goes on.
+    fn begin_turn(&mut self) -> bool {
+        let n = self.setup.players;
+        loop {
+            if self.outcome.is_some() {
+                return false;
+            }
+            if self.round == 0 || self.next >= n {
+                if self.round >= self.setup.round_cap {
+                    return false;
+                }
+                self.round += 1;
+                self.next = 0;
+            }
+            let seat = (self.setup.first_to_move() + self.next) % n;
+            self.next += 1;
+            if self.pos.is_out(seat) {
+                continue;
+            }
+            self.turn += 1;
+            self.rounds = self.round;
+            self.playing = Some(Playing {
+                record: TurnRecord {
+                    turn: self.turn,
+                    round: self.round,
+                    seat,
+                    offer: None,
+                    answer: None,
+                    roll: None,
+                    events: Vec::new(),
+                    logs: Vec::new(),
+                },
+                phase: Phase::Trade,
+            });
+            return true;
+        }
+    }
+
+    /// Ends the turn being played; `ended`: the game ends with it.
+    fn end_turn(&mut self, ended: Option<Outcome>) {
+        let Some(mut p) = self.playing.take() else {
+            return;
+        };
+        p.record.events = std::mem::take(&mut self.current);
+        p.record.logs = std::mem::take(&mut self.agent_logs);
+        self.forget_seen_events();
+        self.finished = Some(p.record);
+        if ended.is_some() {
+            self.outcome = ended;
+        }
+    }
+
+    /// After the offer was settled: the game may be decided by forfeits, or won by the trade;
+    /// else the dice are thrown.
+    fn settled(&mut self, seat: usize) {
+        if let Some(o) = self.standing_outcome() {
+            return self.end_turn(Some(o));
+        }
+        if self.pos.herds[seat].is_winning() {
+            let o = self.win(seat);
+            return self.end_turn(o);
+        }
+        if let Some(p) = &mut self.playing {
+            p.phase = Phase::Roll;
+        }
+    }
+
+    /// Carries out a checked trade of `seat`.
+    fn execute(&mut self, seat: usize, trade: &Trade) {
+        let delivered = execute_trade(&mut self.pos, seat, trade);
+        let other = match trade.partner {
+            Partner::Stock => Party::Stock,
+            Partner::Player(p) => Party::Player(p),
+        };
+        self.emit(Event::Transfer {
+            from: Party::Player(seat),
+            to: other,
+            animals: trade.give,
+        });
+        self.emit(Event::Transfer {
+            from: other,
+            to: Party::Player(seat),
+            animals: delivered,
+        });
+    }
+
+    /// The trade decision of the seat to move.
+    fn trade(&mut self, seat: usize, answered: Answered<Answer>) {
+        let offer = match answered {
+            Answered::Answer(Answer::Offer(offer)) => offer,
+            Answered::Answer(Answer::Accept(_)) => return self.settled(seat),
+            Answered::Fault { fault, forfeit } => {
+                if self.fault(seat, Decision::Trade, fault, forfeit) {
+                    let o = self.standing_outcome();
+                    return self.end_turn(o);
+                }
+                return self.settled_after_fault(seat);
+            }
+        };
+        if let Some(p) = &mut self.playing {
+            p.record.offer = Some(offer);
+        }
+        let trade = match check_offer(&self.pos, seat, &offer) {
+            Ok(None) => return self.settled(seat),
+            Ok(Some(trade)) => trade,
+            Err(reason) => {
+                self.emit(Event::TradeFailed { seat, reason });
+                return self.settled(seat);
+            }
+        };
+        if let Partner::Player(_) = trade.partner {
+            if let Some(p) = &mut self.playing {
+                p.phase = Phase::Accept(AcceptView {
+                    trader: seat,
+                    offer,
+                    trade,
+                });
+            }
+            return;
+        }
+        self.execute(seat, &trade);
+        self.settled(seat)
+    }
+
+    /// After a trade decision that faulted without a forfeit: the turn goes on to the win check
+    /// and the dice, as after a pass.
+    fn settled_after_fault(&mut self, seat: usize) {
+        if self.pos.herds[seat].is_winning() {
+            let o = self.win(seat);
+            return self.end_turn(o);
+        }
+        if let Some(p) = &mut self.playing {
+            p.phase = Phase::Roll;
+        }
+    }
+
+    /// The partner's answer to `view`.
+    fn accept(&mut self, partner: usize, view: AcceptView, answered: Answered<Answer>) {
+        let seat = view.trader;
+        match answered {
+            Answered::Answer(Answer::Accept(accepted)) => {
+                if let Some(p) = &mut self.playing {
+                    p.record.answer = Some(accepted);
+                }
+                self.emit(Event::Answer {
+                    seat: partner,
+                    trader: seat,
+                    accepted,
+                });
+                if accepted {
+                    self.execute(seat, &view.trade);
+                } else {
+                    self.emit(Event::TradeFailed {
+                        seat,
+                        reason: FailReason::Declined,
+                    });
+                }
+            }
+            Answered::Answer(Answer::Offer(_)) => {}
+            Answered::Fault { fault, forfeit } => {
+                let out = self.fault(partner, Decision::Accept, fault, forfeit);
+                let reason = if out {
+                    FailReason::PartnerOut
+                } else {
+                    FailReason::Declined
+                };
+                self.emit(Event::TradeFailed { seat, reason });
+            }
+        }
+        self.settled(seat)
+    }
+}
+
+impl Rules for Farm {
+    type Setup = Setup;
+    type State = State;
+    type Observation<'s> = Asked<'s>;
+    type Answer = Answer;
+    type Turn = TurnRecord;
+    type End = GameEnd;
+
+    fn info(&self) -> &'static GameInfo {
+        &INFO
+    }
+
+    fn setup(&self, table: &Table, _host: &Host<'_>) -> anyhow::Result<Setup> {
+        let players = table.meta.names.len();
+        anyhow::ensure!(
+            (2..=MAX_PLAYERS).contains(&players),
+            "Little Animal Farm is played by 2 to {MAX_PLAYERS} players, not {players}"
+        );
+        Ok(Setup {
+            players,
+            seed: Some(table.seed),
+            round_cap: table.round_cap,
+            policy: table.policy,
+            start: None,
+        })
+    }
+
+    fn players(&self, setup: &Setup) -> usize {
+        setup.players
+    }
+
+    fn init(&self, setup: &Setup, seat: usize) -> Init {
+        Init {
+            seat,
+            players: setup.players,
+            seed: setup.agent_seed(seat),
+            round_cap: setup.round_cap,
+        }
+    }
+
+    fn policy(&self, setup: &Setup) -> FaultPolicy {
+        setup.policy
+    }
+
+    fn seed(&self, setup: &Setup) -> Option<u64> {
+        setup.seed
+    }
+
+    fn start(&self, setup: &Setup, loaded: &[Loaded]) -> State {
+        let n = setup.players;
+        let mut state = State {
+            setup: setup.clone(),
+            pos: setup.initial_position(),
+            log: Vec::new(),
+            cursors: vec![0; n],
+            forfeits: Vec::new(),
+            current: Vec::new(),
+            agent_logs: Vec::new(),
+            start_events: Vec::new(),
+            start_logs: Vec::new(),
+            turn: 0,
+            rounds: 0,
+            round: 0,
+            next: 0,
+            outcome: None,
+            playing: None,
+            finished: None,
+        };
+        for (seat, l) in loaded.iter().enumerate() {
+            state.keep_log(seat, l.log.clone());
+            if let Some(fault) = &l.fault {
+                state.fault(seat, Decision::Init, fault.clone(), true);
+            }
+        }
+        // Before taking the start events: a game decided at load time records its win or draw
+        // there.
+        state.outcome = state.standing_outcome();
+        state.start_events = std::mem::take(&mut state.current);
+        state.start_logs = std::mem::take(&mut state.agent_logs);
+        state
+    }
+
+    fn next(&self, state: &mut State) -> Next {
+        if state.playing.is_none() && !state.begin_turn() {
+            return Next::End;
+        }
+        let p = state.playing.as_ref().expect("a turn is being played");
+        match &p.phase {
+            Phase::Trade => Next::Seat(p.record.seat),
+            Phase::Accept(view) => match view.trade.partner {
+                Partner::Player(partner) => Next::Seat(partner),
+                Partner::Stock => unreachable!("only a player is asked to accept"),
+            },
+            Phase::Roll => Next::Chance(Dice {
+                count: 2,
+                faces: farm_rules::DIE_FACES as u8,
+            }),
+        }
+    }
+
+    fn observe<'s>(&self, state: &'s mut State, seat: usize) -> (Question, Asked<'s>) {
+        let p = state.playing.as_ref().expect("a turn is being played");
+        let (to_move, turn, round) = (p.record.seat, p.record.turn, p.record.round);
+        let offer = match &p.phase {
+            Phase::Accept(view) => Some(*view),
+            _ => None,
+        };
+        let seen = state.cursors[seat];
+        state.cursors[seat] = state.log.len();
+        let q = Question {
+            seat,
+            decision: if offer.is_some() { ACCEPT } else { TRADE },
+            allowance: None,
+        };
+        let asked = Asked {
+            observation: Observation {
+                seat,
+                to_move,
+                turn,
+                round,
+                position: &state.pos,
+                events: &state.log[seen..],
+            },
+            offer,
+        };
+        (q, asked)
+    }
+
+    fn apply(&self, state: &mut State, decided: Decided<Answer>, faults: &mut Faults) {
+        let seat = decided.seat;
+        state.keep_log(seat, decided.log);
+        if let Answered::Fault { fault, .. } = &decided.answered {
+            let name = if decided.decision == ACCEPT {
+                "accept"
+            } else {
+                "trade"
+            };
+            faults.note(seat, name, fault);
+        }
+        let Some(p) = &state.playing else {
+            return;
+        };
+        match &p.phase {
+            Phase::Trade => state.trade(seat, decided.answered),
+            Phase::Accept(view) => {
+                let view = *view;
+                state.accept(seat, view, decided.answered)
+            }
+            Phase::Roll => {}
+        }
+    }
+
+    fn roll(&self, state: &mut State, faces: Option<&[u8]>) {
+        let Some(p) = &mut state.playing else {
+            return;
+        };
+        let seat = p.record.seat;
+        let Some(&[fox, wolf]) = faces else {
+            // The given dice ran out: the game ends here, unfinished.
+            return state.end_turn(Some(Outcome::Unfinished));
+        };
+        let roll = Roll::from_indices(fox as usize, wolf as usize);
+        p.record.roll = Some(roll);
+        state.emit(Event::Rolled { seat, roll });
+        let effect = apply_roll(&mut state.pos, seat, roll);
+        if !effect.wolf.is_empty() {
+            state.emit(Event::Wolf {
+                seat,
+                lost: effect.wolf,
+            });
+        }
+        if !effect.fox.is_empty() {
+            state.emit(Event::Fox {
+                seat,
+                lost: effect.fox,
+            });
+        }
+        if !effect.bred.is_empty() {
+            state.emit(Event::Bred {
+                seat,
+                gained: effect.bred,
+            });
+        }
+        let ended = if state.pos.herds[seat].is_winning() {
+            state.win(seat)
+        } else {
+            None
+        };
+        state.end_turn(ended)
+    }
+
+    fn turn(&self, state: &mut State) -> Option<TurnRecord> {
+        state.finished.take()
+    }
+
+    fn end(&self, state: State) -> GameEnd {
+        GameEnd {
+            start_events: state.start_events,
+            start_logs: state.start_logs,
+            outcome: state.outcome.unwrap_or(Outcome::Draw { round_cap: true }),
+            final_position: state.pos,
+            forfeits: state.forfeits,
+            turns: state.turn,
+            rounds: state.rounds,
+        }
+    }
+
+    fn summary(&self, end: &GameEnd) -> Summary {
+        Summary {
+            outcome: end.outcome,
+            rounds: end.rounds,
+            turns: end.turns,
+            forfeits: end.forfeits.clone(),
+            faults: Vec::new(),
+            scores: None,
+        }
+    }
+
+    fn encode(&self, _q: &Question, asked: &Asked<'_>, buf: &mut [u8]) -> usize {
+        encode_observation(&asked.observation, asked.offer.as_ref(), buf)
+    }
+
+    fn decode(&self, q: &Question, ret: i32, buf: &[u8]) -> Result<Answer, Fault> {
+        if q.decision == ACCEPT {
+            decode_accept_answer(ret).map(Answer::Accept)
+        } else {
+            decode_trade_answer(ret, buf).map(Answer::Offer)
+        }
+    }
+
+    fn call_component(
+        &self,
+        q: &Question,
+        asked: &Asked<'_>,
+        player: &mut WasmPlayer,
+    ) -> Result<Answer, Fault> {
+        match &asked.offer {
+            Some(offer) if q.decision == ACCEPT => {
+                super::component::accept(player, &asked.observation, offer).map(Answer::Accept)
+            }
+            _ => super::component::trade(player, &asked.observation).map(Answer::Offer),
+        }
+    }
+}
+
+/// The face indices of a roll (the first face that shows it on each die), as the dice are thrown.
+pub fn roll_faces(roll: Roll) -> Vec<u8> {
+    let fox = FOX_DIE.iter().position(|&f| f == roll.fox).unwrap_or(0);
+    let wolf = WOLF_DIE.iter().position(|&f| f == roll.wolf).unwrap_or(0);
+    vec![fox as u8, wolf as u8]
+}

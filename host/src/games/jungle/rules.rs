@@ -1,0 +1,610 @@
+//! Jungle's rules as the arena plays them, a state machine for the host's game loop: the rules
+//! crate judges every answer, the fuel clock runs as docs/JUNGLE.md says ("Playing Jungle in the
+//! arena"), faults go through the fault policy (running out of a clock that holds no more than
+//! the per-decision cap loses the game on time, whatever the policy).
+
+use arena_abi::jungle::{Clock, Observation, Played};
+use jungle_rules::{
+    DrawReason, Illegal, Move, Outcome as RulesOutcome, Piece, Position, Side, WinReason,
+};
+
+use super::abi::{encode_observation, read_answer};
+use super::{Jungle, Settings, INFO};
+use crate::game::{
+    AgentLog, Answered, Decided, Fault, FaultKind, FaultPolicy, Faults, GameInfo, Host, Loaded,
+    Next, Outcome, Question, Rules, Summary, Table,
+};
+use crate::sandbox::{Init, Limits, WasmPlayer};
+
+/// The fuel clock of a game: what each player starts with, what it gets at each decision, and
+/// the per-decision cap (the sandbox's `fuel_per_decision`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FuelClock {
+    pub start: u64,
+    pub increment: u64,
+    pub decision_cap: u64,
+}
+
+/// Everything that determines a game apart from the players' answers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// Seeds the agents' own randomness (Jungle has no dice).
+    pub seed: u64,
+    /// Told to the agents at init; the ply cap is twice it.
+    pub round_cap: u32,
+    pub policy: FaultPolicy,
+    pub clock: FuelClock,
+    /// The position the game starts from (seat 0 plays its first player, seat 1 its second,
+    /// whichever is to move).
+    pub start: Position,
+}
+
+impl Setup {
+    /// A game from the start position.
+    pub fn new(seed: u64, round_cap: u32, clock: FuelClock) -> Setup {
+        Setup {
+            seed,
+            round_cap,
+            policy: FaultPolicy::default(),
+            clock,
+            start: Position::start(),
+        }
+    }
+
+    /// The game is a draw once the position has this many plies (counted from the start of
+    /// the game, so a position given at move 20 has fewer left).
+    pub fn ply_cap(&self) -> u32 {
+        self.round_cap.saturating_mul(2)
+    }
+
+    /// Seed for the agent in `seat`'s own randomness (the derivation of the other games).
+    pub fn agent_seed(&self, seat: usize) -> u64 {
+        crate::game::seed::agent_seed(self.seed, seat)
+    }
+
+    /// The setup of one game of `table`: its settings (the clock, the start position), and the
+    /// per-decision cap of `host`'s sandbox (the default limits' where only native strategies
+    /// play).
+    pub fn of(table: &Table, host: &Host<'_>) -> anyhow::Result<Setup> {
+        let settings = Settings::of_map(&table.settings)?;
+        let decision_cap = host
+            .sandbox
+            .map_or(Limits::default().fuel_per_decision, |s| {
+                s.limits().fuel_per_decision
+            });
+        Ok(Setup {
+            policy: table.policy,
+            start: settings.start()?,
+            ..Setup::new(
+                table.seed,
+                table.round_cap,
+                FuelClock {
+                    start: settings.clock,
+                    increment: settings.increment,
+                    decision_cap,
+                },
+            )
+        })
+    }
+}
+
+/// Why a game ended (the end line's `reason`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EndReason {
+    /// The winner entered the loser's den.
+    Den,
+    /// The loser had no piece left.
+    AllCaptured,
+    /// The loser, to move, had no legal move.
+    NoMoves,
+    /// The loser ran out of fuel with no more on its clock than the per-decision cap.
+    Time,
+    /// The loser forfeited (a fault under the `forfeit` policy, or at load); both forfeited at
+    /// load: a draw.
+    Forfeit,
+    /// 100 plies without a capture: a draw.
+    NoCapture,
+    /// The ply cap: a draw.
+    PlyCap,
+}
+
+impl EndReason {
+    pub const ALL: [EndReason; 7] = [
+        EndReason::Den,
+        EndReason::AllCaptured,
+        EndReason::NoMoves,
+        EndReason::Time,
+        EndReason::Forfeit,
+        EndReason::NoCapture,
+        EndReason::PlyCap,
+    ];
+
+    /// The name in records: `den`, `all_captured`, `no_moves`, `time`, `forfeit`,
+    /// `no_capture`, `ply_cap`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            EndReason::Den => WinReason::Den.name(),
+            EndReason::AllCaptured => WinReason::AllCaptured.name(),
+            EndReason::NoMoves => WinReason::NoMoves.name(),
+            EndReason::Time => "time",
+            EndReason::Forfeit => "forfeit",
+            EndReason::NoCapture => DrawReason::NoCapture.name(),
+            EndReason::PlyCap => DrawReason::PlyCap.name(),
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<EndReason> {
+        EndReason::ALL.into_iter().find(|r| r.name() == name)
+    }
+
+    /// Words for people, after "won by" or "drawn by".
+    pub const fn words(self) -> &'static str {
+        match self {
+            EndReason::Den => "entering the den",
+            EndReason::AllCaptured => "capturing every enemy piece",
+            EndReason::NoMoves => "leaving the opponent no legal move",
+            EndReason::Time => "time (the opponent's clock ran out)",
+            EndReason::Forfeit => "forfeit",
+            EndReason::NoCapture => "100 plies without a capture",
+            EndReason::PlyCap => "the ply cap",
+        }
+    }
+}
+
+/// A fault in a decision, and what it cost.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlyFault {
+    pub fault: Fault,
+    /// The seat is out of the game (policy `forfeit`).
+    pub forfeit: bool,
+}
+
+/// One ply: the decision of the side to move, and what came of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ply {
+    /// Plies of this game, from 1.
+    pub turn: u32,
+    /// The move number of the position the ply was played in.
+    pub round: u32,
+    pub seat: usize,
+    /// The move as answered, legal or not; `None` when the decision gave no readable answer.
+    pub answer: Option<Move>,
+    /// The piece that moved and the piece it captured, for a legal move.
+    pub piece: Option<Piece>,
+    pub captured: Option<Piece>,
+    /// Why the answered move was refused.
+    pub illegal: Option<Illegal>,
+    /// The fault of the decision (an illegal move is a `bad_answer` fault); `None` for a legal move.
+    pub fault: Option<PlyFault>,
+    /// Fuel the decision used, taken off the clock.
+    pub fuel: u64,
+    /// The seat's clock after the decision.
+    pub clock: u64,
+    /// The position after the ply (after a fault that only loses the move: the same board, the
+    /// other side to move).
+    pub position: Position,
+    pub logs: Vec<AgentLog>,
+}
+
+/// A fault while an agent was loaded for the game (always a forfeit).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoadFault {
+    pub seat: usize,
+    pub fault: Fault,
+}
+
+/// How a game ended (and how it began: what the record's start line says).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameEnd {
+    /// Agents that failed to load, and what agents logged loading.
+    pub load_faults: Vec<LoadFault>,
+    pub start_logs: Vec<AgentLog>,
+    /// The outcome every game shares (standings read it): a forfeit is a win `last_standing`;
+    /// the rules' draws (no capture, the ply cap) are draws `round_cap`, both players failing to
+    /// load a draw without it.
+    pub outcome: Outcome,
+    pub reason: EndReason,
+    pub position: Position,
+    /// Each seat's clock at the end.
+    pub clocks: [u64; 2],
+    /// Fuel each seat's decisions used in the game.
+    pub fuel: [u64; 2],
+    /// Seats that forfeited, in order.
+    pub forfeits: Vec<usize>,
+    /// Plies played.
+    pub turns: u32,
+}
+
+impl GameEnd {
+    /// Rounds (a move of each player) the game lasted: its plies, halved and rounded up.
+    pub fn rounds(&self) -> u32 {
+        self.turns.div_ceil(2)
+    }
+
+    /// The side that won, if any.
+    pub fn winner(&self) -> Option<Side> {
+        self.outcome.winner().and_then(Side::from_index)
+    }
+}
+
+/// One decision the game asks of the side to move: what the seat is shown.
+#[derive(Clone, Copy, Debug)]
+pub struct Ask {
+    /// The seat asked (seat 0 plays the first player, seat 1 the second).
+    pub seat: usize,
+    /// The envelope's turn (this decision's ply number from 1, as the position counts plies)
+    /// and round (the position's move number).
+    pub turn: u32,
+    pub round: u32,
+    /// Plies of this game so far, this one included: the record's turn number.
+    pub record_turn: u32,
+    /// The observation the ABI sends (board, clocks, legal moves, the plies since the seat's
+    /// previous decision).
+    pub observation: Observation,
+    /// The most fuel this decision may use: the smaller of the per-decision cap and the clock.
+    pub allowance: u64,
+}
+
+/// The position after a ply in which the side to move made no move (a fault under the
+/// `lose_move` policy): the same board, the other side to move, one more ply without a capture.
+pub fn passed(p: &Position) -> Position {
+    Position::from_codes(
+        p.codes(),
+        p.side_to_move().opponent(),
+        p.plies_since_capture().saturating_add(1),
+        p.ply().saturating_add(1),
+    )
+    .expect("the side that passed stands in no den, or the game would have ended")
+}
+
+/// The fault of a readable move the rules refuse.
+pub fn illegal_fault(mv: Move, why: Illegal) -> Fault {
+    Fault::new(
+        FaultKind::BadAnswer,
+        format!(
+            "jungle_move answered {mv}, which is illegal: {} ({})",
+            why.message(),
+            why.name()
+        ),
+    )
+}
+
+/// The decision being asked: its seat, the seat's clock once the increment was added, and the
+/// fuel it may use.
+struct Asked {
+    seat: usize,
+    before: u64,
+    allowance: u64,
+}
+
+/// A game of Jungle being played.
+pub struct State {
+    setup: Setup,
+    load_faults: Vec<LoadFault>,
+    start_logs: Vec<AgentLog>,
+    pos: Position,
+    clocks: [u64; 2],
+    fuel: [u64; 2],
+    /// Every ply applied, and how much of it each seat has been shown.
+    history: Vec<Played>,
+    seen: [usize; 2],
+    /// Plies asked so far.
+    turn: u32,
+    asked: Option<Asked>,
+    finished: Option<Ply>,
+    /// How the game ended, once it has: outcome, reason, forfeits.
+    ended: Option<(Outcome, EndReason, Vec<usize>)>,
+}
+
+impl State {
+    /// The start line: agents that failed to load, and what agents logged loading.
+    pub fn start(&self) -> (&[LoadFault], &[AgentLog]) {
+        (&self.load_faults, &self.start_logs)
+    }
+}
+
+impl Rules for Jungle {
+    type Setup = Setup;
+    type State = State;
+    type Observation<'s> = Ask;
+    type Answer = Move;
+    type Turn = Ply;
+    type End = GameEnd;
+
+    fn info(&self) -> &'static GameInfo {
+        &INFO
+    }
+
+    fn setup(&self, table: &Table, host: &Host<'_>) -> anyhow::Result<Setup> {
+        let players = table.meta.names.len();
+        anyhow::ensure!(players == 2, "Jungle is played by 2 players, not {players}");
+        Setup::of(table, host)
+    }
+
+    fn players(&self, _setup: &Setup) -> usize {
+        2
+    }
+
+    fn init(&self, setup: &Setup, seat: usize) -> Init {
+        Init {
+            seat,
+            players: 2,
+            seed: setup.agent_seed(seat),
+            round_cap: setup.round_cap,
+        }
+    }
+
+    fn policy(&self, setup: &Setup) -> FaultPolicy {
+        setup.policy
+    }
+
+    fn seed(&self, setup: &Setup) -> Option<u64> {
+        Some(setup.seed)
+    }
+
+    fn start(&self, setup: &Setup, loaded: &[Loaded]) -> State {
+        let mut state = State {
+            setup: setup.clone(),
+            load_faults: Vec::new(),
+            start_logs: Vec::new(),
+            pos: setup.start,
+            clocks: [setup.clock.start; 2],
+            fuel: [0; 2],
+            history: Vec::new(),
+            seen: [0; 2],
+            turn: 0,
+            asked: None,
+            finished: None,
+            ended: None,
+        };
+        for (seat, l) in loaded.iter().enumerate() {
+            if let Some(text) = &l.log {
+                state.start_logs.push(AgentLog {
+                    seat,
+                    text: text.clone(),
+                });
+            }
+            if let Some(fault) = &l.fault {
+                state.load_faults.push(LoadFault {
+                    seat,
+                    fault: fault.clone(),
+                });
+            }
+        }
+        state.ended = match state.load_faults.as_slice() {
+            [] => None,
+            [one] => Some((
+                Outcome::Win {
+                    seat: 1 - one.seat,
+                    last_standing: true,
+                },
+                EndReason::Forfeit,
+                vec![one.seat],
+            )),
+            _ => Some((
+                Outcome::Draw { round_cap: false },
+                EndReason::Forfeit,
+                vec![0, 1],
+            )),
+        };
+        state
+    }
+
+    fn next(&self, state: &mut State) -> Next {
+        if state.ended.is_some() {
+            return Next::End;
+        }
+        if let Some(o) = state.pos.outcome(state.setup.ply_cap()) {
+            let (outcome, reason) = match o {
+                RulesOutcome::Win { winner, reason } => (
+                    Outcome::Win {
+                        seat: winner.index(),
+                        last_standing: false,
+                    },
+                    match reason {
+                        WinReason::Den => EndReason::Den,
+                        WinReason::AllCaptured => EndReason::AllCaptured,
+                        WinReason::NoMoves => EndReason::NoMoves,
+                    },
+                ),
+                // Both of the rules' draws end a game by its length, as a round cap does
+                // elsewhere (a draw without `round_cap` is a draw because everyone forfeited).
+                RulesOutcome::Draw(DrawReason::NoCapture) => {
+                    (Outcome::Draw { round_cap: true }, EndReason::NoCapture)
+                }
+                RulesOutcome::Draw(DrawReason::PlyCap) => {
+                    (Outcome::Draw { round_cap: true }, EndReason::PlyCap)
+                }
+            };
+            state.ended = Some((outcome, reason, Vec::new()));
+            return Next::End;
+        }
+        Next::Seat(state.pos.side_to_move().index())
+    }
+
+    fn observe(&self, state: &mut State, seat: usize) -> (Question, Ask) {
+        let clock = state.setup.clock;
+        state.turn += 1;
+        state.clocks[seat] = state.clocks[seat].saturating_add(clock.increment);
+        let before = state.clocks[seat];
+        let allowance = before.min(clock.decision_cap);
+        let observation = Observation::new(
+            &state.pos,
+            state.setup.ply_cap(),
+            Clock {
+                mine: before,
+                theirs: state.clocks[1 - seat],
+                increment: clock.increment,
+                decision_cap: clock.decision_cap,
+            },
+            &state.history[state.seen[seat]..],
+        );
+        state.seen[seat] = state.history.len();
+        state.asked = Some(Asked {
+            seat,
+            before,
+            allowance,
+        });
+        let ask = Ask {
+            seat,
+            turn: state.pos.ply().saturating_add(1),
+            round: state.pos.move_number(),
+            record_turn: state.turn,
+            observation,
+            allowance,
+        };
+        let q = Question {
+            seat,
+            decision: 0,
+            allowance: Some(allowance),
+        };
+        (q, ask)
+    }
+
+    fn apply(&self, state: &mut State, decided: Decided<Move>, faults: &mut Faults) {
+        let Some(Asked {
+            seat,
+            before,
+            allowance,
+        }) = state.asked.take()
+        else {
+            return;
+        };
+        let clock = state.setup.clock;
+        let pos = state.pos;
+        let mut used = decided.fuel.min(allowance);
+        let mut ply = Ply {
+            turn: state.turn,
+            round: pos.move_number(),
+            seat,
+            answer: None,
+            piece: None,
+            captured: None,
+            illegal: None,
+            fault: None,
+            fuel: 0,
+            clock: 0,
+            position: pos,
+            logs: decided
+                .log
+                .map(|text| AgentLog { seat, text })
+                .into_iter()
+                .collect(),
+        };
+        let fault = match decided.answered {
+            Answered::Answer(mv) => {
+                ply.answer = Some(mv);
+                match pos.check_move(mv) {
+                    Ok(()) => {
+                        let played = Played::of(&pos, mv);
+                        ply.piece = played.piece;
+                        ply.captured = played.captured;
+                        state.history.push(played);
+                        state.pos.make(mv);
+                        None
+                    }
+                    Err(why) => {
+                        ply.illegal = Some(why);
+                        Some(illegal_fault(mv, why))
+                    }
+                }
+            }
+            Answered::Fault { fault, .. } => Some(fault),
+        };
+        if let Some(fault) = fault {
+            faults.note(seat, "move", &fault);
+            // Running out of fuel spends all of it; with no more on the clock than the cap, the
+            // clock was the limit: the game is lost on time, whatever the policy.
+            let out_of_fuel = fault.kind == FaultKind::DecisionFuel;
+            if out_of_fuel {
+                used = allowance;
+            }
+            let time = out_of_fuel && before <= clock.decision_cap;
+            let forfeit = !time && state.setup.policy == FaultPolicy::Forfeit;
+            if time {
+                state.ended = Some((
+                    Outcome::Win {
+                        seat: 1 - seat,
+                        last_standing: false,
+                    },
+                    EndReason::Time,
+                    Vec::new(),
+                ));
+            } else if forfeit {
+                state.ended = Some((
+                    Outcome::Win {
+                        seat: 1 - seat,
+                        last_standing: true,
+                    },
+                    EndReason::Forfeit,
+                    vec![seat],
+                ));
+            } else {
+                state.history.push(Played {
+                    mv: None,
+                    piece: None,
+                    captured: None,
+                });
+                state.pos = passed(&state.pos);
+            }
+            ply.fault = Some(PlyFault { fault, forfeit });
+        }
+        state.clocks[seat] -= used;
+        state.fuel[seat] = state.fuel[seat].saturating_add(used);
+        ply.fuel = used;
+        ply.clock = state.clocks[seat];
+        ply.position = state.pos;
+        state.finished = Some(ply);
+    }
+
+    fn turn(&self, state: &mut State) -> Option<Ply> {
+        state.finished.take()
+    }
+
+    fn end(&self, state: State) -> GameEnd {
+        let (outcome, reason, forfeits) = state.ended.unwrap_or((
+            Outcome::Draw { round_cap: true },
+            EndReason::PlyCap,
+            Vec::new(),
+        ));
+        GameEnd {
+            load_faults: state.load_faults,
+            start_logs: state.start_logs,
+            outcome,
+            reason,
+            position: state.pos,
+            clocks: state.clocks,
+            fuel: state.fuel,
+            forfeits,
+            turns: state.turn,
+        }
+    }
+
+    fn summary(&self, end: &GameEnd) -> Summary {
+        Summary {
+            outcome: end.outcome,
+            rounds: end.rounds(),
+            turns: end.turns,
+            forfeits: end.forfeits.clone(),
+            faults: Vec::new(),
+            scores: None,
+        }
+    }
+
+    fn encode(&self, _q: &Question, ask: &Ask, buf: &mut [u8]) -> usize {
+        encode_observation(ask, buf)
+    }
+
+    fn decode(&self, _q: &Question, ret: i32, buf: &[u8]) -> Result<Move, Fault> {
+        read_answer(ret, buf)
+    }
+
+    fn call_component(
+        &self,
+        _q: &Question,
+        ask: &Ask,
+        player: &mut WasmPlayer,
+    ) -> Result<Move, Fault> {
+        super::component::choose(player, ask)
+    }
+}

@@ -1,3 +1,0 @@
-//! Tests of what every record shares (each game tests its own records).
-
-mod digest;
