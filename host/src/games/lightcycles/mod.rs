@@ -1,6 +1,5 @@
 //! Light cycles (the Tron game) as the arena plays it: 2 to 6 players moving at once each tick,
-//! the rules of the `lightcycles-rules` crate, a fuel clock per player as Jungle's
-//! (docs/LIGHTCYCLES.md, "Playing light cycles in the arena"), the byte ABI's observation and
+//! the rules of the `lightcycles-rules` crate, a fuel clock per player (docs/LIGHTCYCLES.md, "Playing light cycles in the arena"), the byte ABI's observation and
 //! turn (docs/ABI.md, "Light cycles") and the WIT world `arena:games/lightcycles`. This folder
 //! holds all of its host side, behind [`Game`]:
 //!

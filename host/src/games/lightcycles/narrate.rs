@@ -15,9 +15,13 @@ use crate::terminal;
 /// Ticks between two grids drawn.
 pub const GRID_EVERY: u32 = 10;
 
-/// Fuel in millions, for people: `1.5M`.
+/// Fuel for people: `1.5M`, `12.3k`, `800`.
 pub fn fuel(n: u64) -> String {
-    format!("{:.1}M", n as f64 / 1e6)
+    match n {
+        1_000_000.. => format!("{:.1}M", n as f64 / 1e6),
+        1_000.. => format!("{:.1}k", n as f64 / 1e3),
+        _ => n.to_string(),
+    }
 }
 
 /// The grids of a game: the start, then the state after each tick.

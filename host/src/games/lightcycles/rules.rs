@@ -1,6 +1,6 @@
 //! Light cycles as the arena plays it, a state machine for the host's game loop: every living
 //! seat is asked at once each tick ([`Next::Seats`]) and the rules crate plays the tick with
-//! every answer together; the fuel clock runs per seat as Jungle's; faults go through the fault
+//! every answer together; the fuel clock runs per seat; faults go through the fault
 //! policy as docs/LIGHTCYCLES.md says ("Playing light cycles in the arena"): under `forfeit` the
 //! faulting cycle is out at that tick, under `lose_move` it goes straight; running out of a clock
 //! that holds no more than the per-decision cap, or failing to load, is out whatever the policy.

@@ -23,7 +23,7 @@ pub struct Settings {
     pub increment: u64,
 }
 
-/// The defaults: the rules crate's grid, and Jungle's clock (60 million fuel, 1 million a tick).
+/// The defaults: the rules crate's grid, and a clock of 60 million fuel and 1 million a tick.
 pub const DEFAULT: Settings = Settings {
     width: 30,
     height: 20,

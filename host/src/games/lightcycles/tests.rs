@@ -8,7 +8,7 @@ use lightcycles_rules::{Answer, Cause, End, Turn};
 use super::rules::{Ask, FuelClock, Setup};
 use super::settings::DEFAULT;
 use super::{native, GameRecord, Lightcycles};
-use crate::game::record::{verify_text, write_kept, VerifyError, VerifySummary};
+use crate::game::record::{verify_text, write_kept, VerifySummary};
 use crate::game::{play_seeded, Fault, FaultKind, FaultPolicy, Outcome, Player, Question};
 use crate::records::RecordMeta;
 use crate::sandbox::Init;
@@ -95,7 +95,10 @@ fn native_game(seed: u64, players: usize) -> GameRecord {
         .iter()
         .map(|n| n.player::<Lightcycles>().unwrap())
         .collect();
-    let mut at: Vec<&mut dyn Player<Lightcycles>> = seats.iter_mut().map(|p| &mut **p).collect();
+    let mut at: Vec<&mut dyn Player<Lightcycles>> = seats
+        .iter_mut()
+        .map(|p| &mut **p as &mut dyn Player<Lightcycles>)
+        .collect();
     let setup = Setup {
         seed,
         round_cap: 300,
@@ -110,7 +113,9 @@ fn native_game(seed: u64, players: usize) -> GameRecord {
         },
         ..setup(players, FaultPolicy::Forfeit)
     };
-    play_seeded(&Lightcycles, &setup, &mut at).unwrap()
+    let record = play_seeded(&Lightcycles, &setup, &mut at).unwrap();
+    drop(at);
+    record
 }
 
 #[test]
@@ -249,6 +254,7 @@ fn a_seat_that_fails_to_load_is_out_at_the_first_tick_unasked() {
     assert_eq!(record.end.places[2], 3);
     verified(&record);
     // Nobody loads: the one tick plays itself, and everyone shares first place.
+    let s = setup(2, FaultPolicy::LoseMove);
     let (mut a, mut b) = (scripted(straight(0)), scripted(straight(0)));
     a.load = Some(Fault::new(FaultKind::LoadFailed, "no"));
     b.load = Some(Fault::new(FaultKind::LoadFailed, "no"));
