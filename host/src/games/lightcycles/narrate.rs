@@ -126,7 +126,7 @@ pub fn narrate(names: &[String], game: &GameRecord, logs: bool, every_tick: bool
                 }
             }
         }
-        if every_tick || i == last || i as u32 % GRID_EVERY == 0 {
+        if every_tick || i == last || (i as u32).is_multiple_of(GRID_EVERY) {
             let _ = writeln!(out, "\ntick {}:\n{state}", state.tick());
         }
     }
