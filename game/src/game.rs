@@ -7,7 +7,7 @@ use std::any::Any;
 use std::fmt;
 use std::io::Write;
 
-use arena_sandbox::AgentModule;
+use arena_sandbox::{AgentModule, WasmPlayer};
 
 use crate::info::{
     no_settings, GameInfo, Narration, Perft, Smoke, SmokeOptions, Template, Terminal, Viewer,
@@ -18,6 +18,7 @@ use crate::record::{Line, Record, RecordReader, VerifyError, VerifySummary, Writ
 use crate::replay::RecordLines;
 use crate::rules::{Loaded, Question, Rules, Sink};
 use crate::seed::SeededDice;
+use crate::Fault;
 use crate::{GameSettings, SeatUsage, Summary, Table};
 
 /// A played game: its record (JSON Lines, docs/RECORDS.md), its summary, what each agent used,
@@ -101,6 +102,9 @@ pub struct Strategies {
     /// A small fixed observation for the per-decision timings: writes it (envelope and payload)
     /// into the buffer; returns the question and the length written.
     pub sample: fn(&mut [u8]) -> (Question, usize),
+    /// One decision of a sandboxed agent on that observation, through the game's player (a core
+    /// module's bytes or a component's typed call): the timed decision of an agent.
+    pub decide_sample: fn(&mut WasmPlayer) -> Result<(), Fault>,
 }
 
 /// What a game brings besides its rules and records: its settings, its words and pictures (the

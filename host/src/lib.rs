@@ -1,24 +1,30 @@
 //! The arena: runs untrusted WebAssembly agents in a sandbox, plays games between them, and keeps
 //! records that anyone can verify.
 //!
-//! Layout: `game` is what a game brings (the [`game::Game`] trait) and the vocabulary every game
-//! shares; `games` holds each game in its own folder and the registry, the one place outside a
-//! game's folder that names it; `sandbox` (the `arena-sandbox` crate) hosts agents in wasmtime and
-//! knows no game; `records` is what every record shares (reading, comparing, verifying through
-//! the game); `league` schedules, plays and ranks; `report` writes the HTML report; `matchup`
-//! plays `arena match`; `builtin` holds the example agents built into the binary; `audit` checks a published league; `serve` hosts a challenge on the web;
-//! `distributed` spreads ladder and league games over workers on many machines through
-//! PostgreSQL; `bench` measures the arena; `cli` is the `arena` command. None of them names a
-//! game.
+//! Layout, from the bottom up: `sandbox` (the `arena-sandbox` crate) hosts agents in wasmtime and
+//! knows no game; `game` (the `arena-game` crate) is the game interface (the rules as a state
+//! machine), the game loop, the players and the records (`records`), written once for every game;
+//! `games` holds each game in its own folder and the registry, the one place outside a game's
+//! folder that names it; `project` is an agent's project folder (`arena new`'s templates, its
+//! language and sources, building it), `resolve` turns what a command names into a module,
+//! `builtin` holds the example agents built into the binary, `check` is what a check tells of an
+//! agent, `activity` shows long steps on a terminal; `league` schedules, plays and ranks;
+//! `report` writes the HTML report; `matchup` plays `arena match`; `audit` checks a published
+//! league; `serve` hosts a challenge on the web; `distributed` spreads ladder and league games
+//! over workers on many machines through PostgreSQL; `bench` measures the arena; `cli` is the
+//! `arena` command, at the top. None of them names a game.
 
+pub mod activity;
 pub mod audit;
 pub mod bench;
 pub mod builtin;
+pub mod check;
 pub mod cli;
 pub mod distributed;
 pub mod games;
 pub mod league;
 pub mod matchup;
+pub mod project;
 pub mod report;
 pub mod resolve;
 pub mod serve;

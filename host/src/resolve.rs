@@ -6,7 +6,7 @@ use std::process::Command;
 
 use anyhow::{bail, Context};
 
-use crate::cli::activity::{Activity, Shown};
+use crate::activity::{Activity, Shown};
 
 /// The Rust target agents are built for.
 pub const AGENT_TARGET: &str = "wasm32-unknown-unknown";
@@ -24,7 +24,7 @@ pub const AGENT_PROFILE: &str = "wasm-agent";
 ///   is returned;
 /// * another folder made by `arena new` (Python, JavaScript, C, Zig, AssemblyScript, WAT) is
 ///   built with its toolchain unless its last build is newer than its sources
-///   (`cli::new::folder`).
+///   (`project::folder`).
 pub fn resolve_agent(path: &Path) -> anyhow::Result<PathBuf> {
     if let Some(name) = crate::builtin::name_of(path) {
         return crate::builtin::file(crate::builtin::find(name)?);
@@ -41,7 +41,7 @@ pub fn resolve_agent(path: &Path) -> anyhow::Result<PathBuf> {
     if path.join("Cargo.toml").is_file() {
         return build_crate(path);
     }
-    if let Some(module) = crate::cli::new::folder::build_folder(path)? {
+    if let Some(module) = crate::project::folder::build_folder(path)? {
         return Ok(module);
     }
     bail!(

@@ -102,7 +102,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<i32> {
     let mut modules = Vec::new();
     for (role, path) in [("NEW", &args.new), ("OLD", &args.old)] {
         let wasm = resolve_agent(path).context(role)?;
-        let module = super::activity::load(&sandbox, &wasm)
+        let module = crate::activity::load(&sandbox, &wasm)
             .with_context(|| format!("{role} ({}) cannot be loaded", wasm.display()))?;
         sides.push((
             matchup::default_name(path),

@@ -25,7 +25,6 @@ macro_rules! outln {
     }};
 }
 
-pub mod activity;
 pub mod agents;
 pub mod bench;
 pub mod check;

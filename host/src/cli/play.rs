@@ -443,7 +443,7 @@ pub fn choose_game(
 /// Builds (for a crate directory) and loads one agent.
 pub fn load_agent(sandbox: &Sandbox, path: &Path) -> anyhow::Result<AgentModule> {
     let wasm = resolve_agent(path)?;
-    super::activity::load(sandbox, &wasm)
+    crate::activity::load(sandbox, &wasm)
 }
 
 /// A seed for a game nobody gave one for.

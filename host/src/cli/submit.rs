@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-use super::new::sources::{sources, Sources};
+use crate::project::sources::{sources, Sources};
 use crate::serve::submit::{submit, Answer, Upload};
 
 #[derive(clap::Args, Debug)]

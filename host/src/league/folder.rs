@@ -23,12 +23,12 @@ use anyhow::{bail, Context};
 use super::atomic;
 use super::journal::{Journal, JOURNAL_FILE};
 use super::lock::{FolderLock, LOCK_FILE};
+use super::output::REPORT_DIR;
 use super::output::{
     BENCHMARK_CSV, BENCHMARK_TURNS_CSV, CROSSTABLE_CSV, GAMES_CSV, STANDINGS_CSV, STANDINGS_JSON,
 };
 use super::result::GameResult;
 use super::runner::RECORDS_DIR;
-use crate::report::REPORT_DIR;
 
 /// The folder's files computed from the journal and records, in the order they are removed when
 /// a league is replaced in place (the standings first: they are what would lie).

@@ -10,6 +10,8 @@ use super::benchmark::Benchmark;
 use super::result::GameResult;
 use super::standings::Standings;
 
+/// Folder of the HTML report inside a league output folder.
+pub const REPORT_DIR: &str = "report";
 pub const STANDINGS_JSON: &str = "standings.json";
 pub const STANDINGS_CSV: &str = "standings.csv";
 pub const CROSSTABLE_CSV: &str = "crosstable.csv";

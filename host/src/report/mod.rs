@@ -30,8 +30,8 @@ use packs::{pack_name, write_packs};
 pub use replay::{game_script_of_text, RecordLines};
 use script::script;
 
-/// Folder of the report inside a league output folder.
-pub const REPORT_DIR: &str = "report";
+/// Folder of the report inside a league output folder (the league's list of its files names it).
+pub use crate::league::output::REPORT_DIR;
 /// Folder of the replay packs inside [`REPORT_DIR`].
 pub const GAMES_DIR: &str = "games";
 

@@ -17,9 +17,8 @@ use anyhow::{anyhow, bail, Context};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::cli::check::{check_loaded, CheckArgs};
-use crate::cli::play::LimitArgs;
-use crate::game::{GameSettings, Host, Seat, Table};
+use crate::check::check_loaded;
+use crate::game::{GameSettings, Host, Seat, SmokeOptions, Table};
 use crate::league::{self, LeagueConfig, RunOptions};
 use crate::records::{sha256_hex, RecordMeta};
 use crate::sandbox::{run_with_big_stack, AgentModule, HostFailure, Sandbox};
@@ -200,20 +199,17 @@ impl Engine {
             if let Err(e) = module.check_plays(&self.rules.game.info().agent) {
                 return Ok(refused(out, format!("{e:#}"), sha));
             }
-            let args = CheckArgs {
-                agents: vec![PathBuf::from(name)],
+            let opts = SmokeOptions {
                 games: smoke_games,
                 round_cap: self.rules.round_cap,
                 seed: 1,
                 logs: false,
-                json: false,
-                limits: LimitArgs::default(),
             };
             let errors = check_loaded(
                 &module,
                 started.elapsed(),
                 &[self.rules.game],
-                &args,
+                &opts,
                 &mut out,
             )?;
             Ok(Verdict {

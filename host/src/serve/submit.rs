@@ -35,7 +35,7 @@ pub enum Upload<'a> {
     /// `multipart/form-data` body (docs/SERVER.md): a `lang` field (`python`, `javascript`), an
     /// `entry` field (the path of the file that defines the agent), and one `file` part per
     /// source file, its file name the file's path (relative, `/` between folders).
-    Sources(&'a crate::cli::new::sources::Sources),
+    Sources(&'a crate::project::sources::Sources),
 }
 
 /// The server's base URL: `server` as given when it names a scheme (`https://…`), else
@@ -76,7 +76,7 @@ pub fn submit(server: &str, token: &str, upload: Upload<'_>) -> anyhow::Result<A
                 let part = Part::bytes(bytes)
                     .file_name(path)
                     .mime_str(match sources.lang {
-                        crate::cli::new::Lang::Python => "text/x-python",
+                        crate::project::Lang::Python => "text/x-python",
                         _ => "text/javascript",
                     })
                     .map_err(|e| anyhow::anyhow!("cannot make the upload: {e}"))?;

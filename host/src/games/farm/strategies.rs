@@ -6,9 +6,11 @@ use farm_rules::{Herd, Position};
 
 use super::abi::encode_observation;
 use super::native::Sdk;
-use super::rules::{Observation, TRADE};
+use super::rules::{Asked, Observation, TRADE};
+use super::Farm;
 use super::{Event, Party};
-use crate::game::{NativeAgent, Question, Strategies};
+use crate::game::{Fault, NativeAgent, Player, Question, Strategies};
+use crate::sandbox::WasmPlayer;
 
 /// The example agent in WebAssembly text that passes every decision.
 pub const PASSER_WAT: &str = include_str!("../../../../example-agents/wat/passer.wat");
@@ -24,6 +26,7 @@ pub static STRATEGIES: Strategies = Strategies {
     starter: "greedy",
     native,
     sample,
+    decide_sample,
 };
 
 /// A native agent of the strategy `name`.
@@ -38,9 +41,9 @@ pub fn native(name: &str) -> Option<Box<dyn NativeAgent>> {
     })
 }
 
-/// The trade decision on a small fixed observation: the start of a two-player game, a few
-/// events, as a decision typically carries.
-fn sample(buf: &mut [u8]) -> (Question, usize) {
+/// The trade decision on a small fixed observation (the start of a two-player game, a few events,
+/// as a decision typically carries), handed to `f`.
+fn with_sample<T>(f: impl FnOnce(&Question, &Observation<'_>) -> T) -> T {
     let pos = Position::new(2);
     let events = sample_events();
     let obs = Observation {
@@ -56,7 +59,24 @@ fn sample(buf: &mut [u8]) -> (Question, usize) {
         decision: TRADE,
         allowance: None,
     };
-    (q, encode_observation(&obs, None, buf))
+    f(&q, &obs)
+}
+
+/// The sample decision as bytes.
+fn sample(buf: &mut [u8]) -> (Question, usize) {
+    with_sample(|q, obs| (*q, encode_observation(obs, None, buf)))
+}
+
+/// The sample decision asked of a sandboxed agent through the farm's player.
+fn decide_sample(player: &mut WasmPlayer) -> Result<(), Fault> {
+    with_sample(|q, obs| {
+        let asked = Asked {
+            observation: *obs,
+            offer: None,
+        };
+        let reply = <WasmPlayer as Player<Farm>>::decide(player, &Farm, q, &asked);
+        reply.answer.map(|_| ())
+    })
 }
 
 /// A few events, as a decision typically carries.

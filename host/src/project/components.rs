@@ -7,7 +7,7 @@ use crate::game::{Game, TemplateFile};
 
 /// The shared types of the WIT package, copied into every component project with every game's
 /// world (the build reads the package from `wit/`).
-const TYPES: TemplateFile = ("wit/types.wit", include_str!("../../../../wit/types.wit"));
+const TYPES: TemplateFile = ("wit/types.wit", include_str!("../../../wit/types.wit"));
 
 /// The files of a component project whose agent is `template` (the game's); `lang` is Python or
 /// JavaScript.

@@ -10,7 +10,7 @@ use std::time::SystemTime;
 use anyhow::{bail, Context};
 
 use super::{build_command, Lang};
-use crate::cli::activity::{Activity, Shown};
+use crate::activity::{Activity, Shown};
 use crate::game::Game;
 
 /// Folders a build makes or fills, not sources.
