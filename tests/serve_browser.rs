@@ -337,17 +337,20 @@ fn uploads_through_the_page(db: Database) {
 }
 
 /// The editor of `/me`: a contestant with only a browser finds the game's template there in a
-/// code editor (CodeMirror: line numbers, highlighting), types a bug, presses Submit, and reads
-/// the toolchain's error naming the line; fixes it, submits again, and the agent is accepted and
-/// appears on the leaderboard. In Python, then in JavaScript. Screenshots of the editor and of
-/// each verdict go to target/serve-screenshots/.
+/// code editor (CodeMirror: line numbers, highlighting); puts a bug in it (the herd of a seat that
+/// does not exist), presses Test and reads the exception in the language, naming the line, once
+/// with its count; fixes it, presses Test against `builtin:greedy`, sees the games and opens a
+/// replay; then types a syntax error, presses Submit, and reads the toolchain's error naming the
+/// line; fixes it, submits again, and the agent is accepted and appears on the leaderboard. In
+/// Python, then in JavaScript. Screenshots of the editor, of each Test result and of each verdict
+/// go to target/serve-screenshots/.
 #[test]
 fn a_contestant_writes_python_and_javascript_in_the_editor_and_submits_them() {
     let dir = temp_dir("browser-editor");
     let server = Server::start(
         &dir,
         "round_cap = 60\nworkers = 1\n[ladder]\nplacement_games = 2\nmax_games_per_version = 4\n\
-         [uploads]\ncheck_games = 1\n",
+         [uploads]\ncheck_games = 1\ntest_pairs = 1\n",
     );
     let rival = server.add_contestant("rival");
     let file = write(&dir, "rival.wat", &climber("rival-climb"));
@@ -404,6 +407,127 @@ fn a_contestant_writes_python_and_javascript_in_the_editor_and_submits_them() {
             })
             .await;
             shot(&c, &format!("editor-{lang}")).await;
+
+            // Test with a bug: the herd of a seat that does not exist. The exception, in the
+            // agent's language, names the line, once with its count.
+            let (at, with) = if lang == "python" {
+                ("view.herds[view.seat]", "view.herds[view.seat + 5]")
+            } else {
+                ("view.herds[view.seat]", "view.herds[view.seat + 5].animals")
+            };
+            let swap = |from: &str, to: &str| {
+                format!(
+                    "const v = window.arenaEditor, t = v.state.doc.toString(), i = t.indexOf({from:?}); \
+                     if (i < 0) return 0; \
+                     v.dispatch({{changes: {{from: i, to: i + {n}, insert: {to:?}}}}}); \
+                     return v.state.doc.lineAt(i).number;",
+                    n = from.len()
+                )
+            };
+            let bug_line = c.execute(&swap(at, with), vec![]).await.unwrap();
+            let bug_line = bug_line.as_u64().unwrap();
+            assert!(bug_line > 0, "the {lang} template reads {at}");
+            let opponent = |value: &'static str| {
+                let c = c.clone();
+                async move {
+                    c.find(Locator::Css(&format!("#test-opponents input[value='{value}']")))
+                        .await
+                        .unwrap()
+                }
+            };
+            // The first opponent is chosen for a start; builtin:greedy instead.
+            opponent("builtin:passer").await.click().await.unwrap();
+            opponent("builtin:greedy").await.click().await.unwrap();
+            c.find(Locator::Id("test-button")).await.unwrap().click().await.unwrap();
+            let verdict = c
+                .wait()
+                .at_most(Duration::from_secs(300))
+                .for_element(Locator::Css("#test-verdict[data-verdict]"))
+                .await
+                .unwrap();
+            assert_eq!(
+                verdict.attr("data-verdict").await.unwrap().as_deref(),
+                Some("failed")
+            );
+            let report = c
+                .execute(
+                    "return document.getElementById('test-report').textContent;",
+                    vec![],
+                )
+                .await
+                .unwrap();
+            let report = report.as_str().unwrap();
+            let named = if lang == "python" {
+                format!("File \"agent.py\", line {bug_line}, in trade")
+            } else {
+                format!("trade@agent.js:{bug_line}:")
+            };
+            assert!(report.contains(&named), "{named}: {report}");
+            assert!(report.contains("(the same fault in "), "{report}");
+            c.execute("document.getElementById('test-result').scrollIntoView();", vec![])
+                .await
+                .unwrap();
+            shot(&c, &format!("editor-{lang}-test-error")).await;
+
+            // Fixed: the games against builtin:greedy, each with its replay.
+            assert_eq!(
+                c.execute(&swap(with, at), vec![]).await.unwrap(),
+                serde_json::json!(bug_line)
+            );
+            c.find(Locator::Id("test-button")).await.unwrap().click().await.unwrap();
+            let replay = c
+                .wait()
+                .at_most(Duration::from_secs(300))
+                .for_element(Locator::Css("#test-games li a.test-replay"))
+                .await
+                .unwrap();
+            let verdict = c.find(Locator::Id("test-verdict")).await.unwrap();
+            assert_eq!(
+                verdict.attr("data-verdict").await.unwrap().as_deref(),
+                Some("passed")
+            );
+            let mut games = Vec::new();
+            for li in c.find_all(Locator::Css("#test-games li")).await.unwrap() {
+                games.push(li.text().await.unwrap());
+            }
+            assert_eq!(games.len(), 2, "one seat-swapped pair: {games:?}");
+            let me = format!("{name} (test)");
+            assert!(
+                games[0].contains(&format!("seat 0: {me}, seat 1: builtin:greedy"))
+                    && games[1].contains(&format!("seat 0: builtin:greedy, seat 1: {me}")),
+                "{games:?}"
+            );
+            c.execute("document.getElementById('test-result').scrollIntoView();", vec![])
+                .await
+                .unwrap();
+            shot(&c, &format!("editor-{lang}-test")).await;
+            let href = replay.attr("href").await.unwrap().unwrap();
+            c.goto(&format!("{}{href}", server.url)).await.unwrap();
+            wait_until("the test's replay", 30, || async {
+                match c.find(Locator::Id("title")).await {
+                    Ok(t) => t.text().await.unwrap_or_default().contains(&me),
+                    Err(_) => false,
+                }
+            })
+            .await;
+            let error = c.find(Locator::Id("load-error")).await.unwrap();
+            assert!(!error.is_displayed().await.unwrap(), "the replay data loaded");
+            c.find(Locator::Id("last")).await.unwrap().click().await.unwrap();
+            shot(&c, &format!("editor-{lang}-test-replay")).await;
+            // Nothing was submitted: back on /me, no version yet.
+            c.goto(&format!("{}/me", server.url)).await.unwrap();
+            c.wait()
+                .at_most(Duration::from_secs(30))
+                .for_element(Locator::Css("#editor .cm-gutters"))
+                .await
+                .unwrap();
+            assert!(c.find(Locator::Css("#versions li")).await.is_err(), "no version");
+            c.find(Locator::Css(&format!("#source-lang option[value={lang}]")))
+                .await
+                .unwrap()
+                .click()
+                .await
+                .unwrap();
 
             // A bug typed at the end: the build's error names its line.
             let content = c.find(Locator::Css("#editor .cm-content")).await.unwrap();

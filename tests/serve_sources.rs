@@ -181,6 +181,193 @@ fn sources_are_built_confined_checked_and_kept_for_their_author() {
     server.finish();
 }
 
+/// One `POST /api/tests` as the editor's Test sends it (JSON: one file, the opponents);
+/// `(status, Retry-After, JSON answer)`.
+fn test_run(
+    server: &Server,
+    token: &str,
+    file: &str,
+    text: &str,
+    opponents: &[&str],
+) -> (u16, Option<String>, serde_json::Value) {
+    let lang = if file.ends_with(".py") {
+        "python"
+    } else {
+        "javascript"
+    };
+    let body = serde_json::json!({
+        "lang": lang,
+        "entry": file,
+        "files": [{"path": file, "text": text}],
+        "opponents": opponents,
+    });
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(std::time::Duration::from_secs(600)))
+        .build()
+        .into();
+    let mut resp = agent
+        .post(format!("{}/api/tests", server.url))
+        .header("Authorization", &format!("Bearer {token}"))
+        .header("Content-Type", "application/json")
+        .send(body.to_string())
+        .expect("the test is answered");
+    let status = resp.status().as_u16();
+    let retry = resp
+        .headers()
+        .get("retry-after")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
+    let body = resp.body_mut().read_to_string().unwrap_or_default();
+    let json = serde_json::from_str(&body).unwrap_or_else(|_| panic!("{status}: {body}"));
+    (status, retry, json)
+}
+
+/// The editor's Test as an API: an unknown opponent is refused naming it; the template plays
+/// seat-swapped games against a built-in agent and an agent on the ladder, whose replays its
+/// tester (and nobody else) can open; a build error is the verdict; no version is made and the
+/// leaderboard does not change; past `uploads.tests_per_hour`, 429 with Retry-After.
+#[test]
+fn test_runs_play_chosen_opponents_without_making_a_version() {
+    let dir = temp_dir("test-runs");
+    let server = Server::start(
+        &dir,
+        "round_cap = 60\nworkers = 1\n[ladder]\nplacement_games = 2\nmax_games_per_version = 4\n\
+         [uploads]\ncheck_games = 1\ntests_per_hour = 2\ntest_pairs = 1\n",
+    );
+    let alice = server.add_contestant("alice");
+    let bob = server.add_contestant("bob");
+    let rival = write(&dir, "rival.wat", &climber("rival-climb"));
+    assert_eq!(server.submit(&bob, &rival).status.code(), Some(0));
+    let agent = template("python/agent.py");
+
+    // Unknown opponents: 422 naming them, and not counted against the limit.
+    for unknown in ["builtin:nope", "nobody", "builtin:jungle-greedy"] {
+        let (status, _, answer) = test_run(
+            &server,
+            &alice,
+            "agent.py",
+            &agent,
+            &["builtin:greedy", unknown],
+        );
+        assert_eq!(status, 422, "{answer}");
+        let error = answer["error"].as_str().unwrap();
+        assert!(error.contains(&format!("{unknown:?}")), "{error}");
+    }
+
+    // The template against a built-in agent and bob's agent on the ladder: one seat-swapped
+    // pair each.
+    let (status, _, report) = test_run(
+        &server,
+        &alice,
+        "agent.py",
+        &agent,
+        &["builtin:greedy", "bob"],
+    );
+    assert_eq!(status, 200, "{report}");
+    assert_eq!(report["accepted"], true, "{report}");
+    assert!(report["report"]
+        .as_str()
+        .unwrap()
+        .contains("built agent.py (Python)"));
+    let games = report["games"].as_array().unwrap();
+    let seats: Vec<Vec<String>> = games
+        .iter()
+        .map(|g| {
+            g["seats"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s.as_str().unwrap().to_owned())
+                .collect()
+        })
+        .collect();
+    let me = "alice (test)".to_string();
+    assert_eq!(
+        seats,
+        [
+            [me.clone(), "builtin:greedy".into()],
+            ["builtin:greedy".into(), me.clone()],
+            [me.clone(), "bob v1".into()],
+            ["bob v1".into(), me.clone()],
+        ],
+        "{report}"
+    );
+    for (i, g) in games.iter().enumerate() {
+        assert_eq!(g["seat"], i % 2, "{g}");
+        assert!(["won", "lost", "draw"].contains(&g["result"].as_str().unwrap()));
+    }
+
+    // The replays: the viewer's page and the game's data for alice; for bob or a visitor, as
+    // for a test that does not exist.
+    let replay = games[2]["replay"].as_str().unwrap();
+    let (page, query) = replay.split_once('?').unwrap();
+    assert_eq!(query, "game=3");
+    assert_eq!(server.get(page).0, 200, "{page}");
+    let folder = page.rsplit_once('/').unwrap().0;
+    let data = format!("{folder}/games/game-000003.js");
+    let (status, script) = server.get_as(&alice, &data);
+    assert_eq!(status, 200, "{script}");
+    assert!(script.starts_with("window.ARENA_GAME = "), "{script:.200}");
+    assert!(script.contains("bob v1"));
+    let (status, record) = server.get_as(&alice, games[2]["record"].as_str().unwrap());
+    assert_eq!(status, 200);
+    assert!(record.lines().count() > 2, "{record:.300}");
+    assert_eq!(server.get_as(&bob, &data).0, 404);
+    assert_eq!(server.get(&data).0, 404);
+    assert_eq!(
+        server
+            .get_as(&alice, &format!("{folder}/games/game-000009.js"))
+            .0,
+        404,
+        "no such game"
+    );
+
+    // A build error is the verdict, with the line; no game is played.
+    let broken = format!("{agent}\ndef broken(:\n    pass\n");
+    let line = broken.lines().count() - 1;
+    let (status, _, report) = test_run(&server, &alice, "agent.py", &broken, &["builtin:greedy"]);
+    assert_eq!(status, 200, "{report}");
+    assert_eq!(report["accepted"], false);
+    assert_eq!(report["reason"], "the Python build failed");
+    let text = report["report"].as_str().unwrap();
+    assert!(
+        text.contains(&format!("File \"agent.py\", line {line}")),
+        "{text}"
+    );
+    assert_eq!(report["games"], serde_json::json!([]));
+
+    // The third test within the hour: refused, with when to come back.
+    let (status, retry, answer) = test_run(&server, &alice, "agent.py", &agent, &["bob"]);
+    assert_eq!(status, 429, "{answer}");
+    let retry: u64 = retry.expect("Retry-After").parse().unwrap();
+    assert!((3000..=3600).contains(&retry), "{retry}");
+    assert!(answer["error"]
+        .as_str()
+        .unwrap()
+        .contains("2 tests an hour"));
+    // Bob's limit is his own.
+    let (status, _, answer) = test_run(&server, &bob, "agent.py", "x = (\n", &["builtin:greedy"]);
+    assert_eq!(status, 200, "{answer}");
+
+    // No version, no place on the leaderboard.
+    assert_eq!(
+        server.json_as(&alice, "/api/me")["versions"],
+        serde_json::json!([])
+    );
+    assert_eq!(
+        server.json_as(&bob, "/api/me")["versions"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+    let board = server.json("/api/leaderboard");
+    assert!(entry(&board, "alice").is_none(), "{board}");
+    assert!(entry(&board, "alice (test)").is_none(), "{board}");
+    server.finish();
+}
+
 /// A server whose machine has neither toolchain says so at its start, one line per language,
 /// refuses sources with 422 "this server cannot build Python: …", and goes on serving.
 #[test]

@@ -169,6 +169,32 @@ fn a_module_sharing_a_runtime_takes_its_functions_from_the_cache_and_runs_the_sa
     assert_eq!(value, expected_run(FUNCTIONS + 1, 5));
 }
 
+/// With the default limits, the functions a later agent of a known runtime had to compile are
+/// stored too, so that the agents after it find them (wasmtime gives some functions new keys
+/// from one compile to the next: without this, every later agent compiles them again).
+#[test]
+fn what_a_later_agent_compiled_is_stored_for_the_agents_after_it() {
+    let dir = Scratch::new("later");
+    let mut c = compiler(&dir.0);
+    c.limits.functions = FunctionCacheLimits {
+        min_code_bytes: 0,
+        ..FunctionCacheLimits::default()
+    };
+    let (first, _, _) = compile_and_run(&c, &runtime_module(200, "A"));
+    assert!(first.stored, "{first:?}");
+    // A later agent whose runtime has 100 functions more: those (and the few whose keys changed)
+    // are compiled, and stored.
+    let (later, value, _) = compile_and_run(&c, &runtime_module(300, "B"));
+    assert!(later.compiled >= 100, "{later:?}");
+    assert!(later.stored, "{later:?}");
+    assert_eq!(value, expected_run(300, 5));
+    assert_eq!(packs(&dir.0).len(), 2);
+    // The agent after it finds them: only the few functions whose keys changed are compiled.
+    let (next, value, _) = compile_and_run(&c, &runtime_module(300, "C"));
+    assert!(next.compiled < 60, "{next:?}");
+    assert_eq!(value, expected_run(300, 5));
+}
+
 #[test]
 fn a_changed_pack_is_refused_and_removed_and_its_functions_compiled_again() {
     let dir = Scratch::new("tamper");

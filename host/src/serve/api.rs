@@ -22,6 +22,7 @@ use super::auth;
 use super::db::{Contestant, GameRow};
 use super::engine::{self, GameResult};
 use super::events::Update;
+use super::test_runs;
 use super::uploads::{self, Refusal};
 use super::App;
 
@@ -48,6 +49,7 @@ pub fn router(app: Arc<App>) -> Router {
     let upload_limit = app.challenge.uploads.max_bytes as usize + 64 * 1024;
     let uploads = Router::new()
         .route("/api/submissions", post(submit))
+        .route("/api/tests", post(test))
         .route_layer(DefaultBodyLimit::max(upload_limit))
         .route_layer(RequestBodyLimitLayer::new(upload_limit));
     Router::new()
@@ -202,11 +204,83 @@ async fn submit(State(app): AppState, headers: HeaderMap, body: Body) -> Respons
     }
 }
 
+/// A test run sent as JSON: the sources as stored (`lang`, `entry`, `files`) and the opponents.
+#[derive(serde::Deserialize)]
+struct TestForm {
+    #[serde(flatten)]
+    sources: super::sources::Sources,
+    #[serde(default)]
+    opponents: Vec<String>,
+}
+
+/// `POST /api/tests` (the editor's Test): sources as for `POST /api/submissions`
+/// (`multipart/form-data` with `opponent` fields, or JSON `{"lang", "entry", "files": [{"path",
+/// "text"}], "opponents": [...]}`), built and checked in the upload checks' queue, then played
+/// against each opponent (`builtin:NAME`, or a contestant on the ladder) in seat-swapped games.
+/// No version is made. 200 with the report (also for a build error or a refusing check); 422 for
+/// an unknown opponent (named) or sources this server cannot build; 429 with `Retry-After` past
+/// `uploads.tests_per_hour`.
+async fn test(State(app): AppState, headers: HeaderMap, body: Body) -> Response {
+    let who = match required_viewer(&app, &headers).await {
+        Ok(who) => who,
+        Err(e) => return e.into_response(),
+    };
+    if !origin_ok(&headers) {
+        return foreign_origin().into_response();
+    }
+    if let Err(r) = test_runs::admit(&app, &who).await {
+        return refusal(r);
+    }
+    let received = match uploads::receive(&app, body, content_length(&headers)).await {
+        Ok(r) => r,
+        Err(r) => return refusal(r),
+    };
+    let (bytes, room) = received.into_parts();
+    let content_type = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default();
+    let form = if content_type.starts_with("multipart/form-data") {
+        super::sources::Sources::from_multipart_with(content_type, bytes, "opponent").await
+    } else {
+        serde_json::from_slice::<TestForm>(&bytes)
+            .map_err(|e| format!("unreadable test: {e}"))
+            .and_then(|f| {
+                f.sources.validate()?;
+                Ok((f.sources, f.opponents))
+            })
+    };
+    drop(room);
+    let (sources, picked) = match form {
+        Ok(f) => f,
+        Err(why) => return ApiError(StatusCode::BAD_REQUEST, why).into_response(),
+    };
+    if let Some(why) = app.builds.unavailable(sources.lang) {
+        return refusal(Refusal::Unbuildable(why));
+    }
+    if picked.is_empty() && app.challenge.players_per_game > 1 {
+        return ApiError(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "choose at least one opponent (builtin:NAME, or a contestant on the ladder)".into(),
+        )
+        .into_response();
+    }
+    let opponents = match test_runs::resolve(&app, &picked).await {
+        Ok(o) => o,
+        Err(why) => return ApiError(StatusCode::UNPROCESSABLE_ENTITY, why).into_response(),
+    };
+    match test_runs::take(&app, &who, sources, opponents).await {
+        Ok(report) => ([NO_STORE], Json(report)).into_response(),
+        Err(r) => refusal(r),
+    }
+}
+
 /// The answer to an upload that was not checked (429 with `Retry-After`).
 pub fn refusal(r: Refusal) -> Response {
     let status = match &r {
         Refusal::Closed(_) => StatusCode::FORBIDDEN,
-        Refusal::RateLimited { retry_after_s, .. } => {
+        Refusal::RateLimited { retry_after_s, .. }
+        | Refusal::TestsLimited { retry_after_s, .. } => {
             let retry = *retry_after_s;
             return (
                 StatusCode::TOO_MANY_REQUESTS,

@@ -417,20 +417,23 @@ fn clean_output(output: &str, dir: &Path) -> String {
 }
 
 /// The JavaScript build script of an agent whose entry is `src/ENTRY` (as the templates' build.mjs).
+/// It builds from inside `src/`, so that the agent's stack traces name its files as uploaded
+/// (`trade@agent.js:49:23`, not `src/agent.js`).
 fn js_build_script(entry: &str, world: &str) -> String {
-    let source = serde_json::to_string(&format!("src/{entry}")).expect("a string");
+    let source = serde_json::to_string(entry).expect("a string");
     format!(
         "import {{ writeFile }} from 'node:fs/promises';\n\
          import {{ componentize }} from '@bytecodealliance/componentize-js';\n\
+         process.chdir('src');\n\
          let component;\n\
          try {{\n\
-           ({{ component }} = await componentize({{ sourcePath: {source}, witPath: 'wit', \
+           ({{ component }} = await componentize({{ sourcePath: {source}, witPath: '../wit', \
          worldName: '{world}', disableFeatures: ['http', 'fetch-event'] }}));\n\
          }} catch (e) {{\n\
            console.error(e.message);\n\
            process.exit(1);\n\
          }}\n\
-         await writeFile('out.wasm', component);\n"
+         await writeFile('../out.wasm', component);\n"
     )
 }
 

@@ -1,4 +1,6 @@
 //! The upload checks: a fair queue that runs them apart from the requests that brought them.
+//! Test runs (the editor's Test, [`super::test_runs`]) build and check sources too, and wait
+//! in the same queue: a contestant's test and upload take turns with everyone else's.
 //!
 //! At most `uploads.checks_at_once` checks run at a time, and at most one per contestant; when a
 //! checker is free, the contestant served longest ago goes next, so that one contestant's many
@@ -23,9 +25,24 @@ pub struct Job {
     pub reply: Option<oneshot::Sender<anyhow::Result<Checked>>>,
 }
 
+/// What waits in the queue: an upload's check, or a test run.
+enum Task {
+    Check(Job),
+    Test(super::test_runs::Job),
+}
+
+impl Task {
+    fn contestant(&self) -> i64 {
+        match self {
+            Task::Check(j) => j.upload.contestant_id,
+            Task::Test(t) => t.contestant_id,
+        }
+    }
+}
+
 #[derive(Default)]
 struct Queue {
-    waiting: VecDeque<Job>,
+    waiting: VecDeque<Task>,
     /// Contestants whose upload is being checked.
     running: HashSet<i64>,
     /// When each contestant's last check began (a count of checks begun).
@@ -36,7 +53,7 @@ struct Queue {
 impl Queue {
     /// The next job to start, if a checker is free: the first waiting job of the contestant
     /// served longest ago (never served first) among those with no check running.
-    fn next(&mut self, at_once: usize) -> Option<Job> {
+    fn next(&mut self, at_once: usize) -> Option<Task> {
         if self.running.len() >= at_once {
             return None;
         }
@@ -44,13 +61,13 @@ impl Queue {
             .waiting
             .iter()
             .enumerate()
-            .filter(|(_, j)| !self.running.contains(&j.upload.contestant_id))
-            .min_by_key(|(i, j)| (self.served.get(&j.upload.contestant_id).copied(), *i))?;
-        let job = self.waiting.remove(i)?;
+            .filter(|(_, j)| !self.running.contains(&j.contestant()))
+            .min_by_key(|(i, j)| (self.served.get(&j.contestant()).copied(), *i))?;
+        let task = self.waiting.remove(i)?;
         self.begun += 1;
-        self.running.insert(job.upload.contestant_id);
-        self.served.insert(job.upload.contestant_id, self.begun);
-        Some(job)
+        self.running.insert(task.contestant());
+        self.served.insert(task.contestant(), self.begun);
+        Some(task)
     }
 }
 
@@ -73,7 +90,13 @@ impl Checks {
 
     /// Queues a check; it starts when its turn comes.
     pub fn submit(&self, app: &Arc<App>, job: Job) {
-        self.lock().waiting.push_back(job);
+        self.lock().waiting.push_back(Task::Check(job));
+        self.dispatch(app);
+    }
+
+    /// Queues a test run; it starts when its turn comes.
+    pub fn submit_test(&self, app: &Arc<App>, job: super::test_runs::Job) {
+        self.lock().waiting.push_back(Task::Test(job));
         self.dispatch(app);
     }
 
@@ -85,14 +108,21 @@ impl Checks {
 
     /// Starts every check whose turn has come.
     fn dispatch(&self, app: &Arc<App>) {
-        while let Some(job) = self.lock().next(self.at_once) {
+        while let Some(task) = self.lock().next(self.at_once) {
             let app = Arc::clone(app);
             tokio::spawn(async move {
-                let contestant = job.upload.contestant_id;
                 // Frees the contestant's place even if the check panics.
                 let done = Done {
                     app: Arc::clone(&app),
-                    contestant,
+                    contestant: task.contestant(),
+                };
+                let job = match task {
+                    Task::Check(job) => job,
+                    Task::Test(test) => {
+                        super::test_runs::run(&app, test).await;
+                        drop(done);
+                        return;
+                    }
                 };
                 let result = run(&app, &job.upload).await;
                 if let Some(reply) = job.reply {
@@ -263,7 +293,10 @@ mod tests {
 
     fn started(q: &mut Queue, at_once: usize) -> Vec<(i64, i64)> {
         std::iter::from_fn(|| q.next(at_once))
-            .map(|j| (j.upload.contestant_id, j.upload.number))
+            .map(|t| match t {
+                Task::Check(j) => (j.upload.contestant_id, j.upload.number),
+                Task::Test(t) => (t.contestant_id, 0),
+            })
             .collect()
     }
 
@@ -273,9 +306,9 @@ mod tests {
     fn contestants_are_served_in_turn_one_check_each_at_a_time() {
         let mut q = Queue::default();
         for n in 1..=3 {
-            q.waiting.push_back(job(1, n));
+            q.waiting.push_back(Task::Check(job(1, n)));
         }
-        q.waiting.push_back(job(2, 1));
+        q.waiting.push_back(Task::Check(job(2, 1)));
         assert_eq!(started(&mut q, 1), [(1, 1)]);
         assert_eq!(started(&mut q, 1), [], "one checker, busy");
         q.running.remove(&1);
@@ -283,11 +316,41 @@ mod tests {
         q.running.remove(&2);
         assert_eq!(started(&mut q, 1), [(1, 2)]);
         q.running.remove(&1);
-        q.waiting.push_back(job(3, 1));
+        q.waiting.push_back(Task::Check(job(3, 1)));
         assert_eq!(started(&mut q, 1), [(3, 1)], "never served goes first");
         // Two checkers: still one check per contestant.
         q.running.clear();
         assert_eq!(started(&mut q, 2), [(1, 3)]);
         assert!(q.waiting.is_empty());
+    }
+
+    fn test_run(contestant: i64) -> Task {
+        Task::Test(crate::serve::test_runs::Job {
+            contestant_id: contestant,
+            name: format!("c{contestant}"),
+            sources: crate::serve::sources::Sources::single("agent.py", "x = 1\n").unwrap(),
+            opponents: Vec::new(),
+            reply: oneshot::channel().0,
+        })
+    }
+
+    /// A test run waits in the same queue as uploads: a contestant's test and upload never run
+    /// at once, and another contestant's upload goes between them.
+    #[test]
+    fn test_runs_take_turns_with_uploads() {
+        let mut q = Queue::default();
+        q.waiting.push_back(test_run(1));
+        q.waiting.push_back(Task::Check(job(1, 1)));
+        q.waiting.push_back(Task::Check(job(2, 1)));
+        assert_eq!(
+            started(&mut q, 2),
+            [(1, 0), (2, 1)],
+            "one task per contestant"
+        );
+        q.running.remove(&2);
+        assert_eq!(started(&mut q, 2), [], "contestant 1's test still runs");
+        q.running.remove(&1);
+        q.waiting.push_back(test_run(2));
+        assert_eq!(started(&mut q, 1), [(1, 1)], "served longest ago");
     }
 }

@@ -63,6 +63,8 @@ struct RawUploads {
     per_hour: Option<u32>,
     check_games: Option<u32>,
     checks_at_once: Option<usize>,
+    tests_per_hour: Option<u32>,
+    test_pairs: Option<u32>,
     compile_cpu_s: Option<u64>,
     python: Option<PathBuf>,
     node: Option<PathBuf>,
@@ -108,6 +110,11 @@ pub struct Uploads {
     /// Upload checks run at the same time; more wait their turn (at most one per contestant,
     /// contestants served in turn).
     pub checks_at_once: usize,
+    /// Test runs (the editor's Test, `POST /api/tests`) per contestant in any hour.
+    pub tests_per_hour: u32,
+    /// Seat-swapped pairs of games a test run plays against each opponent (a pair is
+    /// `players_per_game` games, the tested agent in each seat once).
+    pub test_pairs: u32,
     /// The compile deadline of an upload, in milliseconds of CPU time.
     pub compile_cpu_ms: u64,
     /// How Python and JavaScript uploads are built (`super::build`).
@@ -311,6 +318,14 @@ impl Challenge {
         if checks_at_once == 0 {
             bail!("key `uploads.checks_at_once`: must be at least 1");
         }
+        let tests_per_hour = raw.uploads.tests_per_hour.unwrap_or(30);
+        if tests_per_hour == 0 {
+            bail!("key `uploads.tests_per_hour`: must be at least 1");
+        }
+        let test_pairs = raw.uploads.test_pairs.unwrap_or(2);
+        if !(1..=10).contains(&test_pairs) {
+            bail!("key `uploads.test_pairs`: {test_pairs} is not between 1 and 10");
+        }
         let compile_cpu_ms = match raw.uploads.compile_cpu_s {
             Some(0) => bail!("key `uploads.compile_cpu_s`: must be at least 1"),
             Some(s) => s.saturating_mul(1000),
@@ -361,6 +376,8 @@ impl Challenge {
                 per_hour,
                 check_games,
                 checks_at_once,
+                tests_per_hour,
+                test_pairs,
                 compile_cpu_ms,
                 build,
             },
@@ -519,6 +536,8 @@ max_kib = 64
 per_hour = 5
 check_games = 2
 checks_at_once = 2
+tests_per_hour = 12
+test_pairs = 3
 [final]
 games_per_group = 7
 seed = 9
@@ -533,6 +552,7 @@ output = "/srv/final"
         assert_eq!(c.deadline_ms, Some(1_796_146_200_000));
         assert_eq!(c.workers, 3);
         assert_eq!(c.uploads.max_bytes, 64 << 10);
+        assert_eq!((c.uploads.tests_per_hour, c.uploads.test_pairs), (12, 3));
         assert_eq!(c.ladder.placement_games, 3);
         assert_eq!(c.final_dir(), Path::new("/srv/final"));
         assert_eq!(c.budgets.fuel_per_decision, Some(1000));
@@ -549,6 +569,8 @@ output = "/srv/final"
         assert!(err("deadline = 'tomorrow'").contains("deadline"));
         assert!(err("workers = 0").contains("key `workers`"));
         assert!(err("invite_code = 'abc'").contains("invite_code"));
+        assert!(err("[uploads]\ntests_per_hour = 0").contains("uploads.tests_per_hour"));
+        assert!(err("[uploads]\ntest_pairs = 0").contains("uploads.test_pairs"));
         assert!(err("[ladder]\nplacement_games = 3").contains("ladder.placement_games"));
         assert!(err("[ladder]\ntarget_interval = -1.0").contains("ladder.target_interval"));
         assert!(err("[uploads]\nmax_kib = 999999999").contains("uploads.max_kib"));

@@ -21,11 +21,13 @@ use crate::check::check_loaded;
 use crate::game::{GameSettings, Host, Seat, SmokeOptions, Table};
 use crate::league::{self, LeagueConfig, RunOptions};
 use crate::records::{sha256_hex, RecordMeta};
-use crate::sandbox::{run_with_big_stack, AgentModule, HostFailure, Sandbox};
+use crate::sandbox::{AgentModule, HostFailure, Sandbox};
 
 pub use crate::game::{FaultPolicy, Game};
 pub use crate::league::config::Budgets;
 pub use crate::league::result::GameResult;
+/// Runs `f` on a thread with [`WORKER_STACK_BYTES`] of stack, as [`Engine::play`] needs.
+pub use crate::sandbox::run_with_big_stack;
 pub use crate::sandbox::{Limits, DEFAULT_COMPILE_CPU_MS, WORKER_STACK_BYTES};
 
 /// Whether `e` is the host's own failure (see [`HostFailure`]) rather than an agent's doing.

@@ -193,12 +193,23 @@ pub struct Me<'a> {
 
 /// The code editor of `/me` (a text area that `editor.js` makes a code editor).
 pub struct Editor {
+    /// The opponents Test may play: the game's built-in agents, the agents on the ladder.
+    pub opponents: Vec<Choice>,
+    /// Seat-swapped pairs of games Test plays against each opponent.
+    pub test_pairs: u32,
+    pub tests_per_hour: u32,
     /// `python` or `javascript`: the language of `source`.
     pub lang: &'static str,
     pub source: String,
     /// The game's templates in the languages the server builds.
     pub python: Option<String>,
     pub javascript: Option<String>,
+}
+
+/// One choice of a list: the value sent, the words shown.
+pub struct Choice {
+    pub value: String,
+    pub label: String,
 }
 
 /// How long the long steps of an upload take, in seconds, for the page's words: measured on the

@@ -11,7 +11,8 @@
 //! [`workers`] (threads that play games, and the results of workers on other machines:
 //! `crate::distributed`), [`final_round`] (the deadline and the final), [`events`] (server-sent
 //! events), [`http`] (connections and their limits), [`api`] and [`pages`] (HTTP), [`cache`]
-//! (pages rendered once per change), [`admin`] (the host's commands) and [`submit`] (the client).
+//! (pages rendered once per change), [`admin`] (the host's commands), [`submit`] (the client)
+//! and [`test_runs`] (the editor's Test: games against chosen opponents, no version made).
 
 pub mod admin;
 pub mod api;
@@ -32,6 +33,7 @@ pub mod pages;
 pub mod sources;
 pub mod storage;
 pub mod submit;
+pub mod test_runs;
 pub mod uploads;
 pub mod workers;
 
@@ -88,6 +90,8 @@ pub struct App {
     pub executable: Option<download::Executable>,
     /// The toolchains that build Python and JavaScript uploads, found at the start.
     pub builds: build::Builds,
+    /// Test runs: their hourly limit and their games' records.
+    pub tests: test_runs::Tests,
 }
 
 impl App {
@@ -157,6 +161,7 @@ impl App {
             stopping: AtomicBool::new(false),
             executable,
             builds,
+            tests: test_runs::Tests::default(),
         });
         app.board.reload(&app.db).await?;
         if app.db.shared() {

@@ -32,6 +32,8 @@ type AppState = State<Arc<App>>;
 
 const SERVE_CSS: &str = include_str!("assets/serve.css");
 const LIVE_JS: &str = include_str!("assets/live.js");
+/// The editor's Test button (`POST /api/tests`) and its results.
+const TESTER_JS: &str = include_str!("assets/tester.js");
 /// The code editor of `/me`: CodeMirror 6, bundled by `editor/build.sh` (committed).
 const EDITOR_JS: &str = include_str!("editor/editor.js");
 const EDITOR_LICENSES: &str = include_str!("editor/LICENSES.txt");
@@ -56,6 +58,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/static/{file}", get(static_file))
         .route("/replays/{file}", get(replay_asset))
         .route("/replays/games/{file}", get(replay_data))
+        .route("/replays/tests/{test}/{file}", get(test_replay_asset))
+        .route("/replays/tests/{test}/games/{file}", get(test_replay_data))
         .route_layer(RequestBodyLimitLayer::new(SMALL_BODY))
         .merge(uploads)
         .with_state(app)
@@ -556,7 +560,7 @@ async fn me_page(
     let scripts: &[&str] = if app.builds.unavailable(Lang::Python).is_none()
         || app.builds.unavailable(Lang::JavaScript).is_none()
     {
-        &["editor.js"]
+        &["editor.js", "tester.js"]
     } else {
         &[]
     };
@@ -616,6 +620,12 @@ async fn editor(
         }
     }
     Ok(Some(html::Editor {
+        opponents: super::test_runs::choices(app)
+            .into_iter()
+            .map(|(value, label)| html::Choice { value, label })
+            .collect(),
+        test_pairs: app.challenge.uploads.test_pairs,
+        tests_per_hour: app.challenge.uploads.tests_per_hour,
         lang: lang.key(),
         source,
         python: langs
@@ -681,7 +691,7 @@ async fn source_submit(
 fn refused_upload(r: Refusal) -> Result<Response, PageError> {
     let error = match r {
         Refusal::Closed(_) => "closed",
-        Refusal::RateLimited { .. } => "rate",
+        Refusal::RateLimited { .. } | Refusal::TestsLimited { .. } => "rate",
         Refusal::TooLarge { .. } => "large",
         Refusal::Unreadable(_) => "unreadable",
         Refusal::Unbuildable(why) => return Err(PageError(StatusCode::UNPROCESSABLE_ENTITY, why)),
@@ -819,6 +829,7 @@ async fn static_file(Path(file): Path<String>) -> Response {
     let text = match file.as_str() {
         "serve.css" => SERVE_CSS,
         "live.js" => LIVE_JS,
+        "tester.js" => TESTER_JS,
         "editor.js" => EDITOR_JS,
         "editor-licenses.txt" => EDITOR_LICENSES,
         _ => return StatusCode::NOT_FOUND.into_response(),
@@ -867,6 +878,57 @@ async fn replay_data(
     })
     .await
     .map_err(|e| anyhow::anyhow!("{e}"))??;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/javascript; charset=utf-8"),
+            (header::CACHE_CONTROL, "private, no-store"),
+        ],
+        script,
+    )
+        .into_response())
+}
+
+/// The viewers' files of a test run's replays (`/replays/tests/ID/game.html?game=N`): the same
+/// files as every replay's, so that the viewer's relative links find the run's games.
+async fn test_replay_asset(Path((_, file)): Path<(String, String)>) -> Response {
+    replay_asset(Path(file)).await
+}
+
+/// `tests/ID/games/game-000001.js` (the replay data) or `.jsonl` (the record) of game 1 of test
+/// run ID, for the contestant who ran it only (404 for anyone else, as for a run forgotten).
+async fn test_replay_data(
+    State(app): AppState,
+    headers: HeaderMap,
+    Path((test, file)): Path<(String, String)>,
+) -> Result<Response, PageError> {
+    let missing = || PageError(StatusCode::NOT_FOUND, format!("no such test game: {file}"));
+    let (n, script): (usize, bool) = match file
+        .strip_prefix("game-")
+        .and_then(|f| f.strip_suffix(".js").map(|n| (n, true)))
+        .or_else(|| {
+            file.strip_prefix("game-")
+                .and_then(|f| f.strip_suffix(".jsonl"))
+                .map(|n| (n, false))
+        }) {
+        Some((n, script)) => (n.parse().map_err(|_| missing())?, script),
+        None => return Err(missing()),
+    };
+    let me = viewer(&app, &headers).await?.map(|c| c.id);
+    let text = app.tests.record(&test, n, me).ok_or_else(missing)?;
+    if !script {
+        return Ok((
+            [
+                (header::CONTENT_TYPE, "application/x-ndjson"),
+                (header::CACHE_CONTROL, "private, no-store"),
+            ],
+            text,
+        )
+            .into_response());
+    }
+    let url = format!("/replays/tests/{test}/games/game-{n:06}.jsonl");
+    let script = tokio::task::spawn_blocking(move || engine::replay_script(&text, n, &url))
+        .await
+        .map_err(|e| anyhow::anyhow!("{e}"))??;
     Ok((
         [
             (header::CONTENT_TYPE, "text/javascript; charset=utf-8"),

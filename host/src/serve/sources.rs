@@ -153,6 +153,19 @@ impl Sources {
 
     /// Sources from a `multipart/form-data` body (`content_type` names its boundary).
     pub async fn from_multipart(content_type: &str, body: Bytes) -> Result<Sources, String> {
+        Ok(Sources::from_multipart_with(content_type, body, "")
+            .await?
+            .0)
+    }
+
+    /// [`Sources::from_multipart`], and the values of the form's fields named `extra` (the
+    /// `opponent` fields of a test run), in order.
+    pub async fn from_multipart_with(
+        content_type: &str,
+        body: Bytes,
+        extra: &str,
+    ) -> Result<(Sources, Vec<String>), String> {
+        let mut extras = Vec::new();
         let request = Request::builder()
             .header(header::CONTENT_TYPE, content_type)
             .body(Body::from(body))
@@ -199,6 +212,7 @@ impl Sources {
                         return Err(format!("more than {MAX_FILES} source files"));
                     }
                 }
+                Some(n) if !extra.is_empty() && n == extra => extras.push(text()?),
                 _ => {}
             }
         }
@@ -208,7 +222,7 @@ impl Sources {
             files,
         };
         sources.validate()?;
-        Ok(sources)
+        Ok((sources, extras))
     }
 }
 

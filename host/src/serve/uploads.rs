@@ -31,6 +31,8 @@ pub enum Refusal {
     Closed(&'static str),
     /// Too many uploads in the last hour.
     RateLimited { per_hour: u32, retry_after_s: u64 },
+    /// Too many test runs in the last hour (`uploads.tests_per_hour`).
+    TestsLimited { per_hour: u32, retry_after_s: u64 },
     /// Larger than the upload limit.
     TooLarge { limit: u64 },
     /// The body could not be read (the client went away, or sent it too slowly).
@@ -52,6 +54,14 @@ impl std::fmt::Display for Refusal {
             } => write!(
                 f,
                 "at most {per_hour} uploads an hour: upload again in {}",
+                wait_text(*retry_after_s)
+            ),
+            Refusal::TestsLimited {
+                per_hour,
+                retry_after_s,
+            } => write!(
+                f,
+                "at most {per_hour} tests an hour: test again in {}",
                 wait_text(*retry_after_s)
             ),
             Refusal::TooLarge { limit } => write!(f, "an upload is at most {limit} bytes"),
@@ -134,6 +144,11 @@ impl Received {
     /// `bytes` read into `room` reserved with [`reserve`].
     pub fn new(bytes: Bytes, room: OwnedSemaphorePermit) -> Received {
         Received { bytes, room }
+    }
+
+    /// The body, and its room in the upload buffer.
+    pub fn into_parts(self) -> (Bytes, OwnedSemaphorePermit) {
+        (self.bytes, self.room)
     }
 }
 
