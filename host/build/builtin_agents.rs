@@ -15,7 +15,7 @@ use std::process::Command;
 
 /// The built-in agents: crate folder under `example-agents/` (its package name, and the name
 /// after `builtin:`), the game it plays, and one line on what it does.
-const AGENTS: [(&str, &str, &str); 17] = [
+const AGENTS: [(&str, &str, &str); 20] = [
     (
         "passer",
         "little-animal-farm",
@@ -75,6 +75,21 @@ const AGENTS: [(&str, &str, &str); 17] = [
         "jungle-search",
         "jungle",
         "alpha-beta with iterative deepening under the fuel clock",
+    ),
+    (
+        "lightcycles-random",
+        "lightcycles",
+        "a random turn among those that do not crash at once, from its seed",
+    ),
+    (
+        "lightcycles-filler",
+        "lightcycles",
+        "fills space: the turn with the most room, then hugging walls and trails",
+    ),
+    (
+        "lightcycles-search",
+        "lightcycles",
+        "alpha-beta over Voronoi territory with iterative deepening under the fuel clock",
     ),
     (
         "codewar-crawler",

@@ -9,15 +9,17 @@ pub mod codewar;
 pub mod farkle;
 pub mod farm;
 pub mod jungle;
+pub mod lightcycles;
 
 use crate::game::{Game, Hosted, Registry};
 use crate::sandbox::Games;
 
 /// Every game, in the order they are listed (the first is the default of league files).
-static ALL: [&dyn Game; 4] = [
+static ALL: [&dyn Game; 5] = [
     &Hosted(farm::Farm),
     &Hosted(farkle::Farkle),
     &Hosted(jungle::Jungle),
+    &Hosted(lightcycles::Lightcycles),
     &codewar::CodewarGame,
 ];
 
@@ -26,6 +28,7 @@ static AGENTS: Games = &[
     &farm::INFO.agent,
     &farkle::INFO.agent,
     &jungle::INFO.agent,
+    &lightcycles::INFO.agent,
     &codewar::INFO.agent,
 ];
 

@@ -1,0 +1,143 @@
+//! A component agent (world `arena:games/lightcycles` of `wit/`) in a light cycles seat: the
+//! observation becomes the WIT `view`, the typed turn the rules' turn. The budgets, faults and
+//! log are the sandbox's ([`WasmPlayer::call_component`]), the clock's allowance too.
+
+use std::any::Any;
+
+use lightcycles_rules::{Cause, Dir, Turn};
+use wasmtime::component::InstancePre;
+use wasmtime::Store;
+
+use super::rules::Ask;
+use crate::game::Fault;
+use crate::sandbox::{wrong_world, ComponentWorld, HostState, Init, WasmPlayer, WorldPre};
+
+/// The typed exports of world `lightcycles`, generated from the WIT package.
+pub mod bindings {
+    wasmtime::component::bindgen!({ path: "../wit", world: "arena:games/lightcycles" });
+}
+
+use bindings::arena::games::lightcycles_types as wit;
+use bindings::arena::games::types as shared;
+use bindings::{Lightcycles, LightcyclesPre};
+
+/// World `arena:games/lightcycles`, for the sandbox.
+pub struct LightcyclesWorld;
+
+impl ComponentWorld for LightcyclesWorld {
+    fn name(&self) -> &'static str {
+        "arena:games/lightcycles@1.0.0"
+    }
+
+    fn exports(&self) -> &'static [&'static str] {
+        &["init", "choose-turn"]
+    }
+
+    fn type_interfaces(&self) -> &'static [&'static str] {
+        &["arena:games/lightcycles-types@1.0.0"]
+    }
+
+    fn wit_file(&self) -> (&'static str, &'static str) {
+        (
+            "wit/lightcycles.wit",
+            include_str!("../../../../wit/lightcycles.wit"),
+        )
+    }
+
+    fn prepare(&self, pre: InstancePre<HostState>) -> wasmtime::Result<Box<dyn WorldPre>> {
+        Ok(Box::new(LightcyclesPre::new(pre)?))
+    }
+}
+
+impl WorldPre for LightcyclesPre<HostState> {
+    fn instantiate(&self, store: &mut Store<HostState>) -> wasmtime::Result<Box<dyn Any + Send>> {
+        Ok(Box::new(LightcyclesPre::instantiate(self, store)?))
+    }
+
+    fn init(
+        &self,
+        instance: &(dyn Any + Send),
+        store: &mut Store<HostState>,
+        init: &Init,
+    ) -> wasmtime::Result<Result<(), String>> {
+        let setup = shared::Setup {
+            seat: init.seat as u32,
+            players: init.players as u32,
+            seed: init.seed,
+            round_cap: init.round_cap,
+        };
+        world(instance)?.call_init(store, setup)
+    }
+}
+
+/// The instance of a light cycles agent.
+fn world(instance: &(dyn Any + Send)) -> wasmtime::Result<&Lightcycles> {
+    (instance as &dyn Any)
+        .downcast_ref::<Lightcycles>()
+        .ok_or_else(|| wrong_world("lightcycles"))
+}
+
+pub(crate) fn choose(player: &mut WasmPlayer, ask: &Ask) -> Result<Turn, Fault> {
+    let view = view(ask);
+    let turn = player.call_component("choose-turn", |store, w| {
+        world(w)?.call_choose_turn(store, &view)
+    })?;
+    Ok(match turn {
+        wit::Turn::Left => Turn::Left,
+        wit::Turn::Straight => Turn::Straight,
+        wit::Turn::Right => Turn::Right,
+    })
+}
+
+fn heading(d: Dir) -> wit::Heading {
+    match d {
+        Dir::North => wit::Heading::North,
+        Dir::East => wit::Heading::East,
+        Dir::South => wit::Heading::South,
+        Dir::West => wit::Heading::West,
+    }
+}
+
+fn cause(c: Cause) -> wit::Cause {
+    match c {
+        Cause::Wall => wit::Cause::Wall,
+        Cause::Trail => wit::Cause::Trail,
+        Cause::SameCell => wit::Cause::SameCell,
+        Cause::Swap => wit::Cause::Swap,
+        Cause::Out => wit::Cause::Out,
+    }
+}
+
+fn view(ask: &Ask) -> wit::View {
+    let obs = &ask.observation;
+    let state = &obs.state;
+    let grid = state.grid();
+    wit::View {
+        seat: ask.seat as u32,
+        players: state.players() as u32,
+        tick: ask.tick,
+        tick_cap: state.tick_cap(),
+        width: grid.width(),
+        height: grid.height(),
+        grid: grid.codes().to_vec(),
+        cycles: state
+            .cycles()
+            .iter()
+            .map(|c| wit::Cycle {
+                x: c.head.x.into(),
+                y: c.head.y.into(),
+                heading: heading(c.heading),
+                death: c.death.map(|d| wit::Death {
+                    cause: cause(d.cause),
+                    tick: d.tick,
+                }),
+            })
+            .collect(),
+        clock: wit::Clock {
+            mine: obs.clock.mine,
+            increment: obs.clock.increment,
+            decision_cap: obs.clock.decision_cap,
+            seats: obs.clock.seats[..state.players()].to_vec(),
+        },
+    }
+}

@@ -1,0 +1,173 @@
+//! A person at the terminal against agents (`arena play human AGENT --game lightcycles`, the
+//! word `human` in any seat): the grid shown at every tick, the person's turn read as a key and
+//! Enter (`l`, `s` or `r`, the arrow keys ←, ↑, →, or Enter alone to go straight), and the game
+//! recorded as any game. End of input leaves the game (nothing is recorded).
+
+use std::cell::RefCell;
+use std::io::{BufRead, Write};
+use std::rc::Rc;
+
+use lightcycles_rules::Turn;
+
+use super::narrate::result_line;
+use super::rules::{Ask, Setup};
+use super::{GameRecord, Lightcycles};
+use crate::game::record::Writer;
+use crate::game::{seat_players, Host};
+use crate::game::{
+    Fault, FaultKind, Hosted, Narration, Played, Player, Question, Reply, Seat, Table, Terminal,
+};
+use crate::sandbox::Init;
+use crate::terminal;
+
+/// What a line typed means: a turn, or `None` for a line that is none.
+pub fn read_turn(line: &str) -> Option<Turn> {
+    match line.trim_end_matches(['\r', '\n']).trim() {
+        "l" | "L" | "left" | "\x1b[D" => Some(Turn::Left),
+        "" | "s" | "S" | "straight" | "\x1b[A" => Some(Turn::Straight),
+        "r" | "R" | "right" | "\x1b[C" => Some(Turn::Right),
+        _ => None,
+    }
+}
+
+/// The person's seat: shown the grid, asked a turn.
+struct Person {
+    input: Box<dyn BufRead>,
+    screen: Screen,
+    gone: bool,
+}
+
+/// The terminal's screen, shared by the person's seat and the end of the game.
+type Screen = Rc<RefCell<Box<dyn Write>>>;
+
+fn say(screen: &Screen, text: &str) {
+    let mut s = screen.borrow_mut();
+    let _ = s.write_all(terminal::block(text).as_bytes());
+    let _ = s.flush();
+}
+
+impl Person {
+    fn say(&mut self, text: &str) {
+        say(&self.screen, text);
+    }
+}
+
+impl Player<Lightcycles> for Person {
+    fn start(&mut self, _rules: &Lightcycles, _init: &Init) -> Result<(), Fault> {
+        Ok(())
+    }
+
+    fn decide(&mut self, _rules: &Lightcycles, _q: &Question, ask: &Ask) -> Reply<Turn> {
+        let state = &ask.observation.state;
+        let me = state.cycle(ask.seat);
+        self.say(&format!(
+            "\ntick {} of at most {}:\n{state}you are {} at ({}, {}) heading {}: l left, s or Enter \
+             straight, r right? ",
+            ask.tick,
+            state.tick_cap(),
+            (b'A' + ask.seat as u8) as char,
+            me.head.x,
+            me.head.y,
+            me.heading.name()
+        ));
+        loop {
+            let mut line = String::new();
+            match self.input.read_line(&mut line) {
+                Ok(0) | Err(_) => {
+                    self.gone = true;
+                    let fault = Fault::new(FaultKind::BadAnswer, "the person left the game");
+                    return Reply {
+                        answer: Err(fault),
+                        fuel: 0,
+                    };
+                }
+                Ok(_) => {}
+            }
+            if let Some(turn) = read_turn(&line) {
+                return Reply {
+                    answer: Ok(turn),
+                    fuel: 0,
+                };
+            }
+            self.say("type l (left), s (straight) or r (right), then Enter: ");
+        }
+    }
+
+    fn left(&self) -> bool {
+        self.gone
+    }
+}
+
+/// Plays a game with the person in the seat that is `None` and agents in the others.
+pub fn play(
+    host: &Host<'_>,
+    table: &Table,
+    seats: &[Option<Seat<'_>>],
+    io: Terminal,
+    opts: &Narration<'_>,
+) -> anyhow::Result<Option<Played>> {
+    let people: Vec<usize> = (0..seats.len()).filter(|&s| seats[s].is_none()).collect();
+    let [me] = people[..] else {
+        anyhow::bail!(
+            "one person plays light cycles against agents: `arena play human AGENT --game \
+             lightcycles` (the word `human` in one seat)"
+        );
+    };
+    let setup = Setup::of(table, host)?;
+    let agents: Vec<Seat<'_>> = seats.iter().flatten().cloned().collect();
+    let mut players = seat_players(&Lightcycles, &agents, table)?;
+    let screen: Screen = Rc::new(RefCell::new(io.screen));
+    let mut person = Person {
+        input: io.input,
+        screen: screen.clone(),
+        gone: false,
+    };
+    person.say(&format!(
+        "Light cycles on a {} × {} grid, {} players; you are {} ({}). Every cycle moves one cell \
+         each tick; leave the grid or enter a wall (#) or any trail and you crash. Last one \
+         riding wins.\n",
+        setup.settings.width,
+        setup.settings.height,
+        setup.players,
+        (b'A' + me as u8) as char,
+        terminal::line(&opts.names[me])
+    ));
+    players.insert(me, Box::new(person));
+    let hosted = Hosted(Lightcycles);
+    let mut writer = Writer::new(&Lightcycles, &setup, &table.meta, true)?;
+    let Some(ended) = hosted.play_into(table, &setup, &mut players, &mut writer)? else {
+        return Ok(None);
+    };
+    let counted = players.iter().map(|p| p.usage()).collect();
+    drop(players);
+    let played = hosted.played(setup, ended, writer, counted)?;
+    if let Some(game) = played.detail.downcast_ref::<GameRecord>() {
+        let last = super::narrate::grids(&game.setup, &game.turns).last();
+        let name = |s: usize| terminal::line(&opts.names[s]).into_owned();
+        let grid = last.map(|g| g.to_string()).unwrap_or_default();
+        say(
+            &screen,
+            &format!("\n{grid}Result: {}\n", result_line(&game.end, &name)),
+        );
+    }
+    Ok(Some(played))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_and_arrows_are_turns() {
+        for (line, turn) in [
+            ("l\n", Some(Turn::Left)),
+            ("\x1b[D\n", Some(Turn::Left)),
+            ("\n", Some(Turn::Straight)),
+            ("\x1b[A\r\n", Some(Turn::Straight)),
+            ("R\n", Some(Turn::Right)),
+            ("x\n", None),
+        ] {
+            assert_eq!(read_turn(line), turn, "{line:?}");
+        }
+    }
+}

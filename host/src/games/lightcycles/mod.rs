@@ -1,0 +1,176 @@
+//! Light cycles (the Tron game) as the arena plays it: 2 to 6 players moving at once each tick,
+//! the rules of the `lightcycles-rules` crate, a fuel clock per player (docs/LIGHTCYCLES.md, "Playing light cycles in the arena"), the byte ABI's observation and
+//! turn (docs/ABI.md, "Light cycles") and the WIT world `arena:games/lightcycles`. This folder
+//! holds all of its host side, behind [`Game`]:
+//!
+//! * the rules as the arena plays them (`rules.rs`: every living seat asked at once, the ticks
+//!   applied together, the clock, the fault policy); its settings (`settings.rs`: the grid and
+//!   the clock, a league's `[lightcycles]` table);
+//! * the agents' side: the byte ABI (`abi.rs`), components (`component.rs`), native SDK
+//!   strategies (`native.rs`), a person at the terminal (`human.rs`);
+//! * records (`record.rs`): their lines, written and read back for the verifier;
+//! * the terminal: `arena play`'s narration with the grid drawn (`narrate.rs`); `arena check`'s
+//!   smoke games (`smoke.rs`);
+//! * the report: a game's replay data (`replay.rs`) and its viewer (`viewer/`); `arena new`'s
+//!   templates (`templates/`).
+
+pub mod abi;
+pub(crate) mod component;
+pub mod human;
+pub mod narrate;
+pub mod native;
+pub mod record;
+pub mod replay;
+pub mod rules;
+pub mod settings;
+pub mod smoke;
+
+use std::io::Write;
+
+use arena_abi::names;
+
+use crate::game::replay::RecordLines;
+use crate::game::{
+    GameInfo, GameSettings, Host, Kept, Narration, Played, Present, Seat, SeatUsage, Smoke,
+    SmokeOptions, Table, Template, Terminal, Viewer,
+};
+use crate::sandbox::{AgentInterface, AgentModule};
+
+pub use native::{native, Sdk};
+pub use rules::{FuelClock, GameEnd, Setup, TickPlayed};
+pub use settings::Settings;
+
+/// The game's name in league files, records and on the command line.
+pub const NAME: &str = "lightcycles";
+const TITLE: &str = "Light cycles";
+
+/// Who light cycles is, and what the sandbox is told about its agents.
+pub static INFO: GameInfo = GameInfo {
+    name: NAME,
+    title: TITLE,
+    seats: 2..=6,
+    solo_target: None,
+    turn_word: "tick",
+    dice: false,
+    agent: AgentInterface {
+        title: TITLE,
+        abi_id: arena_abi::game::LIGHTCYCLES,
+        decisions: &[names::LIGHTCYCLES_TURN],
+        component: Some(&component::LightcyclesWorld),
+        snippet: None,
+    },
+};
+
+/// Light cycles' rules, records and words.
+pub struct Lightcycles;
+
+/// A game of light cycles as played.
+pub type GameRecord = Kept<Lightcycles>;
+
+/// The game viewer (`lightcycles.html?game=N`): the grid animating tick by tick, trails in each
+/// player's colour, crashes and fuel clocks, with the controls and keys of the other viewers.
+static VIEWER: Viewer = Viewer {
+    page: "lightcycles.html",
+    link: "▶ grid",
+    assets: &[
+        ("lightcycles.html", include_str!("viewer/lightcycles.html")),
+        ("lightcycles.js", include_str!("viewer/lightcycles.js")),
+    ],
+};
+
+/// `arena new`'s templates: a Rust agent on the SDK and the rules crate, a WAT agent, and Python
+/// and JavaScript components.
+static TEMPLATES: [Template; 4] = [
+    Template {
+        lang: "rust",
+        files: &[("src/lib.rs", include_str!("templates/rust/src/lib.rs"))],
+    },
+    Template {
+        lang: "wat",
+        files: &[(
+            "{{name}}.wat",
+            include_str!("templates/wat/lightcycles.wat"),
+        )],
+    },
+    Template {
+        lang: "python",
+        files: &[("agent.py", include_str!("templates/python/agent.py"))],
+    },
+    Template {
+        lang: "javascript",
+        files: &[("agent.js", include_str!("templates/javascript/agent.js"))],
+    },
+];
+
+impl Present for Lightcycles {
+    fn settings(&self, keys: Option<&toml::Table>) -> anyhow::Result<GameSettings> {
+        Settings::from_keys(keys)?.to_map()
+    }
+
+    fn usage(
+        &self,
+        game: &GameRecord,
+        seat: usize,
+        counted: Option<SeatUsage>,
+    ) -> Option<SeatUsage> {
+        let mine = game
+            .turns
+            .iter()
+            .flat_map(|t| &t.moves)
+            .filter(|m| m.seat == seat && m.asked);
+        counted.map(|_| SeatUsage {
+            fuel: game.end.fuel[seat],
+            max_decision_fuel: mine.clone().map(|m| m.fuel).max().unwrap_or(0),
+            decisions: mine.count() as u64,
+        })
+    }
+
+    fn narrate(
+        &self,
+        game: &GameRecord,
+        opts: &Narration<'_>,
+        out: &mut dyn Write,
+    ) -> anyhow::Result<()> {
+        let text = narrate::narrate(opts.names, game, opts.logs, opts.boards);
+        out.write_all(crate::terminal::block(&text).as_bytes())?;
+        Ok(())
+    }
+
+    fn smoke(
+        &self,
+        _host: &Host<'_>,
+        agent: &AgentModule,
+        opts: &SmokeOptions,
+        out: &mut dyn Write,
+    ) -> anyhow::Result<Smoke> {
+        let mut smoke = Smoke::default();
+        smoke::smoke_games(agent, opts, &mut smoke, out)?;
+        Ok(smoke)
+    }
+
+    fn replay(&self, record: &RecordLines<'_>) -> anyhow::Result<Vec<u8>> {
+        replay::replay(record)
+    }
+
+    fn viewer(&self) -> &'static Viewer {
+        &VIEWER
+    }
+
+    fn templates(&self) -> &'static [Template] {
+        &TEMPLATES
+    }
+
+    fn play_person(
+        &self,
+        host: &Host<'_>,
+        table: &Table,
+        seats: &[Option<Seat<'_>>],
+        io: Terminal,
+        opts: &Narration<'_>,
+    ) -> anyhow::Result<Option<Played>> {
+        human::play(host, table, seats, io, opts)
+    }
+}
+
+#[cfg(test)]
+mod tests;

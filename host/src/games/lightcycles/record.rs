@@ -1,0 +1,419 @@
+//! Light cycles records (docs/RECORDS.md's envelope: JSON Lines, `setup`, `start`, one `turn`
+//! line per tick with every living seat's answer, `end` with the digest), written here and read
+//! back for the verifier, which replays the recorded answers and fuel with the rules and the
+//! clock and requires the very same record back, one line at a time. Line types declare their
+//! fields in sorted key order, as the other games' do.
+
+use lightcycles_rules::{Answer, Turn};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::rules::{FuelClock, GameEnd, Setup, State, TickPlayed};
+use super::{Lightcycles, Settings, NAME};
+use crate::game::record::jsonl::{check_seats, LimitsJson, LogsJson};
+use crate::game::record::seat_lines::{LogJson, PlayerJson, StartJson, StartLine};
+use crate::game::record::{
+    fail, Line, Lines, Record, RecordMeta, Recorded, RecordedDecision, VerifyError, VerifySummary,
+    FORMAT_NAME, FORMAT_VERSION,
+};
+use crate::game::{Fault, FaultKind, FaultPolicy, GameSettings, Loaded, Summary};
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClockJson {
+    decision_cap: u64,
+    increment: u64,
+    start: u64,
+}
+
+#[derive(Serialize)]
+struct SetupLine<'a> {
+    clock: ClockJson,
+    fault_policy: FaultPolicy,
+    format: &'static str,
+    format_version: u32,
+    game: &'static str,
+    height: u32,
+    limits: LimitsJson<'a>,
+    players: Vec<PlayerLine<'a>>,
+    round_cap: u32,
+    rules_version: u32,
+    seed: u64,
+    walls: u32,
+    width: u32,
+    #[serde(rename = "type")]
+    kind: &'static str,
+}
+
+#[derive(Serialize)]
+struct PlayerLine<'a> {
+    agent: Option<&'a str>,
+    name: &'a str,
+    seat: usize,
+}
+
+#[derive(Deserialize)]
+struct SetupJson {
+    format: String,
+    format_version: u32,
+    game: String,
+    rules_version: u32,
+    players: Vec<PlayerJson>,
+    seed: u64,
+    round_cap: u32,
+    fault_policy: FaultPolicy,
+    clock: ClockJson,
+    width: u32,
+    height: u32,
+    walls: u32,
+    limits: Map<String, Value>,
+}
+
+/// One seat's part of a turn line.
+#[derive(Serialize)]
+struct MoveLine<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    answer: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    clock: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    death: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fault: Option<&'a Fault>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fuel: Option<u64>,
+    head: [u8; 2],
+    heading: &'static str,
+    #[serde(skip_serializing_if = "LogsJson::is_empty")]
+    logs: LogsJson<'a>,
+    /// Why the host took the seat out: `forfeit`, `time` or `load`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    out: Option<&'static str>,
+    played: &'static str,
+    seat: usize,
+}
+
+#[derive(Serialize)]
+struct TurnLine<'a> {
+    moves: Vec<MoveLine<'a>>,
+    tick: u32,
+    #[serde(rename = "type")]
+    kind: &'static str,
+}
+
+#[derive(Deserialize)]
+struct MoveJson {
+    seat: usize,
+    #[serde(default)]
+    answer: Option<String>,
+    #[serde(default)]
+    fault: Option<Fault>,
+    #[serde(default)]
+    fuel: Option<u64>,
+    #[serde(default)]
+    logs: Vec<LogJson>,
+}
+
+#[derive(Deserialize)]
+struct TurnJson {
+    moves: Vec<MoveJson>,
+}
+
+#[derive(Serialize)]
+struct DeathLine {
+    cause: &'static str,
+    tick: u32,
+}
+
+#[derive(Serialize)]
+struct EndLine<'a> {
+    clocks: &'a [u64],
+    deaths: Vec<Option<DeathLine>>,
+    digest: &'a str,
+    end: &'static str,
+    forfeits: &'a [usize],
+    fuel: &'a [u64],
+    outcome: Value,
+    places: &'a [u8],
+    ticks: u32,
+    #[serde(rename = "type")]
+    kind: &'static str,
+}
+
+fn played_name(a: Answer) -> &'static str {
+    match a {
+        Answer::Turn(t) => t.name(),
+        Answer::Out => "out",
+    }
+}
+
+fn field<T: for<'de> Deserialize<'de>>(
+    v: &Value,
+    line: usize,
+    what: &str,
+) -> Result<T, VerifyError> {
+    if v.get("type").and_then(Value::as_str) != Some(what) {
+        return Err(fail(line, format!("expected a `{what}` line")));
+    }
+    T::deserialize(v).map_err(|e| fail(line, format!("{what} line: {e}")))
+}
+
+/// The limits of a setup line must agree with its clock where they say the same thing.
+fn check_limits(limits: &Map<String, Value>, clock: &FuelClock) -> Result<(), VerifyError> {
+    for (key, value) in [
+        ("clock", clock.start),
+        ("increment", clock.increment),
+        ("fuel_per_decision", clock.decision_cap),
+    ] {
+        if let Some(found) = limits.get(key).filter(|f| f.as_u64() != Some(value)) {
+            return Err(fail(
+                1,
+                format!("limits.{key} is {found}, but the clock says {value}"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+impl Record for Lightcycles {
+    // A turn line is about 120 bytes a seat.
+    const TURN_BYTES: usize = 320;
+
+    fn setup_line(
+        &self,
+        setup: &Setup,
+        meta: &RecordMeta,
+        out: &mut Lines<'_>,
+    ) -> anyhow::Result<()> {
+        check_seats(meta, setup.players).map_err(anyhow::Error::msg)?;
+        let c = setup.clock;
+        out.push(&SetupLine {
+            clock: ClockJson {
+                decision_cap: c.decision_cap,
+                increment: c.increment,
+                start: c.start,
+            },
+            fault_policy: setup.policy,
+            format: FORMAT_NAME,
+            format_version: FORMAT_VERSION,
+            game: NAME,
+            height: setup.settings.height,
+            limits: LimitsJson::of(meta).map_err(anyhow::Error::msg)?,
+            players: (0..setup.players)
+                .map(|seat| PlayerLine {
+                    agent: meta.agent_hashes[seat].as_deref(),
+                    name: &meta.names[seat],
+                    seat,
+                })
+                .collect(),
+            round_cap: setup.round_cap,
+            rules_version: lightcycles_rules::RULES_VERSION,
+            seed: setup.seed,
+            walls: setup.settings.walls,
+            width: setup.settings.width,
+            kind: "setup",
+        })?;
+        Ok(())
+    }
+
+    fn start_lines(&self, state: &State, out: &mut Lines<'_>) -> serde_json::Result<()> {
+        let (faults, logs) = state.start();
+        out.push(&StartLine::new(faults.iter().map(|(s, f)| (*s, f)), logs)?)
+    }
+
+    fn turn_lines(&self, t: &TickPlayed, out: &mut Lines<'_>) -> serde_json::Result<()> {
+        let moves = t
+            .moves
+            .iter()
+            .map(|m| MoveLine {
+                answer: m.answer.map(Turn::name),
+                clock: m.asked.then_some(m.clock),
+                death: m.death.map(|c| c.name()),
+                fault: m.fault.as_ref().map(|f| &f.fault),
+                fuel: m.asked.then_some(m.fuel),
+                head: [m.head.x, m.head.y],
+                heading: m.heading.name(),
+                logs: LogsJson(&m.logs),
+                out: (m.played == Answer::Out).then_some(match &m.fault {
+                    None => "load",
+                    Some(f) if f.time => "time",
+                    Some(_) => "forfeit",
+                }),
+                played: played_name(m.played),
+                seat: m.seat,
+            })
+            .collect();
+        out.push(&TurnLine {
+            moves,
+            tick: t.tick,
+            kind: "turn",
+        })
+    }
+
+    fn end_line(&self, end: &GameEnd, digest: &str, out: &mut Lines<'_>) -> serde_json::Result<()> {
+        out.push(&EndLine {
+            clocks: &end.clocks,
+            deaths: end
+                .deaths
+                .iter()
+                .map(|d| {
+                    d.map(|d| DeathLine {
+                        cause: d.cause.name(),
+                        tick: d.tick,
+                    })
+                })
+                .collect(),
+            digest,
+            end: end.end.name(),
+            forfeits: &end.forfeits,
+            fuel: &end.fuel,
+            outcome: serde_json::to_value(end.outcome)?,
+            places: &end.places,
+            ticks: end.ticks,
+            kind: "end",
+        })
+    }
+
+    fn read_setup(&self, first: &Line) -> Result<(Setup, RecordMeta), VerifyError> {
+        let s: SetupJson = field(&first.value, 1, "setup")?;
+        if s.format != FORMAT_NAME || s.format_version != FORMAT_VERSION {
+            return Err(fail(
+                1,
+                format!(
+                    "format: expected {FORMAT_NAME:?} version {FORMAT_VERSION}, found {:?} version {}",
+                    s.format, s.format_version
+                ),
+            ));
+        }
+        if s.game != NAME {
+            return Err(fail(
+                1,
+                format!("game: expected \"{NAME}\", found {:?}", s.game),
+            ));
+        }
+        if s.rules_version != lightcycles_rules::RULES_VERSION {
+            return Err(fail(
+                1,
+                format!(
+                    "rules_version {} is not the version this arena implements ({})",
+                    s.rules_version,
+                    lightcycles_rules::RULES_VERSION
+                ),
+            ));
+        }
+        if let Some((i, p)) = s.players.iter().enumerate().find(|(i, p)| p.seat != *i) {
+            return Err(fail(
+                1,
+                format!("players[{i}].seat is {}, expected {i}", p.seat),
+            ));
+        }
+        let clock = FuelClock {
+            start: s.clock.start,
+            increment: s.clock.increment,
+            decision_cap: s.clock.decision_cap,
+        };
+        check_limits(&s.limits, &clock)?;
+        let setup = Setup {
+            seed: s.seed,
+            players: s.players.len(),
+            round_cap: s.round_cap,
+            policy: s.fault_policy,
+            settings: Settings {
+                width: s.width,
+                height: s.height,
+                walls: s.walls,
+                clock: clock.start,
+                increment: clock.increment,
+            },
+            clock,
+        };
+        setup.check().map_err(|e| fail(1, e.to_string()))?;
+        let meta = RecordMeta {
+            names: s.players.iter().map(|p| p.name.clone()).collect(),
+            agent_hashes: s.players.iter().map(|p| p.agent.clone()).collect(),
+            limits: std::sync::Arc::new(Value::Object(s.limits)),
+        };
+        Ok((setup, meta))
+    }
+
+    fn read_start(&self, setup: &Setup, line: &Line) -> Result<Vec<Loaded>, VerifyError> {
+        let start: StartJson = field(&line.value, 2, "start")?;
+        Ok(start
+            .per_seat(setup.players)?
+            .into_iter()
+            .map(Loaded::from)
+            .collect())
+    }
+
+    fn read_turn(&self, setup: &Setup, line: &Line) -> Result<Recorded<Turn>, VerifyError> {
+        let t: TurnJson = field(&line.value, line.number, "turn")?;
+        let mut recorded = Recorded::default();
+        // The seats not asked (out at load) have no fuel: nothing to replay.
+        for m in t.moves.into_iter().filter(|m| m.fuel.is_some()) {
+            if m.seat >= setup.players {
+                return Err(fail(line.number, format!("seat {} does not exist", m.seat)));
+            }
+            let answer = match (m.answer, m.fault) {
+                (Some(text), _) => Ok(Turn::ALL
+                    .into_iter()
+                    .find(|t| t.name() == text)
+                    .ok_or_else(|| {
+                        fail(
+                            line.number,
+                            format!("answer {text:?} is not left, straight or right"),
+                        )
+                    })?),
+                (None, Some(fault)) => Err(fault),
+                (None, None) => Err(Fault::new(
+                    FaultKind::BadAnswer,
+                    "the record has neither an answer nor a fault for this decision",
+                )),
+            };
+            recorded.decision(RecordedDecision {
+                seat: m.seat,
+                decision: 0,
+                answer,
+                fuel: m.fuel.unwrap_or(0),
+                log: m.logs.into_iter().map(|l| l.text).next(),
+            });
+        }
+        Ok(recorded)
+    }
+
+    fn hint(&self, _setup: &Setup, path: &str) -> String {
+        if path.contains("clock") || path.contains("fuel") {
+            " (the clock: the increment is added before each decision, the fuel the decision \
+             used is taken off, and a decision may use at most the smaller of the clock and the \
+             per-decision cap)"
+                .into()
+        } else {
+            String::new()
+        }
+    }
+
+    fn ended(&self, end: &GameEnd, summary: &Summary) -> String {
+        format!(
+            "{}, {}",
+            VerifySummary::outcome_text(summary.outcome),
+            end.end.name()
+        )
+    }
+
+    fn round_cap(&self, setup: &Setup) -> u32 {
+        setup.round_cap
+    }
+
+    fn result(&self, _setup: &Setup, end: &GameEnd, summary: &Summary) -> String {
+        let places: Vec<String> = end.places.iter().map(u8::to_string).collect();
+        format!(
+            "{} ({}; places {})",
+            VerifySummary::outcome_text(summary.outcome),
+            end.end.name(),
+            places.join(", ")
+        )
+    }
+
+    fn settings_of(&self, setup: &Setup) -> Option<GameSettings> {
+        setup.settings.to_map().ok()
+    }
+}
