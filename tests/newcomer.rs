@@ -735,6 +735,7 @@ fn built_in_agents_play_match_league_and_verify_from_an_empty_folder_outside_the
         "--game little-animal-farm",
         "--game farkle",
         "--game jungle",
+        "--game lightcycles",
         "--game codewar",
     ] {
         assert!(listed.contains(game), "{listed}");
@@ -743,7 +744,7 @@ fn built_in_agents_play_match_league_and_verify_from_an_empty_folder_outside_the
         .lines()
         .filter_map(|l| l.trim_start().strip_prefix("builtin:"))
         .collect();
-    assert_eq!(agents.len(), 17, "one line per agent:\n{listed}");
+    assert_eq!(agents.len(), 20, "one line per agent:\n{listed}");
     assert!(
         agents.iter().any(|a| a.starts_with("jungle-search ")),
         "{listed}"
