@@ -1202,9 +1202,9 @@ fn a_worker_s_renewal_and_its_commit_never_deadlock() {
         rt.spawn(async move { scanning.renew_league_games("w#1-00000000", 99).await })
     };
     std::thread::sleep(Duration::from_millis(500));
-    let results: Vec<arena::distributed::queue::LeagueFinished> = (0..8)
-        .map(|game| arena::distributed::queue::LeagueFinished {
-            game: arena::distributed::queue::LeagueGame { league: 1, game },
+    let results: Vec<arena::jobs::league_queue::LeagueFinished> = (0..8)
+        .map(|game| arena::jobs::league_queue::LeagueFinished {
+            game: arena::jobs::league_queue::LeagueGame { league: 1, game },
             owner: "w#1-00000000".into(),
             result: format!("{{\"id\":{game}}}"),
             record: vec![game as u8],

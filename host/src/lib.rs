@@ -10,8 +10,10 @@
 //! `builtin` holds the example agents built into the binary, `check` is what a check tells of an
 //! agent, `activity` shows long steps on a terminal; `league` schedules, plays and ranks;
 //! `report` writes the HTML report; `matchup` plays `arena match`; `audit` checks a published
-//! league; `serve` hosts a challenge on the web; `distributed` spreads ladder and league games
-//! over workers on many machines through PostgreSQL; `bench` measures the arena; `cli` is the
+//! league; `referee` checks an upload and plays one game of a challenge's rules; `jobs` is the
+//! database (SQLite or PostgreSQL) and its queues of leased games; `serve` hosts a challenge on
+//! the web; `distributed` spreads ladder and league games over workers on many machines through
+//! the database; `bench` measures the arena; `cli` is the
 //! `arena` command, at the top. None of them names a game.
 
 pub mod activity;
@@ -22,9 +24,11 @@ pub mod check;
 pub mod cli;
 pub mod distributed;
 pub mod games;
+pub mod jobs;
 pub mod league;
 pub mod matchup;
 pub mod project;
+pub mod referee;
 pub mod report;
 pub mod resolve;
 pub mod serve;

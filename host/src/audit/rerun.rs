@@ -21,7 +21,7 @@ use anyhow::Context;
 use super::published::Published;
 use crate::league::runner::RECORDS_DIR;
 use crate::league::schedule::Schedule;
-use crate::serve::engine::{self, Agent, Budgets, Engine, Limits, Rules};
+use crate::referee::{self as engine, Agent, Budgets, Engine, Limits, Rules};
 
 /// What playing the games again found.
 #[derive(Debug, Default)]
@@ -299,7 +299,7 @@ fn sampled(n: usize, fraction: f64) -> anyhow::Result<Vec<usize>> {
         return Ok((0..n).collect());
     }
     use rand_core::{RngCore, SeedableRng};
-    let token = crate::serve::auth::new_token()?;
+    let token = crate::jobs::new_token()?;
     use sha2::Digest;
     let seed: [u8; 32] = sha2::Sha256::digest(token.as_bytes()).into();
     let mut rng = rand_chacha::ChaCha20Rng::from_seed(seed);

@@ -3,10 +3,10 @@
 use std::path::PathBuf;
 
 use crate::distributed::league::{run_league_distributed, Distributed};
+use crate::jobs::db::without_password;
 use crate::league::interrupt::Interrupted;
 use crate::league::result::GameResult;
 use crate::league::{output, run_league, LeagueConfig, RunOptions};
-use crate::serve::db::without_password;
 use crate::terminal;
 
 #[derive(clap::Args, Debug)]

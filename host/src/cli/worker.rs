@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use crate::distributed::worker::{self, Options};
-use crate::serve::db::without_password;
+use crate::jobs::db::without_password;
 use crate::terminal;
 
 #[derive(clap::Args, Debug)]
@@ -56,7 +56,7 @@ pub fn run(args: WorkerArgs) -> anyhow::Result<i32> {
     if args.lease == 0 {
         anyhow::bail!("--lease must be at least 1 second");
     }
-    crate::serve::db::check_shared_url(&args.database)?;
+    crate::jobs::db::check_shared_url(&args.database)?;
     catch_stop_signals();
     let opts = Options {
         threads,

@@ -11,17 +11,17 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context};
 
 use super::double_play::{DoublePlay, Settled};
-use super::lease::LeaseOwner;
-use super::queue::Collected;
 use super::worker;
 use crate::audit::{self, Settings};
+use crate::jobs::league_queue::Collected;
+use crate::jobs::lease::LeaseOwner;
+use crate::jobs::now_ms;
+use crate::jobs::Db;
 use crate::league::interrupt;
 use crate::league::progress::Progress;
 use crate::league::result::GameResult;
 use crate::league::runner::RECORDS_DIR;
 use crate::league::schedule::Schedule;
-use crate::serve::db::Db;
-use crate::serve::now_ms;
 
 /// How often the driver tells the database it is alive.
 const HEARTBEAT: Duration = Duration::from_secs(2);

@@ -18,12 +18,12 @@ use std::sync::Arc;
 use anyhow::Context;
 use rand_core::{RngCore, SeedableRng};
 
-use super::lease::LeaseOwner;
-use super::queue::{Collected, FirstPlay};
 use super::worker::{play_scheduled, LeagueJob};
+use crate::jobs::league_queue::{Collected, FirstPlay};
+use crate::jobs::lease::LeaseOwner;
 use crate::league::result::GameResult;
 use crate::league::schedule::Schedule;
-use crate::serve::engine::{self, Agent, Engine};
+use crate::referee::{self as engine, Agent, Engine};
 
 /// The collector's side of double play.
 pub struct DoublePlay<'a> {
@@ -74,7 +74,7 @@ impl<'a> DoublePlay<'a> {
         schedule: &'a Schedule,
     ) -> anyhow::Result<DoublePlay<'a>> {
         use sha2::Digest;
-        let token = crate::serve::auth::new_token()?;
+        let token = crate::jobs::new_token()?;
         let seed: [u8; 32] = sha2::Sha256::digest(token.as_bytes()).into();
         Ok(DoublePlay {
             fraction,

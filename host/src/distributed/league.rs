@@ -32,10 +32,12 @@ use anyhow::{anyhow, bail, Context};
 
 use super::collect::{collect, Collecting};
 use super::double_play::DoublePlay;
-use super::queue::LeagueRow;
 use super::version;
 use super::worker::{self, JobAgent, LeagueJob};
 use crate::audit::Settings;
+use crate::jobs::league_queue::LeagueRow;
+use crate::jobs::now_ms;
+use crate::jobs::Db;
 use crate::league::agents::{limits, load_agents};
 use crate::league::folder::{self, Header, Start};
 use crate::league::output::{self, Summary};
@@ -45,10 +47,8 @@ use crate::league::runner::{done_games, settings_json, LeagueRun, RunOptions, RE
 use crate::league::schedule::Schedule;
 use crate::league::standings;
 use crate::league::LeagueConfig;
+use crate::referee::Rules;
 use crate::sandbox::Sandbox;
-use crate::serve::db::Db;
-use crate::serve::engine::Rules;
-use crate::serve::now_ms;
 
 /// How a league uses the database.
 #[derive(Clone, Debug)]
@@ -79,7 +79,7 @@ impl Driver {
     fn this(out: &Path) -> anyhow::Result<Driver> {
         Ok(Driver {
             pid: std::process::id(),
-            random: crate::serve::auth::new_token()?[..8].to_owned(),
+            random: crate::jobs::new_token()?[..8].to_owned(),
             folder: folder_key(out),
             host: worker::host_name(),
         })
@@ -130,7 +130,7 @@ pub fn run_league_distributed(
     opts: &RunOptions,
     dist: &Distributed,
 ) -> anyhow::Result<LeagueRun> {
-    crate::serve::db::check_shared_url(&dist.url)?;
+    crate::jobs::db::check_shared_url(&dist.url)?;
     let lock = folder::lock(&cfg.output)?;
     let limits = limits(&cfg.budgets);
     let sandbox = Sandbox::new(crate::games::registry().agents(), limits.clone())?;
@@ -212,7 +212,7 @@ pub fn run_league_distributed(
         .enable_all()
         .thread_name("arena-league-db")
         .build()?;
-    let db = rt.block_on(Db::open_shared(&dist.url))?;
+    let db = rt.block_on(Db::connect_shared(&dist.url))?;
     rt.block_on(version::stamp(&db))?;
     for (sha, bytes) in &code {
         rt.block_on(db.put_code(sha, bytes))?;

@@ -1,24 +1,21 @@
 //! Many machines: the ladder and big leagues played by workers anywhere, through PostgreSQL.
 //!
-//! The database is the only meeting point: `arena serve --database` and `arena league --database`
-//! put games, agents' bytes (by content hash) and the rules into it; `arena worker` processes on
-//! any machine that reaches it claim games in batches (leases, renewed while they play), play
+//! The database (`crate::jobs`) is the only meeting point: `arena serve --database` and `arena
+//! league --database` put games, agents' bytes (by content hash) and the rules into it; `arena
+//! worker` processes on any machine that reaches it claim games in batches (leases, renewed while they play), play
 //! them in the sandbox, and write each result and record back with the lease check in the same
 //! transaction. A lease that runs out returns its game to the queue; games are deterministic, so
 //! a game played again gives the same record, and a result is counted once.
 //!
-//! The parts: [`queue`] (the SQL of workers and league games; ladder games are `serve::db`'s),
-//! [`lease`] (who holds a lease, and the order rows are locked in: both queues follow it),
+//! The queues' statements and the rules of leases are `crate::jobs`'s. The parts here:
 //! [`double_play`] (a sample of a league's games played twice by two workers and compared),
 //! [`worker`] (`arena worker`), [`league`] (`arena league --database`, its collector in
-//! `collect`) and [`version`] (a worker
-//! plays only for the arena version that set the database up). docs/SERVER.md ("Many machines")
+//! `collect`) and [`version`] (a worker plays only for the arena version that set the database
+//! up). docs/SERVER.md ("Many machines")
 //! describes the deployment; docs/PERFORMANCE.md the throughput and the database's limits.
 
 mod collect;
 pub mod double_play;
 pub mod league;
-pub mod lease;
-pub mod queue;
 pub mod version;
 pub mod worker;

@@ -9,7 +9,7 @@
 //! from, the WIT package and `Cargo.lock`. Two builds of one crate version from different sources
 //! are two versions; nothing at run time changes it.
 
-use super::super::serve::db::Db;
+use crate::jobs::Db;
 
 /// State key: the version of the arena that last set the database up.
 pub const VERSION_KEY: &str = "arena_version";

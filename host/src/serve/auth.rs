@@ -20,18 +20,7 @@ pub const PRE_SESSION_COOKIE: &str = "arena_pre";
 /// How long a session lasts, in milliseconds.
 pub const SESSION_MS: i64 = 30 * 24 * 3600 * 1000;
 
-/// `N` bytes from the operating system's random source.
-pub fn random_bytes<const N: usize>() -> anyhow::Result<[u8; N]> {
-    let mut b = [0u8; N];
-    ring::rand::SecureRandom::fill(&ring::rand::SystemRandom::new(), &mut b)
-        .map_err(|_| anyhow::anyhow!("the system's random source failed"))?;
-    Ok(b)
-}
-
-/// A new token (or session id): 32 random bytes as 64 hex digits.
-pub fn new_token() -> anyhow::Result<String> {
-    Ok(hex(&random_bytes::<32>()?))
-}
+pub use crate::jobs::{new_token, random_bytes};
 
 /// What the database keeps of a token or a session id.
 pub fn token_hash(token: &str) -> String {

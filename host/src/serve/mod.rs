@@ -31,7 +31,7 @@ pub mod http;
 pub mod ladder;
 pub mod pages;
 pub mod sources;
-pub mod storage;
+pub use crate::jobs::storage;
 pub mod submit;
 pub mod test_runs;
 pub mod uploads;
@@ -40,7 +40,6 @@ pub mod workers;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::Context;
 use tokio::sync::{Notify, Semaphore};
@@ -52,12 +51,7 @@ use events::Events;
 use ladder::Board;
 use storage::Storage;
 
-/// Milliseconds since 1970.
-pub fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
-}
+pub use crate::jobs::now_ms;
 
 /// Everything the server's tasks and threads share.
 pub struct App {

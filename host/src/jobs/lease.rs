@@ -1,5 +1,5 @@
-//! The rules of leases, shared by both queues of games (ladder games in `serve::db`, league games
-//! in [`super::queue`]): who holds a lease, and the order rows are locked in.
+//! The rules of leases, shared by both queues of games (ladder games in [`super::ladder_queue`],
+//! league games in [`super::league_queue`]): who holds a lease, and the order rows are locked in.
 //!
 //! **Who.** A lease names one process, not one machine: [`LeaseOwner`] is the worker's name (the
 //! register's, `--name`, fixed per machine under systemd) and a tag drawn when the process starts.
@@ -15,7 +15,7 @@
 //! transaction holds (`SKIP LOCKED`) rather than wait: a row held by a commit is being written, and
 //! the next renewal comes a quarter of a lease later. A claim already takes only unlocked rows.
 
-use crate::serve::db::Backend;
+use super::Backend;
 
 /// The lease owner of a process: `NAME#PID-RANDOM`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,7 +27,7 @@ pub struct LeaseOwner {
 impl LeaseOwner {
     /// A lease owner for this process, named `name` in the register.
     pub fn new(name: &str) -> anyhow::Result<LeaseOwner> {
-        let random = crate::serve::auth::new_token()?;
+        let random = super::new_token()?;
         Ok(LeaseOwner {
             name: name.to_owned(),
             owner: format!("{name}#{}-{}", std::process::id(), &random[..8]),

@@ -1,6 +1,6 @@
-//! The database side of workers and batch leagues (schema version 2, `serve/migrations/`): the
+//! The database side of workers and batch leagues (schema version 2, `migrations/`): the
 //! workers' register, the leagues and their games as a queue of leases. Ladder games have their
-//! own table and queries (`serve::db`); both follow the same rules:
+//! own table and queries ([`super::ladder_queue`]); both follow the same rules:
 //!
 //! - A worker *claims* a batch of games in one transaction: it leases them (`lease_owner`,
 //!   `lease_expires_ms`) rather than taking them. On PostgreSQL the claim's inner `SELECT` skips
@@ -20,7 +20,8 @@ use anyhow::Context;
 use sqlx::{AssertSqlSafe, Row};
 
 use super::lease::{locked_rows, LeaseOwner, Locking};
-use crate::serve::db::{retry_conflicts, write_rounds, Backend, Db};
+use super::retry::{retry_conflicts, write_rounds};
+use super::{Backend, Db};
 
 /// A league's game on its way to a worker.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

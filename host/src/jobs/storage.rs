@@ -162,7 +162,7 @@ impl Storage {
                 path.display()
             ),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                let s = super::auth::random_bytes::<32>()?.to_vec();
+                let s = super::random_bytes::<32>()?.to_vec();
                 write_durably(&path, &s)?;
                 Ok(s)
             }
