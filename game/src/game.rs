@@ -6,8 +6,9 @@
 use std::any::Any;
 use std::fmt;
 use std::io::Write;
+use std::time::Duration;
 
-use arena_sandbox::{AgentModule, WasmPlayer};
+use arena_sandbox::{AgentModule, Init};
 
 use crate::info::{
     no_settings, GameInfo, Narration, Perft, Smoke, SmokeOptions, Template, Terminal, Viewer,
@@ -16,9 +17,8 @@ use crate::play::{play, Ended};
 use crate::player::{check_host_failures, seat_players, Host, NativeAgent, Player, Seat};
 use crate::record::{Line, Record, RecordReader, VerifyError, VerifySummary, Writer};
 use crate::replay::RecordLines;
-use crate::rules::{Loaded, Question, Rules, Sink};
+use crate::rules::{Loaded, Rules, Sink};
 use crate::seed::SeededDice;
-use crate::Fault;
 use crate::{GameSettings, SeatUsage, Summary, Table};
 
 /// A played game: its record (JSON Lines, docs/RECORDS.md), its summary, what each agent used,
@@ -99,12 +99,11 @@ pub struct Strategies {
     pub starter: &'static str,
     /// A fresh native agent of the strategy `name`; `None` for a name that is not a strategy.
     pub native: fn(&str) -> Option<Box<dyn NativeAgent>>,
-    /// A small fixed observation for the per-decision timings: writes it (envelope and payload)
-    /// into the buffer; returns the question and the length written.
-    pub sample: fn(&mut [u8]) -> (Question, usize),
-    /// One decision of a sandboxed agent on that observation, through the game's player (a core
-    /// module's bytes or a component's typed call): the timed decision of an agent.
-    pub decide_sample: fn(&mut WasmPlayer) -> Result<(), Fault>,
+    /// The per-decision timing: starts a player of the seat told `init` (not timed), then asks it
+    /// `calls` times one decision on a small fixed observation, built once, through the game's
+    /// player (a core module's or a native strategy's ABI bytes, a component's typed call), as
+    /// the game loop asks it; the time of the calls ([`crate::player::time_decisions`]).
+    pub time_sample: fn(Seat<'_>, &Init, u32) -> anyhow::Result<Duration>,
 }
 
 /// What a game brings besides its rules and records: its settings, its words and pictures (the

@@ -38,8 +38,8 @@ pub use info::{
 };
 pub use play::{play, Ended};
 pub use player::{
-    catch_panic, check_host_failures, seat_players, Answers, Host, Native, NativeAgent,
-    NativePlayer, NativeReply, Player, Reply, Seat, BUFFER_SIZE,
+    catch_panic, check_host_failures, seat_players, time_decisions, Answers, Host, Native,
+    NativeAgent, NativePlayer, NativeReply, Player, Reply, Seat, BUFFER_SIZE,
 };
 pub use record::{Record, RecordMeta};
 pub use registry::Registry;

@@ -329,3 +329,36 @@ where
         }
     }
 }
+
+/// The time `calls` decisions take of a fresh player in `seat` (started with `init` first, not
+/// timed), each asked `q` on `obs` through [`Player::decide`], as the game loop asks: the
+/// bench's per-decision timing. An error names a player that did not start or did not answer.
+pub fn time_decisions<R: Rules>(
+    rules: &R,
+    seat: Seat<'_>,
+    init: &Init,
+    q: &Question,
+    obs: &R::Observation<'_>,
+    calls: u32,
+) -> anyhow::Result<std::time::Duration> {
+    let mut player: Box<dyn Player<R> + '_> = match seat {
+        Seat::Agent(m) => Box::new(m.player_with_round_cap(init.round_cap)),
+        Seat::Native(n) => n.player().ok_or_else(|| {
+            anyhow::anyhow!(
+                "a native strategy that does not play {}",
+                rules.info().title
+            )
+        })?,
+    };
+    player
+        .start(rules, init)
+        .map_err(|f| anyhow::anyhow!("the player did not start: {}", f.detail))?;
+    let t = std::time::Instant::now();
+    for _ in 0..calls {
+        let reply = player.decide(rules, q, std::hint::black_box(obs));
+        if let Err(f) = std::hint::black_box(reply).answer {
+            anyhow::bail!("the player did not answer: {}", f.detail);
+        }
+    }
+    Ok(t.elapsed())
+}

@@ -7,8 +7,8 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::game::FaultPolicy;
 use crate::game::Registry;
-use crate::game::{FaultPolicy, BUFFER_SIZE};
 use crate::game::{Game, Host, Native, RecordMeta, Seat, Strategies, Table};
 use crate::sandbox::{AgentModule, DEFAULT_ROUND_CAP};
 
@@ -85,64 +85,35 @@ impl Workload {
         Native::new(move || Box::new(super::stdio::Process::new(&program, &strategy)))
     }
 
-    /// The mean time of one decision of `player` on a small fixed observation, in nanoseconds:
-    /// the best of `reps` timings of `calls` decisions.
+    /// The mean time of one decision of `player` on a small fixed observation, in nanoseconds,
+    /// asked through the game's player as the game loop asks it (for a native strategy or a
+    /// process too: the observation encoded, the call, the answer decoded): the best of `reps`
+    /// timings of `calls` decisions.
     pub fn decision_ns(&self, player: Player<'_>, reps: u32, calls: u32) -> anyhow::Result<f64> {
-        let mut buf = vec![0u8; BUFFER_SIZE];
-        let (q, len) = (self.strategies.sample)(&mut buf);
-        let sample = buf[..len].to_vec();
-        let agent = &self.game.info().agent;
+        let native = match player {
+            Player::Agent(_) => None,
+            Player::Native(name) => Some(
+                self.native(name)
+                    .ok_or_else(|| anyhow::anyhow!("no strategy named {name:?}"))?,
+            ),
+            Player::Process(program, name) => Some(self.process(program, name)),
+        };
+        let (seat, round_cap) = match (player, &native) {
+            (Player::Agent(m), _) => (Seat::Agent(m), DEFAULT_ROUND_CAP),
+            (_, Some(n)) => (Seat::Native(n), 0),
+            (_, None) => unreachable!("a native strategy or a process has a seat"),
+        };
+        // An agent is told the default round cap, a native strategy none, as they always were.
         let init = crate::sandbox::Init {
-            seat: q.seat,
+            seat: 0,
             players: 2,
             seed: 7,
-            // An agent is told the default round cap, a native strategy none, as they always were.
-            round_cap: match player {
-                Player::Agent(_) => DEFAULT_ROUND_CAP,
-                Player::Native(_) | Player::Process(..) => 0,
-            },
+            round_cap,
         };
         let mut best = f64::INFINITY;
-        match player {
-            Player::Agent(module) => {
-                let mut p = module.player_with_round_cap(init.round_cap);
-                for _ in 0..reps.max(1) {
-                    p.start(agent, init.seat, init.players, init.seed)
-                        .map_err(|f| anyhow::anyhow!("the player did not start: {}", f.detail))?;
-                    let t = Instant::now();
-                    for _ in 0..calls {
-                        (self.strategies.decide_sample)(&mut p).map_err(|f| {
-                            anyhow::anyhow!("the player did not answer: {}", f.detail)
-                        })?;
-                    }
-                    best = best.min(t.elapsed().as_secs_f64() * 1e9 / calls as f64);
-                }
-            }
-            Player::Native(_) | Player::Process(..) => {
-                let native = match player {
-                    Player::Native(name) => self
-                        .native(name)
-                        .ok_or_else(|| anyhow::anyhow!("no strategy named {name:?}"))?,
-                    Player::Process(program, name) => self.process(program, name),
-                    Player::Agent(_) => unreachable!("an agent is timed above"),
-                };
-                for _ in 0..reps.max(1) {
-                    let mut a = native
-                        .agent()
-                        .ok_or_else(|| anyhow::anyhow!("not a strategy of the ABI"))?;
-                    let n = crate::sandbox::encode_init(agent, &init, &mut buf);
-                    a.init(&mut buf, n);
-                    let t = Instant::now();
-                    for _ in 0..calls {
-                        buf[..len].copy_from_slice(std::hint::black_box(&sample));
-                        let reply = a.decide(&q, &mut buf, len);
-                        reply.ret.map_err(|f| {
-                            anyhow::anyhow!("the player did not answer: {}", f.detail)
-                        })?;
-                    }
-                    best = best.min(t.elapsed().as_secs_f64() * 1e9 / calls as f64);
-                }
-            }
+        for _ in 0..reps.max(1) {
+            let t = (self.strategies.time_sample)(seat, &init, calls)?;
+            best = best.min(t.as_secs_f64() * 1e9 / calls.max(1) as f64);
         }
         Ok(best)
     }

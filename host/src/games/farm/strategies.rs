@@ -2,15 +2,16 @@
 //! example strategies, played natively through the ABI bytes, as wasm agents and as processes of
 //! their own, and the trade decision on a small fixed observation.
 
+use std::time::Duration;
+
 use farm_rules::{Herd, Position};
 
-use super::abi::encode_observation;
 use super::native::Sdk;
 use super::rules::{Asked, Observation, TRADE};
 use super::Farm;
 use super::{Event, Party};
-use crate::game::{Fault, NativeAgent, Player, Question, Strategies};
-use crate::sandbox::WasmPlayer;
+use crate::game::{time_decisions, NativeAgent, Question, Seat, Strategies};
+use crate::sandbox::Init;
 
 /// The example agent in WebAssembly text that passes every decision.
 pub const PASSER_WAT: &str = include_str!("../../../../example-agents/wat/passer.wat");
@@ -25,8 +26,7 @@ pub static STRATEGIES: Strategies = Strategies {
     passer_wat: PASSER_WAT,
     starter: "greedy",
     native,
-    sample,
-    decide_sample,
+    time_sample,
 };
 
 /// A native agent of the strategy `name`.
@@ -42,41 +42,27 @@ pub fn native(name: &str) -> Option<Box<dyn NativeAgent>> {
 }
 
 /// The trade decision on a small fixed observation (the start of a two-player game, a few events,
-/// as a decision typically carries), handed to `f`.
-fn with_sample<T>(f: impl FnOnce(&Question, &Observation<'_>) -> T) -> T {
+/// as a decision typically carries), built once and asked `calls` times of a player of `seat`.
+fn time_sample(seat: Seat<'_>, init: &Init, calls: u32) -> anyhow::Result<Duration> {
     let pos = Position::new(2);
     let events = sample_events();
-    let obs = Observation {
-        seat: 0,
-        to_move: 0,
-        turn: 3,
-        round: 2,
-        position: &pos,
-        events: &events,
+    let asked = Asked {
+        observation: Observation {
+            seat: 0,
+            to_move: 0,
+            turn: 3,
+            round: 2,
+            position: &pos,
+            events: &events,
+        },
+        offer: None,
     };
     let q = Question {
         seat: 0,
         decision: TRADE,
         allowance: None,
     };
-    f(&q, &obs)
-}
-
-/// The sample decision as bytes.
-fn sample(buf: &mut [u8]) -> (Question, usize) {
-    with_sample(|q, obs| (*q, encode_observation(obs, None, buf)))
-}
-
-/// The sample decision asked of a sandboxed agent through the farm's player.
-fn decide_sample(player: &mut WasmPlayer) -> Result<(), Fault> {
-    with_sample(|q, obs| {
-        let asked = Asked {
-            observation: *obs,
-            offer: None,
-        };
-        let reply = <WasmPlayer as Player<Farm>>::decide(player, &Farm, q, &asked);
-        reply.answer.map(|_| ())
-    })
+    time_decisions(&Farm, seat, init, &q, &asked, calls)
 }
 
 /// A few events, as a decision typically carries.
@@ -97,4 +83,48 @@ pub fn sample_events() -> Vec<Event> {
             accepted: false,
         },
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Native, NativeReply};
+
+    /// A strategy that answers every trade with a length no offer has.
+    struct BadLength;
+
+    impl NativeAgent for BadLength {
+        fn init(&mut self, _buf: &mut [u8], _len: usize) -> i32 {
+            0
+        }
+
+        fn decide(&mut self, _q: &Question, _buf: &mut [u8], _len: usize) -> NativeReply {
+            NativeReply::ret(-1)
+        }
+    }
+
+    fn init() -> Init {
+        Init {
+            seat: 0,
+            players: 2,
+            seed: 7,
+            round_cap: 0,
+        }
+    }
+
+    #[test]
+    fn the_timed_native_decision_is_asked_and_read_as_the_game_loop_does() {
+        let passer = crate::games::farm::native::<passer::Passer>();
+        (STRATEGIES.time_sample)(Seat::Native(&passer), &init(), 100)
+            .expect("the passer answers every time");
+        // The answer is decoded and checked, as in a game: an unreadable one fails the timing
+        // instead of being timed as if it were an answer.
+        let bad = Native::new(|| Box::new(BadLength));
+        let err = (STRATEGIES.time_sample)(Seat::Native(&bad), &init(), 1)
+            .expect_err("a length no offer has is not an answer");
+        assert!(
+            err.to_string().contains("farm_trade returned length -1"),
+            "{err}"
+        );
+    }
 }
