@@ -13,10 +13,12 @@
 //! The vocabulary every game shares with the arena is here too: [`Outcome`], [`Summary`],
 //! [`FaultNote`], [`Fault`], [`FaultPolicy`], [`Table`], the seeds and dice ([`seed`]).
 
+pub mod component;
 pub mod fault;
 pub mod game;
 pub mod info;
 pub mod json;
+pub mod kept;
 pub mod play;
 pub mod player;
 pub mod record;
@@ -29,13 +31,12 @@ pub mod terminal;
 pub mod vocab;
 
 pub use fault::{Fault, FaultKind, FaultPolicy};
-pub use game::{
-    play_kept, play_recorded, play_seeded, Game, Hosted, Kept, Played, Present, Strategies,
-};
+pub use game::{Game, Hosted, Played, Present, Strategies};
 pub use info::{
     no_settings, GameInfo, Narration, Perft, Smoke, SmokeOptions, Template, TemplateFile, Terminal,
     Viewer,
 };
+pub use kept::{play_kept, play_recorded, play_seeded, Kept};
 pub use play::{play, Ended};
 pub use player::{
     catch_panic, check_host_failures, seat_players, time_decisions, Answers, Host, Native,
@@ -44,4 +45,5 @@ pub use player::{
 pub use record::{Record, RecordMeta};
 pub use registry::Registry;
 pub use rules::{Answered, Decided, Dice, Faults, Loaded, Next, Question, Rules, Seats, Sink};
+pub use smoke::smoke_game;
 pub use vocab::{AgentLog, FaultNote, GameSettings, Outcome, SeatUsage, Summary, Table};

@@ -1,12 +1,55 @@
-//! The faults of smoke games, each told once: an agent that fails the same way in every decision
-//! (a Python agent whose exception comes back every turn; a component, which is not called again
-//! after a fault, fails each later decision with the same fault) gets one error with its count,
-//! not a screen of copies, so a failing check's report stays short.
+//! `arena check`'s smoke games, the part every game shares: one game of the agent against the
+//! game's built-in players ([`smoke_game`]), and its faults, each told once: an agent that fails
+//! the same way in every decision (a Python agent whose exception comes back every turn; a
+//! component, which is not called again after a fault, fails each later decision with the same
+//! fault) gets one error with its count, not a screen of copies, so a failing check's report
+//! stays short.
 
 use std::io::Write;
 
+use arena_sandbox::{run_with_big_stack, AgentModule};
+
 use crate::info::Smoke;
+use crate::kept::{play_seeded, Kept};
+use crate::player::{Native, Player};
+use crate::rules::Rules;
 use crate::terminal;
+use crate::vocab::SeatUsage;
+
+/// One smoke game, on a thread with a big stack: `module` (asked with the round cap `round_cap`)
+/// in `seat`, a player of each of `others` in the other seats in order, the dice of `setup`'s
+/// seed. The game kept and what the agent used; an error is the host's failure to set the agent
+/// up (its `HostFailure`) or a player that left (no verdict on the agent either way).
+pub fn smoke_game<R: Rules>(
+    rules: &R,
+    setup: &R::Setup,
+    module: &AgentModule,
+    round_cap: u32,
+    seat: usize,
+    others: &[Native],
+) -> anyhow::Result<(Kept<R>, SeatUsage)> {
+    run_with_big_stack(|| {
+        let mut agent = module.player_with_round_cap(round_cap);
+        let mut others = others
+            .iter()
+            .map(|n| n.player::<R>())
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| anyhow::anyhow!("a built-in player of another game"))?;
+        let kept = {
+            let mut players: Vec<&mut dyn Player<R>> = others
+                .iter_mut()
+                .map(|p| &mut **p as &mut dyn Player<R>)
+                .collect();
+            players.insert(seat.min(players.len()), &mut agent);
+            play_seeded(rules, setup, &mut players)
+                .ok_or_else(|| anyhow::anyhow!("a player left the game"))?
+        };
+        if let Some(failure) = agent.host_failure() {
+            return Err(anyhow::Error::new(failure.clone()));
+        }
+        Ok((kept, SeatUsage::of(&agent)))
+    })
+}
 
 /// What the sandbox adds to the fault of an agent it no longer calls (the fault is the first one).
 const NOT_CALLED_AGAIN: [&str; 2] = [

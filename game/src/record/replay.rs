@@ -20,7 +20,7 @@ use crate::play::play;
 use crate::player::{Player, Reply};
 use crate::rules::{Dice, Loaded, Question, Rules, Sink};
 use crate::seed::{DiceSource, SeededDice};
-use crate::{Fault, FaultKind};
+use crate::{Fault, FaultKind, FaultNote};
 
 /// One recorded decision: who made it, which, and what came of it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -213,14 +213,8 @@ pub fn verify<R: Record>(
     first: Line,
 ) -> Result<VerifySummary, VerifyError> {
     let (setup, meta) = rules.read_setup(&first)?;
-    let mut values = Vec::new();
-    rules
-        .setup_line(&setup, &meta, &mut Lines::values(&mut values))
-        .map_err(|e| fail(0, format!("cannot write the replayed game: {e}")))?;
-    let Some(replayed_setup) = values.first() else {
-        return Err(fail(0, "the replay wrote no setup line"));
-    };
-    compare_line(&first, replayed_setup, false, |_| String::new())?;
+    let replayed_setup = replayed_line("setup", |out| rules.setup_line(&setup, &meta, out))?;
+    compare_line(&first, &replayed_setup, false, |_| String::new())?;
     drop(first);
 
     let start = reader
@@ -279,27 +273,12 @@ pub fn verify<R: Record>(
         .into_inner()
         .end_line(|| rules.ended(&ended.end, &summary))?;
     let digest = rules.read_end(&setup, &end_read)?;
-    let mut values = Vec::new();
-    rules
-        .end_line(&ended.end, "", &mut Lines::values(&mut values))
-        .map_err(|e| fail(0, format!("cannot write the replayed game: {e}")))?;
-    let Some(replayed_end) = values.first() else {
-        return Err(fail(0, "the replay wrote no end line"));
-    };
-    compare_line(&end_read, replayed_end, true, |p| rules.hint(&setup, p))?;
+    let replayed_end = replayed_line("end", |out| rules.end_line(&ended.end, "", out))?;
+    compare_line(&end_read, &replayed_end, true, |p| rules.hint(&setup, p))?;
     check_digest(&reader, &end_read, &digest)?;
     reader.expect_end_of_file()?;
 
-    let mut faults = FaultCounts::new();
-    let mut load_faults = Vec::new();
-    for note in &ended.faults.notes {
-        *faults.entry((note.seat, note.kind.clone())).or_default() += 1;
-        if note.decision == "init" {
-            load_faults.push(note.seat);
-        }
-    }
-    load_faults.sort_unstable();
-    load_faults.dedup();
+    let (faults, load_faults) = tally(&ended.faults.notes);
     let info = rules.info();
     Ok(VerifySummary {
         game: info.name,
@@ -325,6 +304,35 @@ pub fn verify<R: Record>(
         outcome: summary.outcome,
         scores: summary.scores,
     })
+}
+
+/// The one line `write` writes of the replayed game (`what`: the setup or the end line).
+fn replayed_line<E: std::fmt::Display>(
+    what: &str,
+    write: impl FnOnce(&mut Lines<'_>) -> Result<(), E>,
+) -> Result<Value, VerifyError> {
+    let mut values = Vec::new();
+    write(&mut Lines::values(&mut values))
+        .map_err(|e| fail(0, format!("cannot write the replayed game: {e}")))?;
+    values
+        .into_iter()
+        .next()
+        .ok_or_else(|| fail(0, format!("the replay wrote no {what} line")))
+}
+
+/// The faults of a replayed game counted by seat and kind, and the seats that failed to load.
+fn tally(notes: &[FaultNote]) -> (FaultCounts, Vec<usize>) {
+    let mut faults = FaultCounts::new();
+    let mut load_faults = Vec::new();
+    for note in notes {
+        *faults.entry((note.seat, note.kind.clone())).or_default() += 1;
+        if note.decision == "init" {
+            load_faults.push(note.seat);
+        }
+    }
+    load_faults.sort_unstable();
+    load_faults.dedup();
+    (faults, load_faults)
 }
 
 /// The digest an end line states (the default of [`Record::read_end`]).

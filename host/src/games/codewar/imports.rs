@@ -129,6 +129,13 @@ fn offset(x: i32) -> i64 {
 
 /// Adds the imports of module [`MODULE`] to `linker`.
 pub fn add_imports(linker: &mut Linker<SnippetData<VisitState>>) -> anyhow::Result<()> {
+    add_array_reads(linker)?;
+    add_game_facts(linker)?;
+    add_actions(linker)
+}
+
+/// `size`, `len`, `read`, `facade`: what an agent reads of the Array.
+fn add_array_reads(linker: &mut Linker<SnippetData<VisitState>>) -> anyhow::Result<()> {
     linker.func_wrap(MODULE, "size", |mut c: C<'_>| -> wasmtime::Result<i32> {
         charge(&mut c, 0)?;
         Ok(view(&c).size() as i32)
@@ -171,6 +178,11 @@ pub fn add_imports(linker: &mut Linker<SnippetData<VisitState>>) -> anyhow::Resu
                 .map_or(-1, |cell| cell.facade as i32))
         },
     )?;
+    Ok(())
+}
+
+/// `owner`, `players`, `max_size`, `iterations`, `iteration`, `random`: the game around the visit.
+fn add_game_facts(linker: &mut Linker<SnippetData<VisitState>>) -> anyhow::Result<()> {
     linker.func_wrap(MODULE, "owner", |mut c: C<'_>| -> wasmtime::Result<i32> {
         charge(&mut c, 0)?;
         Ok(view(&c).owner as i32)
@@ -211,6 +223,11 @@ pub fn add_imports(linker: &mut Linker<SnippetData<VisitState>>) -> anyhow::Resu
             Ok(c.data_mut().state.random.draw(bound))
         },
     )?;
+    Ok(())
+}
+
+/// `set_self`, `stage`, `set_facade`: what a visit does.
+fn add_actions(linker: &mut Linker<SnippetData<VisitState>>) -> anyhow::Result<()> {
     linker.func_wrap(
         MODULE,
         "set_self",

@@ -65,41 +65,8 @@ pub fn play_in(
     settings: &CodewarSettings,
     modules: &[Vec<u8>],
 ) -> anyhow::Result<Report> {
-    settings.validate().context("code war settings")?;
-    if *snippets.limits() != settings.snippet_limits() {
-        bail!("the snippets' limits are not the settings'");
-    }
-    let players = modules.len();
-    if !(1..=MAX_PLAYERS).contains(&players) {
-        bail!("{players} players: a code war has 1 to {MAX_PLAYERS}");
-    }
-    if table.meta.names.len() != players {
-        bail!("{} names for {players} players", table.meta.names.len());
-    }
-    let limits = match &*table.meta.limits {
-        Value::Null => Map::new(),
-        Value::Object(m) => m.clone(),
-        other => bail!("limits must be a JSON object, not {other}"),
-    };
-    let seats: Vec<Snippet> = modules.iter().map(|m| Snippet::new(m.clone())).collect();
-    for (seat, code) in seats.iter().enumerate() {
-        let name = &table.meta.names[seat];
-        if code.bytes().len() > MAX_AGENT_BYTES as usize {
-            bail!(
-                "seat {seat} ({name}): the module is {} bytes; a code war agent has at most \
-                 {MAX_AGENT_BYTES}",
-                code.bytes().len()
-            );
-        }
-        if let Some(Some(hash)) = table.meta.agent_hashes.get(seat) {
-            if *hash != code.hash() {
-                bail!(
-                    "seat {seat} ({name}): the table names the agent {hash}, its module is {}",
-                    code.hash()
-                );
-            }
-        }
-    }
+    let (seats, limits) = seats_of(snippets, table, settings, modules)?;
+    let players = seats.len();
     let setup = lines::setup(
         &seats
             .iter()
@@ -174,4 +141,50 @@ pub fn play_in(
             stats,
         })
     })
+}
+
+/// The players' modules of `table`, checked (the settings, the number of players and names, each
+/// module's size and hash), and the table's limits as the setup line's object.
+fn seats_of(
+    snippets: &Snippets<VisitState>,
+    table: &Table,
+    settings: &CodewarSettings,
+    modules: &[Vec<u8>],
+) -> anyhow::Result<(Vec<Snippet>, Map<String, Value>)> {
+    settings.validate().context("code war settings")?;
+    if *snippets.limits() != settings.snippet_limits() {
+        bail!("the snippets' limits are not the settings'");
+    }
+    let players = modules.len();
+    if !(1..=MAX_PLAYERS).contains(&players) {
+        bail!("{players} players: a code war has 1 to {MAX_PLAYERS}");
+    }
+    if table.meta.names.len() != players {
+        bail!("{} names for {players} players", table.meta.names.len());
+    }
+    let limits = match &*table.meta.limits {
+        Value::Null => Map::new(),
+        Value::Object(m) => m.clone(),
+        other => bail!("limits must be a JSON object, not {other}"),
+    };
+    let seats: Vec<Snippet> = modules.iter().map(|m| Snippet::new(m.clone())).collect();
+    for (seat, code) in seats.iter().enumerate() {
+        let name = &table.meta.names[seat];
+        if code.bytes().len() > MAX_AGENT_BYTES as usize {
+            bail!(
+                "seat {seat} ({name}): the module is {} bytes; a code war agent has at most \
+                 {MAX_AGENT_BYTES}",
+                code.bytes().len()
+            );
+        }
+        if let Some(Some(hash)) = table.meta.agent_hashes.get(seat) {
+            if *hash != code.hash() {
+                bail!(
+                    "seat {seat} ({name}): the table names the agent {hash}, its module is {}",
+                    code.hash()
+                );
+            }
+        }
+    }
+    Ok((seats, limits))
 }

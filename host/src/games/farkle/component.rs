@@ -2,14 +2,9 @@
 //! becomes the WIT `view`, the typed answer the rules' answer. The budgets, faults and log are
 //! the sandbox's ([`WasmPlayer::call_component`]).
 
-use std::any::Any;
-
-use wasmtime::component::InstancePre;
-use wasmtime::Store;
-
 use super::{Answer, Observation};
 use crate::game::{Fault, FaultKind};
-use crate::sandbox::{wrong_world, ComponentWorld, HostState, Init, WasmPlayer, WorldPre};
+use crate::sandbox::WasmPlayer;
 
 /// The typed exports of world `farkle`, generated from the WIT package.
 pub mod bindings {
@@ -17,54 +12,18 @@ pub mod bindings {
 }
 
 use bindings::arena::games::farkle_types as wit;
-use bindings::arena::games::types as shared;
-use bindings::{Farkle, FarklePre};
 
-/// World `arena:games/farkle`, for the sandbox.
-pub struct FarkleWorld;
-
-impl ComponentWorld for FarkleWorld {
-    fn name(&self) -> &'static str {
-        "arena:games/farkle@1.0.0"
+crate::game::component_world! {
+    /// World `arena:games/farkle`, for the sandbox.
+    pub struct FarkleWorld for "farkle" {
+        bindings: bindings,
+        world: Farkle,
+        pre: FarklePre,
+        exports: ["init", "draft"],
+        wit: include_str!("../../../../wit/farkle.wit"),
     }
-
-    fn exports(&self) -> &'static [&'static str] {
-        &["init", "draft"]
-    }
-
-    fn type_interfaces(&self) -> &'static [&'static str] {
-        &["arena:games/farkle-types@1.0.0"]
-    }
-
-    fn wit_file(&self) -> (&'static str, &'static str) {
-        ("wit/farkle.wit", include_str!("../../../../wit/farkle.wit"))
-    }
-
-    fn prepare(&self, pre: InstancePre<HostState>) -> wasmtime::Result<Box<dyn WorldPre>> {
-        Ok(Box::new(FarklePre::new(pre)?))
-    }
-}
-
-impl WorldPre for FarklePre<HostState> {
-    fn instantiate(&self, store: &mut Store<HostState>) -> wasmtime::Result<Box<dyn Any + Send>> {
-        Ok(Box::new(FarklePre::instantiate(self, store)?))
-    }
-
-    fn init(
-        &self,
-        instance: &(dyn Any + Send),
-        store: &mut Store<HostState>,
-        init: &Init,
-    ) -> wasmtime::Result<Result<(), String>> {
-        farkle(instance)?.call_init(store, setup(init))
-    }
-}
-
-/// The instance of a Farkle agent.
-fn farkle(instance: &(dyn Any + Send)) -> wasmtime::Result<&Farkle> {
-    (instance as &dyn Any)
-        .downcast_ref::<Farkle>()
-        .ok_or_else(|| wrong_world("farkle"))
+    /// The instance of a Farkle agent.
+    fn farkle;
 }
 
 /// Most dice a draft can name: the byte ABI's limit (k ≤ 6); more is a `bad_answer` fault.
@@ -107,15 +66,5 @@ fn view(obs: &Observation) -> wit::View {
         final_round: obs.final_round,
         turns_done: obs.turns_done,
         turn_cap: obs.round_cap,
-    }
-}
-
-/// What `init` is given.
-fn setup(init: &Init) -> shared::Setup {
-    shared::Setup {
-        seat: init.seat as u32,
-        players: init.players as u32,
-        seed: init.seed,
-        round_cap: init.round_cap,
     }
 }

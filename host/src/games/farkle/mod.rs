@@ -1,8 +1,9 @@
 //! Farkle, the press-your-luck dice game of the seed's bot harness (docs/FARKLE.md): the solo
 //! benchmark (turns to reach 10,000 alone) and a race for 2 to 6 players. Scoring and answer
 //! checks are in the `farkle-rules` crate; this folder holds its host side: the rules as the
-//! arena plays them (`rules.rs`, the host's game loop runs them), the byte ABI (`abi.rs`), the
-//! component world (`component.rs`), native SDK strategies (`native.rs`), its records' lines
+//! arena plays them (`rules.rs`, the host's game loop runs them; `turn.rs`: what a game is made
+//! of), the byte ABI (`abi.rs`), the component world (`component.rs`), native SDK strategies
+//! (`native.rs`), its records' lines
 //! (`record/`), `arena play`'s narration, `arena check`'s smoke games, the report's replay data
 //! and viewer (`viewer/`) and `arena new`'s templates (`templates/`).
 
@@ -14,6 +15,7 @@ pub mod record;
 mod replay;
 pub mod rules;
 mod smoke;
+pub mod turn;
 
 use std::io::Write;
 

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use farkle_rules::{Action, Reject, DICE};
 
-use super::{Answer, GameRecord, TurnEnd};
+use super::{Answer, GameRecord, TurnEnd, TurnRecord};
 use crate::game::{AgentLog, FaultPolicy, Outcome};
 use crate::terminal;
 
@@ -58,98 +58,101 @@ fn action_words(code: u32) -> String {
 
 /// The whole game as text; `logs` adds what the agents logged, under the turn they logged it in.
 pub fn narrate(names: &[String], record: &GameRecord, logs: bool) -> String {
-    let name = |seat: usize| {
-        names
+    let tell = Teller { names, logs };
+    let mut out = String::new();
+    tell.heading(record, &mut out);
+    tell.before_first_turn(record, &mut out);
+    for t in &record.turns {
+        tell.turn(t, &mut out);
+    }
+    out.push('\n');
+    if record.setup.players == 1 {
+        tell.solo_result(record, &mut out);
+    } else {
+        tell.race_result(record, &mut out);
+    }
+    let _ = writeln!(out, "turns taken: {}", record.turns.len());
+    out
+}
+
+/// Tells a game: the players' names, and whether their logs are told.
+struct Teller<'a> {
+    names: &'a [String],
+    logs: bool,
+}
+
+impl Teller<'_> {
+    fn name(&self, seat: usize) -> String {
+        self.names
             .get(seat)
             .map(|n| terminal::line(n).into_owned())
             .unwrap_or_else(|| format!("seat {seat}"))
-    };
-    let setup = &record.setup;
-    let solo = setup.players == 1;
-    let mut out = String::new();
-    let seats: Vec<String> = (0..setup.players)
-        .map(|s| format!("seat {s}: {}", name(s)))
-        .collect();
-    let _ = writeln!(
-        out,
-        "Farkle, {} ({}), seed {}, target {}, round cap {}, fault policy {}\n",
-        if solo {
-            "solo benchmark".to_string()
-        } else {
-            format!("race of {} players", setup.players)
-        },
-        seats.join(", "),
-        setup.seed,
-        setup.target,
-        setup.round_cap,
-        policy_name(setup.policy)
-    );
-    let print_logs = |logs_of: &[AgentLog], out: &mut String| {
-        if logs {
+    }
+
+    fn print_logs(&self, logs_of: &[AgentLog], out: &mut String) {
+        if self.logs {
             for l in logs_of {
                 for line in terminal::log_lines(&l.text) {
-                    let _ = writeln!(out, "  [{} log] {line}", name(l.seat));
+                    let _ = writeln!(out, "  [{} log] {line}", self.name(l.seat));
                 }
             }
         }
-    };
-    if !record.end.load_faults.is_empty() || (logs && !record.end.start_logs.is_empty()) {
+    }
+
+    /// The first line: the kind of game, who sits where, the setup.
+    fn heading(&self, record: &GameRecord, out: &mut String) {
+        let setup = &record.setup;
+        let seats: Vec<String> = (0..setup.players)
+            .map(|s| format!("seat {s}: {}", self.name(s)))
+            .collect();
+        let _ = writeln!(
+            out,
+            "Farkle, {} ({}), seed {}, target {}, round cap {}, fault policy {}\n",
+            if setup.players == 1 {
+                "solo benchmark".to_string()
+            } else {
+                format!("race of {} players", setup.players)
+            },
+            seats.join(", "),
+            setup.seed,
+            setup.target,
+            setup.round_cap,
+            policy_name(setup.policy)
+        );
+    }
+
+    /// What the agents logged and how they failed while loading.
+    fn before_first_turn(&self, record: &GameRecord, out: &mut String) {
+        if record.end.load_faults.is_empty() && !(self.logs && !record.end.start_logs.is_empty()) {
+            return;
+        }
         let _ = writeln!(out, "Before the first turn:");
-        print_logs(&record.end.start_logs, &mut out);
+        self.print_logs(&record.end.start_logs, out);
         for f in &record.end.load_faults {
             let _ = writeln!(
                 out,
                 "  FAULT: {} failed to load: {} ({})\n  {} is out of the game",
-                name(f.seat),
+                self.name(f.seat),
                 terminal::line(&f.fault.detail),
                 f.fault.kind.name(),
-                name(f.seat)
+                self.name(f.seat)
             );
         }
         out.push('\n');
     }
-    for t in &record.turns {
+
+    /// One turn: its rolls, what was drafted from each, and how it ended.
+    fn turn(&self, t: &TurnRecord, out: &mut String) {
         let _ = writeln!(
             out,
             "Turn {} (round {}): {}, score {}",
             t.turn,
             t.round,
-            name(t.seat),
+            self.name(t.seat),
             t.score - t.banked
         );
-        print_logs(&t.logs, &mut out);
-        let mut left = DICE;
-        let mut at_risk = 0u32;
-        for (i, r) in t.rolls.iter().enumerate() {
-            let head = format!("  roll {}: {}", i + 1, faces(&r.dice));
-            let last = i + 1 == t.rolls.len();
-            let line = match (&r.answer, r.points) {
-                (Some(a), Some(points)) => {
-                    at_risk += points;
-                    left -= a.draft.len().min(left);
-                    let then = if a.action == Action::Bank.code() {
-                        "banks".to_string()
-                    } else if left == 0 {
-                        left = DICE;
-                        "rolls all six again (hot dice)".to_string()
-                    } else {
-                        format!("rolls {left} dice")
-                    };
-                    format!(
-                        "{head} -> drafts {} for {points} ({at_risk} this turn), {then}",
-                        drafted(&r.dice, a)
-                    )
-                }
-                (Some(a), None) => format!(
-                    "{head} -> drafts {} and asks to {}",
-                    drafted(&r.dice, a),
-                    action_words(a.action)
-                ),
-                (None, _) if last && t.end == TurnEnd::Farkle => format!("{head} -> FARKLE"),
-                (None, _) => head,
-            };
-            let _ = writeln!(out, "{line}");
-        }
+        self.print_logs(&t.logs, out);
+        let at_risk = rolls(t, out);
         let end = match &t.end {
             TurnEnd::Banked => format!("banks {}: score {}", t.banked, t.score),
             TurnEnd::Farkle if at_risk > 0 => {
@@ -167,7 +170,7 @@ pub fn narrate(names: &[String], record: &GameRecord, logs: bool) -> String {
                 terminal::line(&fault.detail),
                 fault.kind.name(),
                 if *forfeit {
-                    format!("{} is out of the game", name(t.seat))
+                    format!("{} is out of the game", self.name(t.seat))
                 } else {
                     format!("the turn ends with no points: score {}", t.score)
                 }
@@ -175,39 +178,43 @@ pub fn narrate(names: &[String], record: &GameRecord, logs: bool) -> String {
         };
         let _ = writeln!(out, "  {end}");
     }
-    out.push('\n');
-    let turns = record.turns.len();
-    if solo {
+
+    /// The solo benchmark's result: turns to the target, or why it was not reached.
+    fn solo_result(&self, record: &GameRecord, out: &mut String) {
+        let (setup, turns) = (&record.setup, record.turns.len());
         let score = record.end.scores[0];
         let line = if score >= setup.target {
             format!(
                 "Result: {} reached {} in {turns} turns (score {score})",
-                name(0),
+                self.name(0),
                 setup.target
             )
         } else if record.end.forfeits.contains(&0) {
             format!(
                 "Result: {} forfeited after {turns} turns and did not reach {} (score {score})",
-                name(0),
+                self.name(0),
                 setup.target
             )
         } else {
             format!(
                 "Result: {} did not reach {} within the round cap of {} (score {score})",
-                name(0),
+                self.name(0),
                 setup.target,
                 setup.round_cap
             )
         };
         let _ = writeln!(out, "{line}");
-    } else {
+    }
+
+    /// A race's result, and each player's score.
+    fn race_result(&self, record: &GameRecord, out: &mut String) {
         let result = match record.end.outcome {
             Outcome::Win {
                 seat,
                 last_standing,
             } => format!(
                 "{} wins{}",
-                name(seat),
+                self.name(seat),
                 if last_standing {
                     " (last player left)"
                 } else {
@@ -219,7 +226,7 @@ pub fn narrate(names: &[String], record: &GameRecord, logs: bool) -> String {
             Outcome::Unfinished => "unfinished".into(),
         };
         let _ = writeln!(out, "Result after {} rounds: {result}", record.end.rounds);
-        for s in 0..setup.players {
+        for s in 0..record.setup.players {
             let played = record.turns.iter().filter(|t| t.seat == s).count();
             let out_mark = if record.end.forfeits.contains(&s) {
                 " (out)"
@@ -229,13 +236,48 @@ pub fn narrate(names: &[String], record: &GameRecord, logs: bool) -> String {
             let _ = writeln!(
                 out,
                 "  {}: {} in {played} turns{out_mark}",
-                name(s),
+                self.name(s),
                 record.end.scores[s]
             );
         }
     }
-    let _ = writeln!(out, "turns taken: {turns}");
-    out
+}
+
+/// A turn's rolls, one line each; returns the points at risk when the turn ended.
+fn rolls(t: &TurnRecord, out: &mut String) -> u32 {
+    let mut left = DICE;
+    let mut at_risk = 0u32;
+    for (i, r) in t.rolls.iter().enumerate() {
+        let head = format!("  roll {}: {}", i + 1, faces(&r.dice));
+        let last = i + 1 == t.rolls.len();
+        let line = match (&r.answer, r.points) {
+            (Some(a), Some(points)) => {
+                at_risk += points;
+                left -= a.draft.len().min(left);
+                let then = if a.action == Action::Bank.code() {
+                    "banks".to_string()
+                } else if left == 0 {
+                    left = DICE;
+                    "rolls all six again (hot dice)".to_string()
+                } else {
+                    format!("rolls {left} dice")
+                };
+                format!(
+                    "{head} -> drafts {} for {points} ({at_risk} this turn), {then}",
+                    drafted(&r.dice, a)
+                )
+            }
+            (Some(a), None) => format!(
+                "{head} -> drafts {} and asks to {}",
+                drafted(&r.dice, a),
+                action_words(a.action)
+            ),
+            (None, _) if last && t.end == TurnEnd::Farkle => format!("{head} -> FARKLE"),
+            (None, _) => head,
+        };
+        let _ = writeln!(out, "{line}");
+    }
+    at_risk
 }
 
 #[cfg(test)]

@@ -8,8 +8,8 @@ use std::time::Instant;
 
 use super::narrate::describe_reject;
 use super::{Farkle, GameRecord, Setup, TurnEnd};
-use crate::game::{play_seeded, FaultPolicy, Player, SeatUsage, Smoke, SmokeOptions};
-use crate::sandbox::{run_with_big_stack, AgentModule};
+use crate::game::{smoke_game, FaultPolicy, SeatUsage, Smoke, SmokeOptions};
+use crate::sandbox::AgentModule;
 
 /// `writeln!` whose error is ignored: a closed standard output must not change the verdict (the
 /// exit status says it), and a `Vec<u8>` never fails.
@@ -73,25 +73,12 @@ pub fn solo_report(record: &GameRecord) -> SoloReport {
     r
 }
 
-/// One solo game of `module` on a big-stack thread: its record and what the agent used. Fails with
-/// the [`HostFailure`] of an agent the host could not set up.
+/// One solo game of `module`: its record and what the agent used ([`smoke_game`]).
 pub(super) fn play_alone(
     setup: &Setup,
     module: &AgentModule,
 ) -> anyhow::Result<(GameRecord, SeatUsage)> {
-    run_with_big_stack(|| {
-        let mut player = module.player_with_round_cap(setup.round_cap);
-        let record = play_seeded(
-            &Farkle,
-            setup,
-            &mut [&mut player as &mut dyn Player<Farkle>],
-        )
-        .ok_or_else(|| anyhow::anyhow!("the agent left the game"))?;
-        if let Some(failure) = player.host_failure() {
-            return Err(anyhow::Error::new(failure.clone()));
-        }
-        Ok((record, SeatUsage::of(&player)))
-    })
+    smoke_game(&Farkle, setup, module, setup.round_cap, 0, &[])
 }
 
 /// `args.games` solo Farkle games of `module`, seeds from `args.seed` on.

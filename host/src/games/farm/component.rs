@@ -2,15 +2,11 @@
 //! game's observations become the WIT `view`, the typed answers become the rules' offers. The
 //! budgets, faults and log are the sandbox's ([`WasmPlayer::call_component`]).
 
-use std::any::Any;
-
 use farm_rules::{Herd, Offer, MAX_PLAYERS};
-use wasmtime::component::InstancePre;
-use wasmtime::Store;
 
 use super::{AcceptView, Decision, Event, Fault, Observation, Party};
 use crate::game::FaultKind;
-use crate::sandbox::{wrong_world, ComponentWorld, HostState, Init, WasmPlayer, WorldPre};
+use crate::sandbox::WasmPlayer;
 
 /// The typed exports of world `farm`, generated from the WIT package.
 pub mod bindings {
@@ -19,53 +15,18 @@ pub mod bindings {
 
 use bindings::arena::games::farm_types as wit;
 use bindings::arena::games::types as shared;
-use bindings::{Farm, FarmPre};
 
-/// World `arena:games/farm`, for the sandbox.
-pub struct FarmWorld;
-
-impl ComponentWorld for FarmWorld {
-    fn name(&self) -> &'static str {
-        "arena:games/farm@1.0.0"
+crate::game::component_world! {
+    /// World `arena:games/farm`, for the sandbox.
+    pub struct FarmWorld for "farm" {
+        bindings: bindings,
+        world: Farm,
+        pre: FarmPre,
+        exports: ["init", "trade", "accept-offer"],
+        wit: include_str!("../../../../wit/farm.wit"),
     }
-
-    fn exports(&self) -> &'static [&'static str] {
-        &["init", "trade", "accept-offer"]
-    }
-
-    fn type_interfaces(&self) -> &'static [&'static str] {
-        &["arena:games/farm-types@1.0.0"]
-    }
-
-    fn wit_file(&self) -> (&'static str, &'static str) {
-        ("wit/farm.wit", include_str!("../../../../wit/farm.wit"))
-    }
-
-    fn prepare(&self, pre: InstancePre<HostState>) -> wasmtime::Result<Box<dyn WorldPre>> {
-        Ok(Box::new(FarmPre::new(pre)?))
-    }
-}
-
-impl WorldPre for FarmPre<HostState> {
-    fn instantiate(&self, store: &mut Store<HostState>) -> wasmtime::Result<Box<dyn Any + Send>> {
-        Ok(Box::new(FarmPre::instantiate(self, store)?))
-    }
-
-    fn init(
-        &self,
-        instance: &(dyn Any + Send),
-        store: &mut Store<HostState>,
-        init: &Init,
-    ) -> wasmtime::Result<Result<(), String>> {
-        farm(instance)?.call_init(store, setup(init))
-    }
-}
-
-/// The instance of a farm agent.
-fn farm(instance: &(dyn Any + Send)) -> wasmtime::Result<&Farm> {
-    (instance as &dyn Any)
-        .downcast_ref::<Farm>()
-        .ok_or_else(|| wrong_world("farm"))
+    /// The instance of a farm agent.
+    fn farm;
 }
 
 /// The offer's `kind` codes of the byte ABI (docs/ABI.md) for each `party`.
@@ -275,15 +236,5 @@ fn view(obs: &Observation) -> wit::View {
         herds: obs.position.herds[..n].iter().map(herd_of).collect(),
         forfeited: (0..n).map(|s| obs.position.out & (1 << s) != 0).collect(),
         events: obs.events.iter().map(event).collect(),
-    }
-}
-
-/// What `init` is given.
-fn setup(init: &Init) -> shared::Setup {
-    shared::Setup {
-        seat: init.seat as u32,
-        players: init.players as u32,
-        seed: init.seed,
-        round_cap: init.round_cap,
     }
 }

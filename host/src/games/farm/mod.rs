@@ -1,6 +1,8 @@
 //! Little Animal Farm, the flagship game (docs/RULES.md): a dice-and-trading game for 2 to 6
 //! players over the `farm-rules` crate. Its folder holds its host side: the rules as the arena
-//! plays them (`rules.rs`, the host's game loop runs them), its events and faults; the byte ABI
+//! plays them (`rules.rs`, the host's game loop runs them; `rules/trades.rs`, the trade phase),
+//! what a game is made of (`turn.rs`: setup, observation, answer, the record's turns), its
+//! events and faults; the byte ABI
 //! (`abi.rs`), the component world (`component.rs`) and native SDK strategies (`native.rs`); its
 //! records' lines (`record/`); `arena play`'s narration, `arena check`'s smoke games, the
 //! report's replay data and viewer (`viewer/`), `arena new`'s templates (`templates/`) and the
@@ -18,6 +20,7 @@ mod replay;
 pub mod rules;
 mod smoke;
 pub mod strategies;
+pub mod turn;
 
 use std::io::Write;
 

@@ -4,14 +4,14 @@
 //! to the turn's record and to the observations of the seats that have not seen it. A failed
 //! decision is a fault, which the fault policy makes a forfeit or a lost move.
 
-use farm_rules::{
-    apply_roll, check_offer, execute_trade, FailReason, Herd, Offer, Partner, Position, Roll,
-    Trade, FOX_DIE, MAX_PLAYERS, WOLF_DIE,
-};
+use farm_rules::{apply_roll, Partner, Position, Roll, FOX_DIE, MAX_PLAYERS, WOLF_DIE};
 
 use super::abi::{decode_accept_answer, decode_trade_answer, encode_observation};
-use super::event::{Event, Party};
+use super::event::Event;
 use super::fault::{Decision, Fault, FaultPolicy};
+pub use super::turn::{
+    AcceptView, Answer, Asked, GameEnd, Observation, Setup, StartPosition, TurnRecord,
+};
 use super::{Farm, INFO};
 pub use crate::game::{AgentLog, Outcome};
 use crate::game::{
@@ -19,136 +19,7 @@ use crate::game::{
 };
 use crate::sandbox::{Init, WasmPlayer};
 
-/// A position to start from instead of the standard start (like a chess FEN).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StartPosition {
-    /// One herd per seat.
-    pub herds: Vec<Herd>,
-    pub stock: Herd,
-    /// The seat that plays the first turn.
-    pub to_move: usize,
-}
-
-/// Everything that determines a game apart from the players' answers and the dice.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Setup {
-    pub players: usize,
-    /// Seed of the dice and of the agents' own randomness; `None` when the dice are given explicitly.
-    pub seed: Option<u64>,
-    /// After this many complete rounds without a winner the game is a draw.
-    pub round_cap: u32,
-    pub policy: FaultPolicy,
-    pub start: Option<StartPosition>,
-}
-
-impl Setup {
-    pub fn standard(players: usize, seed: u64, round_cap: u32) -> Setup {
-        Setup {
-            players,
-            seed: Some(seed),
-            round_cap,
-            policy: FaultPolicy::default(),
-            start: None,
-        }
-    }
-
-    /// The position the first turn is played from.
-    pub fn initial_position(&self) -> Position {
-        let mut pos = Position::new(self.players);
-        if let Some(start) = &self.start {
-            for (slot, herd) in pos.herds.iter_mut().zip(&start.herds) {
-                *slot = *herd;
-            }
-            pos.stock = start.stock;
-        }
-        pos
-    }
-
-    pub fn first_to_move(&self) -> usize {
-        self.start.as_ref().map_or(0, |s| s.to_move)
-    }
-
-    /// Seed handed to the agent in `seat` for its own randomness: derived from the game seed so
-    /// that a game replays exactly, and different for every seat.
-    pub fn agent_seed(&self, seat: usize) -> u64 {
-        crate::game::seed::agent_seed(self.seed.unwrap_or(0), seat)
-    }
-}
-
-/// One turn: the offer as given, the partner's answer, the roll, and what resulted.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TurnRecord {
-    pub turn: u32,
-    pub round: u32,
-    pub seat: usize,
-    /// `None` when the trade decision faulted.
-    pub offer: Option<Offer>,
-    /// The partner's answer, for an offer that reached a partner player.
-    pub answer: Option<bool>,
-    /// `None` when the game ended before the roll, or the player forfeited.
-    pub roll: Option<Roll>,
-    pub events: Vec<Event>,
-    /// What the agents deciding in this turn wrote to their debug logs while deciding.
-    pub logs: Vec<AgentLog>,
-}
-
-/// How a game ended (and what happened before the first turn: the record's start line).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameEnd {
-    /// Events before the first turn (agents that failed to load).
-    pub start_events: Vec<Event>,
-    /// Debug output of agents while loading.
-    pub start_logs: Vec<AgentLog>,
-    pub outcome: Outcome,
-    pub final_position: Position,
-    /// Seats that forfeited, in the order they did.
-    pub forfeits: Vec<usize>,
-    /// Turns played.
-    pub turns: u32,
-    /// The round of the last turn (0 if no turn was played).
-    pub rounds: u32,
-}
-
-/// What a seat is shown when asked: the observation, and for an answer to an offer, the offer.
-#[derive(Clone, Copy, Debug)]
-pub struct Asked<'a> {
-    pub observation: Observation<'a>,
-    pub offer: Option<AcceptView>,
-}
-
-/// What a player sees when asked for a decision. Everything is a copy owned by the game: a player
-/// cannot change the game through it.
-#[derive(Clone, Copy, Debug)]
-pub struct Observation<'a> {
-    /// The seat being asked.
-    pub seat: usize,
-    /// Whose turn it is.
-    pub to_move: usize,
-    /// Turn number, counted from 1 over the whole game.
-    pub turn: u32,
-    /// Round number, counted from 1; a round is one turn of every player still in the game.
-    pub round: u32,
-    pub position: &'a Position,
-    /// Events since this seat's previous decision (for its first decision, since the start).
-    pub events: &'a [Event],
-}
-
-/// The offer put to a partner player.
-#[derive(Clone, Copy, Debug)]
-pub struct AcceptView {
-    pub trader: usize,
-    /// The offer exactly as the trader gave it.
-    pub offer: Offer,
-    /// The same offer after the rules' checks.
-    pub trade: Trade,
-}
-
-/// An answer: an offer (or a pass) to the trade decision, yes or no to an offer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Answer {
-    Offer(Offer),
-    Accept(bool),
-}
+mod trades;
 
 /// The index of each decision in [`INFO`]'s decisions.
 pub const TRADE: usize = 0;
@@ -340,126 +211,6 @@ impl State {
         if ended.is_some() {
             self.outcome = ended;
         }
-    }
-
-    /// After the offer was settled: the game may be decided by forfeits, or won by the trade;
-    /// else the dice are thrown.
-    fn settled(&mut self, seat: usize) {
-        if let Some(o) = self.standing_outcome() {
-            return self.end_turn(Some(o));
-        }
-        if self.pos.herds[seat].is_winning() {
-            let o = self.win(seat);
-            return self.end_turn(o);
-        }
-        if let Some(p) = &mut self.playing {
-            p.phase = Phase::Roll;
-        }
-    }
-
-    /// Carries out a checked trade of `seat`.
-    fn execute(&mut self, seat: usize, trade: &Trade) {
-        let delivered = execute_trade(&mut self.pos, seat, trade);
-        let other = match trade.partner {
-            Partner::Stock => Party::Stock,
-            Partner::Player(p) => Party::Player(p),
-        };
-        self.emit(Event::Transfer {
-            from: Party::Player(seat),
-            to: other,
-            animals: trade.give,
-        });
-        self.emit(Event::Transfer {
-            from: other,
-            to: Party::Player(seat),
-            animals: delivered,
-        });
-    }
-
-    /// The trade decision of the seat to move.
-    fn trade(&mut self, seat: usize, answered: Answered<Answer>) {
-        let offer = match answered {
-            Answered::Answer(Answer::Offer(offer)) => offer,
-            Answered::Answer(Answer::Accept(_)) => return self.settled(seat),
-            Answered::Fault { fault, forfeit } => {
-                if self.fault(seat, Decision::Trade, fault, forfeit) {
-                    let o = self.standing_outcome();
-                    return self.end_turn(o);
-                }
-                return self.settled_after_fault(seat);
-            }
-        };
-        if let Some(p) = &mut self.playing {
-            p.record.offer = Some(offer);
-        }
-        let trade = match check_offer(&self.pos, seat, &offer) {
-            Ok(None) => return self.settled(seat),
-            Ok(Some(trade)) => trade,
-            Err(reason) => {
-                self.emit(Event::TradeFailed { seat, reason });
-                return self.settled(seat);
-            }
-        };
-        if let Partner::Player(_) = trade.partner {
-            if let Some(p) = &mut self.playing {
-                p.phase = Phase::Accept(AcceptView {
-                    trader: seat,
-                    offer,
-                    trade,
-                });
-            }
-            return;
-        }
-        self.execute(seat, &trade);
-        self.settled(seat)
-    }
-
-    /// After a trade decision that faulted without a forfeit: the turn goes on to the win check
-    /// and the dice, as after a pass.
-    fn settled_after_fault(&mut self, seat: usize) {
-        if self.pos.herds[seat].is_winning() {
-            let o = self.win(seat);
-            return self.end_turn(o);
-        }
-        if let Some(p) = &mut self.playing {
-            p.phase = Phase::Roll;
-        }
-    }
-
-    /// The partner's answer to `view`.
-    fn accept(&mut self, partner: usize, view: AcceptView, answered: Answered<Answer>) {
-        let seat = view.trader;
-        match answered {
-            Answered::Answer(Answer::Accept(accepted)) => {
-                if let Some(p) = &mut self.playing {
-                    p.record.answer = Some(accepted);
-                }
-                self.emit(Event::Answer {
-                    seat: partner,
-                    trader: seat,
-                    accepted,
-                });
-                if accepted {
-                    self.execute(seat, &view.trade);
-                } else {
-                    self.emit(Event::TradeFailed {
-                        seat,
-                        reason: FailReason::Declined,
-                    });
-                }
-            }
-            Answered::Answer(Answer::Offer(_)) => {}
-            Answered::Fault { fault, forfeit } => {
-                let out = self.fault(partner, Decision::Accept, fault, forfeit);
-                let reason = if out {
-                    FailReason::PartnerOut
-                } else {
-                    FailReason::Declined
-                };
-                self.emit(Event::TradeFailed { seat, reason });
-            }
-        }
-        self.settled(seat)
     }
 }
 

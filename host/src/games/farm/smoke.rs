@@ -9,8 +9,12 @@ use farm_rules::{for_each_stock_trade, Herd, Offer, Trade, FARM_ANIMALS};
 
 use super::rules::{Answer, Asked, ACCEPT};
 use super::{Event, Farm, FaultPolicy, GameRecord, Outcome, Setup};
-use crate::game::{play_seeded, Fault, Player, Question, Reply, Smoke, SmokeOptions};
-use crate::sandbox::{run_with_big_stack, AgentModule, Init};
+#[cfg(test)]
+use crate::game::play_seeded;
+use crate::game::{
+    smoke_game as play_smoke, Fault, Native, Player, Question, Reply, Smoke, SmokeOptions,
+};
+use crate::sandbox::{AgentModule, Init};
 use crate::terminal;
 
 /// `writeln!` whose error is ignored: a closed standard output must not change the verdict (the
@@ -118,7 +122,8 @@ fn all_events(r: &GameRecord) -> impl Iterator<Item = &Event> {
 }
 
 /// One smoke game: the agent in `seat` against the built-in greedy opponent, every fault only
-/// losing the move (so that all of them are seen). Returns the record, the agent's logs and fuel.
+/// losing the move (so that all of them are seen). Returns the record, the agent's logs, the fuel
+/// it used (loading included) and its decisions.
 fn smoke_game(
     module: &AgentModule,
     seat: usize,
@@ -127,47 +132,23 @@ fn smoke_game(
 ) -> anyhow::Result<(GameRecord, (AgentLogs, u64, u64))> {
     let mut setup = Setup::standard(2, seed, round_cap);
     setup.policy = FaultPolicy::LoseMove;
-    let (record, logs, fuel, decisions) = play_with_opponent(&setup, module, seat)?;
-    Ok((record, (logs, fuel, decisions)))
-}
-
-fn play_with_opponent(
-    setup: &Setup,
-    module: &AgentModule,
-    seat: usize,
-) -> anyhow::Result<(GameRecord, AgentLogs, u64, u64)> {
-    run_with_big_stack(|| {
-        let mut agent = module.player_with_round_cap(setup.round_cap);
-        let mut opponent = Greedy;
-        let record = {
-            let mut seats: [&mut dyn Player<Farm>; 2] = if seat == 0 {
-                [&mut agent, &mut opponent]
-            } else {
-                [&mut opponent, &mut agent]
-            };
-            play_seeded(&Farm, setup, &mut seats)
-                .ok_or_else(|| anyhow::anyhow!("a player left the game"))?
-        };
-        if let Some(failure) = agent.host_failure() {
-            return Err(anyhow::Error::new(failure.clone()));
-        }
-        let logs = record
-            .end
-            .start_logs
-            .iter()
-            .map(|l| (0, l))
-            .chain(
-                record
-                    .turns
-                    .iter()
-                    .flat_map(|t| t.logs.iter().map(move |l| (t.turn, l))),
-            )
-            .filter(|(_, l)| l.seat == seat)
-            .map(|(turn, l)| (turn, l.text.clone()))
-            .collect();
-        let fuel = agent.fuel_used();
-        Ok((record, logs, fuel, agent.decisions()))
-    })
+    let greedy = [Native::typed::<Farm>(|| Box::new(Greedy))];
+    let (record, usage) = play_smoke(&Farm, &setup, module, setup.round_cap, seat, &greedy)?;
+    let logs = record
+        .end
+        .start_logs
+        .iter()
+        .map(|l| (0, l))
+        .chain(
+            record
+                .turns
+                .iter()
+                .flat_map(|t| t.logs.iter().map(move |l| (t.turn, l))),
+        )
+        .filter(|(_, l)| l.seat == seat)
+        .map(|(turn, l)| (turn, l.text.clone()))
+        .collect();
+    Ok((record, (logs, usage.fuel, usage.decisions)))
 }
 
 type AgentLogs = Vec<(u32, String)>;

@@ -2,16 +2,12 @@
 //! becomes the WIT `view`, the typed move the rules' move. The budgets, faults and log are the
 //! sandbox's ([`WasmPlayer::call_component`]), the clock's allowance too.
 
-use std::any::Any;
-
 use arena_abi::jungle::Played;
 use jungle_rules::{Kind, Move, Piece, Side, Square};
-use wasmtime::component::InstancePre;
-use wasmtime::Store;
 
 use super::rules::Ask;
 use crate::game::{Fault, FaultKind};
-use crate::sandbox::{wrong_world, ComponentWorld, HostState, Init, WasmPlayer, WorldPre};
+use crate::sandbox::WasmPlayer;
 
 /// The typed exports of world `jungle`, generated from the WIT package.
 pub mod bindings {
@@ -19,54 +15,18 @@ pub mod bindings {
 }
 
 use bindings::arena::games::jungle_types as wit;
-use bindings::arena::games::types as shared;
-use bindings::{Jungle, JunglePre};
 
-/// World `arena:games/jungle`, for the sandbox.
-pub struct JungleWorld;
-
-impl ComponentWorld for JungleWorld {
-    fn name(&self) -> &'static str {
-        "arena:games/jungle@1.0.0"
+crate::game::component_world! {
+    /// World `arena:games/jungle`, for the sandbox.
+    pub struct JungleWorld for "jungle" {
+        bindings: bindings,
+        world: Jungle,
+        pre: JunglePre,
+        exports: ["init", "choose-move"],
+        wit: include_str!("../../../../wit/jungle.wit"),
     }
-
-    fn exports(&self) -> &'static [&'static str] {
-        &["init", "choose-move"]
-    }
-
-    fn type_interfaces(&self) -> &'static [&'static str] {
-        &["arena:games/jungle-types@1.0.0"]
-    }
-
-    fn wit_file(&self) -> (&'static str, &'static str) {
-        ("wit/jungle.wit", include_str!("../../../../wit/jungle.wit"))
-    }
-
-    fn prepare(&self, pre: InstancePre<HostState>) -> wasmtime::Result<Box<dyn WorldPre>> {
-        Ok(Box::new(JunglePre::new(pre)?))
-    }
-}
-
-impl WorldPre for JunglePre<HostState> {
-    fn instantiate(&self, store: &mut Store<HostState>) -> wasmtime::Result<Box<dyn Any + Send>> {
-        Ok(Box::new(JunglePre::instantiate(self, store)?))
-    }
-
-    fn init(
-        &self,
-        instance: &(dyn Any + Send),
-        store: &mut Store<HostState>,
-        init: &Init,
-    ) -> wasmtime::Result<Result<(), String>> {
-        jungle(instance)?.call_init(store, setup(init))
-    }
-}
-
-/// The instance of a Jungle agent.
-fn jungle(instance: &(dyn Any + Send)) -> wasmtime::Result<&Jungle> {
-    (instance as &dyn Any)
-        .downcast_ref::<Jungle>()
-        .ok_or_else(|| wrong_world("jungle"))
+    /// The instance of a Jungle agent.
+    fn jungle;
 }
 
 pub(crate) fn choose(player: &mut WasmPlayer, ask: &Ask) -> Result<Move, Fault> {
@@ -150,15 +110,5 @@ fn view(ask: &Ask) -> wit::View {
             .collect(),
         legal: obs.legal.iter().copied().map(a_move).collect(),
         recent: obs.played().iter().map(ply).collect(),
-    }
-}
-
-/// What `init` is given.
-fn setup(init: &Init) -> shared::Setup {
-    shared::Setup {
-        seat: init.seat as u32,
-        players: init.players as u32,
-        seed: init.seed,
-        round_cap: init.round_cap,
     }
 }

@@ -4,8 +4,8 @@
 //! folder holds all of its host side, behind [`Game`]:
 //!
 //! * the rules as the arena plays them, with the clock (`rules.rs`: a state machine the host's
-//!   game loop runs); its settings (`settings.rs`: the clock and the start position, a league's
-//!   `[jungle]` table);
+//!   game loop runs) and what a game is made of (`turn.rs`: setup, plies, the end); its
+//!   settings (`settings.rs`: the clock and the start position, a league's `[jungle]` table);
 //! * the agents' side: the byte ABI (`abi.rs`), components (`component.rs`), native SDK
 //!   strategies (`native.rs`), a person at the terminal (`human.rs`, `person.rs`);
 //! * records (`record/`): their lines, written and read back for the verifier;
@@ -26,6 +26,7 @@ pub mod replay;
 pub mod rules;
 pub mod settings;
 pub mod smoke;
+pub mod turn;
 
 use std::cell::RefCell;
 use std::io::Write;

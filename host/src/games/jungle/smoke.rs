@@ -12,12 +12,12 @@ use super::narrate::{fuel, result_line};
 use super::rules::{EndReason, FuelClock, Setup};
 use super::settings::DEFAULT;
 use super::{native, GameRecord, Jungle};
-use crate::game::{play_seeded, FaultPolicy, Outcome, Player, Smoke, SmokeOptions};
-use crate::sandbox::{run_with_big_stack, AgentModule};
+use crate::game::{smoke_game as play_smoke, FaultPolicy, Outcome, Smoke, SmokeOptions};
+use crate::sandbox::AgentModule;
 use crate::terminal;
 
 /// One smoke game: `module` in `seat` against the native random player, with the default clock
-/// and the module's per-decision cap. Returns the record and the agent's decisions' fuel.
+/// and the module's per-decision cap.
 pub fn smoke_game(
     module: &AgentModule,
     seat: usize,
@@ -36,22 +36,15 @@ pub fn smoke_game(
             },
         )
     };
-    run_with_big_stack(|| {
-        let mut agent = module.player_with_round_cap(round_cap);
-        let random = native::<Random>();
-        let mut random = random.player::<Jungle>().expect("a strategy of the ABI");
-        let mut players: [&mut dyn Player<Jungle>; 2] = if seat == 0 {
-            [&mut agent, &mut *random]
-        } else {
-            [&mut *random, &mut agent]
-        };
-        let record =
-            play_seeded(&Jungle, &setup, &mut players).expect("no player leaves a smoke game");
-        if let Some(failure) = agent.host_failure() {
-            return Err(anyhow::Error::new(failure.clone()));
-        }
-        Ok(record)
-    })
+    let (record, _) = play_smoke(
+        &Jungle,
+        &setup,
+        module,
+        round_cap,
+        seat,
+        &[native::<Random>()],
+    )?;
+    Ok(record)
 }
 
 /// `args.games` smoke games of `module`, seeds from `args.seed` on, the agent changing seat

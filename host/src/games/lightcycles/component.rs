@@ -2,15 +2,11 @@
 //! observation becomes the WIT `view`, the typed turn the rules' turn. The budgets, faults and
 //! log are the sandbox's ([`WasmPlayer::call_component`]), the clock's allowance too.
 
-use std::any::Any;
-
 use lightcycles_rules::{Cause, Dir, Turn};
-use wasmtime::component::InstancePre;
-use wasmtime::Store;
 
 use super::rules::Ask;
 use crate::game::Fault;
-use crate::sandbox::{wrong_world, ComponentWorld, HostState, Init, WasmPlayer, WorldPre};
+use crate::sandbox::WasmPlayer;
 
 /// The typed exports of world `lightcycles`, generated from the WIT package.
 pub mod bindings {
@@ -18,63 +14,18 @@ pub mod bindings {
 }
 
 use bindings::arena::games::lightcycles_types as wit;
-use bindings::arena::games::types as shared;
-use bindings::{Lightcycles, LightcyclesPre};
 
-/// World `arena:games/lightcycles`, for the sandbox.
-pub struct LightcyclesWorld;
-
-impl ComponentWorld for LightcyclesWorld {
-    fn name(&self) -> &'static str {
-        "arena:games/lightcycles@1.0.0"
+crate::game::component_world! {
+    /// World `arena:games/lightcycles`, for the sandbox.
+    pub struct LightcyclesWorld for "lightcycles" {
+        bindings: bindings,
+        world: Lightcycles,
+        pre: LightcyclesPre,
+        exports: ["init", "choose-turn"],
+        wit: include_str!("../../../../wit/lightcycles.wit"),
     }
-
-    fn exports(&self) -> &'static [&'static str] {
-        &["init", "choose-turn"]
-    }
-
-    fn type_interfaces(&self) -> &'static [&'static str] {
-        &["arena:games/lightcycles-types@1.0.0"]
-    }
-
-    fn wit_file(&self) -> (&'static str, &'static str) {
-        (
-            "wit/lightcycles.wit",
-            include_str!("../../../../wit/lightcycles.wit"),
-        )
-    }
-
-    fn prepare(&self, pre: InstancePre<HostState>) -> wasmtime::Result<Box<dyn WorldPre>> {
-        Ok(Box::new(LightcyclesPre::new(pre)?))
-    }
-}
-
-impl WorldPre for LightcyclesPre<HostState> {
-    fn instantiate(&self, store: &mut Store<HostState>) -> wasmtime::Result<Box<dyn Any + Send>> {
-        Ok(Box::new(LightcyclesPre::instantiate(self, store)?))
-    }
-
-    fn init(
-        &self,
-        instance: &(dyn Any + Send),
-        store: &mut Store<HostState>,
-        init: &Init,
-    ) -> wasmtime::Result<Result<(), String>> {
-        let setup = shared::Setup {
-            seat: init.seat as u32,
-            players: init.players as u32,
-            seed: init.seed,
-            round_cap: init.round_cap,
-        };
-        world(instance)?.call_init(store, setup)
-    }
-}
-
-/// The instance of a light cycles agent.
-fn world(instance: &(dyn Any + Send)) -> wasmtime::Result<&Lightcycles> {
-    (instance as &dyn Any)
-        .downcast_ref::<Lightcycles>()
-        .ok_or_else(|| wrong_world("lightcycles"))
+    /// The instance of a light cycles agent.
+    fn world;
 }
 
 pub(crate) fn choose(player: &mut WasmPlayer, ask: &Ask) -> Result<Turn, Fault> {

@@ -11,8 +11,8 @@ use super::narrate::{fuel, result_line};
 use super::rules::{FuelClock, Setup};
 use super::settings::DEFAULT;
 use super::{native, GameRecord, Lightcycles};
-use crate::game::{play_seeded, FaultPolicy, Outcome, Player, Smoke, SmokeOptions};
-use crate::sandbox::{run_with_big_stack, AgentModule};
+use crate::game::{smoke_game as play_smoke, FaultPolicy, Outcome, Smoke, SmokeOptions};
+use crate::sandbox::AgentModule;
 use crate::terminal;
 
 /// One smoke game: `module` in `seat` against the native random player on the default grid,
@@ -35,24 +35,9 @@ pub fn smoke_game(
             decision_cap: module.sandbox().limits().fuel_per_decision,
         },
     };
-    run_with_big_stack(|| {
-        let mut agent = module.player_with_round_cap(setup.round_cap);
-        let random = native::<Random>();
-        let mut random = random
-            .player::<Lightcycles>()
-            .expect("a strategy of the ABI");
-        let mut players: [&mut dyn Player<Lightcycles>; 2] = if seat == 0 {
-            [&mut agent, &mut *random]
-        } else {
-            [&mut *random, &mut agent]
-        };
-        let record =
-            play_seeded(&Lightcycles, &setup, &mut players).expect("no player leaves a smoke game");
-        if let Some(failure) = agent.host_failure() {
-            return Err(anyhow::Error::new(failure.clone()));
-        }
-        Ok(record)
-    })
+    let others = [native::<Random>()];
+    let (record, _) = play_smoke(&Lightcycles, &setup, module, setup.round_cap, seat, &others)?;
+    Ok(record)
 }
 
 /// `args.games` smoke games of `module`, seeds from `args.seed` on. Faults and losses on time

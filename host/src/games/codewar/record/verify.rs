@@ -197,6 +197,60 @@ pub fn verify_record(text: &str) -> Result<Verified, VerifyError> {
 /// Verifies a record whose setup line (`first`) has been read. Guest code runs on the calling
 /// thread: it needs a big stack (`sandbox::run_with_big_stack`).
 pub fn verify_lines(mut reader: RecordReader<'_>, first: Line) -> Result<Verified, VerifyError> {
+    let setup = check_setup(&first)?;
+    drop(first);
+    let settings = setup.settings;
+    let mut recorder = Recorder::default();
+    let seats = players_modules(&mut reader, &setup, &mut recorder)?;
+    let snippets = snippets_for(&settings).map_err(|e| {
+        fail(
+            0,
+            format!("the host failed: cannot set up the sandbox: {e:#}"),
+        )
+    })?;
+    let mut replay = Replay {
+        executor: SandboxExecutor::new(&snippets),
+        game: Game::new(settings.rules(), seats, setup.seed)
+            .map_err(|e| fail(1, format!("settings: {e}")))?,
+        recorder,
+        pending: Vec::new(),
+        visits: 0,
+        segfaults: 0,
+    };
+    let end = replay.iterations(&mut reader, &settings)?;
+    let game = &replay.game;
+    let outcome = lines::outcome(game.outcome());
+    let counts = game.counts();
+    let replayed = lines::end(outcome, game.played(), &counts, game.eliminated(), "");
+    compare_line(&end, &replayed, true, |_| String::new())?;
+    let digest = end
+        .value
+        .get("digest")
+        .and_then(Value::as_str)
+        .ok_or_else(|| fail(end.number, "digest: missing"))?
+        .to_owned();
+    check_digest(&reader, &end, &digest)?;
+    reader.expect_end_of_file()?;
+    Ok(Verified {
+        names: setup.players.iter().map(|p| p.name.clone()).collect(),
+        agent_hashes: setup.players.iter().map(|p| p.agent.clone()).collect(),
+        seed: setup.seed,
+        round_cap: setup.round_cap,
+        fault_policy: setup.fault_policy,
+        settings,
+        limits: setup.limits,
+        iterations: game.played(),
+        outcome,
+        cells: counts,
+        eliminated: game.eliminated().to_vec(),
+        visits: replay.visits,
+        segfaults: replay.segfaults,
+    })
+}
+
+/// The setup line read, checked (format, game, rules version, seats, settings) and compared with
+/// the line the replay writes for it.
+fn check_setup(first: &Line) -> Result<SetupJson, VerifyError> {
     if first.kind() != Some("setup") {
         return Err(fail(1, "expected a `setup` line"));
     }
@@ -240,8 +294,8 @@ pub fn verify_lines(mut reader: RecordReader<'_>, first: Line) -> Result<Verifie
             format!("players[{i}].seat is {}, expected {i}", p.seat),
         ));
     }
-    let settings = setup.settings;
-    settings
+    setup
+        .settings
         .validate()
         .map_err(|e| fail(1, format!("settings: {e}")))?;
     let players: Vec<PlayerLine> = setup
@@ -255,23 +309,30 @@ pub fn verify_lines(mut reader: RecordReader<'_>, first: Line) -> Result<Verifie
     let replayed = lines::setup(
         &players,
         setup.seed,
-        &settings,
+        &setup.settings,
         &setup.limits,
         (setup.round_cap, setup.fault_policy),
     );
-    compare_line(&first, &replayed, false, |_| String::new())?;
-    drop(first);
+    compare_line(first, &replayed, false, |_| String::new())?;
+    Ok(setup)
+}
 
-    // The players' modules: one line per distinct module, in seat order.
+/// The players' modules: one line per distinct module, in seat order, each checked against the
+/// seat's agent hash and compared with the line the replay writes. The module of each seat.
+fn players_modules(
+    reader: &mut RecordReader<'_>,
+    setup: &SetupJson,
+    recorder: &mut Recorder,
+) -> Result<Vec<Snippet>, VerifyError> {
     let mut modules: Vec<Snippet> = Vec::new();
     let mut module_lines: Vec<Line> = Vec::new();
-    let mut seats: Vec<Snippet> = Vec::with_capacity(n);
+    let mut seats: Vec<Snippet> = Vec::with_capacity(setup.players.len());
     for p in &setup.players {
         if let Some(m) = modules.iter().find(|m| m.hash() == p.agent) {
             seats.push(m.clone());
             continue;
         }
-        let line = next(&mut reader)?;
+        let line = next(reader)?;
         if line.kind() != Some("module") {
             return Err(fail(
                 line.number,
@@ -298,145 +359,131 @@ pub fn verify_lines(mut reader: RecordReader<'_>, first: Line) -> Result<Verifie
         module_lines.push(line);
         seats.push(code);
     }
-    let mut recorder = Recorder::default();
     for (read, expected) in module_lines.iter().zip(recorder.start(&seats)) {
         compare_line(read, &expected, false, |_| String::new())?;
     }
-    drop(module_lines);
+    Ok(seats)
+}
 
-    let snippets = snippets_for(&settings).map_err(|e| {
-        fail(
-            0,
-            format!("the host failed: cannot set up the sandbox: {e:#}"),
-        )
-    })?;
-    let mut executor = SandboxExecutor::new(&snippets);
-    let mut game = Game::new(settings.rules(), seats, setup.seed)
-        .map_err(|e| fail(1, format!("settings: {e}")))?;
-    let mut pending: Vec<(Line, Snippet)> = Vec::new();
-    let (mut visits, mut segfaults) = (0u64, 0u64);
-    let end = loop {
-        let line = next(&mut reader)?;
-        match line.kind() {
-            Some("module") => {
-                // An iteration writes at most two modules per visit.
-                if pending.len() >= 2 * settings.array_size as usize {
-                    return Err(fail(
-                        line.number,
-                        "more module lines than an iteration can make",
-                    ));
+/// The game played again, iteration by iteration, against the record's lines.
+struct Replay<'s> {
+    executor: SandboxExecutor<'s>,
+    game: Game<Snippet>,
+    recorder: Recorder,
+    /// The module lines read since the last iteration line, with their modules.
+    pending: Vec<(Line, Snippet)>,
+    visits: u64,
+    segfaults: u64,
+}
+
+impl Replay<'_> {
+    /// Replays the iterations as their lines come, up to the end line, which it returns.
+    fn iterations(
+        &mut self,
+        reader: &mut RecordReader<'_>,
+        settings: &CodewarSettings,
+    ) -> Result<Line, VerifyError> {
+        loop {
+            let line = next(reader)?;
+            match line.kind() {
+                Some("module") => {
+                    // An iteration writes at most two modules per visit.
+                    if self.pending.len() >= 2 * settings.array_size as usize {
+                        return Err(fail(
+                            line.number,
+                            "more module lines than an iteration can make",
+                        ));
+                    }
+                    let code = module_line(&line, settings.max_size)?;
+                    self.pending.push((line, code));
                 }
-                let code = module_line(&line, settings.max_size)?;
-                pending.push((line, code));
-            }
-            Some("iteration") => {
-                if game.is_over() {
-                    return Err(fail(
-                        line.number,
-                        format!(
-                            "type: expected \"end\", found \"iteration\": the replayed game ended \
-                             after iteration {}",
-                            game.played()
-                        ),
-                    ));
-                }
-                executor.timeouts = timeouts(&line);
-                let it = game
-                    .play_iteration(&mut executor)
-                    .expect("a game that is not over plays an iteration");
-                if let Some(h) = executor.host_failure.take() {
-                    return Err(fail(0, format!("{h}")));
-                }
-                visits += it.visits.len() as u64;
-                segfaults += it
-                    .visits
-                    .iter()
-                    .filter(|v| matches!(v.outcome, codewar_rules::visit::Outcome::Segfault(_)))
-                    .count() as u64;
-                let (new, replayed) = recorder.iteration(&it, game.array());
-                for (k, expected) in new.iter().enumerate() {
-                    let Some((read, _)) = pending.get(k) else {
+                Some("iteration") => self.iteration(&line)?,
+                Some("end") => {
+                    if let Some((early, _)) = self.pending.first() {
+                        return Err(fail(
+                            early.number,
+                            "a module line before the end line, not before an iteration",
+                        ));
+                    }
+                    if !self.game.is_over() {
                         return Err(fail(
                             line.number,
                             format!(
-                                "type: expected \"module\", found \"iteration\": the replay of \
-                                 iteration {} writes {} module lines before it, the record {}",
-                                it.iteration,
-                                new.len(),
-                                pending.len()
+                                "type: expected \"iteration\", found \"end\": the game goes on \
+                                 with iteration {}",
+                                self.game.played() + 1
                             ),
                         ));
-                    };
-                    compare_line(read, expected, false, |_| String::new())?;
+                    }
+                    return Ok(line);
                 }
-                if let Some((extra, _)) = pending.get(new.len()) {
-                    return Err(fail(
-                        extra.number,
-                        format!(
-                            "a module line the replay of iteration {} does not write (it writes {})",
-                            it.iteration,
-                            new.len()
-                        ),
-                    ));
-                }
-                pending.clear();
-                compare_line(&line, &replayed, false, |_| String::new())?;
-            }
-            Some("end") => {
-                if let Some((early, _)) = pending.first() {
-                    return Err(fail(
-                        early.number,
-                        "a module line before the end line, not before an iteration",
-                    ));
-                }
-                if !game.is_over() {
+                _ => {
                     return Err(fail(
                         line.number,
                         format!(
-                            "type: expected \"iteration\", found \"end\": the game goes on with \
-                             iteration {}",
-                            game.played() + 1
+                            "type: expected \"module\", \"iteration\" or \"end\", found {}",
+                            line.kind_shown()
                         ),
-                    ));
+                    ))
                 }
-                break line;
             }
-            _ => {
+        }
+    }
+
+    /// Plays the iteration of `line` again and compares it, and the module lines read before it,
+    /// with what the replay writes.
+    fn iteration(&mut self, line: &Line) -> Result<(), VerifyError> {
+        if self.game.is_over() {
+            return Err(fail(
+                line.number,
+                format!(
+                    "type: expected \"end\", found \"iteration\": the replayed game ended \
+                     after iteration {}",
+                    self.game.played()
+                ),
+            ));
+        }
+        self.executor.timeouts = timeouts(line);
+        let it = self
+            .game
+            .play_iteration(&mut self.executor)
+            .expect("a game that is not over plays an iteration");
+        if let Some(h) = self.executor.host_failure.take() {
+            return Err(fail(0, format!("{h}")));
+        }
+        self.visits += it.visits.len() as u64;
+        self.segfaults += it
+            .visits
+            .iter()
+            .filter(|v| matches!(v.outcome, codewar_rules::visit::Outcome::Segfault(_)))
+            .count() as u64;
+        let (new, replayed) = self.recorder.iteration(&it, self.game.array());
+        for (k, expected) in new.iter().enumerate() {
+            let Some((read, _)) = self.pending.get(k) else {
                 return Err(fail(
                     line.number,
                     format!(
-                        "type: expected \"module\", \"iteration\" or \"end\", found {}",
-                        line.kind_shown()
+                        "type: expected \"module\", found \"iteration\": the replay of \
+                         iteration {} writes {} module lines before it, the record {}",
+                        it.iteration,
+                        new.len(),
+                        self.pending.len()
                     ),
-                ))
-            }
+                ));
+            };
+            compare_line(read, expected, false, |_| String::new())?;
         }
-    };
-    let outcome = lines::outcome(game.outcome());
-    let counts = game.counts();
-    let replayed = lines::end(outcome, game.played(), &counts, game.eliminated(), "");
-    compare_line(&end, &replayed, true, |_| String::new())?;
-    let digest = end
-        .value
-        .get("digest")
-        .and_then(Value::as_str)
-        .ok_or_else(|| fail(end.number, "digest: missing"))?
-        .to_owned();
-    check_digest(&reader, &end, &digest)?;
-    reader.expect_end_of_file()?;
-    Ok(Verified {
-        names: setup.players.iter().map(|p| p.name.clone()).collect(),
-        agent_hashes: setup.players.iter().map(|p| p.agent.clone()).collect(),
-        seed: setup.seed,
-        round_cap: setup.round_cap,
-        fault_policy: setup.fault_policy,
-        settings,
-        limits: setup.limits,
-        iterations: game.played(),
-        outcome,
-        cells: counts,
-        eliminated: game.eliminated().to_vec(),
-        visits,
-        segfaults,
-    })
+        if let Some((extra, _)) = self.pending.get(new.len()) {
+            return Err(fail(
+                extra.number,
+                format!(
+                    "a module line the replay of iteration {} does not write (it writes {})",
+                    it.iteration,
+                    new.len()
+                ),
+            ));
+        }
+        self.pending.clear();
+        compare_line(line, &replayed, false, |_| String::new())
+    }
 }

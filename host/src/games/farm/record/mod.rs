@@ -1,8 +1,10 @@
-//! Little Animal Farm's records (docs/RECORDS.md): the JSON of its lines (`format.rs`), the lines
-//! as written from a game (`write.rs`), and read back (`read.rs`): here for the verifier, which
+//! Little Animal Farm's records (docs/RECORDS.md): the JSON of its lines (`format.rs`, its
+//! events' in `event_json.rs`), the lines as written from a game (`write.rs`), and read back
+//! (`read.rs`): here for the verifier, which
 //! replays the recorded decisions (and dice, when the record gives them) through the host's game
 //! loop, and whole, for a game as played (`read_record`).
 
+mod event_json;
 pub mod format;
 pub mod read;
 pub mod write;

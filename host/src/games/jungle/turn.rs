@@ -1,0 +1,219 @@
+//! What a game of Jungle is made of: its setup (the fuel clock, the start position), the
+//! record's plies, and how the game ended and why. The rules that play them are in `rules.rs`.
+
+use jungle_rules::{DrawReason, Illegal, Move, Piece, Position, Side, WinReason};
+
+use super::Settings;
+use crate::game::{AgentLog, Fault, FaultPolicy, Host, Outcome, Table};
+use crate::sandbox::Limits;
+
+/// The fuel clock of a game: what each player starts with, what it gets at each decision, and
+/// the per-decision cap (the sandbox's `fuel_per_decision`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FuelClock {
+    pub start: u64,
+    pub increment: u64,
+    pub decision_cap: u64,
+}
+
+/// Everything that determines a game apart from the players' answers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// Seeds the agents' own randomness (Jungle has no dice).
+    pub seed: u64,
+    /// Told to the agents at init; the ply cap is twice it.
+    pub round_cap: u32,
+    pub policy: FaultPolicy,
+    pub clock: FuelClock,
+    /// The position the game starts from (seat 0 plays its first player, seat 1 its second,
+    /// whichever is to move).
+    pub start: Position,
+}
+
+impl Setup {
+    /// A game from the start position.
+    pub fn new(seed: u64, round_cap: u32, clock: FuelClock) -> Setup {
+        Setup {
+            seed,
+            round_cap,
+            policy: FaultPolicy::default(),
+            clock,
+            start: Position::start(),
+        }
+    }
+
+    /// The game is a draw once the position has this many plies (counted from the start of
+    /// the game, so a position given at move 20 has fewer left).
+    pub fn ply_cap(&self) -> u32 {
+        self.round_cap.saturating_mul(2)
+    }
+
+    /// Seed for the agent in `seat`'s own randomness (the derivation of the other games).
+    pub fn agent_seed(&self, seat: usize) -> u64 {
+        crate::game::seed::agent_seed(self.seed, seat)
+    }
+
+    /// The setup of one game of `table`: its settings (the clock, the start position), and the
+    /// per-decision cap of `host`'s sandbox (the default limits' where only native strategies
+    /// play).
+    pub fn of(table: &Table, host: &Host<'_>) -> anyhow::Result<Setup> {
+        let settings = Settings::of_map(&table.settings)?;
+        let decision_cap = host
+            .sandbox
+            .map_or(Limits::default().fuel_per_decision, |s| {
+                s.limits().fuel_per_decision
+            });
+        Ok(Setup {
+            policy: table.policy,
+            start: settings.start()?,
+            ..Setup::new(
+                table.seed,
+                table.round_cap,
+                FuelClock {
+                    start: settings.clock,
+                    increment: settings.increment,
+                    decision_cap,
+                },
+            )
+        })
+    }
+}
+
+/// Why a game ended (the end line's `reason`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EndReason {
+    /// The winner entered the loser's den.
+    Den,
+    /// The loser had no piece left.
+    AllCaptured,
+    /// The loser, to move, had no legal move.
+    NoMoves,
+    /// The loser ran out of fuel with no more on its clock than the per-decision cap.
+    Time,
+    /// The loser forfeited (a fault under the `forfeit` policy, or at load); both forfeited at
+    /// load: a draw.
+    Forfeit,
+    /// 100 plies without a capture: a draw.
+    NoCapture,
+    /// The ply cap: a draw.
+    PlyCap,
+}
+
+impl EndReason {
+    pub const ALL: [EndReason; 7] = [
+        EndReason::Den,
+        EndReason::AllCaptured,
+        EndReason::NoMoves,
+        EndReason::Time,
+        EndReason::Forfeit,
+        EndReason::NoCapture,
+        EndReason::PlyCap,
+    ];
+
+    /// The name in records: `den`, `all_captured`, `no_moves`, `time`, `forfeit`,
+    /// `no_capture`, `ply_cap`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            EndReason::Den => WinReason::Den.name(),
+            EndReason::AllCaptured => WinReason::AllCaptured.name(),
+            EndReason::NoMoves => WinReason::NoMoves.name(),
+            EndReason::Time => "time",
+            EndReason::Forfeit => "forfeit",
+            EndReason::NoCapture => DrawReason::NoCapture.name(),
+            EndReason::PlyCap => DrawReason::PlyCap.name(),
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<EndReason> {
+        EndReason::ALL.into_iter().find(|r| r.name() == name)
+    }
+
+    /// Words for people, after "won by" or "drawn by".
+    pub const fn words(self) -> &'static str {
+        match self {
+            EndReason::Den => "entering the den",
+            EndReason::AllCaptured => "capturing every enemy piece",
+            EndReason::NoMoves => "leaving the opponent no legal move",
+            EndReason::Time => "time (the opponent's clock ran out)",
+            EndReason::Forfeit => "forfeit",
+            EndReason::NoCapture => "100 plies without a capture",
+            EndReason::PlyCap => "the ply cap",
+        }
+    }
+}
+
+/// A fault in a decision, and what it cost.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlyFault {
+    pub fault: Fault,
+    /// The seat is out of the game (policy `forfeit`).
+    pub forfeit: bool,
+}
+
+/// One ply: the decision of the side to move, and what came of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ply {
+    /// Plies of this game, from 1.
+    pub turn: u32,
+    /// The move number of the position the ply was played in.
+    pub round: u32,
+    pub seat: usize,
+    /// The move as answered, legal or not; `None` when the decision gave no readable answer.
+    pub answer: Option<Move>,
+    /// The piece that moved and the piece it captured, for a legal move.
+    pub piece: Option<Piece>,
+    pub captured: Option<Piece>,
+    /// Why the answered move was refused.
+    pub illegal: Option<Illegal>,
+    /// The fault of the decision (an illegal move is a `bad_answer` fault); `None` for a legal move.
+    pub fault: Option<PlyFault>,
+    /// Fuel the decision used, taken off the clock.
+    pub fuel: u64,
+    /// The seat's clock after the decision.
+    pub clock: u64,
+    /// The position after the ply (after a fault that only loses the move: the same board, the
+    /// other side to move).
+    pub position: Position,
+    pub logs: Vec<AgentLog>,
+}
+
+/// A fault while an agent was loaded for the game (always a forfeit).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoadFault {
+    pub seat: usize,
+    pub fault: Fault,
+}
+
+/// How a game ended (and how it began: what the record's start line says).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameEnd {
+    /// Agents that failed to load, and what agents logged loading.
+    pub load_faults: Vec<LoadFault>,
+    pub start_logs: Vec<AgentLog>,
+    /// The outcome every game shares (standings read it): a forfeit is a win `last_standing`;
+    /// the rules' draws (no capture, the ply cap) are draws `round_cap`, both players failing to
+    /// load a draw without it.
+    pub outcome: Outcome,
+    pub reason: EndReason,
+    pub position: Position,
+    /// Each seat's clock at the end.
+    pub clocks: [u64; 2],
+    /// Fuel each seat's decisions used in the game.
+    pub fuel: [u64; 2],
+    /// Seats that forfeited, in order.
+    pub forfeits: Vec<usize>,
+    /// Plies played.
+    pub turns: u32,
+}
+
+impl GameEnd {
+    /// Rounds (a move of each player) the game lasted: its plies, halved and rounded up.
+    pub fn rounds(&self) -> u32 {
+        self.turns.div_ceil(2)
+    }
+
+    /// The side that won, if any.
+    pub fn winner(&self) -> Option<Side> {
+        self.outcome.winner().and_then(Side::from_index)
+    }
+}
