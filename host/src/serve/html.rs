@@ -44,6 +44,25 @@ pub struct Status<'a> {
     pub final_done: bool,
 }
 
+/// The front page: the status line, the final's standings once played (above the ladder), the
+/// leaderboard and the latest games; each part a template of its own, rendered already.
+#[derive(Template)]
+#[template(path = "front.html")]
+pub struct Front<'a> {
+    pub status: &'a str,
+    pub final_table: Option<&'a str>,
+    pub board: &'a str,
+    pub games: &'a str,
+}
+
+/// The projector's page: the status line and the leaderboard.
+#[derive(Template)]
+#[template(path = "projector.html")]
+pub struct Projector<'a> {
+    pub status: &'a str,
+    pub board: &'a str,
+}
+
 /// One line of the leaderboard, numbers made text.
 pub struct BoardLine<'a> {
     pub rank: usize,
