@@ -65,7 +65,7 @@ pub fn run(args: LeagueArgs) -> anyhow::Result<i32> {
         threads: args.threads,
         quiet: args.quiet,
     };
-    crate::league::interrupt::install();
+    crate::league::interrupt::install()?;
     let ran = match &args.database {
         None => run_league(&cfg, &opts),
         Some(url) => run_league_distributed(

@@ -1,7 +1,8 @@
 //! `arena worker`: plays ladder and league games from a shared PostgreSQL database, on any
 //! machine that reaches it (see `crate::distributed`).
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::distributed::worker::{self, Options};
@@ -44,8 +45,6 @@ pub struct WorkerArgs {
     pub quiet: bool,
 }
 
-static STOP: AtomicBool = AtomicBool::new(false);
-
 pub fn run(args: WorkerArgs) -> anyhow::Result<i32> {
     let threads = args
         .threads
@@ -57,7 +56,7 @@ pub fn run(args: WorkerArgs) -> anyhow::Result<i32> {
         anyhow::bail!("--lease must be at least 1 second");
     }
     crate::jobs::db::check_shared_url(&args.database)?;
-    catch_stop_signals();
+    let stop = catch_stop_signals()?;
     let opts = Options {
         threads,
         lease: Duration::from_secs(args.lease),
@@ -70,33 +69,63 @@ pub fn run(args: WorkerArgs) -> anyhow::Result<i32> {
             terminal::line(&without_password(&args.database))
         );
     }
-    let summary = worker::run(&args.database, &opts, &STOP)?;
+    let summary = worker::run(&args.database, &opts, &stop)?;
     if !args.quiet {
         outln!("{}", terminal::line(&summary.line()));
     }
     Ok(0)
 }
 
-/// SIGINT and SIGTERM ask the worker to stop after its games; a second one ends it at once.
-fn catch_stop_signals() {
-    #[cfg(unix)]
-    // SAFETY: the handler only stores to an atomic and restores the default action, both
-    // async-signal-safe.
-    unsafe {
-        for sig in [libc::SIGINT, libc::SIGTERM] {
-            libc::signal(
-                sig,
-                on_stop_signal as extern "C" fn(libc::c_int) as libc::sighandler_t,
-            );
-        }
+/// SIGINT and SIGTERM ask the worker to stop after its games (the flag returned); a second one
+/// ends it at once (the signal's default action).
+fn catch_stop_signals() -> anyhow::Result<Arc<AtomicBool>> {
+    let stop = Arc::new(AtomicBool::new(false));
+    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        // The default action first: it runs only once the flag is set, i.e. on the second signal.
+        signal_hook::flag::register_conditional_default(sig, Arc::clone(&stop))
+            .and_then(|_| signal_hook::flag::register(sig, Arc::clone(&stop)))
+            .map_err(|e| anyhow::anyhow!("cannot catch signal {sig}: {e}"))?;
     }
+    Ok(stop)
 }
 
-#[cfg(unix)]
-extern "C" fn on_stop_signal(sig: libc::c_int) {
-    STOP.store(true, Ordering::SeqCst);
-    // SAFETY: signal() is async-signal-safe.
-    unsafe {
-        libc::signal(sig, libc::SIG_DFL);
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Command;
+    use std::sync::atomic::Ordering;
+
+    /// Set in the child process that receives the signals (a signal to the test process itself
+    /// would end every test).
+    const CHILD: &str = "ARENA_WORKER_SIGNAL_TEST_CHILD";
+
+    #[test]
+    fn sigterm_asks_the_worker_to_stop_and_a_second_signal_ends_it() {
+        if std::env::var_os(CHILD).is_some() {
+            let stop = catch_stop_signals().unwrap();
+            assert!(!stop.load(Ordering::SeqCst));
+            signal_hook::low_level::raise(SIGTERM).unwrap();
+            assert!(stop.load(Ordering::SeqCst), "SIGTERM is caught");
+            println!("caught SIGTERM");
+            signal_hook::low_level::raise(SIGINT).unwrap();
+            println!("lived through Ctrl-C");
+            std::process::exit(0);
+        }
+        let name =
+            "cli::worker::tests::sigterm_asks_the_worker_to_stop_and_a_second_signal_ends_it";
+        let out = Command::new(std::env::current_exe().unwrap())
+            .args(["--exact", name, "--nocapture", "--test-threads=1"])
+            .env(CHILD, "1")
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            stdout.contains("caught SIGTERM") && !stdout.contains("lived through"),
+            "{stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(out.status.signal(), Some(SIGINT), "{stdout}");
     }
 }

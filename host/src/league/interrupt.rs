@@ -4,35 +4,27 @@
 //! way: it is written game by game).
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 
-static REQUESTED: AtomicBool = AtomicBool::new(false);
+/// Set by the first Ctrl-C after [`install`].
+static REQUESTED: OnceLock<Arc<AtomicBool>> = OnceLock::new();
 
 /// True once Ctrl-C (SIGINT) was pressed after [`install`].
 pub fn requested() -> bool {
-    REQUESTED.load(Ordering::Relaxed)
+    REQUESTED.get().is_some_and(|f| f.load(Ordering::Relaxed))
 }
 
-/// Catches the next SIGINT of this process (`arena league` calls it; a library user keeps its own
-/// handling).
-pub fn install() {
-    #[cfg(unix)]
-    // SAFETY: the handler only stores to an atomic and restores the default action, both
-    // async-signal-safe.
-    unsafe {
-        libc::signal(
-            libc::SIGINT,
-            on_sigint as extern "C" fn(libc::c_int) as libc::sighandler_t,
-        );
-    }
-}
-
-#[cfg(unix)]
-extern "C" fn on_sigint(_: libc::c_int) {
-    REQUESTED.store(true, Ordering::Relaxed);
-    // SAFETY: signal() is async-signal-safe; the next Ctrl-C ends the process as usual.
-    unsafe {
-        libc::signal(libc::SIGINT, libc::SIG_DFL);
-    }
+/// Catches SIGINT in this process (`arena league` calls it; a library user keeps its own
+/// handling): the first one sets the flag of [`requested`], the next one ends the process as
+/// SIGINT does by default.
+pub fn install() -> anyhow::Result<()> {
+    let flag = REQUESTED.get_or_init(Arc::default);
+    let sig = signal_hook::consts::SIGINT;
+    // The default action first: it runs only once the flag is set, i.e. on the second Ctrl-C.
+    signal_hook::flag::register_conditional_default(sig, Arc::clone(flag))
+        .and_then(|_| signal_hook::flag::register(sig, Arc::clone(flag)))
+        .map_err(|e| anyhow::anyhow!("cannot catch Ctrl-C: {e}"))?;
+    Ok(())
 }
 
 /// The error a league stopped by Ctrl-C ends with.
@@ -56,3 +48,43 @@ impl std::fmt::Display for Interrupted {
 }
 
 impl std::error::Error for Interrupted {}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Command;
+
+    /// Set in the child process that receives the signals (a Ctrl-C to the test process itself
+    /// would end every test).
+    const CHILD: &str = "ARENA_INTERRUPT_TEST_CHILD";
+
+    #[test]
+    fn the_first_ctrl_c_asks_the_league_to_stop_and_the_second_ends_the_process() {
+        let sigint = signal_hook::consts::SIGINT;
+        if std::env::var_os(CHILD).is_some() {
+            install().unwrap();
+            assert!(!requested());
+            signal_hook::low_level::raise(sigint).unwrap();
+            assert!(requested(), "the first Ctrl-C is caught");
+            println!("caught the first Ctrl-C");
+            signal_hook::low_level::raise(sigint).unwrap();
+            println!("lived through the second Ctrl-C");
+            std::process::exit(0);
+        }
+        let name = "league::interrupt::tests::\
+                    the_first_ctrl_c_asks_the_league_to_stop_and_the_second_ends_the_process";
+        let out = Command::new(std::env::current_exe().unwrap())
+            .args(["--exact", name, "--nocapture", "--test-threads=1"])
+            .env(CHILD, "1")
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            stdout.contains("caught the first Ctrl-C") && !stdout.contains("lived through"),
+            "{stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(out.status.signal(), Some(sigint), "{stdout}");
+    }
+}

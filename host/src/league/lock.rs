@@ -163,17 +163,7 @@ fn visible(s: &str) -> String {
 }
 
 fn host_name() -> String {
-    #[cfg(unix)]
-    {
-        let mut buf = [0u8; 256];
-        // SAFETY: the buffer is valid for its whole length, and gethostname writes at most that.
-        let rc = unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) };
-        if rc == 0 {
-            let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
-            return String::from_utf8_lossy(&buf[..end]).into_owned();
-        }
-    }
-    "unknown".to_owned()
+    gethostname::gethostname().to_string_lossy().into_owned()
 }
 
 fn utc_now() -> String {

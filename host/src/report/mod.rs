@@ -10,7 +10,6 @@
 //! (`assets/`, and each game's viewer), so that the HTML, CSS and JS can be read and changed
 //! without touching Rust; `games.js` tells the pages which viewer shows which game.
 
-mod base64;
 mod data;
 mod games_folder;
 pub use crate::game::json;

@@ -26,11 +26,11 @@ use serde_json::json;
 #[cfg(test)]
 use serde_json::Value;
 
-use super::base64;
 use super::data::{game_data, GameRow};
 use super::games_folder;
 use super::script::script;
 use crate::league::result::GameResult;
+use base64::prelude::{Engine as _, BASE64_STANDARD};
 
 /// The rows of a pack's games, and the pack's name when it was written.
 type PackRows = (Vec<GameRow>, Option<String>);
@@ -139,7 +139,7 @@ fn write_pack(
     let pack = json!({
         "first": first.id - first.id % PACK_GAMES,
         "games": held,
-        "data": base64::encode(&gz.finish()?),
+        "data": BASE64_STANDARD.encode(gz.finish()?),
     });
     let path = games_dir.join(&name);
     games_folder::rewrite(&path, &script("ARENA_PACK", &pack))
@@ -152,7 +152,7 @@ fn write_pack(
 #[cfg(test)]
 pub fn unpack(pack: &Value, id: usize) -> Option<String> {
     use std::io::Read;
-    let bytes = base64::decode(pack["data"].as_str()?)?;
+    let bytes = BASE64_STANDARD.decode(pack["data"].as_str()?).ok()?;
     let mut text = String::new();
     flate2::read::GzDecoder::new(&bytes[..])
         .read_to_string(&mut text)

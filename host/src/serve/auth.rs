@@ -32,7 +32,7 @@ pub fn csrf_token(secret: &[u8], cookie: &str) -> String {
     let mut mac = Hmac::<Sha256>::new_from_slice(secret).expect("HMAC takes any key length");
     mac.update(b"arena-csrf/1\0");
     mac.update(cookie.as_bytes());
-    hex(&mac.finalize().into_bytes())
+    hex::encode(mac.finalize().into_bytes())
 }
 
 /// Checks a form's CSRF token against the browser's cookie, in constant time.
@@ -40,9 +40,9 @@ pub fn csrf_ok(secret: &[u8], cookie: &str, token: &str) -> bool {
     let mut mac = Hmac::<Sha256>::new_from_slice(secret).expect("HMAC takes any key length");
     mac.update(b"arena-csrf/1\0");
     mac.update(cookie.as_bytes());
-    match unhex(token) {
-        Some(bytes) => mac.verify_slice(&bytes).is_ok(),
-        None => false,
+    match hex::decode(token) {
+        Ok(bytes) => mac.verify_slice(&bytes).is_ok(),
+        Err(_) => false,
     }
 }
 
@@ -209,20 +209,6 @@ impl Throttle {
             .unwrap_or_else(|p| p.into_inner())
             .push_back(std::time::Instant::now());
     }
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn unhex(s: &str) -> Option<Vec<u8>> {
-    if !s.len().is_multiple_of(2) || !s.is_ascii() {
-        return None;
-    }
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).ok())
-        .collect()
 }
 
 #[cfg(test)]

@@ -457,37 +457,23 @@ fn server(raw: &RawServer, max_upload: u64) -> anyhow::Result<Server> {
 
 /// Milliseconds since 1970 of a TOML date-time, which must have a date, a time and an offset.
 fn unix_ms(d: &toml::value::Datetime) -> Result<i64, String> {
-    let (Some(date), Some(time), Some(offset)) = (d.date, d.time, d.offset) else {
+    let (Some(date), Some(clock), Some(offset)) = (d.date, d.time, d.offset) else {
         return Err(format!(
             "{d} needs a date, a time and a time zone, e.g. 2026-12-01T18:00:00Z"
         ));
     };
     let offset_minutes = match offset {
         toml::value::Offset::Z => 0,
-        toml::value::Offset::Custom { minutes } => i64::from(minutes),
+        toml::value::Offset::Custom { minutes } => i32::from(minutes),
     };
-    let days = days_from_civil(
-        i64::from(date.year),
-        i64::from(date.month),
-        i64::from(date.day),
-    );
-    let seconds = days * 86_400
-        + i64::from(time.hour) * 3600
-        + i64::from(time.minute) * 60
-        + i64::from(time.second)
-        - offset_minutes * 60;
-    Ok(seconds * 1000 + i64::from(time.nanosecond / 1_000_000))
-}
-
-/// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
+    let bad = |e: time::error::ComponentRange| format!("{d}: {e}");
+    let month = time::Month::try_from(date.month).map_err(bad)?;
+    let at = time::Date::from_calendar_date(i32::from(date.year), month, date.day)
+        .and_then(|day| day.with_hms_nano(clock.hour, clock.minute, clock.second, clock.nanosecond))
+        .map_err(bad)?;
+    let offset = time::UtcOffset::from_whole_seconds(offset_minutes * 60).map_err(bad)?;
+    let nanos = at.assume_offset(offset).unix_timestamp_nanos();
+    Ok(nanos.div_euclid(1_000_000) as i64)
 }
 
 #[cfg(test)]
@@ -604,9 +590,14 @@ output = "/srv/final"
     }
 
     #[test]
-    fn days_from_civil_matches_known_dates() {
-        assert_eq!(days_from_civil(1970, 1, 1), 0);
-        assert_eq!(days_from_civil(2000, 3, 1), 11_017);
-        assert_eq!(days_from_civil(1969, 12, 31), -1);
+    fn deadlines_are_milliseconds_since_1970_in_utc() {
+        let ms = |text: &str| unix_ms(&text.parse().unwrap());
+        assert_eq!(ms("1970-01-01T00:00:00Z"), Ok(0));
+        assert_eq!(ms("2000-03-01T00:00:00Z"), Ok(11_017 * 86_400_000));
+        assert_eq!(ms("1969-12-31T23:59:59.5Z"), Ok(-500));
+        assert_eq!(ms("2026-12-01T19:30:00.25+01:30"), Ok(1_796_148_000_250));
+        assert!(ms("2026-12-01")
+            .unwrap_err()
+            .contains("needs a date, a time and a time zone"));
     }
 }

@@ -44,6 +44,25 @@ pub struct Status<'a> {
     pub final_done: bool,
 }
 
+/// The front page: the status line, the final's standings once played (above the ladder), the
+/// leaderboard and the latest games; each part a template of its own, rendered already.
+#[derive(Template)]
+#[template(path = "front.html")]
+pub struct Front<'a> {
+    pub status: &'a str,
+    pub final_table: Option<&'a str>,
+    pub board: &'a str,
+    pub games: &'a str,
+}
+
+/// The projector's page: the status line and the leaderboard.
+#[derive(Template)]
+#[template(path = "projector.html")]
+pub struct Projector<'a> {
+    pub status: &'a str,
+    pub board: &'a str,
+}
+
 /// One line of the leaderboard, numbers made text.
 pub struct BoardLine<'a> {
     pub rank: usize,
@@ -275,25 +294,19 @@ pub fn num(x: Option<f64>, digits: usize) -> String {
 
 /// A time as UTC text, from milliseconds since 1970.
 pub fn time(ms: i64) -> String {
-    let secs = ms.div_euclid(1000);
-    let days = secs.div_euclid(86_400);
-    let rem = secs.rem_euclid(86_400);
-    // Civil date from days since 1970 (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02} UTC",
-        rem / 3600,
-        rem / 60 % 60,
-        rem % 60
-    )
+    match ::time::OffsetDateTime::from_unix_timestamp(ms.div_euclid(1000)) {
+        Ok(t) => format!(
+            "{:04}-{:02}-{:02} {:02}:{:02}:{:02} UTC",
+            t.year(),
+            u8::from(t.month()),
+            t.day(),
+            t.hour(),
+            t.minute(),
+            t.second()
+        ),
+        // Beyond the years 9999 either way: no time the server itself records.
+        Err(_) => format!("{ms} ms after 1970 UTC"),
+    }
 }
 
 #[cfg(test)]
@@ -334,6 +347,8 @@ mod tests {
     #[test]
     fn times_are_utc_dates() {
         assert_eq!(time(0), "1970-01-01 00:00:00 UTC");
+        assert_eq!(time(-1), "1969-12-31 23:59:59 UTC");
+        assert_eq!(time(951_868_799_999), "2000-02-29 23:59:59 UTC");
         assert_eq!(time(1_796_146_200_000), "2026-12-01 17:30:00 UTC");
         assert_eq!(num(Some(1.234), 1), "1.2");
         assert_eq!(num(None, 1), "–");

@@ -347,15 +347,11 @@ fn default_name() -> String {
 
 /// This machine's host name.
 pub(crate) fn host_name() -> String {
-    let mut buf = [0u8; 256];
-    // SAFETY: gethostname writes at most `buf.len()` bytes into the buffer it is given.
-    let ok = unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) } == 0;
-    let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
-    let name = String::from_utf8_lossy(&buf[..end]).into_owned();
-    if ok && !name.is_empty() {
-        name
-    } else {
+    let name = gethostname::gethostname().to_string_lossy().into_owned();
+    if name.is_empty() {
         "unknown-host".into()
+    } else {
+        name
     }
 }
 

@@ -35,11 +35,7 @@ impl Snippet {
 
 /// Lower-case hex of `bytes`.
 pub fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    bytes.iter().fold(String::with_capacity(64), |mut s, b| {
-        let _ = write!(s, "{b:02x}");
-        s
-    })
+    ::hex::encode(bytes)
 }
 
 impl AsRef<[u8]> for Snippet {
