@@ -123,7 +123,8 @@ impl Teller<'_> {
 
     /// What the agents logged and how they failed while loading.
     fn before_first_turn(&self, record: &GameRecord, out: &mut String) {
-        if record.end.load_faults.is_empty() && !(self.logs && !record.end.start_logs.is_empty()) {
+        let logs_to_show = self.logs && !record.end.start_logs.is_empty();
+        if record.end.load_faults.is_empty() && !logs_to_show {
             return;
         }
         let _ = writeln!(out, "Before the first turn:");
