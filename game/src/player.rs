@@ -278,18 +278,28 @@ pub fn seat_players<'a, R: Rules>(
     seats
         .iter()
         .enumerate()
-        .map(|(s, seat)| match seat {
-            Seat::Agent(m) => {
-                Ok(Box::new(m.player_with_round_cap(table.round_cap)) as Box<dyn Player<R> + 'a>)
-            }
-            Seat::Native(n) => n.player().ok_or_else(|| {
-                anyhow::anyhow!(
-                    "seat {s}: a native strategy that does not play {}",
-                    rules.info().title
-                )
-            }),
+        .map(|(s, seat)| {
+            seat_player(rules, *seat, table.round_cap).map_err(|e| anyhow::anyhow!("seat {s}: {e}"))
         })
         .collect()
+}
+
+/// The player of one seat: a sandboxed agent told the game's round cap, or a native strategy
+/// (an error for one that does not play this game).
+fn seat_player<'a, R: Rules>(
+    rules: &R,
+    seat: Seat<'a>,
+    round_cap: u32,
+) -> anyhow::Result<Box<dyn Player<R> + 'a>> {
+    match seat {
+        Seat::Agent(m) => Ok(Box::new(m.player_with_round_cap(round_cap))),
+        Seat::Native(n) => n.player().ok_or_else(|| {
+            anyhow::anyhow!(
+                "a native strategy that does not play {}",
+                rules.info().title
+            )
+        }),
+    }
 }
 
 /// Fails with the first seat's [`HostFailure`], if the host failed any seat: such a game is not
@@ -341,15 +351,7 @@ pub fn time_decisions<R: Rules>(
     obs: &R::Observation<'_>,
     calls: u32,
 ) -> anyhow::Result<std::time::Duration> {
-    let mut player: Box<dyn Player<R> + '_> = match seat {
-        Seat::Agent(m) => Box::new(m.player_with_round_cap(init.round_cap)),
-        Seat::Native(n) => n.player().ok_or_else(|| {
-            anyhow::anyhow!(
-                "a native strategy that does not play {}",
-                rules.info().title
-            )
-        })?,
-    };
+    let mut player = seat_player(rules, seat, init.round_cap)?;
     player
         .start(rules, init)
         .map_err(|f| anyhow::anyhow!("the player did not start: {}", f.detail))?;
