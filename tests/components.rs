@@ -186,6 +186,51 @@ fn check_reports_a_components_world_size_load_time_and_fuel() {
     );
 }
 
+/// A JavaScript farm agent built for world `farm-json` (the view as JSON text) is given the same
+/// views as when built for world `farm` (its log of a hash of each view is the same), plays the
+/// same moves, and its record is the same but for the agent's identity (the setup line, and the
+/// digest over it); both records verify.
+#[test]
+fn a_farm_json_component_sees_and_records_what_the_same_agent_of_world_farm_does() {
+    let dir = temp_dir("components-farm-json");
+    let mut records = Vec::new();
+    for name in ["js-viewlog", "js-viewlog-json"] {
+        let agent = component(name);
+        let o = run_cached(&["check", agent.to_str().unwrap()]);
+        assert!(o.status.success(), "{name}: {}", text(&o));
+        let record = dir.join(format!("{name}.jsonl"));
+        let o = run_cached(&[
+            "play",
+            agent.to_str().unwrap(),
+            "builtin:greedy",
+            agent.to_str().unwrap(),
+            "--seed",
+            "11",
+            "--record",
+            record.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{name}: {}", text(&o));
+        let o = run(&["verify", record.to_str().unwrap()]);
+        assert!(o.status.success(), "arena verify {name}: {}", text(&o));
+        let text = std::fs::read_to_string(&record).unwrap();
+        assert!(!text.contains("\"fault\""), "{name} faulted:\n{text}");
+        let mut lines: Vec<String> = text.lines().skip(1).map(str::to_owned).collect();
+        let end = lines.last_mut().expect("an end line");
+        let digest = end.rfind(",\"digest\"").expect("a digest");
+        end.truncate(digest);
+        records.push(lines.join("\n"));
+    }
+    assert!(
+        records[0].matches("view ").count() > 20,
+        "the views are logged:\n{}",
+        records[0]
+    );
+    assert_eq!(
+        records[0], records[1],
+        "world farm and world farm-json: the same views, moves and record"
+    );
+}
+
 #[test]
 fn a_component_of_the_other_world_is_refused_naming_its_world() {
     let farkle = component("js-farkle");

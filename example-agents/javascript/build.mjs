@@ -4,8 +4,14 @@
 //   node build.mjs WORLD SOURCE.js OUT.wasm     (WORLD: farm, farkle or jungle)
 //
 // The environment variable ARENA_WIT names the WIT package (default: ../../wit from this file).
-import { writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+//
+// A farm agent is built for world `farm-json` (wit/farm.wit): a glue module written next to the
+// source exports that world and hands the agent's own `trade` and `acceptOffer` the view of one
+// `JSON.parse`, objects of the same shape as world `farm`'s, for about half the fuel of a
+// decision (docs/COMPONENTS.md). The source is unchanged; ARENA_FARM_WORLD=farm builds it for
+// world `farm` as it is.
+import { rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { componentize } from '@bytecodealliance/componentize-js';
 
@@ -17,20 +23,40 @@ if (!world || !source || !out) {
 const here = dirname(fileURLToPath(import.meta.url));
 const witPath = resolve(process.env.ARENA_WIT ?? resolve(here, '../../wit'));
 
+// The glue of world `farm-json` for the agent module `file` (in the same folder).
+const farmJsonGlue = (file) => `// Written by the arena's build: world farm-json for ${file}.
+import * as agent from ${JSON.stringify(`./${file}`)};
+for (const f of ['init', 'trade', 'acceptOffer']) {
+  if (typeof agent[f] !== 'function') throw new Error(${JSON.stringify(file)} + ' exports no function ' + f);
+}
+export function init(setup) { return agent.init(setup); }
+export function trade(view) { return agent.trade(JSON.parse(view)); }
+export function acceptOffer(view, offer) { return agent.acceptOffer(JSON.parse(view), offer); }
+`;
+const glue = world === 'farm' && process.env.ARENA_FARM_WORLD !== 'farm'
+  ? join(dirname(resolve(source)), '.arena-farm-json.js')
+  : null;
+if (glue) await writeFile(glue, farmJsonGlue(basename(source)));
+
 let component;
+let failure;
 try {
   ({ component } = await componentize({
-    sourcePath: resolve(source),
+    sourcePath: glue ?? resolve(source),
     witPath,
-    worldName: world,
+    worldName: glue ? 'farm-json' : world,
     // No fetch() and no HTTP server; console.log/console.error (stdio) go to the agent's log,
     // Math.random (random) and Date.now (clocks) are derived from the game seed by the arena.
     disableFeatures: ['http', 'fetch-event'],
   }));
 } catch (e) {
+  failure = e;
+}
+if (glue) await rm(glue, { force: true });
+if (failure) {
   // The tool's message names the problem (a missing export, a syntax error); its stack does not.
-  console.error(`${source}: ${e.message}`);
+  console.error(`${source}: ${failure.message}`);
   process.exit(1);
 }
 await writeFile(out, component);
-console.log(`${out}: ${component.length} bytes (world ${world}, WIT ${witPath})`);
+console.log(`${out}: ${component.length} bytes (world ${glue ? 'farm-json' : world}, WIT ${witPath})`);

@@ -113,6 +113,30 @@ fn recipe(name: &str, out: &Path) -> (Command, Vec<PathBuf>) {
                 .arg(out);
             (cmd, vec![js.join("build.mjs"), source, wit.clone()])
         }
+        // The JavaScript climber logging a hash of every view it is given, built for world
+        // `farm` (ARENA_FARM_WORLD=farm) and, as build.mjs builds a farm agent, for `farm-json`:
+        // the same views give the same logs.
+        "js-viewlog" | "js-viewlog-json" => {
+            let source = with_bug(
+                &js.join("climber.js"),
+                "export function trade(view) {\n",
+                "function logView(v) {\n  const s = JSON.stringify(v);\n  let h = 0;\n  \
+                 for (let i = 0; i < s.length; i++) h = (h * 31 + s.charCodeAt(i)) | 0;\n  \
+                 log(`view ${s.length} ${h}`);\n}\nexport function trade(view) {\n  \
+                 logView(view);\n",
+                "js-viewlog.js",
+            );
+            let mut cmd = Command::new("node");
+            cmd.current_dir(&js)
+                .arg("build.mjs")
+                .arg("farm")
+                .arg(&source)
+                .arg(out);
+            if name == "js-viewlog" {
+                cmd.env("ARENA_FARM_WORLD", "farm");
+            }
+            (cmd, vec![js.join("build.mjs"), source, wit.clone()])
+        }
         "py-climber" => python("farm", "climber.py"),
         "py-farkle" => python("farkle", "farkle_threshold.py"),
         "py-jungle" => python("jungle", "jungle_random.py"),
@@ -177,7 +201,7 @@ fn with_bug(example: &Path, from: &str, to: &str, file: &str) -> PathBuf {
 }
 
 /// The component example `name` (py-climber, py-farkle, py-jungle, js-climber, js-farkle,
-/// rs-greedy), or
+/// js-viewlog, js-viewlog-json, rs-greedy), or
 /// a hostile component of tests/hostile/rust-component (`hostile-FEATURE`), built if it is
 /// missing or older than a source.
 pub fn component(name: &str) -> PathBuf {

@@ -1,12 +1,17 @@
-//! A component agent (world `arena:games/farm` of `wit/`) in a Little Animal Farm seat: the
-//! game's observations become the WIT `view`, the typed answers become the rules' offers. The
-//! budgets, faults and log are the sandbox's ([`WasmPlayer::call_component`]).
+//! A component agent (world `arena:games/farm` or `arena:games/farm-json` of `wit/`) in a Little
+//! Animal Farm seat: the game's observations become the WIT `view` (or its JSON text,
+//! [`json`]), the typed answers become the rules' offers. The budgets, faults
+//! and log are the sandbox's ([`WasmPlayer::call_component`]).
 
 use farm_rules::{Herd, Offer, MAX_PLAYERS};
+use wasmtime::component::InstancePre;
 
 use super::{AcceptView, Decision, Event, Fault, Observation, Party};
 use crate::game::FaultKind;
-use crate::sandbox::WasmPlayer;
+use crate::sandbox::{ComponentWorld, HostState, WasmPlayer, WorldPre};
+
+mod json;
+use json::view_json;
 
 /// The typed exports of world `farm`, generated from the WIT package.
 pub mod bindings {
@@ -16,17 +21,72 @@ pub mod bindings {
 use bindings::arena::games::farm_types as wit;
 use bindings::arena::games::types as shared;
 
+/// The typed exports of world `farm-json` (the view as JSON text), generated from the WIT
+/// package; its offers are world `farm`'s types.
+pub mod json_bindings {
+    wasmtime::component::bindgen!({
+        path: "../wit",
+        world: "arena:games/farm-json",
+        with: { "arena:games/farm-types": super::bindings::arena::games::farm_types },
+    });
+}
+
 crate::game::component_world! {
-    /// World `arena:games/farm`, for the sandbox.
-    pub struct FarmWorld for "farm" {
+    /// World `arena:games/farm`, the view as a record.
+    struct RecordWorld for "farm" {
         bindings: bindings,
         world: Farm,
         pre: FarmPre,
         exports: ["init", "trade", "accept-offer"],
         wit: include_str!("../../../../wit/farm.wit"),
     }
-    /// The instance of a farm agent.
+    /// The instance of a farm agent of world `farm`.
     fn farm;
+}
+
+crate::game::component_world! {
+    /// World `arena:games/farm-json`, the view as JSON text (only its `prepare` and instances
+    /// are used: [`FarmWorld`] names the game's worlds).
+    struct JsonWorld for "farm-json" {
+        bindings: json_bindings,
+        world: FarmJson,
+        pre: FarmJsonPre,
+        exports: ["init", "trade", "accept-offer"],
+        wit: include_str!("../../../../wit/farm.wit"),
+    }
+    /// The instance of a farm agent of world `farm-json`.
+    fn farm_json;
+}
+
+/// Little Animal Farm's worlds, for the sandbox: `arena:games/farm`, and `farm-json` for a
+/// component whose `trade` and `accept-offer` take the view as a string (both in
+/// `wit/farm.wit`; the same decisions, so a component is of `farm-json` when its exports do not
+/// type-check as `farm`'s).
+pub struct FarmWorld;
+
+impl ComponentWorld for FarmWorld {
+    fn name(&self) -> &'static str {
+        RecordWorld.name()
+    }
+
+    fn exports(&self) -> &'static [&'static str] {
+        RecordWorld.exports()
+    }
+
+    fn type_interfaces(&self) -> &'static [&'static str] {
+        RecordWorld.type_interfaces()
+    }
+
+    fn wit_file(&self) -> (&'static str, &'static str) {
+        RecordWorld.wit_file()
+    }
+
+    /// World `farm`, else `farm-json`; when neither fits, why it is not of `farm`.
+    fn prepare(&self, pre: InstancePre<HostState>) -> wasmtime::Result<Box<dyn WorldPre>> {
+        RecordWorld
+            .prepare(pre.clone())
+            .or_else(|not_farm| JsonWorld.prepare(pre).map_err(|_| not_farm))
+    }
 }
 
 /// The offer's `kind` codes of the byte ABI (docs/ABI.md) for each `party`.
@@ -35,8 +95,9 @@ const PLAYER: u32 = 2;
 
 pub(crate) fn trade(player: &mut WasmPlayer, obs: &Observation) -> Result<Offer, Fault> {
     let view = view(obs);
-    let answer = player.call_component("trade", |store, world| {
-        farm(world)?.call_trade(store, &view)
+    let answer = player.call_component("trade", |store, world| match farm(world) {
+        Ok(typed) => typed.call_trade(store, &view),
+        Err(_) => farm_json(world)?.call_trade(store, &view_json(&view)),
     })?;
     Ok(answer.map_or(Offer::PASS, |o| offer(&o)))
 }
@@ -48,8 +109,9 @@ pub(crate) fn accept(
 ) -> Result<bool, Fault> {
     let view = view(obs);
     let given = offer_of(&put.offer);
-    player.call_component("accept-offer", |store, world| {
-        farm(world)?.call_accept_offer(store, &view, given)
+    player.call_component("accept-offer", |store, world| match farm(world) {
+        Ok(typed) => typed.call_accept_offer(store, &view, given),
+        Err(_) => farm_json(world)?.call_accept_offer(store, &view_json(&view), given),
     })
 }
 
