@@ -30,6 +30,7 @@ use std::time::{Duration, Instant};
 use super::config::Build;
 use super::engine::Game;
 use super::sources::{Lang, Sources};
+use crate::games::farm::component::farm_json_glue;
 
 /// Output of a build kept for its report, from stdout and stderr each (the end of it).
 const OUTPUT_KEPT: usize = 16 << 10;
@@ -237,8 +238,17 @@ impl Builds {
                         ));
                     }
                 }
-                write("build.mjs", &js_build_script(&sources.entry, world))
-                    .map_err(Failure::Server)?;
+                // A farm agent is built for world farm-json through a glue module, as by the
+                // templates' build.mjs.
+                let (entry, world) = match world {
+                    "farm" => {
+                        let (glue, text) = farm_json_glue(&sources.entry);
+                        write(&format!("src/{glue}"), &text).map_err(Failure::Server)?;
+                        (glue, "farm-json")
+                    }
+                    _ => (sources.entry.clone(), world),
+                };
+                write("build.mjs", &js_build_script(&entry, world)).map_err(Failure::Server)?;
                 let mut c = Command::new(&j.node);
                 c.arg("build.mjs");
                 c

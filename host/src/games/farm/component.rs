@@ -89,6 +89,36 @@ impl ComponentWorld for FarmWorld {
     }
 }
 
+/// The glue module of a JavaScript farm agent whose module is `entry` (a path in the sources'
+/// folder): its path next to `entry`, and its text. It exports world `farm-json` and hands the
+/// agent's own `init`, `trade` and `acceptOffer` what world `farm` would (one `JSON.parse` of the
+/// view); build.mjs of `arena new`'s projects and of example-agents/javascript writes the same.
+pub(crate) fn farm_json_glue(entry: &str) -> (String, String) {
+    let (dir, file) = entry.rsplit_once('/').map_or(("", entry), |(d, f)| (d, f));
+    let path = if dir.is_empty() {
+        GLUE_FILE.to_owned()
+    } else {
+        format!("{dir}/{GLUE_FILE}")
+    };
+    let module = serde_json::to_string(&format!("./{file}")).expect("a string");
+    let name = serde_json::to_string(file).expect("a string");
+    let text = format!(
+        "// Written by the arena's build: world farm-json for {file}.\n\
+         import * as agent from {module};\n\
+         for (const f of ['init', 'trade', 'acceptOffer']) {{\n\
+         \x20 if (typeof agent[f] !== 'function') throw new Error({name} + ' exports no function ' + f);\n\
+         }}\n\
+         export function init(setup) {{ return agent.init(setup); }}\n\
+         export function trade(view) {{ return agent.trade(JSON.parse(view)); }}\n\
+         export function acceptOffer(view, offer) {{ return agent.acceptOffer(JSON.parse(view), offer); }}\n"
+    );
+    (path, text)
+}
+
+/// The glue module's file name (the sandbox leaves its frames out of a JavaScript exception's
+/// report).
+const GLUE_FILE: &str = ".arena-farm-json.js";
+
 /// The offer's `kind` codes of the byte ABI (docs/ABI.md) for each `party`.
 const STOCK: u32 = 1;
 const PLAYER: u32 = 2;
