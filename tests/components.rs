@@ -194,10 +194,18 @@ fn check_reports_a_components_world_size_load_time_and_fuel() {
 fn a_farm_json_component_sees_and_records_what_the_same_agent_of_world_farm_does() {
     let dir = temp_dir("components-farm-json");
     let mut records = Vec::new();
-    for name in ["js-viewlog", "js-viewlog-json"] {
+    for (name, world) in [
+        ("js-viewlog", "arena:games/farm@1.0.0"),
+        ("js-viewlog-json", "arena:games/farm-json@1.0.0"),
+    ] {
         let agent = component(name);
         let o = run_cached(&["check", agent.to_str().unwrap()]);
         assert!(o.status.success(), "{name}: {}", text(&o));
+        assert!(
+            text(&o).contains(&format!("world:       {world}\n")),
+            "{name}: {}",
+            text(&o)
+        );
         let record = dir.join(format!("{name}.jsonl"));
         let o = run_cached(&[
             "play",

@@ -51,9 +51,9 @@ pub(crate) struct World {
 }
 
 impl World {
-    /// The world's name in the WIT package.
+    /// The world's name in the WIT package: the one the component was taken for.
     pub(crate) fn name(&self) -> &'static str {
-        self.world.name()
+        self.pre.world_name().unwrap_or_else(|| self.world.name())
     }
 
     /// A fresh instance in `store`.

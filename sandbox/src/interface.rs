@@ -99,6 +99,11 @@ pub trait WorldPre: Send + Sync {
         store: &mut Store<HostState>,
         init: &Init,
     ) -> wasmtime::Result<Result<(), String>>;
+    /// The world the component was taken for when it is not [`ComponentWorld::name`] (a game
+    /// with a second world of the same decisions, such as Little Animal Farm's `farm-json`).
+    fn world_name(&self) -> Option<&'static str> {
+        None
+    }
 }
 
 impl dyn ComponentWorld {

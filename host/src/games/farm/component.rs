@@ -85,7 +85,35 @@ impl ComponentWorld for FarmWorld {
     fn prepare(&self, pre: InstancePre<HostState>) -> wasmtime::Result<Box<dyn WorldPre>> {
         RecordWorld
             .prepare(pre.clone())
-            .or_else(|not_farm| JsonWorld.prepare(pre).map_err(|_| not_farm))
+            .or_else(|not_farm| match JsonWorld.prepare(pre) {
+                Ok(json) => Ok(Box::new(JsonPre(json)) as Box<dyn WorldPre>),
+                Err(_) => Err(not_farm),
+            })
+    }
+}
+
+/// The instance-maker of a `farm-json` component, which names its world.
+struct JsonPre(Box<dyn WorldPre>);
+
+impl WorldPre for JsonPre {
+    fn instantiate(
+        &self,
+        store: &mut wasmtime::Store<HostState>,
+    ) -> wasmtime::Result<Box<dyn std::any::Any + Send>> {
+        self.0.instantiate(store)
+    }
+
+    fn init(
+        &self,
+        instance: &(dyn std::any::Any + Send),
+        store: &mut wasmtime::Store<HostState>,
+        init: &crate::sandbox::Init,
+    ) -> wasmtime::Result<Result<(), String>> {
+        self.0.init(instance, store, init)
+    }
+
+    fn world_name(&self) -> Option<&'static str> {
+        Some(JsonWorld.name())
     }
 }
 
