@@ -327,7 +327,7 @@ fn arena_new_javascript_prints_its_build_writes_a_project_of_the_world_and_the_f
         text(&o)
     );
     let build = std::fs::read_to_string(bot.join("build.mjs")).unwrap();
-    assert!(build.contains("worldName: 'farkle'"), "{build}");
+    assert!(build.contains("const world = 'farkle';"), "{build}");
     let package = std::fs::read_to_string(bot.join("package.json")).unwrap();
     assert!(package.contains("\"name\": \"dice-bot\""), "{package}");
     assert!(
