@@ -1,7 +1,7 @@
 //! A component agent (world `arena:games/farm` or `arena:games/farm-json` of `wit/`) in a Little
-//! Animal Farm seat: the game's observations become the WIT `view` (or its JSON text,
-//! [`json`]), the typed answers become the rules' offers. The budgets, faults
-//! and log are the sandbox's ([`WasmPlayer::call_component`]).
+//! Animal Farm seat: the game's observations become the WIT `view` (or its JSON text, [`json`]),
+//! the typed answers become the rules' offers. The budgets, faults and log are the sandbox's
+//! ([`WasmPlayer::call_component`]).
 
 use farm_rules::{Herd, Offer, MAX_PLAYERS};
 use wasmtime::component::InstancePre;
