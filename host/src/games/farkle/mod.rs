@@ -28,7 +28,7 @@ use crate::game::{
 use crate::sandbox::{AgentInterface, AgentModule};
 
 pub use native::{native, Sdk};
-pub use rules::{Answer, GameEnd, LoadFault, Observation, RollRecord, Setup, TurnEnd, TurnRecord};
+pub use turn::{Answer, GameEnd, LoadFault, Observation, RollRecord, Setup, TurnEnd, TurnRecord};
 
 /// The game's name in league files, records and on the command line.
 pub const NAME: &str = "farkle";

@@ -7,7 +7,7 @@
 use farkle_rules::{check_answer, is_farkle, Action, DICE};
 
 use super::abi::{encode_observation, read_answer};
-pub use super::turn::{
+use super::turn::{
     Answer, GameEnd, LoadFault, Observation, RollRecord, Setup, TurnEnd, TurnRecord,
 };
 use super::{Farkle, INFO};

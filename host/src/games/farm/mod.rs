@@ -32,13 +32,12 @@ use crate::game::{
 };
 use crate::sandbox::{AgentInterface, AgentModule};
 
+pub use crate::game::{AgentLog, Outcome};
 pub use event::{Event, Party};
 pub use fault::{Decision, Fault, FaultKind, FaultPolicy};
 pub use native::{native, Sdk};
-pub use rules::{
-    roll_faces, AcceptView, AgentLog, Answer, Asked, GameEnd, Observation, Outcome, Setup,
-    StartPosition, TurnRecord,
-};
+pub use rules::roll_faces;
+pub use turn::{AcceptView, Answer, Asked, GameEnd, Observation, Setup, StartPosition, TurnRecord};
 
 /// The game's name in league files, records and on the command line.
 pub const NAME: &str = "little-animal-farm";

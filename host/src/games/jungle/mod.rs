@@ -42,8 +42,9 @@ use crate::game::{
 use crate::sandbox::{AgentInterface, AgentModule};
 
 pub use native::{native, Sdk};
-pub use rules::{passed, Ask, EndReason, FuelClock, GameEnd, LoadFault, Ply, PlyFault, Setup};
+pub use rules::{passed, Ask};
 pub use settings::Settings;
+pub use turn::{EndReason, FuelClock, GameEnd, LoadFault, Ply, PlyFault, Setup};
 
 /// The game's name in league files, records and on the command line.
 pub const NAME: &str = "jungle";
