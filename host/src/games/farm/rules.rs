@@ -420,14 +420,7 @@ impl Rules for Farm {
     }
 
     fn summary(&self, end: &GameEnd) -> Summary {
-        Summary {
-            outcome: end.outcome,
-            rounds: end.rounds,
-            turns: end.turns,
-            forfeits: end.forfeits.clone(),
-            faults: Vec::new(),
-            scores: None,
-        }
+        Summary::of(end.outcome, end.turns, end.rounds, &end.forfeits, None)
     }
 
     fn encode(&self, _q: &Question, asked: &Asked<'_>, buf: &mut [u8]) -> usize {

@@ -369,14 +369,7 @@ impl Rules for Jungle {
     }
 
     fn summary(&self, end: &GameEnd) -> Summary {
-        Summary {
-            outcome: end.outcome,
-            rounds: end.rounds(),
-            turns: end.turns,
-            forfeits: end.forfeits.clone(),
-            faults: Vec::new(),
-            scores: None,
-        }
+        Summary::of(end.outcome, end.turns, end.rounds(), &end.forfeits, None)
     }
 
     fn encode(&self, _q: &Question, ask: &Ask, buf: &mut [u8]) -> usize {
