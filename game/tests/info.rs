@@ -1,35 +1,13 @@
-//! What a game declares of itself, written once in `game/`: its templates (`templates!`), the
-//! changes to a [`GameInfo`] (dice, a solo form, the word for a turn), and what the league keeps
-//! of a game's end ([`Summary::of`]).
+//! What a game declares of itself, written once in `game/`: its templates (`templates!`) and what
+//! the league keeps of a game's end ([`Summary::of`]). The changes to a `GameInfo` are tested
+//! with the game of `simultaneous.rs`.
 
-use arena_game::{GameInfo, Outcome, Summary, Template};
-use arena_sandbox::AgentInterface;
+use arena_game::{Outcome, Summary, Template};
 
 static TEMPLATES: [Template; 2] = arena_game::templates![
     "rust": "src/lib.rs" => "// a Rust agent",
     "wat": "{{name}}.wat" => "(module)",
 ];
-
-const PLAIN: GameInfo = GameInfo {
-    name: "plain",
-    title: "Plain",
-    seats: 1..=4,
-    solo_target: None,
-    turn_word: "turn",
-    dice: false,
-    agent: AgentInterface {
-        title: "Plain",
-        abi_id: 98,
-        decisions: &["plain_move"],
-        component: None,
-        snippet: None,
-    },
-};
-
-static CHANGED: GameInfo = PLAIN
-    .with_dice()
-    .with_solo_target("1,000")
-    .with_turn_word("tick");
 
 #[test]
 fn templates_give_each_language_its_one_file() {
@@ -37,18 +15,6 @@ fn templates_give_each_language_its_one_file() {
     assert_eq!(langs, ["rust", "wat"]);
     assert_eq!(TEMPLATES[0].files, [("src/lib.rs", "// a Rust agent")]);
     assert_eq!(TEMPLATES[1].files, [("{{name}}.wat", "(module)")]);
-}
-
-#[test]
-fn a_game_info_changed_keeps_the_rest() {
-    assert!(!PLAIN.dice && PLAIN.solo_target.is_none() && PLAIN.turn_word == "turn");
-    assert!(CHANGED.dice);
-    assert_eq!(CHANGED.solo_target, Some("1,000"));
-    assert_eq!(CHANGED.turn_word, "tick");
-    assert_eq!((CHANGED.name, CHANGED.title), ("plain", "Plain"));
-    assert_eq!(CHANGED.seats, 1..=4);
-    assert_eq!(CHANGED.agent.abi_id, 98);
-    assert_eq!(CHANGED.agent.decisions, ["plain_move"]);
 }
 
 #[test]
