@@ -95,14 +95,7 @@ pub use wasi_calls::{WasiFunction, WASI_FUNCTIONS};
 
 /// Lower-case hex SHA-256 of `bytes` (of a module: its identity in records and caches).
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    ring::digest::digest(&ring::digest::SHA256, bytes)
-        .as_ref()
-        .iter()
-        .fold(String::new(), |mut s, b| {
-            let _ = write!(s, "{b:02x}");
-            s
-        })
+    hex::encode(ring::digest::digest(&ring::digest::SHA256, bytes))
 }
 
 /// Native stack for threads that run guest code.
