@@ -915,9 +915,7 @@ fn results_aborted_to_break_a_deadlock_are_written_again() {
         .enable_all()
         .build()
         .unwrap();
-    let db = rt
-        .block_on(arena::serve::db::Db::open_shared(&url))
-        .unwrap();
+    let db = rt.block_on(arena::jobs::db::Db::open_shared(&url)).unwrap();
     let test = Db::connect(&url);
     // The other session's pool lives on the runtime that drives its connections.
     let sessions = rt
@@ -958,9 +956,9 @@ fn results_aborted_to_break_a_deadlock_are_written_again() {
             .await
             .unwrap();
         });
-        let results: Vec<arena::serve::db::Finished> = [1, 2]
+        let results: Vec<arena::jobs::ladder_queue::Finished> = [1, 2]
             .into_iter()
-            .map(|id| arena::serve::db::Finished {
+            .map(|id| arena::jobs::ladder_queue::Finished {
                 id,
                 owner: "w".into(),
                 result: format!("{{\"id\":{id}}}"),
@@ -1149,13 +1147,11 @@ fn a_worker_s_renewal_and_its_commit_never_deadlock() {
         .enable_all()
         .build()
         .unwrap();
-    let db = rt
-        .block_on(arena::serve::db::Db::open_shared(&url))
-        .unwrap();
+    let db = rt.block_on(arena::jobs::db::Db::open_shared(&url)).unwrap();
     // The renewals' connections scan tables in their physical order, as the plan of a renewal of
     // many rows does.
     let scanning = rt
-        .block_on(arena::serve::db::Db::open_shared(&format!(
+        .block_on(arena::jobs::db::Db::open_shared(&format!(
             "{url}?options[enable_indexscan]=off&options[enable_bitmapscan]=off"
         )))
         .unwrap();

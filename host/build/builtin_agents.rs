@@ -125,6 +125,14 @@ const PROFILE: &str = "wasm-agent";
 /// agent's name, game, summary and bytes (`include_bytes!` of the built module). `sdk_crates`
 /// are the crates they depend on (folder under `root`, package name): a change there rebuilds them.
 pub fn build(root: &Path, sdk_crates: &[(String, String)], out_dir: &Path) {
+    rerun_if_changed(root, sdk_crates);
+    let target_dir = agents_target_dir(out_dir);
+    run(cargo_build(root, &target_dir));
+    write_list(&target_dir.join(TARGET).join(PROFILE), out_dir);
+}
+
+/// Tells cargo to build again when the agents, the crates they depend on or the lock file change.
+fn rerun_if_changed(root: &Path, sdk_crates: &[(String, String)]) {
     println!(
         "cargo:rerun-if-changed={}",
         root.join("Cargo.lock").display()
@@ -152,7 +160,11 @@ pub fn build(root: &Path, sdk_crates: &[(String, String)], out_dir: &Path) {
             root.join(dep).join("Cargo.toml").display()
         );
     }
-    let target_dir = agents_target_dir(out_dir);
+}
+
+/// The cargo command that builds the agents for [`TARGET`] into `target_dir`, with none of the
+/// host build's flags.
+fn cargo_build(root: &Path, target_dir: &Path) -> Command {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut command = Command::new(cargo);
     command
@@ -168,7 +180,7 @@ pub fn build(root: &Path, sdk_crates: &[(String, String)], out_dir: &Path) {
         .arg("--manifest-path")
         .arg(root.join("Cargo.toml"))
         .arg("--target-dir")
-        .arg(&target_dir);
+        .arg(target_dir);
     for (krate, _, _) in AGENTS {
         command.args(["-p", krate]);
     }
@@ -194,6 +206,11 @@ pub fn build(root: &Path, sdk_crates: &[(String, String)], out_dir: &Path) {
         ));
     }
     command.env("CARGO_ENCODED_RUSTFLAGS", remap.join("\x1f"));
+    command
+}
+
+/// Runs `command`; panics with cargo's message (and a hint when the target is missing) if it fails.
+fn run(mut command: Command) {
     let output = command
         .output()
         .unwrap_or_else(|e| panic!("cannot run cargo to build the built-in agents: {e}"));
@@ -211,7 +228,10 @@ pub fn build(root: &Path, sdk_crates: &[(String, String)], out_dir: &Path) {
             stderr.trim_end()
         );
     }
-    let modules = target_dir.join(TARGET).join(PROFILE);
+}
+
+/// Writes `builtin_agents.rs` into `out_dir`, from the modules built in `modules`.
+fn write_list(modules: &Path, out_dir: &Path) {
     let mut out = String::from(
         "/// The built-in agents: name, game, summary and the module's bytes.\n\
          pub const BUILTIN_AGENTS: &[(&str, &str, &str, &[u8])] = &[\n",

@@ -99,6 +99,14 @@ pub(crate) fn describe(m: &AgentModule, compile: Duration, out: &mut dyn Write) 
     }
     say!(out, "  size:        {} bytes", m.size());
     say!(out, "  sha256:      {}", m.sha256());
+    describe_kind(m, out);
+    say!(out, "  load time:   {} ({})", ms(compile), load_steps(m));
+    describe_entries(m, out);
+}
+
+/// What kind of agent `m` is, and what it speaks: a component's world, a snippet agent's game, a
+/// core module's ABI version, WASI and `arena_init`.
+fn describe_kind(m: &AgentModule, out: &mut dyn Write) {
     if let Some(world) = m.world() {
         say!(out, "  kind:        WebAssembly component");
         say!(out, "  world:       {world}");
@@ -133,32 +141,35 @@ pub(crate) fn describe(m: &AgentModule, compile: Duration, out: &mut dyn Write) 
             if m.has_init() { "yes" } else { "no" }
         );
     }
-    say!(
-        out,
-        "  load time:   {} ({})",
-        ms(compile),
-        if m.snippet().is_some() {
-            "validate; compiled when its game runs it".to_owned()
-        } else {
-            match m.compile_origin() {
-                Origin::ModuleCache => {
-                    "validate, compiled code read from the module cache, probe".to_owned()
-                }
-                Origin::Compiled { functions: Some(f) } => format!(
-                    "validate, compile ({} of {} functions read from the compiled-function \
-                     cache{}), probe",
-                    f.hits,
-                    f.hits + f.compiled,
-                    if f.stored {
-                        ", the others stored there"
-                    } else {
-                        ""
-                    }
-                ),
-                Origin::Compiled { functions: None } => "validate, compile, probe".to_owned(),
+}
+
+/// What loading `m` did, and where its compiled code came from.
+fn load_steps(m: &AgentModule) -> String {
+    if m.snippet().is_some() {
+        "validate; compiled when its game runs it".to_owned()
+    } else {
+        match m.compile_origin() {
+            Origin::ModuleCache => {
+                "validate, compiled code read from the module cache, probe".to_owned()
             }
+            Origin::Compiled { functions: Some(f) } => format!(
+                "validate, compile ({} of {} functions read from the compiled-function \
+                 cache{}), probe",
+                f.hits,
+                f.hits + f.compiled,
+                if f.stored {
+                    ", the others stored there"
+                } else {
+                    ""
+                }
+            ),
+            Origin::Compiled { functions: None } => "validate, compile, probe".to_owned(),
         }
-    );
+    }
+}
+
+/// `m`'s exports and imports, one a line.
+fn describe_entries(m: &AgentModule, out: &mut dyn Write) {
     say!(out, "  exports:");
     for e in m.exports() {
         say!(out, "    {}", terminal::line(&e.to_string()));

@@ -13,7 +13,7 @@ use super::config::{Limits, TABLES_PER_INSTANCE};
 use super::faults::{classify, one_line, FuelScope, LimitExceeded};
 use super::interface::{AgentInterface, ComponentWorld, Games, Init, WorldPre};
 use super::module::Entry;
-use super::player::HostState;
+use super::store::HostState;
 
 /// The first 8 bytes of a component binary: the magic, then version 0x0d and layer 1 (a core
 /// module has version 1, layer 0).

@@ -11,8 +11,8 @@ use wasmtime_wasi::p2::{subscribe, DynPollable, Pollable};
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
 use super::host_fuel::{BYTE_FUEL, CALL_FUEL};
-use super::player::HostState;
 use super::random::SharedCycle;
+use super::store::HostState;
 use super::wasi::{ComponentRandom, MAX_RANDOM_BYTES};
 
 /// The interface of `log`, as the WIT package `wit/` names it.

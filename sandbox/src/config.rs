@@ -94,7 +94,7 @@ impl Limits {
 ///   features, so there is no core dump on a trap either.
 /// * Guard regions, `memory_reservation` and signal-based traps keep wasmtime's defaults (the
 ///   configuration its fuzzing and security analysis cover).
-/// * Compilation runs in a child process with a deadline (`compile.rs`); this engine also
+/// * Compilation runs in a child process with a deadline (`compile_child.rs`); this engine also
 ///   deserializes the child's artifacts, so it must be built by this same function there.
 /// * Instances are allocated from wasmtime's pooling allocator (sized by the caller, see
 ///   `capacity.rs`): a game
@@ -187,7 +187,7 @@ pub(crate) fn caching_engine(
 /// more. One slot reserves 4 GiB of address space plus a guard, not memory.
 pub const DEFAULT_INSTANCES: u32 = 16;
 
-/// Tables per instance: more is refused at load (`module.rs`), and the limiter allows no more.
+/// Tables per instance: more is refused at load (`load.rs`), and the limiter allows no more.
 pub(crate) const TABLES_PER_INSTANCE: u32 = 4;
 
 /// Core instances one component may create (its modules and the shims between them): the
@@ -232,7 +232,7 @@ pub(super) fn pool_config(
         // The limiter enforces `memory_bytes` (with its own fault); the pool only needs to hold
         // any 32-bit memory, so that it never refuses a module the limiter would accept.
         .max_memory_size(1 << 32)
-        // Tables above `table_elements` are refused before compiling (`module.rs`).
+        // Tables above `table_elements` are refused before compiling (`load.rs`).
         .table_elements(limits.table_elements as usize)
         .max_core_instance_size(4 << 20);
     p

@@ -14,7 +14,7 @@
 
 use wasmtime::{Caller, Trap};
 
-use super::player::HostState;
+use super::store::HostState;
 
 /// Fuel of one host call, whatever it does. At this price a decision of 10,000,000 fuel makes
 /// at most 10,000 calls; the slowest calls without bytes (WASI calls that go through
@@ -57,7 +57,7 @@ pub(crate) fn charge<T>(caller: &mut Caller<'_, T>, bytes: u64) -> wasmtime::Res
 /// pay for, nor outside memory.
 pub(crate) fn iovec_bytes(caller: &mut Caller<'_, HostState>, iovs: i32, count: i32) -> u64 {
     let affordable = caller.get_fuel().unwrap_or(0) / IOVEC_FUEL + 1;
-    let Some(memory) = super::player::guest_memory(caller) else {
+    let Some(memory) = super::store::guest_memory(caller) else {
         return 0;
     };
     let data = memory.data(&*caller);

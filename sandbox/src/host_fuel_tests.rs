@@ -7,7 +7,7 @@ use wasmtime::{ExternType, Linker, Store};
 
 use super::game_for_tests::{GAMES, TEST_GAME};
 use super::log::AgentLog;
-use super::player::HostState;
+use super::store::HostState;
 use super::*;
 
 fn limits(fuel_per_decision: u64) -> Limits {
@@ -164,7 +164,7 @@ fn every_wasi_function_of_wasmtime_wasi_is_replaced_with_its_own_type() {
     wasi::add_to_linker(&mut charged).unwrap();
     let state = HostState::new(
         &Limits::default(),
-        super::player::Guest::Preview1,
+        super::store::Guest::Preview1,
         1,
         AgentLog::new(64),
     );
@@ -285,7 +285,7 @@ fn random_get_serves_the_bytes_wasmtime_wasi_served() {
     let bytes = |linker: &Linker<HostState>| {
         let state = HostState::new(
             &Limits::default(),
-            super::player::Guest::Preview1,
+            super::store::Guest::Preview1,
             42,
             AgentLog::new(64),
         );

@@ -12,7 +12,7 @@ use std::fmt;
 use wasmtime::component::InstancePre;
 use wasmtime::Store;
 
-use crate::player::HostState;
+use crate::store::HostState;
 
 /// What the sandbox needs to host an agent of a game.
 pub struct AgentInterface {

@@ -31,9 +31,11 @@
 //! address-space limit, and an HMAC-sealed cache of compiled artifacts ([`ModuleCache`]). See
 //! docs/SECURITY.md.
 
+mod abi_check;
 mod cache;
 mod capacity;
 mod compile;
+mod compile_child;
 mod component;
 mod component_linker;
 mod config;
@@ -44,22 +46,24 @@ mod guest_error;
 mod host_failure;
 mod host_fuel;
 mod interface;
+mod load;
 mod log;
 mod module;
 mod player;
+mod probe;
 mod random;
+mod sandbox;
 mod shape;
 mod snippet_engine;
 mod snippet_entries;
 mod snippets;
+mod store;
 mod wasi;
 mod wasi_calls;
 
 pub use cache::{Lookup, ModuleCache, CACHE_DIR_ENV};
-pub use compile::{
-    child_main as compile_child_main, CompileLimits, Compiler, Origin, COMPILE_SUBCOMMAND,
-    DEFAULT_COMPILE_CPU_MS,
-};
+pub use compile::{CompileLimits, Compiler, Origin, DEFAULT_COMPILE_CPU_MS};
+pub use compile_child::{child_main as compile_child_main, COMPILE_SUBCOMMAND};
 pub use component::is_component;
 pub use component_linker::HOST_INTERFACE;
 pub use config::{
@@ -75,27 +79,23 @@ pub use interface::{
     wrong_world, AgentInterface, ComponentWorld, Games, Init, SnippetInterface, WorldPre,
 };
 pub use log::AgentLog;
-pub use module::{AgentModule, Entry, Sandbox, DEFAULT_ROUND_CAP};
-pub use player::{encode_init, HostState, WasmPlayer};
+pub use module::{AgentModule, Entry, DEFAULT_ROUND_CAP};
+pub use player::start::encode_init;
+pub use player::WasmPlayer;
+pub use sandbox::Sandbox;
 pub use shape::{check_shape, Shape, ShapeLimits};
 pub use snippet_engine::{snippet_engine, SnippetCompiler};
 pub use snippets::{
     charge as charge_snippet, digest, Digest, Prepared, SnippetData, SnippetFault, SnippetLimits,
     SnippetOutcome, SnippetStats, Snippets,
 };
+pub use store::HostState;
 pub use wasi::{MAX_RANDOM_BYTES, WASI_MODULE};
 pub use wasi_calls::{WasiFunction, WASI_FUNCTIONS};
 
 /// Lower-case hex SHA-256 of `bytes` (of a module: its identity in records and caches).
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    ring::digest::digest(&ring::digest::SHA256, bytes)
-        .as_ref()
-        .iter()
-        .fold(String::new(), |mut s, b| {
-            let _ = write!(s, "{b:02x}");
-            s
-        })
+    hex::encode(ring::digest::digest(&ring::digest::SHA256, bytes))
 }
 
 /// Native stack for threads that run guest code.

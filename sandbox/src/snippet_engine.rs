@@ -79,6 +79,6 @@ pub fn snippet_engine(
     wasmtime::Module::new(&engine, "(module)")
         .map_err(anyhow::Error::from)
         .with_context(|| format!("cannot compile with {compiler}"))?;
-    super::module::start_ticker(&engine)?;
+    super::sandbox::start_ticker(&engine)?;
     Ok(engine)
 }

@@ -14,7 +14,7 @@ use wasmtime_wasi::{HostMonotonicClock, HostWallClock, WasiCtxBuilder};
 use super::random::{LazyCycle, RandomBytes, SharedCycle};
 
 use super::log::AgentLog;
-use super::player::HostState;
+use super::store::HostState;
 
 /// Module name of WASI preview 1 imports.
 pub const WASI_MODULE: &str = "wasi_snapshot_preview1";

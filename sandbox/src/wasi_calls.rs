@@ -10,7 +10,7 @@ use wasmtime_wasi::p1::wasi_snapshot_preview1 as p1;
 use wasmtime_wasi::p1::wasi_snapshot_preview1::WasiSnapshotPreview1 as _;
 
 use super::host_fuel::{buffer_bytes, charge, iovec_bytes, SUBSCRIPTION_FUEL};
-use super::player::{guest_memory, HostState};
+use super::store::{guest_memory, HostState};
 use super::wasi::{MAX_RANDOM_BYTES, WASI_MODULE};
 
 /// The per-call allowance of bytes wasmtime-wasi may copy out of guest memory (its own guard,

@@ -240,58 +240,86 @@ pub(super) fn leagues(
         [&mut || time_league(w, &leagues.next(&cfg), &stdio, 1)],
     )?;
     drop(leagues);
+    let times = LeagueTimes {
+        native: t_native,
+        wasm: t_wasm,
+        wasm2: t_wasm2,
+        stdio: t_stdio,
+        control1: t_control1,
+        control2: t_control2,
+        rounds,
+        stdio_rounds,
+    };
+    Ok(league_figures(&times, n, league_games))
+}
+
+/// The best times of [`leagues`], in seconds, and the rounds they are the best of.
+struct LeagueTimes {
+    native: f64,
+    wasm: f64,
+    wasm2: f64,
+    stdio: f64,
+    /// Native games without records on 1 thread, and split over 2.
+    control1: f64,
+    control2: f64,
+    rounds: usize,
+    stdio_rounds: usize,
+}
+
+/// The figures of the leagues of `n` strategies (`league_games` games each) timed as `t`.
+fn league_figures(t: &LeagueTimes, n: usize, league_games: usize) -> Vec<Figure> {
     let what = |who: &str, threads: usize, rounds: usize| {
         format!("league of the {n} strategies, {league_games} games with records, {who}, {threads} thread(s), best of {rounds}")
     };
-    Ok(vec![
-        Figure::new("league_native_s", what("native", 1, rounds), t_native, "s"),
-        Figure::new("league_wasm_s", what("wasm", 1, rounds), t_wasm, "s"),
+    vec![
+        Figure::new("league_native_s", what("native", 1, t.rounds), t.native, "s"),
+        Figure::new("league_wasm_s", what("wasm", 1, t.rounds), t.wasm, "s"),
         Figure::new(
             "league_wasm_vs_native",
             "league: wasm time / native time",
-            t_wasm / t_native,
+            t.wasm / t.native,
             "x",
         )
         .target(Target::AtMost(1.5)),
         Figure::new(
             "league_stdio_s",
-            what("a JSON-lines process per agent per game", 1, stdio_rounds),
-            t_stdio,
+            what("a JSON-lines process per agent per game", 1, t.stdio_rounds),
+            t.stdio,
             "s",
         ),
         Figure::new(
             "stdio_vs_wasm",
             "league: stdio processes time / wasm time",
-            t_stdio / t_wasm,
+            t.stdio / t.wasm,
             "x",
         )
         .target(Target::AtLeast(100.0)),
         Figure::new(
             "stdio_vs_native",
             "league: stdio processes time / native time (the most any in-process design could reach with these strategies)",
-            t_stdio / t_native,
+            t.stdio / t.native,
             "x",
         ),
         Figure::new(
             "league_wasm_2_threads_s",
-            what("wasm", 2, rounds),
-            t_wasm2,
+            what("wasm", 2, t.rounds),
+            t.wasm2,
             "s",
         ),
         Figure::new(
             "speedup_2_threads",
             "league: 1-thread time / 2-thread time (wasm)",
-            t_wasm / t_wasm2,
+            t.wasm / t.wasm2,
             "x",
         )
         .target(Target::AtLeast(1.8)),
         Figure::new(
             "machine_speedup_2_threads",
             "control: native games without records on 1 thread / split over 2 threads, timed with the leagues",
-            t_control1 / t_control2,
+            t.control1 / t.control2,
             "x",
         ),
-    ])
+        ]
 }
 
 /// The wall time of decisions that spend all their fuel on host calls, and on a plain loop.

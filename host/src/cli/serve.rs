@@ -5,8 +5,8 @@ use std::io::Write;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
+use crate::jobs::db::Db;
 use crate::serve::config::Challenge;
-use crate::serve::db::Db;
 use crate::serve::storage::Storage;
 use crate::serve::{admin, serve};
 
@@ -106,7 +106,7 @@ fn challenge(args: &ServeArgs) -> anyhow::Result<Challenge> {
         c.data = d.clone();
     }
     if let Some(url) = &args.database {
-        crate::serve::db::check_shared_url(url)?;
+        crate::jobs::db::check_shared_url(url)?;
         c.database = Some(url.clone());
     }
     if let Some(l) = args.listen {

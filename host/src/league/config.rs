@@ -129,75 +129,9 @@ impl LeagueConfig {
             bail!("key `double_play`: {double_play} is not a fraction between 0 and 1");
         }
 
-        let mut agents = Vec::new();
-        for (i, a) in raw.agent.iter().enumerate() {
-            let which = || match &a.name {
-                Some(name) => format!("agent {name:?}, [[agent]] number {}", i + 1),
-                None => format!("[[agent]] number {}", i + 1),
-            };
-            // `builtin:NAME` is a built-in agent, not a path under the league file's folder.
-            let path = match crate::builtin::name_of(&a.path) {
-                Some(builtin) => {
-                    crate::builtin::find(builtin).with_context(which)?;
-                    a.path.clone()
-                }
-                None => normalize(&base.join(&a.path)),
-            };
-            if !path.exists() && crate::builtin::name_of(&path).is_none() {
-                bail!("agent file not found: {} ({})", path.display(), which());
-            }
-            let name = match &a.name {
-                Some(n) => n.clone(),
-                None => default_name(&path),
-            };
-            agents.push(AgentEntry { name, path });
-        }
-        for pattern in &raw.include {
-            let full = base.join(pattern);
-            let full = full.to_string_lossy();
-            let paths = glob::glob(&full)
-                .with_context(|| format!("key `include`: bad pattern {pattern:?}"))?;
-            let mut matched = 0;
-            for p in paths {
-                let p = p.with_context(|| {
-                    format!("key `include`: cannot read a match of {pattern:?}")
-                })?;
-                // A glob gathers submissions, and a crate folder is built natively (its build.rs
-                // and proc macros run outside the sandbox): only module files are taken.
-                if p.is_dir() {
-                    bail!(
-                        "key `include`: pattern {pattern:?} matches the folder {}; `include` takes \
-                         .wasm and .wat files only (a crate folder is built outside the sandbox: \
-                         name a folder of your own code with [[agent]])",
-                        p.display()
-                    );
-                }
-                matched += 1;
-                agents.push(AgentEntry {
-                    name: default_name(&p),
-                    path: normalize(&p),
-                });
-            }
-            if matched == 0 {
-                bail!("key `include`: pattern {pattern:?} matches no file");
-            }
-        }
-        for (i, a) in agents.iter().enumerate() {
-            if a.name.is_empty() || a.name.contains(|c: char| c.is_control()) {
-                bail!(
-                    "agent at {}: a name must be non-empty printable text",
-                    a.path.display()
-                );
-            }
-            if let Some(prev) = agents[..i].iter().find(|b| b.name == a.name) {
-                bail!(
-                    "duplicate agent name {:?} ({} and {}); give one of them another `name`",
-                    a.name,
-                    prev.path.display(),
-                    a.path.display()
-                );
-            }
-        }
+        let mut agents = listed_agents(&raw.agent, base)?;
+        agents.extend(included_agents(&raw.include, base)?);
+        check_names(&agents)?;
         if agents.len() < players_per_game {
             bail!(
                 "the league has {} agent(s) but players_per_game is {players_per_game}; add agents with [[agent]] or `include`",
@@ -231,6 +165,90 @@ impl LeagueConfig {
             std::thread::available_parallelism().map_or(1, |n| n.get())
         }
     }
+}
+
+/// The `[[agent]]` tables' agents: a built-in agent, or a file relative to `base` that exists.
+fn listed_agents(listed: &[RawAgent], base: &Path) -> anyhow::Result<Vec<AgentEntry>> {
+    let mut agents = Vec::new();
+    for (i, a) in listed.iter().enumerate() {
+        let which = || match &a.name {
+            Some(name) => format!("agent {name:?}, [[agent]] number {}", i + 1),
+            None => format!("[[agent]] number {}", i + 1),
+        };
+        // `builtin:NAME` is a built-in agent, not a path under the league file's folder.
+        let path = match crate::builtin::name_of(&a.path) {
+            Some(builtin) => {
+                crate::builtin::find(builtin).with_context(which)?;
+                a.path.clone()
+            }
+            None => normalize(&base.join(&a.path)),
+        };
+        if !path.exists() && crate::builtin::name_of(&path).is_none() {
+            bail!("agent file not found: {} ({})", path.display(), which());
+        }
+        let name = match &a.name {
+            Some(n) => n.clone(),
+            None => default_name(&path),
+        };
+        agents.push(AgentEntry { name, path });
+    }
+    Ok(agents)
+}
+
+/// The module files the `include` patterns (relative to `base`) match, each pattern at least one.
+fn included_agents(patterns: &[String], base: &Path) -> anyhow::Result<Vec<AgentEntry>> {
+    let mut agents = Vec::new();
+    for pattern in patterns {
+        let full = base.join(pattern);
+        let full = full.to_string_lossy();
+        let paths =
+            glob::glob(&full).with_context(|| format!("key `include`: bad pattern {pattern:?}"))?;
+        let mut matched = 0;
+        for p in paths {
+            let p =
+                p.with_context(|| format!("key `include`: cannot read a match of {pattern:?}"))?;
+            // A glob gathers submissions, and a crate folder is built natively (its build.rs
+            // and proc macros run outside the sandbox): only module files are taken.
+            if p.is_dir() {
+                bail!(
+                    "key `include`: pattern {pattern:?} matches the folder {}; `include` takes \
+                     .wasm and .wat files only (a crate folder is built outside the sandbox: \
+                     name a folder of your own code with [[agent]])",
+                    p.display()
+                );
+            }
+            matched += 1;
+            agents.push(AgentEntry {
+                name: default_name(&p),
+                path: normalize(&p),
+            });
+        }
+        if matched == 0 {
+            bail!("key `include`: pattern {pattern:?} matches no file");
+        }
+    }
+    Ok(agents)
+}
+
+/// Refuses an empty or unprintable agent name, and a name given twice.
+fn check_names(agents: &[AgentEntry]) -> anyhow::Result<()> {
+    for (i, a) in agents.iter().enumerate() {
+        if a.name.is_empty() || a.name.contains(|c: char| c.is_control()) {
+            bail!(
+                "agent at {}: a name must be non-empty printable text",
+                a.path.display()
+            );
+        }
+        if let Some(prev) = agents[..i].iter().find(|b| b.name == a.name) {
+            bail!(
+                "duplicate agent name {:?} ({} and {}); give one of them another `name`",
+                a.name,
+                prev.path.display(),
+                a.path.display()
+            );
+        }
+    }
+    Ok(())
 }
 
 /// Reads a league or challenge file whose keys are `T`'s, besides an optional table named after

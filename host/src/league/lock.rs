@@ -173,26 +173,22 @@ fn utc_now() -> String {
     utc_text(secs)
 }
 
-/// `YYYY-MM-DD hh:mm:ss` for seconds since 1970 (UTC), by the days-to-civil-date algorithm of
-/// Howard Hinnant's "chrono-compatible low-level date algorithms".
+/// `YYYY-MM-DD hh:mm:ss` for seconds since 1970 (UTC), by the `time` crate's calendar.
 fn utc_text(secs: u64) -> String {
-    let days = (secs / 86_400) as i64;
-    let rest = secs % 86_400;
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02}",
-        rest / 3600,
-        rest / 60 % 60,
-        rest % 60
-    )
+    let at = i64::try_from(secs).map(time::OffsetDateTime::from_unix_timestamp);
+    match at {
+        Ok(Ok(t)) => format!(
+            "{:04}-{:02}-{:02} {:02}:{:02}:{:02}",
+            t.year(),
+            u8::from(t.month()),
+            t.day(),
+            t.hour(),
+            t.minute(),
+            t.second()
+        ),
+        // Past the year 9999: no clock this runs on.
+        _ => format!("{secs} s after 1970"),
+    }
 }
 
 #[cfg(test)]

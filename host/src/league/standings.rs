@@ -77,127 +77,28 @@ fn is_zero(n: &usize) -> bool {
 
 /// Computes standings for `names` from `results` (any order: the result does not depend on it).
 pub fn compute(names: &[String], results: &[GameResult]) -> Standings {
-    let n = names.len();
-    let index: BTreeMap<&str, usize> = names
-        .iter()
-        .enumerate()
-        .map(|(i, s)| (s.as_str(), i))
-        .collect();
     let mut sorted: Vec<&GameResult> = results.iter().collect();
     sorted.sort_by_key(|r| r.id);
-
-    let mut games = vec![0u32; n];
-    let mut wins = vec![0u32; n];
-    let mut draws = vec![0u32; n];
-    let mut rounds = vec![0u64; n];
-    let mut faults: Vec<BTreeMap<String, u32>> = vec![BTreeMap::new(); n];
-    let mut points = vec![vec![0f64; n]; n];
-    let mut meetings = vec![vec![0u32; n]; n];
-    let mut total_rounds = 0u64;
-    let mut counted = 0usize;
-    let mut unplayed = 0usize;
-    let mut machine_dependent = 0usize;
-
-    for r in &sorted {
-        let seats: Vec<usize> = r
-            .seats
-            .iter()
-            .filter_map(|s| index.get(s.as_str()).copied())
-            .collect();
-        if seats.len() != r.seats.len() {
-            continue;
-        }
-        machine_dependent += usize::from(r.machine_dependent());
-        for f in &r.faults {
-            if let Some(&a) = seats.get(f.seat) {
-                *faults[a].entry(f.kind.clone()).or_default() += 1;
-            }
-        }
-        if r.nobody_played() {
-            unplayed += 1;
-            continue;
-        }
-        counted += 1;
-        let ranks = r.ranks();
-        total_rounds += u64::from(r.rounds);
-        let winner = r.outcome.winner();
-        for (seat, &a) in seats.iter().enumerate() {
-            games[a] += 1;
-            rounds[a] += u64::from(r.rounds);
-            match winner {
-                Some(w) if w == seat => wins[a] += 1,
-                None => draws[a] += 1,
-                _ => {}
-            }
-            for (other_seat, &b) in seats.iter().enumerate() {
-                if other_seat == seat || (r.unloaded(seat) && r.unloaded(other_seat)) {
-                    continue;
-                }
-                meetings[a][b] += 1;
-                points[a][b] += match ranks[seat].cmp(&ranks[other_seat]) {
-                    std::cmp::Ordering::Less => 1.0,
-                    std::cmp::Ordering::Equal => 0.5,
-                    std::cmp::Ordering::Greater => 0.0,
-                };
-            }
-        }
-    }
-
-    let (ratings, errors) = bradley_terry(&points, &meetings);
-    let mut agents: Vec<AgentStanding> = (0..n)
-        .map(|a| {
-            let (low, high) = wilson(wins[a], games[a]);
-            AgentStanding {
-                rank: 0,
-                name: names[a].clone(),
-                games: games[a],
-                wins: wins[a],
-                draws: draws[a],
-                losses: games[a] - wins[a] - draws[a],
-                win_rate: ratio(wins[a], games[a]),
-                win_rate_low: low,
-                win_rate_high: high,
-                rating: ratings[a],
-                rating_error: errors[a],
-                mean_rounds: if games[a] == 0 {
-                    0.0
-                } else {
-                    rounds[a] as f64 / games[a] as f64
-                },
-                faults: faults[a].clone(),
-            }
-        })
+    let t = Tally::of(names, &sorted);
+    let (ratings, errors) = bradley_terry(&t.points, &t.meetings);
+    let mut agents: Vec<AgentStanding> = (0..names.len())
+        .map(|a| t.standing(a, names, ratings[a], errors[a]))
         .collect();
-    let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by(|&a, &b| {
-        agents[b]
-            .rating
-            .total_cmp(&agents[a].rating)
-            .then(agents[b].win_rate.total_cmp(&agents[a].win_rate))
-            .then(names[a].cmp(&names[b]))
-    });
+    let order = rank_order(names, &agents);
     let cross = order
         .iter()
         .map(|&a| {
             order
                 .iter()
                 .map(|&b| CrossCell {
-                    points: points[a][b],
-                    games: meetings[a][b],
+                    points: t.points[a][b],
+                    games: t.meetings[a][b],
                 })
                 .collect()
         })
         .collect();
-    // Equal results share a rank (1, 1, 3): the same rating, up to the fit's rounding. Within a
-    // tie, agents are listed as before: more wins first, then by name.
-    let mut ranks = vec![0; n];
-    for (i, &a) in order.iter().enumerate() {
-        ranks[i] = match i.checked_sub(1).map(|p| order[p]) {
-            Some(prev) if same_result(&agents[prev], &agents[a]) => ranks[i - 1],
-            _ => i + 1,
-        };
-    }
-    let mut ranked: Vec<AgentStanding> = Vec::with_capacity(n);
+    let ranks = shared_ranks(&order, &agents);
+    let mut ranked: Vec<AgentStanding> = Vec::with_capacity(names.len());
     for (i, &a) in order.iter().enumerate() {
         let mut s = std::mem::replace(&mut agents[a], placeholder());
         s.rank = ranks[i];
@@ -207,15 +108,159 @@ pub fn compute(names: &[String], results: &[GameResult]) -> Standings {
         agents: ranked,
         cross,
         games: sorted.len(),
-        mean_rounds: if counted == 0 {
+        mean_rounds: if t.counted == 0 {
             0.0
         } else {
-            total_rounds as f64 / counted as f64
+            t.total_rounds as f64 / t.counted as f64
         },
-        unplayed_games: unplayed,
-        machine_dependent_games: machine_dependent,
+        unplayed_games: t.unplayed,
+        machine_dependent_games: t.machine_dependent,
         benchmark: benchmark::is_solo(results).then(|| benchmark::compute(names, results)),
     }
+}
+
+/// What the games of a league add up to, per agent (indices into the league's names) and per
+/// pair of agents.
+struct Tally {
+    games: Vec<u32>,
+    wins: Vec<u32>,
+    draws: Vec<u32>,
+    rounds: Vec<u64>,
+    faults: Vec<BTreeMap<String, u32>>,
+    /// `points[a][b]`: what `a` scored against `b` (1 a win, 0.5 a draw), over `meetings[a][b]`.
+    points: Vec<Vec<f64>>,
+    meetings: Vec<Vec<u32>>,
+    total_rounds: u64,
+    /// Games that count (someone played).
+    counted: usize,
+    unplayed: usize,
+    machine_dependent: usize,
+}
+
+impl Tally {
+    /// Adds up `sorted` (in game order); a game with an agent not in `names` is left out.
+    fn of(names: &[String], sorted: &[&GameResult]) -> Tally {
+        let n = names.len();
+        let index: BTreeMap<&str, usize> = names
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.as_str(), i))
+            .collect();
+        let mut t = Tally {
+            games: vec![0; n],
+            wins: vec![0; n],
+            draws: vec![0; n],
+            rounds: vec![0; n],
+            faults: vec![BTreeMap::new(); n],
+            points: vec![vec![0f64; n]; n],
+            meetings: vec![vec![0u32; n]; n],
+            total_rounds: 0,
+            counted: 0,
+            unplayed: 0,
+            machine_dependent: 0,
+        };
+        for r in sorted {
+            let seats: Vec<usize> = r
+                .seats
+                .iter()
+                .filter_map(|s| index.get(s.as_str()).copied())
+                .collect();
+            if seats.len() == r.seats.len() {
+                t.add(r, &seats);
+            }
+        }
+        t
+    }
+
+    /// One game, whose seat `i` is agent `seats[i]`.
+    fn add(&mut self, r: &GameResult, seats: &[usize]) {
+        self.machine_dependent += usize::from(r.machine_dependent());
+        for f in &r.faults {
+            if let Some(&a) = seats.get(f.seat) {
+                *self.faults[a].entry(f.kind.clone()).or_default() += 1;
+            }
+        }
+        if r.nobody_played() {
+            self.unplayed += 1;
+            return;
+        }
+        self.counted += 1;
+        let ranks = r.ranks();
+        self.total_rounds += u64::from(r.rounds);
+        let winner = r.outcome.winner();
+        for (seat, &a) in seats.iter().enumerate() {
+            self.games[a] += 1;
+            self.rounds[a] += u64::from(r.rounds);
+            match winner {
+                Some(w) if w == seat => self.wins[a] += 1,
+                None => self.draws[a] += 1,
+                _ => {}
+            }
+            for (other_seat, &b) in seats.iter().enumerate() {
+                if other_seat == seat || (r.unloaded(seat) && r.unloaded(other_seat)) {
+                    continue;
+                }
+                self.meetings[a][b] += 1;
+                self.points[a][b] += match ranks[seat].cmp(&ranks[other_seat]) {
+                    std::cmp::Ordering::Less => 1.0,
+                    std::cmp::Ordering::Equal => 0.5,
+                    std::cmp::Ordering::Greater => 0.0,
+                };
+            }
+        }
+    }
+
+    /// Agent `a`'s line of the standings (rank 0: ranks are given once all are known).
+    fn standing(&self, a: usize, names: &[String], rating: f64, error: f64) -> AgentStanding {
+        let (games, wins, draws) = (self.games[a], self.wins[a], self.draws[a]);
+        let (low, high) = wilson(wins, games);
+        AgentStanding {
+            rank: 0,
+            name: names[a].clone(),
+            games,
+            wins,
+            draws,
+            losses: games - wins - draws,
+            win_rate: ratio(wins, games),
+            win_rate_low: low,
+            win_rate_high: high,
+            rating,
+            rating_error: error,
+            mean_rounds: if games == 0 {
+                0.0
+            } else {
+                self.rounds[a] as f64 / games as f64
+            },
+            faults: self.faults[a].clone(),
+        }
+    }
+}
+
+/// The agents in standings order: rating, then win rate, then name.
+fn rank_order(names: &[String], agents: &[AgentStanding]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..agents.len()).collect();
+    order.sort_by(|&a, &b| {
+        agents[b]
+            .rating
+            .total_cmp(&agents[a].rating)
+            .then(agents[b].win_rate.total_cmp(&agents[a].win_rate))
+            .then(names[a].cmp(&names[b]))
+    });
+    order
+}
+
+/// The rank of each place of `order`. Equal results share a rank (1, 1, 3): the same rating, up
+/// to the fit's rounding. Within a tie, agents are listed as before: more wins first, then by
+/// name.
+fn shared_ranks(order: &[usize], agents: &[AgentStanding]) -> Vec<usize> {
+    let mut ranks = vec![0; order.len()];
+    for (i, &a) in order.iter().enumerate() {
+        ranks[i] = match i.checked_sub(1).map(|p| order[p]) {
+            Some(prev) if same_result(&agents[prev], &agents[a]) => ranks[i - 1],
+            _ => i + 1,
+        };
+    }
+    ranks
 }
 
 /// Ratings closer than this (Elo points) are the same result: agents with identical results get

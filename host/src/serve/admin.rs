@@ -4,8 +4,9 @@
 //! changes to contestants within two seconds through [`CHANGED`]).
 
 use super::auth::{self, Name};
-use super::db::{Contestant, Db};
+use super::db::Contestant;
 use super::now_ms;
+use crate::jobs::db::Db;
 
 /// State key: "1" while submissions are frozen.
 pub const FROZEN: &str = "frozen";
@@ -22,7 +23,7 @@ pub const CHANGED: &str = "changed";
 /// Adds a contestant and returns their token (shown once: only its hash is kept).
 pub async fn add_contestant(db: &Db, name: &str) -> anyhow::Result<(Name, String)> {
     let name = auth::check_name(name).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let token = auth::new_token()?;
+    let token = crate::jobs::new_token()?;
     db.add_contestant(&name, &auth::token_hash(&token), now_ms())
         .await?;
     Ok((name, token))
@@ -73,7 +74,7 @@ pub async fn find(db: &Db, who: &str) -> anyhow::Result<Contestant> {
 
 /// A new token for a contestant (the old one and its sessions stop working); returns it.
 pub async fn rotate_token(db: &Db, c: &Contestant) -> anyhow::Result<String> {
-    let token = auth::new_token()?;
+    let token = crate::jobs::new_token()?;
     db.set_token(c.id, &auth::token_hash(&token)).await?;
     Ok(token)
 }
@@ -82,7 +83,7 @@ pub async fn rotate_token(db: &Db, c: &Contestant) -> anyhow::Result<String> {
 /// them until `rotate-token`.
 pub async fn revoke_token(db: &Db, c: &Contestant) -> anyhow::Result<()> {
     // The hash of a random token nobody was given: no token matches it.
-    let nobody = auth::token_hash(&format!("revoked:{}", auth::new_token()?));
+    let nobody = auth::token_hash(&format!("revoked:{}", crate::jobs::new_token()?));
     db.set_token(c.id, &nobody).await
 }
 

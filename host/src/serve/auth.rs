@@ -20,8 +20,6 @@ pub const PRE_SESSION_COOKIE: &str = "arena_pre";
 /// How long a session lasts, in milliseconds.
 pub const SESSION_MS: i64 = 30 * 24 * 3600 * 1000;
 
-pub use crate::jobs::{new_token, random_bytes};
-
 /// What the database keeps of a token or a session id.
 pub fn token_hash(token: &str) -> String {
     sha256_hex(token.as_bytes())
@@ -214,6 +212,7 @@ impl Throttle {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::jobs::new_token;
 
     #[test]
     fn tokens_are_random_hex_and_hashes_differ_from_them() {

@@ -15,9 +15,9 @@ use tokio::sync::oneshot;
 
 use super::build::Failure;
 use super::db::{PendingUpload, UploadVerdict};
-use super::engine::Verdict;
 use super::uploads::Checked;
 use super::App;
+use crate::referee::Verdict;
 
 /// An upload to check, and who waits for its verdict (nobody for a check run again at a start).
 pub struct Job {

@@ -8,8 +8,10 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context};
 use serde::Deserialize;
 
-use super::engine::{self, Budgets, FaultPolicy, Game};
 use crate::game::GameSettings;
+use crate::game::{FaultPolicy, Game};
+use crate::league::config::Budgets;
+use crate::referee;
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -225,13 +227,13 @@ impl Challenge {
             crate::league::config::parse_with_game_table(text)?;
         let game = match &raw.game {
             Some(name) => {
-                engine::parse_game(name).map_err(|e| anyhow::anyhow!("key `game`: {e}"))?
+                referee::parse_game(name).map_err(|e| anyhow::anyhow!("key `game`: {e}"))?
             }
             None => crate::games::registry().first(),
         };
         let settings = game.settings(game_keys.as_ref())?;
         let players_per_game = raw.players_per_game.unwrap_or(2);
-        let seats = engine::seats(game);
+        let seats = referee::seats(game);
         if !seats.contains(&players_per_game) {
             bail!(
                 "key `players_per_game`: {players_per_game} is not between {} and {} (for {game})",
@@ -243,7 +245,7 @@ impl Challenge {
         if round_cap == 0 {
             bail!("key `round_cap`: must be at least 1");
         }
-        engine::check_budgets(&raw.budgets)?;
+        referee::check_budgets(&raw.budgets)?;
         let name = raw.name.unwrap_or_else(|| "challenge".into());
         if name.trim().is_empty() || name.contains(|c: char| c.is_control()) {
             bail!("key `name`: must be non-empty printable text");
@@ -278,77 +280,14 @@ impl Challenge {
             }
         }
         let p = players_per_game as u32;
-        let placement_games = raw.ladder.placement_games.unwrap_or(2 * p);
-        if placement_games == 0 || !placement_games.is_multiple_of(p) {
-            bail!(
-                "key `ladder.placement_games`: {placement_games} must be a positive multiple of players_per_game ({p}) so that every seat order is played equally often"
-            );
-        }
-        // Elo points, or for the solo benchmark turns (whose intervals are a few turns wide).
-        let target_interval = raw
-            .ladder
-            .target_interval
-            .unwrap_or(if p == 1 { 0.5 } else { 30.0 });
-        if !(target_interval.is_finite() && target_interval > 0.0) {
-            bail!("key `ladder.target_interval`: must be a positive number of Elo points");
-        }
-        let max_games_per_version = raw.ladder.max_games_per_version.unwrap_or(2000);
-        if max_games_per_version == 0 {
-            bail!("key `ladder.max_games_per_version`: must be at least 1");
-        }
-        let module_bytes = engine::limits(&raw.budgets).module_bytes;
-        let max_bytes = match raw.uploads.max_kib {
-            Some(0) => bail!("key `uploads.max_kib`: must be at least 1"),
-            Some(k) if k << 10 > module_bytes => bail!(
-                "key `uploads.max_kib`: {k} KiB is more than the module size budget ({} KiB)",
-                module_bytes >> 10
-            ),
-            Some(k) => k << 10,
-            None => module_bytes,
-        };
-        let per_hour = raw.uploads.per_hour.unwrap_or(30);
-        if per_hour == 0 {
-            bail!("key `uploads.per_hour`: must be at least 1");
-        }
-        let check_games = raw.uploads.check_games.unwrap_or(4);
-        if check_games == 0 {
-            bail!("key `uploads.check_games`: must be at least 1");
-        }
-        let checks_at_once = raw.uploads.checks_at_once.unwrap_or(1);
-        if checks_at_once == 0 {
-            bail!("key `uploads.checks_at_once`: must be at least 1");
-        }
-        let tests_per_hour = raw.uploads.tests_per_hour.unwrap_or(30);
-        if tests_per_hour == 0 {
-            bail!("key `uploads.tests_per_hour`: must be at least 1");
-        }
-        let test_pairs = raw.uploads.test_pairs.unwrap_or(2);
-        if !(1..=10).contains(&test_pairs) {
-            bail!("key `uploads.test_pairs`: {test_pairs} is not between 1 and 10");
-        }
-        let compile_cpu_ms = match raw.uploads.compile_cpu_s {
-            Some(0) => bail!("key `uploads.compile_cpu_s`: must be at least 1"),
-            Some(s) => s.saturating_mul(1000),
-            None => engine::DEFAULT_COMPILE_CPU_MS,
-        };
-        let build = build(&raw.uploads, base)?;
-        let server = server(&raw.server, max_bytes)?;
-        let games_per_group = raw.final_round.games_per_group.unwrap_or(10 * p);
-        if games_per_group == 0 || !games_per_group.is_multiple_of(p) {
-            bail!(
-                "key `final.games_per_group`: {games_per_group} must be a positive multiple of players_per_game ({p})"
-            );
-        }
-        let double_play = raw
-            .final_round
-            .double_play
-            .unwrap_or(crate::league::config::DEFAULT_DOUBLE_PLAY);
-        if !(0.0..=1.0).contains(&double_play) {
-            bail!("key `final.double_play`: {double_play} is not a fraction between 0 and 1");
-        }
+        let ladder = ladder(&raw.ladder, p)?;
+        let uploads = uploads(&raw.uploads, &raw.budgets, base)?;
+        let server = server(&raw.server, uploads.max_bytes)?;
+        let final_round = final_round(raw.final_round, p)?;
         let data = base.join(raw.data.unwrap_or_else(|| PathBuf::from(DEFAULT_DATA)));
         if let Some(url) = &raw.database {
-            super::db::check_shared_url(url).map_err(|e| anyhow::anyhow!("key `database`: {e}"))?;
+            crate::jobs::db::check_shared_url(url)
+                .map_err(|e| anyhow::anyhow!("key `database`: {e}"))?;
         }
         Ok(Challenge {
             name,
@@ -365,32 +304,10 @@ impl Challenge {
             workers,
             invite_code: raw.invite_code,
             budgets: raw.budgets,
-            ladder: Ladder {
-                seed: raw.ladder.seed.unwrap_or(1),
-                placement_games,
-                target_interval,
-                max_games_per_version,
-            },
-            uploads: Uploads {
-                max_bytes,
-                per_hour,
-                check_games,
-                checks_at_once,
-                tests_per_hour,
-                test_pairs,
-                compile_cpu_ms,
-                build,
-            },
+            ladder,
+            uploads,
             server,
-            final_round: Final {
-                games_per_group,
-                seed: raw.final_round.seed.unwrap_or(1),
-                output: raw
-                    .final_round
-                    .output
-                    .unwrap_or_else(|| PathBuf::from("final")),
-                double_play,
-            },
+            final_round,
         })
     }
 
@@ -400,8 +317,106 @@ impl Challenge {
     }
 }
 
-/// The `[server]` table, checked; `max_upload` is the largest upload (the upload buffer must hold
-/// one).
+/// The ladder's keys checked, for games of `p` players.
+fn ladder(raw: &RawLadder, p: u32) -> anyhow::Result<Ladder> {
+    let placement_games = raw.placement_games.unwrap_or(2 * p);
+    if placement_games == 0 || !placement_games.is_multiple_of(p) {
+        bail!(
+            "key `ladder.placement_games`: {placement_games} must be a positive multiple of players_per_game ({p}) so that every seat order is played equally often"
+        );
+    }
+    // Elo points, or for the solo benchmark turns (whose intervals are a few turns wide).
+    let target_interval = raw
+        .target_interval
+        .unwrap_or(if p == 1 { 0.5 } else { 30.0 });
+    if !(target_interval.is_finite() && target_interval > 0.0) {
+        bail!("key `ladder.target_interval`: must be a positive number of Elo points");
+    }
+    let max_games_per_version = raw.max_games_per_version.unwrap_or(2000);
+    if max_games_per_version == 0 {
+        bail!("key `ladder.max_games_per_version`: must be at least 1");
+    }
+    Ok(Ladder {
+        seed: raw.seed.unwrap_or(1),
+        placement_games,
+        target_interval,
+        max_games_per_version,
+    })
+}
+
+/// The uploads' keys checked (the largest upload within the module size of `budgets`), and the
+/// builds' (relative paths from `base`).
+fn uploads(raw: &RawUploads, budgets: &Budgets, base: &Path) -> anyhow::Result<Uploads> {
+    let module_bytes = referee::limits(budgets).module_bytes;
+    let max_bytes = match raw.max_kib {
+        Some(0) => bail!("key `uploads.max_kib`: must be at least 1"),
+        Some(k) if k << 10 > module_bytes => bail!(
+            "key `uploads.max_kib`: {k} KiB is more than the module size budget ({} KiB)",
+            module_bytes >> 10
+        ),
+        Some(k) => k << 10,
+        None => module_bytes,
+    };
+    let per_hour = raw.per_hour.unwrap_or(30);
+    if per_hour == 0 {
+        bail!("key `uploads.per_hour`: must be at least 1");
+    }
+    let check_games = raw.check_games.unwrap_or(4);
+    if check_games == 0 {
+        bail!("key `uploads.check_games`: must be at least 1");
+    }
+    let checks_at_once = raw.checks_at_once.unwrap_or(1);
+    if checks_at_once == 0 {
+        bail!("key `uploads.checks_at_once`: must be at least 1");
+    }
+    let tests_per_hour = raw.tests_per_hour.unwrap_or(30);
+    if tests_per_hour == 0 {
+        bail!("key `uploads.tests_per_hour`: must be at least 1");
+    }
+    let test_pairs = raw.test_pairs.unwrap_or(2);
+    if !(1..=10).contains(&test_pairs) {
+        bail!("key `uploads.test_pairs`: {test_pairs} is not between 1 and 10");
+    }
+    let compile_cpu_ms = match raw.compile_cpu_s {
+        Some(0) => bail!("key `uploads.compile_cpu_s`: must be at least 1"),
+        Some(s) => s.saturating_mul(1000),
+        None => referee::DEFAULT_COMPILE_CPU_MS,
+    };
+    let build = build(raw, base)?;
+    Ok(Uploads {
+        max_bytes,
+        per_hour,
+        check_games,
+        checks_at_once,
+        tests_per_hour,
+        test_pairs,
+        compile_cpu_ms,
+        build,
+    })
+}
+
+/// The final round's keys checked, for games of `p` players.
+fn final_round(raw: RawFinal, p: u32) -> anyhow::Result<Final> {
+    let games_per_group = raw.games_per_group.unwrap_or(10 * p);
+    if games_per_group == 0 || !games_per_group.is_multiple_of(p) {
+        bail!(
+            "key `final.games_per_group`: {games_per_group} must be a positive multiple of players_per_game ({p})"
+        );
+    }
+    let double_play = raw
+        .double_play
+        .unwrap_or(crate::league::config::DEFAULT_DOUBLE_PLAY);
+    if !(0.0..=1.0).contains(&double_play) {
+        bail!("key `final.double_play`: {double_play} is not a fraction between 0 and 1");
+    }
+    Ok(Final {
+        games_per_group,
+        seed: raw.seed.unwrap_or(1),
+        output: raw.output.unwrap_or_else(|| PathBuf::from("final")),
+        double_play,
+    })
+}
+
 /// The `[uploads]` keys of builds: paths relative to the challenge file's folder (a bare name,
 /// such as the default `python3`, is looked up on `PATH`).
 fn build(raw: &RawUploads, base: &Path) -> anyhow::Result<Build> {
@@ -425,6 +440,8 @@ fn build(raw: &RawUploads, base: &Path) -> anyhow::Result<Build> {
     })
 }
 
+/// The `[server]` table, checked; `max_upload` is the largest upload (the upload buffer must hold
+/// one).
 fn server(raw: &RawServer, max_upload: u64) -> anyhow::Result<Server> {
     let max_connections = raw.max_connections.unwrap_or(DEFAULT_MAX_CONNECTIONS);
     if max_connections == 0 {

@@ -6,7 +6,7 @@
 //! Bradley–Terry fit or, for a solo game, its benchmark table ([`fit`]), the final round-robin
 //! ([`run_final`]), and the records and replays shown to contestants ([`redact_logs`],
 //! [`replay_script`]). Checking and playing are `crate::referee`'s (shared with the workers on
-//! other machines), re-exported here.
+//! other machines): the server uses them from there.
 
 use std::ops::Range;
 use std::path::PathBuf;
@@ -18,7 +18,9 @@ use serde_json::Value;
 use crate::league::{self, LeagueConfig, RunOptions};
 use crate::records::sha256_hex;
 
-pub use crate::referee::*;
+use crate::game::Game;
+use crate::league::result::GameResult;
+use crate::referee::{Rules, COMPRESS_RECORDS_OVER};
 
 /// The page of the viewer of `game`'s replays (`/replays/PAGE?game=N`).
 pub fn replay_page(game: &dyn Game) -> &'static str {
@@ -284,6 +286,10 @@ pub fn replay_asset(name: &str) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::FaultPolicy;
+    use crate::league::config::Budgets;
+    use crate::referee::Engine;
+    use crate::sandbox::run_with_big_stack;
     fn verify_record_bytes(
         b: &[u8],
     ) -> Result<crate::records::VerifySummary, crate::records::VerifyError> {

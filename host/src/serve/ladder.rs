@@ -19,9 +19,11 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use super::db::{self, ActiveVersion, Db, NewGame};
-use super::engine::{self, GameResult, Standing};
+use super::db::{self, ActiveVersion, NewGame};
+use super::engine::{self, Standing};
 use super::{now_ms, App};
+use crate::jobs::db::Db;
+use crate::league::result::GameResult;
 
 /// One line of the leaderboard.
 #[derive(Clone, Debug, Serialize, PartialEq)]

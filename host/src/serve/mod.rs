@@ -44,9 +44,9 @@ use std::sync::Arc;
 use anyhow::Context;
 use tokio::sync::{Notify, Semaphore};
 
+use crate::jobs::db::Db;
+use crate::referee::{Engine, Rules};
 use config::Challenge;
-use db::Db;
-use engine::{Engine, Rules};
 use events::Events;
 use ladder::Board;
 use storage::Storage;

@@ -21,10 +21,11 @@ use anyhow::Context;
 use tokio::runtime::Handle;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
 
-use super::db::{ClaimedGame, Finished};
-use super::engine::{self, Agent, GameResult};
 use super::storage::Storage;
 use super::{now_ms, App};
+use crate::jobs::ladder_queue::{ClaimedGame, Finished};
+use crate::league::result::GameResult;
+use crate::referee::{self, Agent};
 
 /// Games a worker leases at once.
 const CLAIM: i64 = 4;
@@ -106,14 +107,14 @@ pub fn start(
     rt: Handle,
     results: UnboundedSender<Outcome>,
 ) -> anyhow::Result<Vec<JoinHandle<()>>> {
-    let boot = super::auth::new_token()?;
+    let boot = crate::jobs::new_token()?;
     (0..app.challenge.workers)
         .map(|w| {
             let (app, rt, results) = (Arc::clone(app), rt.clone(), results.clone());
             let owner = format!("local:{}:{w}", &boot[..12]);
             std::thread::Builder::new()
                 .name(format!("ladder-worker-{w}"))
-                .stack_size(engine::WORKER_STACK_BYTES)
+                .stack_size(referee::WORKER_STACK_BYTES)
                 .spawn(move || {
                     lower_priority();
                     Worker {
@@ -235,7 +236,7 @@ impl Worker {
             .app
             .engine
             .play(&seated, &names, g.seed, g.id as usize, &g.key, "")?;
-        let (bytes, compressed) = engine::stored_record(played.record)?;
+        let (bytes, compressed) = referee::stored_record(played.record)?;
         let record = Storage::record_name(g.id, compressed);
         // A shared database keeps the records (written with the result); else the data folder.
         let record_bytes = if self.app.db.shared() {
@@ -355,7 +356,7 @@ pub async fn count_remote_results(app: Arc<App>) {
 /// descriptor, a full disk ...), and the database's errors. Only a game whose agent no longer
 /// loads is given up.
 pub fn is_host_failure(e: &anyhow::Error) -> bool {
-    engine::is_host_failure(e)
+    referee::is_host_failure(e)
         || e.chain().any(|c| {
             c.downcast_ref::<std::io::Error>().is_some()
                 || c.downcast_ref::<sqlx::Error>().is_some()

@@ -245,25 +245,7 @@ pub fn run(url: &str, opts: &Options, stop: &AtomicBool) -> anyhow::Result<Summa
         .enable_all()
         .thread_name("arena-worker-db")
         .build()?;
-    let db = rt.block_on(Db::open_as_worker(url, 4))?;
-    let theirs = read_version(&rt, &db)
-        .map_err(|e| anyhow!("{e:#}"))
-        .context(
-            "the database holds no arena schema: start `arena serve --database` or \
-             `arena league --database` on it first",
-        )?;
-    if let Some(why) = version::mismatch(theirs.as_deref()) {
-        bail!("{why}");
-    }
-    let name = opts.owner.clone().unwrap_or_else(default_name);
-    let lease = LeaseOwner::new(&name)?;
-    rt.block_on(db.register_worker(
-        &name,
-        &host_name(),
-        opts.threads,
-        &version::arena_version(),
-        now_ms(),
-    ))?;
+    let (db, name, lease) = open_registered(&rt, url, opts)?;
     let shared = Arc::new(Shared {
         db,
         name,
@@ -317,8 +299,47 @@ pub fn run(url: &str, opts: &Options, stop: &AtomicBool) -> anyhow::Result<Summa
         eprintln!("warning: {}: cannot leave the register: {e:#}", shared.name);
     }
     rt.block_on(shared.db.close());
+    let summary = summary_of(&shared, started);
+    if let Some(e) = lock(&shared.fatal).take() {
+        eprintln!("{}", summary.line());
+        return Err(e);
+    }
+    Ok(summary)
+}
+
+/// The database at `url`, checked to be of this arena version, with this worker in its register
+/// under its name; and the owner of its leases.
+fn open_registered(
+    rt: &tokio::runtime::Runtime,
+    url: &str,
+    opts: &Options,
+) -> anyhow::Result<(Db, String, LeaseOwner)> {
+    let db = rt.block_on(Db::open_as_worker(url, 4))?;
+    let theirs = read_version(rt, &db)
+        .map_err(|e| anyhow!("{e:#}"))
+        .context(
+            "the database holds no arena schema: start `arena serve --database` or \
+             `arena league --database` on it first",
+        )?;
+    if let Some(why) = version::mismatch(theirs.as_deref()) {
+        bail!("{why}");
+    }
+    let name = opts.owner.clone().unwrap_or_else(default_name);
+    let lease = LeaseOwner::new(&name)?;
+    rt.block_on(db.register_worker(
+        &name,
+        &host_name(),
+        opts.threads,
+        &version::arena_version(),
+        now_ms(),
+    ))?;
+    Ok((db, name, lease))
+}
+
+/// What the worker did, from its counters, `started` being when it began playing.
+fn summary_of(shared: &Shared, started: Instant) -> Summary {
     let c = &shared.counters;
-    let summary = Summary {
+    Summary {
         owner: shared.name.clone(),
         played: c.played.load(Ordering::Relaxed),
         counted: c.counted.load(Ordering::Relaxed),
@@ -328,12 +349,7 @@ pub fn run(url: &str, opts: &Options, stop: &AtomicBool) -> anyhow::Result<Summa
         claims: c.claims.load(Ordering::Relaxed),
         commit_secs: c.commit_ns.load(Ordering::Relaxed) as f64 / 1e9,
         commits: c.commits.load(Ordering::Relaxed),
-    };
-    if let Some(e) = lock(&shared.fatal).take() {
-        eprintln!("{}", summary.line());
-        return Err(e);
     }
-    Ok(summary)
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {

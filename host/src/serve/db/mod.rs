@@ -10,8 +10,7 @@ mod versions;
 
 use std::path::Path;
 
-pub use crate::jobs::db::{check_shared_url, without_password, Backend, Db, SQLITE_FILE};
-pub use crate::jobs::ladder_queue::{ClaimedGame, Finished, LOCAL_OWNER};
+use crate::jobs::db::{Backend, Db};
 
 /// An hour, in milliseconds (the window of `uploads.per_hour`).
 pub const HOUR_MS: i64 = 3_600_000;

@@ -36,7 +36,7 @@ fn anonymous_csrf(app: &App, headers: &HeaderMap) -> anyhow::Result<(String, Opt
     match cookie_value(headers, auth::PRE_SESSION_COOKIE) {
         Some(pre) => Ok((auth::csrf_token(&app.secret, pre), None)),
         None => {
-            let pre = auth::new_token()?;
+            let pre = crate::jobs::new_token()?;
             let cookie = set_cookie(headers, auth::PRE_SESSION_COOKIE, &pre, 24 * 3600);
             Ok((auth::csrf_token(&app.secret, &pre), Some(cookie)))
         }
@@ -107,7 +107,7 @@ pub(super) async fn login(
             "No contestant has this token.".into(),
         ));
     };
-    let session = auth::new_token()?;
+    let session = crate::jobs::new_token()?;
     app.db
         .create_session(&auth::token_hash(&session), c.id, now_ms())
         .await?;
@@ -168,16 +168,19 @@ pub(super) async fn register(
         form.get("csrf").map(String::as_str),
     )?;
     let field = |k: &str| form.get(k).map(String::as_str).unwrap_or("");
-    let (name, token) = match api::registration(&app, field("name"), field("invite_code")).await {
-        Ok(r) => r,
-        Err(api::Registered::Refused(why)) => return Err(PageError(StatusCode::FORBIDDEN, why)),
-        Err(api::Registered::Throttled(s)) => {
-            return Err(PageError(
-                StatusCode::TOO_MANY_REQUESTS,
-                format!("Too many wrong invite codes: try again in {s} s."),
-            ))
-        }
-    };
+    let (name, token) =
+        match api::account::registration(&app, field("name"), field("invite_code")).await {
+            Ok(r) => r,
+            Err(api::account::Registered::Refused(why)) => {
+                return Err(PageError(StatusCode::FORBIDDEN, why))
+            }
+            Err(api::account::Registered::Throttled(s)) => {
+                return Err(PageError(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    format!("Too many wrong invite codes: try again in {s} s."),
+                ))
+            }
+        };
     let body = html::render(&html::Registered {
         name: &name.text,
         token: &token,

@@ -6,7 +6,8 @@ use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 
-use super::super::api::{viewer, viewer_record};
+use super::super::api::games::viewer_record;
+use super::super::api::viewer;
 use super::super::engine;
 use super::{AppState, PageError};
 

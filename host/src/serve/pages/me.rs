@@ -11,13 +11,13 @@ use axum::Form;
 
 use super::super::api::{self, viewer};
 use super::super::db::{Contestant, GameRow};
-use super::super::engine::GameResult;
 use super::super::html::{self, time};
 use super::super::sources::Lang;
 use super::super::uploads::{self, Refusal};
 use super::super::{auth, App};
 use super::account::{check_csrf, cookie_value};
 use super::{games_list, render, status_line, AppState, PageError};
+use crate::league::result::GameResult;
 
 pub(super) async fn me_page(
     State(app): AppState,
@@ -61,7 +61,7 @@ pub(super) async fn me_page(
         versions: versions
             .iter()
             .map(|v| {
-                let status = api::version_status(v);
+                let status = api::account::version_status(v);
                 html::VersionLine {
                     number: v.number,
                     active: v.active,

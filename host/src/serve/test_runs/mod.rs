@@ -9,19 +9,19 @@
 //! The games' records are kept in memory for [`KEEP_MS`] (at most [`KEEP_PER_CONTESTANT`] runs
 //! a contestant), under an unguessable id, and served to the tester only, with the debug logs of
 //! the tested agent only: `/replays/tests/ID/game.html?game=N`. Runs are limited to
-//! `uploads.tests_per_hour` a contestant.
+//! `uploads.tests_per_hour` a contestant. Building, checking and playing a run is `play.rs`.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
 use tokio::sync::oneshot;
 
-use super::build::Failure;
 use super::db::Contestant;
-use super::engine::{self, run_with_big_stack, Agent, GameResult};
 use super::sources::Sources;
 use super::{now_ms, App};
+
+mod play;
 
 /// How long a test run's replays are kept.
 pub const KEEP_MS: i64 = 3_600_000;
@@ -266,10 +266,11 @@ pub async fn run(app: &Arc<App>, job: Job) {
         reply,
         ..
     } = job;
-    let result = tokio::task::spawn_blocking(move || run_blocking(&a, &name, &sources, &opponents))
-        .await
-        .map_err(|e| anyhow::anyhow!("the test failed: {e}"))
-        .and_then(|r| r);
+    let result =
+        tokio::task::spawn_blocking(move || play::run_blocking(&a, &name, &sources, &opponents))
+            .await
+            .map_err(|e| anyhow::anyhow!("the test failed: {e}"))
+            .and_then(|r| r);
     let result = result.map(|(mut report, records)| {
         let now = now_ms();
         report.kept_until_ms = now + KEEP_MS;
@@ -279,135 +280,6 @@ pub async fn run(app: &Arc<App>, job: Job) {
     });
     // Nobody listening (the client went away) is fine: nothing was written.
     let _ = reply.send(result);
-}
-
-fn run_blocking(
-    app: &App,
-    name: &str,
-    sources: &Sources,
-    opponents: &[Opponent],
-) -> anyhow::Result<(Report, Vec<String>)> {
-    let test = super::auth::new_token()?;
-    let mut report = Report {
-        test: test.clone(),
-        accepted: false,
-        reason: None,
-        report: String::new(),
-        games: Vec::new(),
-        faults: Vec::new(),
-        kept_until_ms: 0,
-    };
-    let me = format!("{name} (test)");
-    let started = std::time::Instant::now();
-    let component = match app.builds.build(sources) {
-        Ok(c) => c,
-        Err(Failure::Build(message)) => {
-            let reason = format!("the {} build failed", sources.lang.name());
-            report.report = format!(
-                "building {name} ({})\n{message}\n\nFAIL:\n  {reason}\n",
-                sources.entry
-            );
-            report.reason = Some(reason);
-            return Ok((report, Vec::new()));
-        }
-        Err(Failure::Server(e)) => return Err(e),
-    };
-    let took = started.elapsed().as_secs_f64();
-    let verdict = app
-        .engine
-        .check(&me, &component, app.challenge.uploads.check_games)?;
-    report.report = format!(
-        "built {} ({}) in {took:.1} s\n{}",
-        sources.entry,
-        sources.lang.name(),
-        verdict.report
-    );
-    report.accepted = verdict.accepted;
-    report.reason = verdict.reason;
-    if !verdict.accepted {
-        return Ok((report, Vec::new()));
-    }
-    let mine = app.engine.load(&me, &component)?;
-    let players = app.challenge.players_per_game;
-    let pairs = app.challenge.uploads.test_pairs;
-    // A solo game plays the tested agent alone; otherwise each opponent fills the other seats.
-    let groups: Vec<Option<(&Opponent, Agent)>> = if players == 1 {
-        vec![None]
-    } else {
-        let mut g = Vec::new();
-        for o in opponents {
-            let agent = app.engine.load(&o.label, &o.bytes).map_err(|e| {
-                anyhow::anyhow!("the opponent {:?} cannot be loaded: {e:#}", o.picked)
-            })?;
-            g.push(Some((o, agent)));
-        }
-        g
-    };
-    let mut records = Vec::new();
-    let mut faults: BTreeMap<(String, String), usize> = BTreeMap::new();
-    for group in &groups {
-        for pair in 0..pairs {
-            // Every game of a pair has the same seed: the same dice, the seats rotated.
-            let seed = u64::from(pair) + 1;
-            for seat in 0..players {
-                let n = records.len() + 1;
-                let mut agents: Vec<&Agent> = Vec::with_capacity(players);
-                let mut names = Vec::with_capacity(players);
-                for s in 0..players {
-                    match group {
-                        Some((o, a)) if s != seat => {
-                            agents.push(a);
-                            names.push(o.label.clone());
-                        }
-                        _ => {
-                            agents.push(&mine);
-                            names.push(me.clone());
-                        }
-                    }
-                }
-                let url = format!("/replays/tests/{test}/games/game-{n:06}.jsonl");
-                let played = run_with_big_stack(|| {
-                    app.engine
-                        .play(&agents, &names, seed, n, &format!("test {n}"), &url)
-                })?;
-                let text = String::from_utf8(played.record)
-                    .map_err(|_| anyhow::anyhow!("a record that is not UTF-8"))?;
-                let text = engine::redact_logs(&text, &|s| s == seat)?;
-                records.push(text);
-                let r: &GameResult = &played.result;
-                let own: Vec<_> = r.faults.iter().filter(|f| f.seat == seat).collect();
-                for f in &own {
-                    *faults
-                        .entry((f.kind.clone(), f.detail.clone()))
-                        .or_default() += 1;
-                }
-                report.games.push(TestGame {
-                    game: n,
-                    seats: names,
-                    seat,
-                    outcome: r.outcome,
-                    result: match r.outcome.winner() {
-                        Some(w) if w == seat => "won",
-                        Some(_) => "lost",
-                        None => "draw",
-                    },
-                    scores: r.scores.clone(),
-                    faults: own.len(),
-                    replay: format!("/replays/tests/{test}/game.html?game={n}"),
-                    record: url,
-                });
-            }
-        }
-    }
-    report.faults = faults
-        .into_iter()
-        .map(|((kind, detail), count)| FaultCount {
-            kind,
-            detail,
-            count,
-        })
-        .collect();
-    Ok((report, records))
 }
 
 /// Whether `who` may start a test now: submissions open, not taken out, under the hourly limit
