@@ -222,7 +222,7 @@ fn sort_batch(
             Verdict::Good(r) => match settle(rt, db, c, double, item, r) {
                 Settling::Publish(r, record) => {
                     sorted.games.push(item.game);
-                    sorted.new.push((r, record));
+                    sorted.new.push((*r, record));
                 }
                 Settling::Again => {}
                 Settling::Refused => sorted.refused.push(item.game),
@@ -235,7 +235,7 @@ fn sort_batch(
 /// What becomes of a good row.
 enum Settling {
     /// Its game is journaled, with this record.
-    Publish(GameResult, Vec<u8>),
+    Publish(Box<GameResult>, Vec<u8>),
     /// Its game is being played a second time; it is journaled when both plays are in.
     Again,
     /// Its game goes back to the queue.
@@ -266,11 +266,11 @@ fn settle(
             }
             return Settling::Again;
         }
-        None => return Settling::Publish(r, item.record.clone()),
+        None => return Settling::Publish(Box::new(r), item.record.clone()),
         Some(first) => first,
     };
     match double.settle(item, first) {
-        Settled::Same => Settling::Publish(r, item.record.clone()),
+        Settled::Same => Settling::Publish(Box::new(r), item.record.clone()),
         Settled::Decided {
             result,
             record,
@@ -284,7 +284,7 @@ fn settle(
                     item.game
                 );
             }
-            Settling::Publish(*result, record)
+            Settling::Publish(result, record)
         }
         Settled::Undecided(why) => {
             eprintln!(

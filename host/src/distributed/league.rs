@@ -181,9 +181,12 @@ impl DatabaseExecutor {
     }
 }
 
+/// The agents' code: (SHA-256, bytes) of each.
+type AgentsCode = Vec<(String, Vec<u8>)>;
+
 /// What workers need: the league's rules and settings, and its agents' code by hash (with the
 /// bytes, to be put in the database).
-fn league_job(plan: &Plan<'_>) -> anyhow::Result<(LeagueJob, Vec<(String, Vec<u8>)>)> {
+fn league_job(plan: &Plan<'_>) -> anyhow::Result<(LeagueJob, AgentsCode)> {
     let cfg = plan.cfg;
     let mut agents = Vec::with_capacity(cfg.agents.len());
     let mut code = Vec::with_capacity(cfg.agents.len());

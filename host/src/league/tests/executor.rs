@@ -65,7 +65,12 @@ impl Executor for Elsewhere {
     }
 }
 
-fn play_elsewhere(cfg_dir: &Path, out: &Path, ex: &mut Elsewhere, resume: bool) -> anyhow::Result<()> {
+fn play_elsewhere(
+    cfg_dir: &Path,
+    out: &Path,
+    ex: &mut Elsewhere,
+    resume: bool,
+) -> anyhow::Result<()> {
     let mut cfg = config(cfg_dir, 2);
     cfg.output = out.to_path_buf();
     let entrants = entrants(&habits());
@@ -108,7 +113,10 @@ fn games_played_elsewhere_leave_the_folder_a_local_league_leaves() {
     play_elsewhere(&dir, &dir.join("elsewhere"), &mut elsewhere, false).unwrap();
     assert_eq!(elsewhere.asked, [24]);
     assert_eq!(files(&dir.join("local")), files(&dir.join("elsewhere")));
-    assert_eq!(journal_lines(&dir.join("local")), journal_lines(&dir.join("elsewhere")));
+    assert_eq!(
+        journal_lines(&dir.join("local")),
+        journal_lines(&dir.join("elsewhere"))
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
