@@ -85,13 +85,9 @@ pub trait Present: Record {
         counted
     }
 
-    /// `arena play`: the game as text for a terminal.
-    fn narrate(
-        &self,
-        game: &Kept<Self>,
-        opts: &Narration<'_>,
-        out: &mut dyn Write,
-    ) -> anyhow::Result<()>;
+    /// `arena play`: the game as text for a terminal (which the host fits to the terminal's
+    /// width and writes).
+    fn narrate(&self, game: &Kept<Self>, opts: &Narration<'_>) -> String;
 
     /// `arena check`: the smoke games of one agent, with what they tell of it written to `out`.
     /// An error is the host's own failure (no verdict on the agent).
@@ -107,10 +103,10 @@ pub trait Present: Record {
     fn replay(&self, record: &RecordLines<'_>) -> anyhow::Result<Vec<u8>>;
 
     /// The report's viewer of the game's replays.
-    fn viewer(&self) -> &'static Viewer;
+    const VIEWER: &'static Viewer;
 
-    /// `arena new`: the game's templates, one per language.
-    fn templates(&self) -> &'static [Template];
+    /// `arena new`: the game's templates, one per language (made with [`crate::templates!`]).
+    const TEMPLATES: &'static [Template];
 
     /// `arena bench`: the game's example strategies, for a game the bench can measure the arena
     /// on.
@@ -385,7 +381,9 @@ impl<R: Present> Game for Hosted<R> {
         let kept = played.detail.downcast_ref::<Kept<R>>().ok_or_else(|| {
             anyhow::anyhow!("the game played is not a game of {}", self.0.info().title)
         })?;
-        self.0.narrate(kept, opts, out)
+        let text = self.0.narrate(kept, opts);
+        out.write_all(crate::terminal::block(&text).as_bytes())?;
+        Ok(())
     }
 
     fn smoke(
@@ -403,11 +401,11 @@ impl<R: Present> Game for Hosted<R> {
     }
 
     fn viewer(&self) -> &'static Viewer {
-        self.0.viewer()
+        R::VIEWER
     }
 
     fn templates(&self) -> &'static [Template] {
-        self.0.templates()
+        R::TEMPLATES
     }
 
     fn strategies(&self) -> Option<&'static Strategies> {

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::ops::RangeInclusive;
 
-use arena_sandbox::AgentInterface;
+use arena_sandbox::{AgentInterface, ComponentWorld};
 
 use crate::GameSettings;
 
@@ -33,6 +33,54 @@ pub struct GameInfo {
     pub dice: bool,
     /// All the sandbox is told about the game.
     pub agent: AgentInterface,
+}
+
+impl GameInfo {
+    /// A game whose agents answer its `decisions` as core modules (the byte ABI's game `abi_id`)
+    /// or as components of its WIT world: each turn called a turn, no dice, no solo form ([`Self::
+    /// with_dice`] and [`Self::with_solo_target`] say otherwise).
+    pub const fn deciding(
+        name: &'static str,
+        title: &'static str,
+        seats: RangeInclusive<usize>,
+        abi_id: u32,
+        decisions: &'static [&'static str],
+        component: &'static dyn ComponentWorld,
+    ) -> GameInfo {
+        GameInfo {
+            name,
+            title,
+            seats,
+            solo_target: None,
+            turn_word: "turn",
+            dice: false,
+            agent: AgentInterface {
+                title,
+                abi_id,
+                decisions,
+                component: Some(component),
+                snippet: None,
+            },
+        }
+    }
+
+    /// The same game, whose seed rolls dice.
+    pub const fn with_dice(mut self) -> GameInfo {
+        self.dice = true;
+        self
+    }
+
+    /// The same game, with a solo form playing for `target`.
+    pub const fn with_solo_target(mut self, target: &'static str) -> GameInfo {
+        self.solo_target = Some(target);
+        self
+    }
+
+    /// The same game, whose turns are called `word`.
+    pub const fn with_turn_word(mut self, word: &'static str) -> GameInfo {
+        self.turn_word = word;
+        self
+    }
 }
 
 /// The settings of a game that has none: any key is refused.
@@ -112,6 +160,16 @@ pub struct Template {
     /// The language, as `arena new --lang` names it (`rust`, `c`, `wat`, ...).
     pub lang: &'static str,
     pub files: &'static [TemplateFile],
+}
+
+/// A game's `arena new` templates of one file each, as an array of [`Template`]:
+/// `templates!["rust": "src/lib.rs" => include_str!("templates/rust/lib.rs"), ...]` (language, the
+/// file's path in the project, its text).
+#[macro_export]
+macro_rules! templates {
+    ($($lang:literal: $path:literal => $text:expr),* $(,)?) => {
+        [$($crate::Template { lang: $lang, files: &[($path, $text)] }),*]
+    };
 }
 
 /// `arena perft`: counts the move sequences of a game's positions (the standard check of a move

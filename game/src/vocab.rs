@@ -53,6 +53,28 @@ pub struct Summary {
     pub scores: Option<Vec<i64>>,
 }
 
+impl Summary {
+    /// How a game ended: its `outcome` after `turns` turns in `rounds` rounds, the seats of
+    /// `forfeits` out, each seat's score where the game keeps one; no fault notes (the host adds
+    /// the game loop's).
+    pub fn of(
+        outcome: Outcome,
+        turns: u32,
+        rounds: u32,
+        forfeits: &[usize],
+        scores: Option<Vec<i64>>,
+    ) -> Summary {
+        Summary {
+            outcome,
+            rounds,
+            turns,
+            forfeits: forfeits.to_vec(),
+            faults: Vec::new(),
+            scores,
+        }
+    }
+}
+
 /// Debug output of one agent during one decision (or while loading, for the start), as games
 /// record it.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -12,13 +12,14 @@ use arena_game::{
 };
 use arena_sandbox::{AgentInterface, Init};
 
-static INFO: GameInfo = GameInfo {
+/// The game as declared before its changes (see `picks_is_changed_and_keeps_the_rest`).
+const PICKS: GameInfo = GameInfo {
     name: "picks",
     title: "Picks",
     seats: 2..=3,
     solo_target: None,
-    turn_word: "tick",
-    dice: true,
+    turn_word: "turn",
+    dice: false,
     agent: AgentInterface {
         title: "Picks",
         abi_id: 99,
@@ -27,6 +28,11 @@ static INFO: GameInfo = GameInfo {
         snippet: None,
     },
 };
+
+static INFO: GameInfo = PICKS
+    .with_dice()
+    .with_turn_word("tick")
+    .with_solo_target("100");
 
 /// Each tick every living seat picks a number at once; the highest pick of the tick scores it,
 /// then a die adds to the score of the seat it names.
@@ -316,4 +322,18 @@ fn every_living_seat_answers_each_tick_before_any_answer_is_applied() {
         expected[dice.face(3) as usize] += 1;
     }
     assert_eq!(state.scores, expected);
+}
+
+#[test]
+fn picks_is_changed_and_keeps_the_rest() {
+    assert!(!PICKS.dice && PICKS.solo_target.is_none() && PICKS.turn_word == "turn");
+    assert!(INFO.dice);
+    assert_eq!(INFO.turn_word, "tick");
+    assert_eq!(INFO.solo_target, Some("100"));
+    assert_eq!(
+        (INFO.name, INFO.title, INFO.seats.clone()),
+        ("picks", "Picks", 2..=3)
+    );
+    assert_eq!(INFO.agent.abi_id, 99);
+    assert_eq!(INFO.agent.decisions, ["picks_tick"]);
 }

@@ -176,7 +176,7 @@ impl<'r> RecordReader<'r> {
 
     /// The digest of every line read so far except end lines, as RECORDS.md defines it.
     pub fn digest(&self) -> String {
-        super::hex(self.digest.clone().finish().as_ref())
+        hex::encode(self.digest.clone().finish())
     }
 
     /// Checks that nothing follows the line just read.

@@ -74,11 +74,6 @@ impl RecordMeta {
     }
 }
 
-/// Lower-case hex of `bytes`.
-pub fn hex(bytes: &[u8]) -> String {
-    ::hex::encode(bytes)
-}
-
 /// What a game's records hold: its own lines around the envelope. The writer ([`write`]) and the
 /// verifier ([`verify`]) are the host's, for every game; the verifier reads each line back with
 /// the `read_` methods and replays the answers they give through the game loop.

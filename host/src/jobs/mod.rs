@@ -46,5 +46,5 @@ pub fn random_bytes<const N: usize>() -> anyhow::Result<[u8; N]> {
 /// A new token (a contestant's, a session id, a lease owner's tag): 32 random bytes as 64 hex
 /// digits.
 pub fn new_token() -> anyhow::Result<String> {
-    Ok(crate::records::hex(&random_bytes::<32>()?))
+    Ok(hex::encode(random_bytes::<32>()?))
 }

@@ -29,13 +29,8 @@ impl Snippet {
 
     /// The digest as 64 lower-case hex digits (records).
     pub fn hash(&self) -> String {
-        hex(&self.digest)
+        hex::encode(self.digest)
     }
-}
-
-/// Lower-case hex of `bytes`.
-pub fn hex(bytes: &[u8]) -> String {
-    ::hex::encode(bytes)
 }
 
 impl AsRef<[u8]> for Snippet {

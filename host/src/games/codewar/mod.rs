@@ -93,15 +93,9 @@ static VIEWER: Viewer = Viewer {
 
 /// `arena new`'s templates: a Rust agent on the SDK (`arena new` adds the Cargo.toml of every
 /// Rust agent) and a WAT agent.
-static TEMPLATES: [Template; 2] = [
-    Template {
-        lang: "rust",
-        files: &[("src/lib.rs", include_str!("templates/rust/src/lib.rs"))],
-    },
-    Template {
-        lang: "wat",
-        files: &[("{{name}}.wat", include_str!("templates/wat/agent.wat"))],
-    },
+static TEMPLATES: [Template; 2] = crate::game::templates![
+    "rust": "src/lib.rs" => include_str!("templates/rust/src/lib.rs"),
+    "wat": "{{name}}.wat" => include_str!("templates/wat/agent.wat"),
 ];
 
 /// The settings of a table: the game's map ([`Game::settings`]'s), as [`CodewarSettings`].

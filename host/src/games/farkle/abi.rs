@@ -6,7 +6,7 @@ use arena_abi::farkle::{
 };
 use arena_abi::{Decision, Envelope, ABI_VERSION, ENVELOPE_SIZE};
 
-use super::rules::{Answer, Observation};
+use super::turn::{Answer, Observation};
 use crate::game::{Fault, FaultKind};
 
 /// Writes the envelope and the observation payload; returns the length written.

@@ -25,32 +25,27 @@ use crate::game::replay::RecordLines;
 use crate::game::{
     GameInfo, Host, Kept, Narration, Present, Smoke, SmokeOptions, Template, Viewer,
 };
-use crate::sandbox::{AgentInterface, AgentModule};
+use crate::sandbox::AgentModule;
 
 pub use native::{native, Sdk};
-pub use rules::{Answer, GameEnd, LoadFault, Observation, RollRecord, Setup, TurnEnd, TurnRecord};
+pub use turn::{Answer, GameEnd, LoadFault, Observation, RollRecord, Setup, TurnEnd, TurnRecord};
 
 /// The game's name in league files, records and on the command line.
 pub const NAME: &str = "farkle";
 const TITLE: &str = "Farkle";
 
 /// Who Farkle is, and what the sandbox is told about its agents.
-pub static INFO: GameInfo = GameInfo {
-    name: NAME,
-    title: TITLE,
+pub static INFO: GameInfo = GameInfo::deciding(
+    NAME,
+    TITLE,
     // The observation has a score slot per seat.
-    seats: 1..=arena_abi::farkle::MAX_SEATS,
-    solo_target: Some("10,000"),
-    turn_word: "turn",
-    dice: true,
-    agent: AgentInterface {
-        title: TITLE,
-        abi_id: arena_abi::game::FARKLE,
-        decisions: &[names::FARKLE_DRAFT],
-        component: Some(&component::FarkleWorld),
-        snippet: None,
-    },
-};
+    1..=arena_abi::farkle::MAX_SEATS,
+    arena_abi::game::FARKLE,
+    &[names::FARKLE_DRAFT],
+    &component::FarkleWorld,
+)
+.with_dice()
+.with_solo_target("10,000");
 
 /// Farkle's rules, records and words.
 pub struct Farkle;
@@ -58,48 +53,29 @@ pub struct Farkle;
 /// A game of Farkle as played.
 pub type GameRecord = Kept<Farkle>;
 
-/// The game viewer (`farkle.html?game=N`): the score by round, every turn with its rolls, drafts,
-/// points and how it ended.
-static VIEWER: Viewer = Viewer {
-    page: "farkle.html",
-    link: "▶ turns",
-    assets: &[
-        ("farkle.html", include_str!("viewer/farkle.html")),
-        ("farkle.js", include_str!("viewer/farkle.js")),
-        ("farkle.css", include_str!("viewer/farkle.css")),
-    ],
-};
-
-/// `arena new`'s templates: Rust and WAT modules, components in Python and JavaScript.
-static TEMPLATES: [Template; 4] = [
-    Template {
-        lang: "rust",
-        files: &[("src/lib.rs", include_str!("templates/rust/lib.rs"))],
-    },
-    Template {
-        lang: "wat",
-        files: &[("{{name}}.wat", include_str!("templates/wat/farkle.wat"))],
-    },
-    Template {
-        lang: "python",
-        files: &[("agent.py", include_str!("templates/python/agent.py"))],
-    },
-    Template {
-        lang: "javascript",
-        files: &[("agent.js", include_str!("templates/javascript/agent.js"))],
-    },
-];
-
 impl Present for Farkle {
-    fn narrate(
-        &self,
-        game: &GameRecord,
-        opts: &Narration<'_>,
-        out: &mut dyn Write,
-    ) -> anyhow::Result<()> {
-        let text = narrate::narrate(opts.names, game, opts.logs);
-        out.write_all(crate::terminal::block(&text).as_bytes())?;
-        Ok(())
+    /// The game viewer (`farkle.html?game=N`): the score by round, every turn with its rolls,
+    /// drafts, points and how it ended.
+    const VIEWER: &'static Viewer = &Viewer {
+        page: "farkle.html",
+        link: "▶ turns",
+        assets: &[
+            ("farkle.html", include_str!("viewer/farkle.html")),
+            ("farkle.js", include_str!("viewer/farkle.js")),
+            ("farkle.css", include_str!("viewer/farkle.css")),
+        ],
+    };
+
+    /// `arena new`'s templates: Rust and WAT modules, components in Python and JavaScript.
+    const TEMPLATES: &'static [Template] = &crate::game::templates![
+        "rust": "src/lib.rs" => include_str!("templates/rust/lib.rs"),
+        "wat": "{{name}}.wat" => include_str!("templates/wat/farkle.wat"),
+        "python": "agent.py" => include_str!("templates/python/agent.py"),
+        "javascript": "agent.js" => include_str!("templates/javascript/agent.js"),
+    ];
+
+    fn narrate(&self, game: &GameRecord, opts: &Narration<'_>) -> String {
+        narrate::narrate(opts.names, game, opts.logs)
     }
 
     fn smoke(
@@ -114,14 +90,6 @@ impl Present for Farkle {
 
     fn replay(&self, record: &RecordLines<'_>) -> anyhow::Result<Vec<u8>> {
         replay::replay(record)
-    }
-
-    fn viewer(&self) -> &'static Viewer {
-        &VIEWER
-    }
-
-    fn templates(&self) -> &'static [Template] {
-        &TEMPLATES
     }
 }
 

@@ -7,7 +7,7 @@
 use farkle_rules::{check_answer, is_farkle, Action, DICE};
 
 use super::abi::{encode_observation, read_answer};
-pub use super::turn::{
+use super::turn::{
     Answer, GameEnd, LoadFault, Observation, RollRecord, Setup, TurnEnd, TurnRecord,
 };
 use super::{Farkle, INFO};
@@ -377,14 +377,14 @@ impl Rules for Farkle {
     }
 
     fn summary(&self, end: &GameEnd) -> Summary {
-        Summary {
-            outcome: end.outcome,
-            rounds: end.rounds,
-            turns: end.turns,
-            forfeits: end.forfeits.clone(),
-            faults: Vec::new(),
-            scores: Some(end.scores.iter().map(|&s| i64::from(s)).collect()),
-        }
+        let scores = end.scores.iter().map(|&s| i64::from(s)).collect();
+        Summary::of(
+            end.outcome,
+            end.turns,
+            end.rounds,
+            &end.forfeits,
+            Some(scores),
+        )
     }
 
     fn encode(&self, q: &Question, obs: &Observation<'_>, buf: &mut [u8]) -> usize {

@@ -12,7 +12,7 @@ use farm_rules::{Herd, Offer, MAX_PLAYERS};
 
 use super::event::{Event, Party};
 use super::fault::{Decision, Fault, FaultKind};
-use super::rules::{AcceptView, Observation};
+use super::turn::{AcceptView, Observation};
 
 /// Code of a decision in the ABI: 0 init, 1 trade, 2 accept.
 pub const fn decision_code(d: Decision) -> u8 {

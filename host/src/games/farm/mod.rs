@@ -30,36 +30,29 @@ use crate::game::replay::RecordLines;
 use crate::game::{
     GameInfo, Host, Kept, Narration, Present, Smoke, SmokeOptions, Strategies, Template, Viewer,
 };
-use crate::sandbox::{AgentInterface, AgentModule};
+use crate::sandbox::AgentModule;
 
+pub use crate::game::{AgentLog, Outcome};
 pub use event::{Event, Party};
 pub use fault::{Decision, Fault, FaultKind, FaultPolicy};
 pub use native::{native, Sdk};
-pub use rules::{
-    roll_faces, AcceptView, AgentLog, Answer, Asked, GameEnd, Observation, Outcome, Setup,
-    StartPosition, TurnRecord,
-};
+pub use rules::roll_faces;
+pub use turn::{AcceptView, Answer, Asked, GameEnd, Observation, Setup, StartPosition, TurnRecord};
 
 /// The game's name in league files, records and on the command line.
 pub const NAME: &str = "little-animal-farm";
 const TITLE: &str = "Little Animal Farm";
 
 /// Who Little Animal Farm is, and what the sandbox is told about its agents.
-pub static INFO: GameInfo = GameInfo {
-    name: NAME,
-    title: TITLE,
-    seats: 2..=farm_rules::MAX_PLAYERS,
-    solo_target: None,
-    turn_word: "turn",
-    dice: true,
-    agent: AgentInterface {
-        title: TITLE,
-        abi_id: arena_abi::game::LITTLE_ANIMAL_FARM,
-        decisions: &[names::FARM_TRADE, names::FARM_ACCEPT],
-        component: Some(&component::FarmWorld),
-        snippet: None,
-    },
-};
+pub static INFO: GameInfo = GameInfo::deciding(
+    NAME,
+    TITLE,
+    2..=farm_rules::MAX_PLAYERS,
+    arena_abi::game::LITTLE_ANIMAL_FARM,
+    &[names::FARM_TRADE, names::FARM_ACCEPT],
+    &component::FarmWorld,
+)
+.with_dice();
 
 /// Little Animal Farm's rules, records and words.
 pub struct Farm;
@@ -67,67 +60,33 @@ pub struct Farm;
 /// A game of Little Animal Farm as played.
 pub type GameRecord = Kept<Farm>;
 
-/// The replay viewer (`replay.html?game=N`): herds and stock, the dice, trades, attacks,
-/// breeding, faults and the win, with play controls.
-static VIEWER: Viewer = Viewer {
-    page: "replay.html",
-    link: "▶ replay",
-    assets: &[
-        ("replay.html", include_str!("viewer/replay.html")),
-        ("replay.js", include_str!("viewer/replay.js")),
-        ("replay.css", include_str!("viewer/replay.css")),
-    ],
-};
-
-/// `arena new`'s templates: every language of the SDK, and components in Python and JavaScript.
-static TEMPLATES: [Template; 7] = [
-    Template {
-        lang: "rust",
-        files: &[("src/lib.rs", include_str!("templates/rust/lib.rs"))],
-    },
-    Template {
-        lang: "c",
-        files: &[("agent.c", include_str!("templates/c/agent.c"))],
-    },
-    Template {
-        lang: "wat",
-        files: &[(
-            "{{name}}.wat",
-            include_str!("../../../../example-agents/wat/climber.wat"),
-        )],
-    },
-    Template {
-        lang: "assemblyscript",
-        files: &[(
-            "assembly/index.ts",
-            include_str!("templates/assemblyscript/index.ts"),
-        )],
-    },
-    Template {
-        lang: "zig",
-        files: &[("agent.zig", include_str!("templates/zig/agent.zig"))],
-    },
-    Template {
-        lang: "python",
-        files: &[("agent.py", include_str!("templates/python/agent.py"))],
-    },
-    Template {
-        lang: "javascript",
-        files: &[("agent.js", include_str!("templates/javascript/agent.js"))],
-    },
-];
-
 impl Present for Farm {
-    fn narrate(
-        &self,
-        game: &GameRecord,
-        opts: &Narration<'_>,
-        out: &mut dyn Write,
-    ) -> anyhow::Result<()> {
+    /// The replay viewer (`replay.html?game=N`): herds and stock, the dice, trades, attacks,
+    /// breeding, faults and the win, with play controls.
+    const VIEWER: &'static Viewer = &Viewer {
+        page: "replay.html",
+        link: "▶ replay",
+        assets: &[
+            ("replay.html", include_str!("viewer/replay.html")),
+            ("replay.js", include_str!("viewer/replay.js")),
+            ("replay.css", include_str!("viewer/replay.css")),
+        ],
+    };
+
+    /// `arena new`'s templates: every language of the SDK, and components in Python and JavaScript.
+    const TEMPLATES: &'static [Template] = &crate::game::templates![
+        "rust": "src/lib.rs" => include_str!("templates/rust/lib.rs"),
+        "c": "agent.c" => include_str!("templates/c/agent.c"),
+        "wat": "{{name}}.wat" => include_str!("../../../../example-agents/wat/climber.wat"),
+        "assemblyscript": "assembly/index.ts" => include_str!("templates/assemblyscript/index.ts"),
+        "zig": "agent.zig" => include_str!("templates/zig/agent.zig"),
+        "python": "agent.py" => include_str!("templates/python/agent.py"),
+        "javascript": "agent.js" => include_str!("templates/javascript/agent.js"),
+    ];
+
+    fn narrate(&self, game: &GameRecord, opts: &Narration<'_>) -> String {
         let logs = opts.logs.then(|| narrate::logs_of(game));
-        let text = narrate::Narrator::new(opts.names, &game.setup).narrate(game, logs.as_ref());
-        out.write_all(crate::terminal::block(&text).as_bytes())?;
-        Ok(())
+        narrate::Narrator::new(opts.names, &game.setup).narrate(game, logs.as_ref())
     }
 
     fn smoke(
@@ -142,14 +101,6 @@ impl Present for Farm {
 
     fn replay(&self, record: &RecordLines<'_>) -> anyhow::Result<Vec<u8>> {
         replay::replay(record)
-    }
-
-    fn viewer(&self) -> &'static Viewer {
-        &VIEWER
-    }
-
-    fn templates(&self) -> &'static [Template] {
-        &TEMPLATES
     }
 
     fn strategies(&self) -> Option<&'static Strategies> {

@@ -9,13 +9,11 @@ use farm_rules::{apply_roll, Partner, Position, Roll, FOX_DIE, MAX_PLAYERS, WOLF
 use super::abi::{decode_accept_answer, decode_trade_answer, encode_observation};
 use super::event::Event;
 use super::fault::{Decision, Fault, FaultPolicy};
-pub use super::turn::{
-    AcceptView, Answer, Asked, GameEnd, Observation, Setup, StartPosition, TurnRecord,
-};
+use super::turn::{AcceptView, Answer, Asked, GameEnd, Observation, Setup, TurnRecord};
 use super::{Farm, INFO};
-pub use crate::game::{AgentLog, Outcome};
 use crate::game::{
-    Answered, Decided, Dice, Faults, GameInfo, Host, Loaded, Next, Question, Rules, Summary, Table,
+    AgentLog, Answered, Decided, Dice, Faults, GameInfo, Host, Loaded, Next, Outcome, Question,
+    Rules, Summary, Table,
 };
 use crate::sandbox::{Init, WasmPlayer};
 
@@ -422,14 +420,7 @@ impl Rules for Farm {
     }
 
     fn summary(&self, end: &GameEnd) -> Summary {
-        Summary {
-            outcome: end.outcome,
-            rounds: end.rounds,
-            turns: end.turns,
-            forfeits: end.forfeits.clone(),
-            faults: Vec::new(),
-            scores: None,
-        }
+        Summary::of(end.outcome, end.turns, end.rounds, &end.forfeits, None)
     }
 
     fn encode(&self, _q: &Question, asked: &Asked<'_>, buf: &mut [u8]) -> usize {

@@ -7,7 +7,8 @@ use std::time::Instant;
 
 use farm_rules::{for_each_stock_trade, Herd, Offer, Trade, FARM_ANIMALS};
 
-use super::rules::{Answer, Asked, ACCEPT};
+use super::rules::ACCEPT;
+use super::turn::{Answer, Asked};
 use super::{Event, Farm, FaultPolicy, GameRecord, Outcome, Setup};
 #[cfg(test)]
 use crate::game::play_seeded;

@@ -7,7 +7,8 @@ use std::time::Duration;
 use farm_rules::{Herd, Position};
 
 use super::native::Sdk;
-use super::rules::{Asked, Observation, TRADE};
+use super::rules::TRADE;
+use super::turn::{Asked, Observation};
 use super::Farm;
 use super::{Event, Party};
 use crate::game::{time_decisions, NativeAgent, Question, Seat, Strategies};

@@ -39,72 +39,33 @@ use crate::game::{
     GameInfo, GameSettings, Host, Kept, Narration, Perft, Played, Present, Seat, SeatUsage, Smoke,
     SmokeOptions, Table, Template, Terminal, Viewer,
 };
-use crate::sandbox::{AgentInterface, AgentModule};
+use crate::sandbox::AgentModule;
 
 pub use native::{native, Sdk};
-pub use rules::{passed, Ask, EndReason, FuelClock, GameEnd, LoadFault, Ply, PlyFault, Setup};
+pub use rules::{passed, Ask};
 pub use settings::Settings;
+pub use turn::{EndReason, FuelClock, GameEnd, LoadFault, Ply, PlyFault, Setup};
 
 /// The game's name in league files, records and on the command line.
 pub const NAME: &str = "jungle";
 const TITLE: &str = "Jungle";
 
 /// Who Jungle is, and what the sandbox is told about its agents.
-pub static INFO: GameInfo = GameInfo {
-    name: NAME,
-    title: TITLE,
+pub static INFO: GameInfo = GameInfo::deciding(
+    NAME,
+    TITLE,
     // Two sides; seat 0 plays the first player (upper case, the bottom of the board).
-    seats: 2..=2,
-    solo_target: None,
-    turn_word: "turn",
-    dice: false,
-    agent: AgentInterface {
-        title: TITLE,
-        abi_id: arena_abi::game::JUNGLE,
-        decisions: &[names::JUNGLE_MOVE],
-        component: Some(&component::JungleWorld),
-        snippet: None,
-    },
-};
+    2..=2,
+    arena_abi::game::JUNGLE,
+    &[names::JUNGLE_MOVE],
+    &component::JungleWorld,
+);
 
 /// Jungle's rules, records and words.
 pub struct Jungle;
 
 /// A game of Jungle as played.
 pub type GameRecord = Kept<Jungle>;
-
-/// The game viewer (`jungle.html?game=N`): the board drawn from each position's notation, the
-/// last move, captures and both fuel clocks, with the controls and keys of the other viewers.
-static VIEWER: Viewer = Viewer {
-    page: "jungle.html",
-    link: "▶ board",
-    assets: &[
-        ("jungle.html", include_str!("viewer/jungle.html")),
-        ("jungle.js", include_str!("viewer/jungle.js")),
-    ],
-};
-
-/// `arena new`'s templates: a Rust agent on the SDK and the rules crate, a WAT agent, and Python
-/// and JavaScript components (copies of the example agents `jungle_random.py` and
-/// `jungle-random.js`).
-static TEMPLATES: [Template; 4] = [
-    Template {
-        lang: "rust",
-        files: &[("src/lib.rs", include_str!("templates/rust/src/lib.rs"))],
-    },
-    Template {
-        lang: "wat",
-        files: &[("{{name}}.wat", include_str!("templates/wat/jungle.wat"))],
-    },
-    Template {
-        lang: "python",
-        files: &[("agent.py", include_str!("templates/python/agent.py"))],
-    },
-    Template {
-        lang: "javascript",
-        files: &[("agent.js", include_str!("templates/javascript/agent.js"))],
-    },
-];
 
 /// Each seat's fuel in a game's decisions: the total and the largest decision.
 fn usage(record: &GameRecord, seat: usize) -> SeatUsage {
@@ -117,6 +78,27 @@ fn usage(record: &GameRecord, seat: usize) -> SeatUsage {
 }
 
 impl Present for Jungle {
+    /// The game viewer (`jungle.html?game=N`): the board drawn from each position's notation, the
+    /// last move, captures and both fuel clocks, with the controls and keys of the other viewers.
+    const VIEWER: &'static Viewer = &Viewer {
+        page: "jungle.html",
+        link: "▶ board",
+        assets: &[
+            ("jungle.html", include_str!("viewer/jungle.html")),
+            ("jungle.js", include_str!("viewer/jungle.js")),
+        ],
+    };
+
+    /// `arena new`'s templates: a Rust agent on the SDK and the rules crate, a WAT agent, and
+    /// Python and JavaScript components (copies of the example agents `jungle_random.py` and
+    /// `jungle-random.js`).
+    const TEMPLATES: &'static [Template] = &crate::game::templates![
+        "rust": "src/lib.rs" => include_str!("templates/rust/src/lib.rs"),
+        "wat": "{{name}}.wat" => include_str!("templates/wat/jungle.wat"),
+        "python": "agent.py" => include_str!("templates/python/agent.py"),
+        "javascript": "agent.js" => include_str!("templates/javascript/agent.js"),
+    ];
+
     fn settings(&self, keys: Option<&toml::Table>) -> anyhow::Result<GameSettings> {
         Settings::from_keys(keys)?.to_map()
     }
@@ -130,15 +112,8 @@ impl Present for Jungle {
         counted.map(|_| usage(game, seat))
     }
 
-    fn narrate(
-        &self,
-        game: &GameRecord,
-        opts: &Narration<'_>,
-        out: &mut dyn Write,
-    ) -> anyhow::Result<()> {
-        let text = narrate::narrate(opts.names, game, opts.logs, opts.boards);
-        out.write_all(crate::terminal::block(&text).as_bytes())?;
-        Ok(())
+    fn narrate(&self, game: &GameRecord, opts: &Narration<'_>) -> String {
+        narrate::narrate(opts.names, game, opts.logs, opts.boards)
     }
 
     fn smoke(
@@ -155,14 +130,6 @@ impl Present for Jungle {
 
     fn replay(&self, record: &RecordLines<'_>) -> anyhow::Result<Vec<u8>> {
         replay::replay(record)
-    }
-
-    fn viewer(&self) -> &'static Viewer {
-        &VIEWER
-    }
-
-    fn templates(&self) -> &'static [Template] {
-        &TEMPLATES
     }
 
     fn perft(&self) -> Option<&'static dyn Perft> {

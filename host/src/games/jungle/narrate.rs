@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use jungle_rules::{Kind, Move, Piece, Position, Side, Square, FILES, RANKS};
 
-use super::rules::{EndReason, GameEnd, Ply};
+use super::turn::{EndReason, GameEnd, Ply};
 use super::GameRecord;
 use crate::game::{FaultPolicy, Outcome};
 use crate::terminal;

@@ -9,7 +9,8 @@ use jungle_rules::Move;
 
 use super::human::{Human, Screen};
 use super::narrate::{board, fuel, ply_line, result_line, side_words};
-use super::rules::{Ply, Setup, State};
+use super::rules::State;
+use super::turn::{Ply, Setup};
 use super::Jungle;
 use crate::game::record::Writer;
 use crate::game::seed::SeededDice;

@@ -7,7 +7,7 @@ use arena_abi::jungle::{Clock, Observation, Played};
 use jungle_rules::{DrawReason, Illegal, Move, Outcome as RulesOutcome, Position, WinReason};
 
 use super::abi::{encode_observation, read_answer};
-pub use super::turn::{EndReason, FuelClock, GameEnd, LoadFault, Ply, PlyFault, Setup};
+use super::turn::{EndReason, GameEnd, LoadFault, Ply, PlyFault, Setup};
 use super::{Jungle, INFO};
 use crate::game::{
     AgentLog, Answered, Decided, Fault, FaultKind, FaultPolicy, Faults, GameInfo, Host, Loaded,
@@ -369,14 +369,7 @@ impl Rules for Jungle {
     }
 
     fn summary(&self, end: &GameEnd) -> Summary {
-        Summary {
-            outcome: end.outcome,
-            rounds: end.rounds(),
-            turns: end.turns,
-            forfeits: end.forfeits.clone(),
-            faults: Vec::new(),
-            scores: None,
-        }
+        Summary::of(end.outcome, end.turns, end.rounds(), &end.forfeits, None)
     }
 
     fn encode(&self, _q: &Question, ask: &Ask, buf: &mut [u8]) -> usize {

@@ -9,8 +9,8 @@ use std::time::Instant;
 use jungle_random::Random;
 
 use super::narrate::{fuel, result_line};
-use super::rules::{EndReason, FuelClock, Setup};
 use super::settings::DEFAULT;
+use super::turn::{EndReason, FuelClock, Setup};
 use super::{native, GameRecord, Jungle};
 use crate::game::{smoke_game as play_smoke, FaultPolicy, Outcome, Smoke, SmokeOptions};
 use crate::sandbox::AgentModule;

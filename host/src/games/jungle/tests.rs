@@ -5,8 +5,9 @@ use jungle_random::Random;
 use jungle_rules::{Move, Position, Side};
 use proptest::prelude::*;
 
-use super::rules::{passed, Ask, EndReason, FuelClock, Setup};
+use super::rules::{passed, Ask};
 use super::settings::Settings;
+use super::turn::{EndReason, FuelClock, Setup};
 use super::{native, GameRecord, Jungle};
 use crate::game::record::{verify_text, write_kept, VerifyError, VerifySummary};
 use crate::game::{play_seeded, Fault, FaultKind, FaultPolicy, Outcome, Player, Question};

@@ -34,7 +34,7 @@ use crate::game::{
     GameInfo, GameSettings, Host, Kept, Narration, Played, Present, Seat, SeatUsage, Smoke,
     SmokeOptions, Table, Template, Terminal, Viewer,
 };
-use crate::sandbox::{AgentInterface, AgentModule};
+use crate::sandbox::AgentModule;
 
 pub use native::{native, Sdk};
 pub use rules::{FuelClock, GameEnd, Setup, TickPlayed};
@@ -45,21 +45,15 @@ pub const NAME: &str = "lightcycles";
 const TITLE: &str = "Light cycles";
 
 /// Who light cycles is, and what the sandbox is told about its agents.
-pub static INFO: GameInfo = GameInfo {
-    name: NAME,
-    title: TITLE,
-    seats: 2..=6,
-    solo_target: None,
-    turn_word: "tick",
-    dice: false,
-    agent: AgentInterface {
-        title: TITLE,
-        abi_id: arena_abi::game::LIGHTCYCLES,
-        decisions: &[names::LIGHTCYCLES_TURN],
-        component: Some(&component::LightcyclesWorld),
-        snippet: None,
-    },
-};
+pub static INFO: GameInfo = GameInfo::deciding(
+    NAME,
+    TITLE,
+    2..=6,
+    arena_abi::game::LIGHTCYCLES,
+    &[names::LIGHTCYCLES_TURN],
+    &component::LightcyclesWorld,
+)
+.with_turn_word("tick");
 
 /// Light cycles' rules, records and words.
 pub struct Lightcycles;
@@ -67,42 +61,27 @@ pub struct Lightcycles;
 /// A game of light cycles as played.
 pub type GameRecord = Kept<Lightcycles>;
 
-/// The game viewer (`lightcycles.html?game=N`): the grid animating tick by tick, trails in each
-/// player's colour, crashes and fuel clocks, with the controls and keys of the other viewers.
-static VIEWER: Viewer = Viewer {
-    page: "lightcycles.html",
-    link: "▶ grid",
-    assets: &[
-        ("lightcycles.html", include_str!("viewer/lightcycles.html")),
-        ("lightcycles.js", include_str!("viewer/lightcycles.js")),
-    ],
-};
-
-/// `arena new`'s templates: a Rust agent on the SDK and the rules crate, a WAT agent, and Python
-/// and JavaScript components.
-static TEMPLATES: [Template; 4] = [
-    Template {
-        lang: "rust",
-        files: &[("src/lib.rs", include_str!("templates/rust/src/lib.rs"))],
-    },
-    Template {
-        lang: "wat",
-        files: &[(
-            "{{name}}.wat",
-            include_str!("templates/wat/lightcycles.wat"),
-        )],
-    },
-    Template {
-        lang: "python",
-        files: &[("agent.py", include_str!("templates/python/agent.py"))],
-    },
-    Template {
-        lang: "javascript",
-        files: &[("agent.js", include_str!("templates/javascript/agent.js"))],
-    },
-];
-
 impl Present for Lightcycles {
+    /// The game viewer (`lightcycles.html?game=N`): the grid animating tick by tick, trails in each
+    /// player's colour, crashes and fuel clocks, with the controls and keys of the other viewers.
+    const VIEWER: &'static Viewer = &Viewer {
+        page: "lightcycles.html",
+        link: "▶ grid",
+        assets: &[
+            ("lightcycles.html", include_str!("viewer/lightcycles.html")),
+            ("lightcycles.js", include_str!("viewer/lightcycles.js")),
+        ],
+    };
+
+    /// `arena new`'s templates: a Rust agent on the SDK and the rules crate, a WAT agent, and
+    /// Python and JavaScript components.
+    const TEMPLATES: &'static [Template] = &crate::game::templates![
+        "rust": "src/lib.rs" => include_str!("templates/rust/src/lib.rs"),
+        "wat": "{{name}}.wat" => include_str!("templates/wat/lightcycles.wat"),
+        "python": "agent.py" => include_str!("templates/python/agent.py"),
+        "javascript": "agent.js" => include_str!("templates/javascript/agent.js"),
+    ];
+
     fn settings(&self, keys: Option<&toml::Table>) -> anyhow::Result<GameSettings> {
         Settings::from_keys(keys)?.to_map()
     }
@@ -125,15 +104,8 @@ impl Present for Lightcycles {
         })
     }
 
-    fn narrate(
-        &self,
-        game: &GameRecord,
-        opts: &Narration<'_>,
-        out: &mut dyn Write,
-    ) -> anyhow::Result<()> {
-        let text = narrate::narrate(opts.names, game, opts.logs, opts.boards);
-        out.write_all(crate::terminal::block(&text).as_bytes())?;
-        Ok(())
+    fn narrate(&self, game: &GameRecord, opts: &Narration<'_>) -> String {
+        narrate::narrate(opts.names, game, opts.logs, opts.boards)
     }
 
     fn smoke(
@@ -150,14 +122,6 @@ impl Present for Lightcycles {
 
     fn replay(&self, record: &RecordLines<'_>) -> anyhow::Result<Vec<u8>> {
         replay::replay(record)
-    }
-
-    fn viewer(&self) -> &'static Viewer {
-        &VIEWER
-    }
-
-    fn templates(&self) -> &'static [Template] {
-        &TEMPLATES
     }
 
     fn play_person(

@@ -433,14 +433,13 @@ impl Rules for Lightcycles {
     }
 
     fn summary(&self, end: &GameEnd) -> Summary {
-        Summary {
-            outcome: end.outcome,
-            rounds: end.ticks,
-            turns: end.ticks,
-            forfeits: end.forfeits.clone(),
-            faults: Vec::new(),
-            scores: Some(end.scores()),
-        }
+        Summary::of(
+            end.outcome,
+            end.ticks,
+            end.ticks,
+            &end.forfeits,
+            Some(end.scores()),
+        )
     }
 
     fn encode(&self, _q: &Question, ask: &Ask, buf: &mut [u8]) -> usize {

@@ -6,7 +6,8 @@
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use super::rules::{Answer, GameEnd, Setup, State, TurnRecord};
+use super::rules::State;
+use super::turn::{Answer, GameEnd, Setup, TurnRecord};
 use super::Farkle;
 use crate::game::record::seat_lines::{LogJson, PlayerJson, StartJson};
 use crate::game::record::{

@@ -6,7 +6,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::super::rules::{LoadFault, RollRecord, Setup, TurnEnd, TurnRecord};
+use super::super::turn::{LoadFault, RollRecord, Setup, TurnEnd, TurnRecord};
 use crate::game::record::jsonl::{check_seats, LimitsJson, LogsJson};
 use crate::game::record::seat_lines::StartLine;
 use crate::game::record::{RecordMeta, FORMAT_NAME, FORMAT_VERSION};

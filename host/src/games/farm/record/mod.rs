@@ -9,7 +9,8 @@ pub mod format;
 pub mod read;
 pub mod write;
 
-use super::rules::{roll_faces, Answer, GameEnd, State, ACCEPT, TRADE};
+use super::rules::{roll_faces, State, ACCEPT, TRADE};
+use super::turn::{Answer, GameEnd};
 use super::{Decision, Event, Farm, Setup, TurnRecord};
 use crate::game::record::{
     Line, Lines, Record, RecordMeta, Recorded, RecordedDecision, VerifyError,

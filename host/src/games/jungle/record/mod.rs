@@ -8,7 +8,8 @@ use jungle_rules::{Move, Position};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use super::rules::{FuelClock, GameEnd, Ply, Setup, State};
+use super::rules::State;
+use super::turn::{FuelClock, GameEnd, Ply, Setup};
 use super::Jungle;
 use crate::game::record::seat_lines::{LogJson, PlayerJson, StartJson};
 use crate::game::record::{

@@ -5,7 +5,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::super::rules::{FuelClock, GameEnd, LoadFault, Ply, Setup};
+use super::super::turn::{FuelClock, GameEnd, LoadFault, Ply, Setup};
 use crate::game::record::jsonl::{check_seats, LimitsJson, LogsJson};
 use crate::game::record::seat_lines::StartLine;
 use crate::game::record::{RecordMeta, FORMAT_NAME, FORMAT_VERSION};
