@@ -2,11 +2,11 @@
 
 use std::path::PathBuf;
 
-use crate::distributed::league::{run_league_distributed, Distributed};
+use crate::distributed::league::{DatabaseExecutor, Distributed};
 use crate::jobs::db::without_password;
 use crate::league::interrupt::Interrupted;
 use crate::league::result::GameResult;
-use crate::league::{output, run_league, LeagueConfig, RunOptions};
+use crate::league::{output, run_league, run_league_on, LeagueConfig, RunOptions};
 use crate::terminal;
 
 #[derive(clap::Args, Debug)]
@@ -68,15 +68,13 @@ pub fn run(args: LeagueArgs) -> anyhow::Result<i32> {
     crate::league::interrupt::install()?;
     let ran = match &args.database {
         None => run_league(&cfg, &opts),
-        Some(url) => run_league_distributed(
-            &cfg,
-            &opts,
-            &Distributed {
-                url: url.clone(),
-                local_threads: args.threads.unwrap_or(0),
-                lease: crate::distributed::worker::DEFAULT_LEASE,
-            },
-        ),
+        // The same league, its games played by workers through the database.
+        Some(url) => DatabaseExecutor::new(Distributed {
+            url: url.clone(),
+            local_threads: args.threads.unwrap_or(0),
+            lease: crate::distributed::worker::DEFAULT_LEASE,
+        })
+        .and_then(|mut database| run_league_on(&cfg, &opts, None, &mut database)),
     };
     let run = match ran {
         Ok(run) => run,

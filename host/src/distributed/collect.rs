@@ -1,7 +1,8 @@
 //! The collector of `arena league --database`: reads the rows workers wrote, in schedule order,
 //! checks each before it is published (its result is its scheduled game, its record verifies, is
 //! that game with the league's agents and limits, and gives that result: `crate::audit`), writes
-//! the record file and journals the result, then marks the rows collected. A row that does not
+//! the record file and hands the result to the league's journal (`crate::league::executor::Sink`),
+//! then marks the rows collected: a row is never marked before its game is journaled. A row that does not
 //! hold together is refused: its game goes back to the queue, the worker that wrote it is named,
 //! and the league goes on. A sample of the games is played twice (`super::double_play`).
 
@@ -17,8 +18,8 @@ use crate::jobs::league_queue::Collected;
 use crate::jobs::lease::LeaseOwner;
 use crate::jobs::now_ms;
 use crate::jobs::Db;
+use crate::league::executor::{Flow, Sink};
 use crate::league::interrupt;
-use crate::league::progress::Progress;
 use crate::league::result::GameResult;
 use crate::league::runner::RECORDS_DIR;
 use crate::league::schedule::Schedule;
@@ -41,28 +42,27 @@ pub(super) struct Collecting<'a> {
     pub(super) local: Option<&'a std::thread::JoinHandle<anyhow::Result<worker::Summary>>>,
 }
 
-/// Collects results until the journal holds every game. Returns how many it collected.
-#[allow(clippy::too_many_arguments)]
+/// Collects results into `sink` until it holds every game (`Ok(true)`) or says stop
+/// (`Ok(false)`). `done` is the games journaled already, by id.
 pub(super) fn collect(
     rt: &tokio::runtime::Runtime,
     db: &Db,
     c: &Collecting,
     double: &mut DoublePlay,
-    journal: &mut crate::league::journal::Journal,
-    results: &mut Vec<GameResult>,
-    done: &mut [bool],
-    progress: &mut Progress,
-) -> anyhow::Result<usize> {
+    sink: &mut dyn Sink,
+    mut done: Vec<bool>,
+) -> anyhow::Result<bool> {
     let total = c.schedule.len();
-    let mut played = 0;
-    let mut heartbeat = Instant::now();
-    let mut last_progress = Instant::now();
-    let mut told_to_wait = false;
-    let mut warned = false;
-    while results.len() < total {
+    let mut looking = Looking {
+        heartbeat: Instant::now(),
+        last_progress: Instant::now(),
+        told_to_wait: false,
+        warned: false,
+    };
+    while sink.held() < total {
         if interrupt::requested() {
             return Err(anyhow::Error::new(interrupt::Interrupted {
-                done: results.len(),
+                done: sink.held(),
                 total,
                 output: c.out.display().to_string(),
             }));
@@ -70,159 +70,252 @@ pub(super) fn collect(
         if c.local.is_some_and(|t| t.is_finished()) {
             bail!("the league's own workers stopped (see the messages above)");
         }
-        let step = rt.block_on(async {
-            if heartbeat.elapsed() >= HEARTBEAT {
-                if !db.drive_league(c.league, c.driver, now_ms()).await? {
-                    bail!("another `arena league` took this league over");
-                }
-                heartbeat = Instant::now();
-            }
-            let batch = db.league_results(c.league, COLLECT).await?;
-            if batch.is_empty() {
-                if let Some((game, worker, error)) = db.league_failure(c.league).await? {
-                    bail!(
-                        "worker {worker} could not play game {game}: {error}\nthe league stopped; \
-                         its finished games are kept in {} and `arena league --database URL \
-                         --resume` plays the rest (game {game} again)",
-                        c.out.display()
-                    );
-                }
-                if !told_to_wait && !c.quiet && last_progress.elapsed() > Duration::from_secs(10) {
-                    let workers = db.worker_threads_since(now_ms() - 60_000).await?;
-                    if workers == 0 {
-                        eprintln!(
-                            "waiting for workers: none is connected to the database; start \
-                             `arena worker --database URL` on any machine (or run this league \
-                             with --threads N to play here too)"
-                        );
-                        told_to_wait = true;
-                    }
-                }
-            }
-            anyhow::Ok(batch)
-        });
-        let batch = match step {
-            Ok(b) => {
-                if warned {
-                    eprintln!("note: the database is back");
-                    warned = false;
-                }
-                b
-            }
-            Err(e) if is_database_error(&e) => {
-                if !warned {
-                    let e = rt.block_on(db.explain(e));
-                    eprintln!("warning: cannot read the league's results, trying again: {e:#}");
-                    warned = true;
-                }
-                std::thread::sleep(Duration::from_secs(1));
-                continue;
-            }
-            Err(e) => return Err(e),
+        let Some(batch) = next_batch(rt, db, c, &mut looking)? else {
+            continue;
         };
         if batch.is_empty() {
             std::thread::sleep(Duration::from_millis(100));
             continue;
         }
-        let verdicts = check_all(c, done, &batch);
-        let mut new = Vec::with_capacity(batch.len());
-        let mut games = Vec::with_capacity(batch.len());
-        let mut refused = Vec::new();
-        for (item, verdict) in batch.iter().zip(verdicts) {
-            let r = match verdict {
-                Verdict::Journaled => {
-                    // Journaled already (a run stopped before marking it collected).
-                    games.push(item.game);
-                    continue;
-                }
-                Verdict::Refused(why) => {
-                    eprintln!(
-                        "warning: game {}: the result written by worker {} is refused: {why}; \
-                         the game goes back to the queue, to be played again",
-                        item.game,
-                        if item.played_by.is_empty() {
-                            "(unnamed)"
-                        } else {
-                            &item.played_by
-                        }
-                    );
-                    refused.push(item.game);
-                    continue;
-                }
-                Verdict::Good(r) => r,
-            };
-            let (r, record) = match &item.first {
-                None if double.choose() => {
-                    // Played again by a worker of another name; journaled when both agree.
-                    let by = LeaseOwner::name_of(&item.played_by);
-                    if let Err(e) =
-                        rt.block_on(db.play_league_game_again(c.league, item.game, by, now_ms()))
-                    {
-                        eprintln!(
-                            "warning: game {}: cannot send it to be played again, trying later: \
-                             {e:#}",
-                            item.game
-                        );
-                    }
-                    continue;
-                }
-                None => (r, item.record.clone()),
-                Some(first) => match double.settle(item, first) {
-                    Settled::Same => (r, item.record.clone()),
-                    Settled::Decided {
-                        result,
-                        record,
-                        wrong,
-                    } => {
-                        for w in &wrong {
-                            eprintln!(
-                                "warning: game {}: worker {w} wrote a record its agents do not \
-                                 play (the game played twice gave two records; played here, it \
-                                 gives another): its games cannot be trusted; this league keeps \
-                                 the game as played here",
-                                item.game
-                            );
-                        }
-                        (*result, record)
-                    }
-                    Settled::Undecided(why) => {
-                        eprintln!(
-                            "warning: game {}: played twice, by {} and by {}, it gave two \
-                             records, and it cannot be played here to tell which is right \
-                             ({why}); it goes back to the queue",
-                            item.game, first.by, item.played_by
-                        );
-                        refused.push(item.game);
-                        continue;
-                    }
-                },
-            };
-            games.push(item.game);
-            done[r.id] = true;
-            let path = c.out.join(&r.record);
-            std::fs::write(&path, &record)
-                .with_context(|| format!("cannot write {}", path.display()))?;
-            new.push(r);
-        }
-        journal.append_all(&new)?;
-        for _ in &new {
-            progress.game_done();
-        }
-        played += new.len();
-        results.extend(new);
-        last_progress = Instant::now();
+        let sorted = sort_batch(rt, db, c, double, &done, &batch);
+        let flow = publish(c, sink, &mut done, sorted.new)?;
+        looking.last_progress = Instant::now();
         // A failure here only leaves the rows to be refused or marked by the next look (or the
         // next run).
-        if !refused.is_empty() {
-            if let Err(e) = rt.block_on(db.refuse_league_results(c.league, &refused)) {
+        if !sorted.refused.is_empty() {
+            if let Err(e) = rt.block_on(db.refuse_league_results(c.league, &sorted.refused)) {
                 eprintln!("warning: cannot put refused games back in the queue, trying again later: {e:#}");
             }
         }
-        if let Err(e) = rt.block_on(db.collected(c.league, &games)) {
+        if let Err(e) = rt.block_on(db.collected(c.league, &sorted.games)) {
             eprintln!("warning: cannot mark games collected, trying again later: {e:#}");
         }
+        if flow == Flow::Stop {
+            return Ok(false);
+        }
     }
-    Ok(played)
+    Ok(true)
+}
+
+/// The collector's state between looks at the database.
+struct Looking {
+    /// When the driver last told the database it is alive.
+    heartbeat: Instant,
+    /// When a game last came in.
+    last_progress: Instant,
+    /// The user was told no worker is connected.
+    told_to_wait: bool,
+    /// The user was told the database cannot be read (and is to be told when it is back).
+    warned: bool,
+}
+
+/// The next rows workers wrote; `None` when the database could not be read (said once, and
+/// tried again after a pause: the league waits for the database to come back).
+fn next_batch(
+    rt: &tokio::runtime::Runtime,
+    db: &Db,
+    c: &Collecting,
+    looking: &mut Looking,
+) -> anyhow::Result<Option<Vec<Collected>>> {
+    match rt.block_on(look(db, c, looking)) {
+        Ok(batch) => {
+            if looking.warned {
+                eprintln!("note: the database is back");
+                looking.warned = false;
+            }
+            Ok(Some(batch))
+        }
+        Err(e) if is_database_error(&e) => {
+            if !looking.warned {
+                let e = rt.block_on(db.explain(e));
+                eprintln!("warning: cannot read the league's results, trying again: {e:#}");
+                looking.warned = true;
+            }
+            std::thread::sleep(Duration::from_secs(1));
+            Ok(None)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// One look at the database: the heartbeat when it is due, then the rows workers wrote. With
+/// none, whether a worker could not play a game (which stops the league) and, after a while with
+/// no game coming in, whether any worker is there at all.
+async fn look(
+    db: &Db,
+    c: &Collecting<'_>,
+    looking: &mut Looking,
+) -> anyhow::Result<Vec<Collected>> {
+    if looking.heartbeat.elapsed() >= HEARTBEAT {
+        if !db.drive_league(c.league, c.driver, now_ms()).await? {
+            bail!("another `arena league` took this league over");
+        }
+        looking.heartbeat = Instant::now();
+    }
+    let batch = db.league_results(c.league, COLLECT).await?;
+    if batch.is_empty() {
+        if let Some((game, worker, error)) = db.league_failure(c.league).await? {
+            bail!(
+                "worker {worker} could not play game {game}: {error}\nthe league stopped; \
+                 its finished games are kept in {} and `arena league --database URL \
+                 --resume` plays the rest (game {game} again)",
+                c.out.display()
+            );
+        }
+        if !looking.told_to_wait
+            && !c.quiet
+            && looking.last_progress.elapsed() > Duration::from_secs(10)
+        {
+            let workers = db.worker_threads_since(now_ms() - 60_000).await?;
+            if workers == 0 {
+                eprintln!(
+                    "waiting for workers: none is connected to the database; start \
+                     `arena worker --database URL` on any machine (or run this league \
+                     with --threads N to play here too)"
+                );
+                looking.told_to_wait = true;
+            }
+        }
+    }
+    Ok(batch)
+}
+
+/// What a batch of rows comes to.
+#[derive(Default)]
+struct Sorted {
+    /// Games to journal, with their records' bytes.
+    new: Vec<(GameResult, Vec<u8>)>,
+    /// Rows to mark collected: the new games and those journaled already.
+    games: Vec<i64>,
+    /// Rows refused: their games go back to the queue.
+    refused: Vec<i64>,
+}
+
+/// Checks every row of `batch` and settles the games played twice.
+fn sort_batch(
+    rt: &tokio::runtime::Runtime,
+    db: &Db,
+    c: &Collecting,
+    double: &mut DoublePlay,
+    done: &[bool],
+    batch: &[Collected],
+) -> Sorted {
+    let verdicts = check_all(c, done, batch);
+    let mut sorted = Sorted::default();
+    for (item, verdict) in batch.iter().zip(verdicts) {
+        match verdict {
+            // Journaled already (a run stopped before marking it collected).
+            Verdict::Journaled => sorted.games.push(item.game),
+            Verdict::Refused(why) => {
+                eprintln!(
+                    "warning: game {}: the result written by worker {} is refused: {why}; \
+                     the game goes back to the queue, to be played again",
+                    item.game,
+                    if item.played_by.is_empty() {
+                        "(unnamed)"
+                    } else {
+                        &item.played_by
+                    }
+                );
+                sorted.refused.push(item.game);
+            }
+            Verdict::Good(r) => match settle(rt, db, c, double, item, r) {
+                Settling::Publish(r, record) => {
+                    sorted.games.push(item.game);
+                    sorted.new.push((*r, record));
+                }
+                Settling::Again => {}
+                Settling::Refused => sorted.refused.push(item.game),
+            },
+        }
+    }
+    sorted
+}
+
+/// What becomes of a good row.
+enum Settling {
+    /// Its game is journaled, with this record.
+    Publish(Box<GameResult>, Vec<u8>),
+    /// Its game is being played a second time; it is journaled when both plays are in.
+    Again,
+    /// Its game goes back to the queue.
+    Refused,
+}
+
+/// A good row `item` with its result `r`: published, unless it is chosen to be played twice
+/// (then sent to be played again by a worker of another name) or is the second play of a game
+/// whose two records differ (then decided here, or refused when it cannot be played here).
+fn settle(
+    rt: &tokio::runtime::Runtime,
+    db: &Db,
+    c: &Collecting,
+    double: &mut DoublePlay,
+    item: &Collected,
+    r: GameResult,
+) -> Settling {
+    let first = match &item.first {
+        None if double.choose() => {
+            let by = LeaseOwner::name_of(&item.played_by);
+            if let Err(e) =
+                rt.block_on(db.play_league_game_again(c.league, item.game, by, now_ms()))
+            {
+                eprintln!(
+                    "warning: game {}: cannot send it to be played again, trying later: {e:#}",
+                    item.game
+                );
+            }
+            return Settling::Again;
+        }
+        None => return Settling::Publish(Box::new(r), item.record.clone()),
+        Some(first) => first,
+    };
+    match double.settle(item, first) {
+        Settled::Same => Settling::Publish(Box::new(r), item.record.clone()),
+        Settled::Decided {
+            result,
+            record,
+            wrong,
+        } => {
+            for w in &wrong {
+                eprintln!(
+                    "warning: game {}: worker {w} wrote a record its agents do not play (the \
+                     game played twice gave two records; played here, it gives another): its \
+                     games cannot be trusted; this league keeps the game as played here",
+                    item.game
+                );
+            }
+            Settling::Publish(result, record)
+        }
+        Settled::Undecided(why) => {
+            eprintln!(
+                "warning: game {}: played twice, by {} and by {}, it gave two records, and it \
+                 cannot be played here to tell which is right ({why}); it goes back to the queue",
+                item.game, first.by, item.played_by
+            );
+            Settling::Refused
+        }
+    }
+}
+
+/// Writes the record files of `new` into the output folder and hands the games to the journal.
+fn publish(
+    c: &Collecting,
+    sink: &mut dyn Sink,
+    done: &mut [bool],
+    new: Vec<(GameResult, Vec<u8>)>,
+) -> anyhow::Result<Flow> {
+    if new.is_empty() {
+        return Ok(Flow::Go);
+    }
+    let mut results = Vec::with_capacity(new.len());
+    for (r, record) in new {
+        done[r.id] = true;
+        let path = c.out.join(&r.record);
+        std::fs::write(&path, &record)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        results.push(r);
+    }
+    sink.arrived(results)
 }
 
 /// Whether `e` came from the database (worth trying again) rather than from the league.

@@ -9,13 +9,14 @@
 //!
 //! The queues' statements and the rules of leases are `crate::jobs`'s. The parts here:
 //! [`double_play`] (a sample of a league's games played twice by two workers and compared),
-//! [`worker`] (`arena worker`), [`league`] (`arena league --database`, its collector in
-//! `collect`) and [`version`] (a worker plays only for the arena version that set the database
-//! up). docs/SERVER.md ("Many machines")
+//! [`worker`] (`arena worker`), [`league`] (the executor of `arena league --database`, its
+//! collector in `collect`, its driver's name and take-over in `driver`) and [`version`] (a worker
+//! plays only for the arena version that set the database up). docs/SERVER.md ("Many machines")
 //! describes the deployment; docs/PERFORMANCE.md the throughput and the database's limits.
 
 mod collect;
 pub mod double_play;
+mod driver;
 pub mod league;
 pub mod version;
 pub mod worker;

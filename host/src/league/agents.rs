@@ -4,8 +4,10 @@ use anyhow::Context;
 
 use super::config::{Budgets, LeagueConfig};
 use super::contestant::Contestant;
+use super::executor::Executor;
 use super::folder;
-use super::runner::{play_league_watched, LeagueRun, RunOptions, Watcher};
+use super::local::LocalExecutor;
+use super::runner::{play_league_on, League, LeagueRun, RunOptions, Watcher};
 use crate::game::Host;
 use crate::resolve::resolve_agent;
 use crate::sandbox::{AgentModule, Limits, Sandbox};
@@ -58,8 +60,51 @@ pub fn run_league_watched(
     opts: &RunOptions,
     watcher: Option<&mut dyn Watcher>,
 ) -> anyhow::Result<LeagueRun> {
+    run_league_on(cfg, opts, watcher, &mut LocalExecutor)
+}
+
+/// [`run_league_watched`] with its games played by `executor` (workers through a database, for
+/// `arena league --database`). The agents are loaded and checked here all the same: a league
+/// that cannot be played is refused before any game is handed out.
+pub fn run_league_on(
+    cfg: &LeagueConfig,
+    opts: &RunOptions,
+    watcher: Option<&mut dyn Watcher>,
+    executor: &mut dyn Executor,
+) -> anyhow::Result<LeagueRun> {
     let lock = folder::lock(&cfg.output)?;
     let limits = limits(&cfg.budgets);
+    let (sandbox, opts) = if executor.plays_here() {
+        sized_sandbox(cfg, opts, &limits)?
+    } else {
+        let sandbox = Sandbox::new(crate::games::registry().agents(), limits.clone())?;
+        (sandbox, opts.clone())
+    };
+    let agents = load_agents(cfg, &sandbox)?;
+    let contestants: Vec<&dyn Contestant> = agents.iter().map(|m| m as &dyn Contestant).collect();
+    let limits = serde_json::to_value(&limits)?;
+    let host = Host {
+        sandbox: Some(&sandbox),
+    };
+    let league = League {
+        game: cfg.game,
+        host: &host,
+        cfg,
+        contestants: &contestants,
+        limits: &limits,
+    };
+    play_league_on(&league, &opts, lock, watcher, executor)
+}
+
+/// A sandbox that holds an instance for every seat of every game played at once; where the
+/// address space cannot hold that many, fewer games are played at once (the results do not
+/// depend on it), or none fits and the league is refused with what to change. Returns the
+/// options with that many threads.
+fn sized_sandbox(
+    cfg: &LeagueConfig,
+    opts: &RunOptions,
+    limits: &Limits,
+) -> anyhow::Result<(Sandbox, RunOptions)> {
     let players = cfg.players_per_game;
     let wanted = opts.threads.unwrap_or_else(|| cfg.worker_threads()).max(1);
     let instances = u32::try_from(wanted.saturating_mul(players)).unwrap_or(u32::MAX);
@@ -73,24 +118,9 @@ pub fn run_league_watched(
             sandbox.instances()
         );
     }
-    let opts = &RunOptions {
+    let opts = RunOptions {
         threads: Some(threads),
         ..opts.clone()
     };
-    let agents = load_agents(cfg, &sandbox)?;
-    let contestants: Vec<&dyn Contestant> = agents.iter().map(|m| m as &dyn Contestant).collect();
-    let limits = serde_json::to_value(&limits)?;
-    let host = Host {
-        sandbox: Some(&sandbox),
-    };
-    play_league_watched(
-        cfg.game,
-        &host,
-        cfg,
-        &contestants,
-        &limits,
-        opts,
-        lock,
-        watcher,
-    )
+    Ok((sandbox, opts))
 }

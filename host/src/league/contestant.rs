@@ -1,5 +1,7 @@
 //! Who enters a league: anything that can take a seat in a fresh game of the league's game.
 
+use std::path::Path;
+
 use crate::game::{Native, Seat};
 use crate::sandbox::AgentModule;
 
@@ -11,6 +13,10 @@ pub trait Contestant: Sync {
     fn seat(&self) -> Seat<'_>;
     /// SHA-256 of the agent's code, when it has code.
     fn code_hash(&self) -> Option<String>;
+    /// The file its code was loaded from, when it has one: what workers elsewhere are sent.
+    fn code_path(&self) -> Option<&Path> {
+        None
+    }
 }
 
 impl Contestant for AgentModule {
@@ -20,6 +26,10 @@ impl Contestant for AgentModule {
 
     fn code_hash(&self) -> Option<String> {
         Some(self.sha256().to_owned())
+    }
+
+    fn code_path(&self) -> Option<&Path> {
+        self.path()
     }
 }
 

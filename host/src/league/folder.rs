@@ -21,6 +21,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context};
 
 use super::atomic;
+use super::exchange::{exchange, exchange_unsupported};
 use super::journal::{Journal, JOURNAL_FILE};
 use super::lock::{FolderLock, LOCK_FILE};
 use super::output::REPORT_DIR;
@@ -459,56 +460,4 @@ fn remove(path: &Path) -> anyhow::Result<()> {
         Err(e) => Err(e),
     };
     removed.with_context(|| format!("cannot remove {}", path.display()))
-}
-
-/// Exchanges two folders atomically.
-#[cfg(target_os = "linux")]
-fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
-    use std::ffi::CString;
-    use std::os::unix::ffi::OsStrExt;
-    let c = |p: &Path| {
-        CString::new(p.as_os_str().as_bytes())
-            .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))
-    };
-    let (a, b) = (c(a)?, c(b)?);
-    // SAFETY: both paths are valid NUL-terminated strings that outlive the call.
-    let rc = unsafe {
-        libc::syscall(
-            libc::SYS_renameat2,
-            libc::AT_FDCWD,
-            a.as_ptr(),
-            libc::AT_FDCWD,
-            b.as_ptr(),
-            libc::RENAME_EXCHANGE,
-        )
-    };
-    if rc == 0 {
-        Ok(())
-    } else {
-        Err(std::io::Error::last_os_error())
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn exchange(_a: &Path, _b: &Path) -> std::io::Result<()> {
-    Err(std::io::Error::from(std::io::ErrorKind::Unsupported))
-}
-
-/// True for the errors that mean "this system or file system cannot exchange these two folders"
-/// (rather than a real failure): then the league is replaced in place.
-fn exchange_unsupported(e: &std::io::Error) -> bool {
-    if e.kind() == std::io::ErrorKind::Unsupported {
-        return true;
-    }
-    #[cfg(target_os = "linux")]
-    {
-        matches!(
-            e.raw_os_error(),
-            Some(libc::EINVAL | libc::ENOSYS | libc::EXDEV | libc::EBUSY | libc::ENOTSUP)
-        )
-    }
-    #[cfg(not(target_os = "linux"))]
-    {
-        false
-    }
 }

@@ -7,9 +7,13 @@ pub mod benchmark;
 pub mod changes;
 pub mod config;
 pub mod contestant;
+mod cut;
+mod exchange;
+pub mod executor;
 pub mod folder;
 pub mod interrupt;
 pub mod journal;
+pub mod local;
 pub mod lock;
 pub mod output;
 pub mod progress;
@@ -18,9 +22,10 @@ pub mod runner;
 pub mod schedule;
 pub mod standings;
 
-pub use agents::{run_league, run_league_watched};
+pub use agents::{run_league, run_league_on, run_league_watched};
 pub use config::LeagueConfig;
 pub use contestant::{Contestant, NativeEntrant};
+pub use executor::Executor;
 pub use runner::{play_league, LeagueRun, RunOptions, Watcher};
 
 #[cfg(test)]

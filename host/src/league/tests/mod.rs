@@ -2,6 +2,7 @@
 
 mod csv;
 mod cut;
+mod executor;
 mod fresh;
 mod host_failures;
 mod unplayed;

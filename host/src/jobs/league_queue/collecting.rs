@@ -1,0 +1,268 @@
+//! A league's games as its driver sees them: enqueued, set back to be played again, their results
+//! collected (and marked so, their bytes dropped), refused, sent to be played a second time by a
+//! worker of another name, and counted.
+
+use std::collections::HashMap;
+
+use sqlx::{AssertSqlSafe, Row};
+
+use super::{params, Collected, Counts, FirstPlay, CHUNK};
+use crate::jobs::lease::Locking;
+use crate::jobs::retry::retry_conflicts;
+use crate::jobs::Db;
+
+impl Db {
+    /// Enqueues games `games` of league `id` (those already there stay as they are).
+    pub async fn enqueue_league_games(&self, id: i64, games: &[i64]) -> anyhow::Result<()> {
+        for chunk in games.chunks(CHUNK) {
+            let values = (0..chunk.len())
+                .map(|i| format!("($1, ${}, 'scheduled')", i + 2))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let sql = format!(
+                "INSERT INTO league_games (league_id, game, status) VALUES {values} \
+                 ON CONFLICT (league_id, game) DO NOTHING"
+            );
+            let mut q = sqlx::query(AssertSqlSafe(sql)).bind(id);
+            for g in chunk {
+                q = q.bind(*g);
+            }
+            q.execute(self.pool()).await?;
+        }
+        Ok(())
+    }
+
+    /// Every game of league `id` the database holds, with its status.
+    pub async fn league_game_statuses(&self, id: i64) -> anyhow::Result<HashMap<i64, String>> {
+        let rows = sqlx::query("SELECT game, status FROM league_games WHERE league_id = $1")
+            .bind(id)
+            .fetch_all(self.pool())
+            .await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get("game")?, r.try_get("status")?)))
+            .collect()
+    }
+
+    /// Sets games `games` of league `id` to `status` (`scheduled`: to be played again, the
+    /// lease, result and record dropped; `collected`: nothing more to do).
+    pub async fn set_league_games(
+        &self,
+        id: i64,
+        games: &[i64],
+        status: &str,
+    ) -> anyhow::Result<()> {
+        for chunk in games.chunks(CHUNK) {
+            retry_conflicts(|| self.set_league_games_once(id, chunk, status)).await?;
+        }
+        Ok(())
+    }
+
+    async fn set_league_games_once(
+        &self,
+        id: i64,
+        chunk: &[i64],
+        status: &str,
+    ) -> anyhow::Result<()> {
+        let sql = format!(
+            "UPDATE league_games SET status = $1, lease_owner = NULL, lease_expires_ms = NULL, \
+             record = NULL, error = NULL, check_of = NULL, check_result = NULL, \
+             check_record = NULL, check_since_ms = NULL{} WHERE (league_id, game) IN ({})",
+            if status == "scheduled" {
+                ", result = NULL"
+            } else {
+                ""
+            },
+            self.league_rows(
+                &format!("league_id = $2 AND game IN ({})", params(3, chunk.len())),
+                Locking::Wait
+            )
+        );
+        let mut q = sqlx::query(AssertSqlSafe(sql)).bind(status).bind(id);
+        for g in chunk {
+            q = q.bind(*g);
+        }
+        q.execute(self.pool()).await?;
+        Ok(())
+    }
+
+    /// Up to `limit` games of league `id` played and not yet collected, in schedule order.
+    pub async fn league_results(&self, id: i64, limit: i64) -> anyhow::Result<Vec<Collected>> {
+        let rows = sqlx::query(
+            "SELECT game, result, record, played_by, check_of, check_result, check_record \
+             FROM league_games WHERE league_id = $1 AND status = 'done' ORDER BY game LIMIT $2",
+        )
+        .bind(id)
+        .bind(limit)
+        .fetch_all(self.pool())
+        .await?;
+        rows.iter()
+            .map(|r| {
+                let game: i64 = r.try_get("game")?;
+                // A row without them is refused by the collector like any other bad row.
+                Ok(Collected {
+                    game,
+                    result: r
+                        .try_get::<Option<String>, _>("result")?
+                        .unwrap_or_default(),
+                    record: r
+                        .try_get::<Option<Vec<u8>>, _>("record")?
+                        .unwrap_or_default(),
+                    played_by: r
+                        .try_get::<Option<String>, _>("played_by")?
+                        .unwrap_or_default(),
+                    first: match r.try_get::<Option<String>, _>("check_of")? {
+                        None => None,
+                        Some(by) => Some(FirstPlay {
+                            by,
+                            result: r
+                                .try_get::<Option<String>, _>("check_result")?
+                                .unwrap_or_default(),
+                            record: r
+                                .try_get::<Option<Vec<u8>>, _>("check_record")?
+                                .unwrap_or_default(),
+                        }),
+                    },
+                })
+            })
+            .collect()
+    }
+
+    /// Games `games` of league `id` are in its output folder: their records' bytes are dropped.
+    pub async fn collected(&self, id: i64, games: &[i64]) -> anyhow::Result<()> {
+        for chunk in games.chunks(CHUNK) {
+            retry_conflicts(|| self.collected_once(id, chunk)).await?;
+        }
+        Ok(())
+    }
+
+    async fn collected_once(&self, id: i64, chunk: &[i64]) -> anyhow::Result<()> {
+        self.update_done_games(
+            "status = 'collected', record = NULL, check_record = NULL",
+            id,
+            chunk,
+        )
+        .await
+    }
+
+    /// Results of league `id` the collector refused (they contradict their records, or the
+    /// records do not verify): their games go back to the queue, to be played again.
+    pub async fn refuse_league_results(&self, id: i64, games: &[i64]) -> anyhow::Result<()> {
+        for chunk in games.chunks(CHUNK) {
+            retry_conflicts(|| self.refuse_once(id, chunk)).await?;
+        }
+        Ok(())
+    }
+
+    async fn refuse_once(&self, id: i64, chunk: &[i64]) -> anyhow::Result<()> {
+        self.update_done_games(
+            "status = 'scheduled', result = NULL, record = NULL, lease_owner = NULL, \
+             lease_expires_ms = NULL",
+            id,
+            chunk,
+        )
+        .await
+    }
+
+    /// Sets `set` (a constant SQL assignment list) on the done games `chunk` of league `id`,
+    /// their rows locked in key order like every other write of the queue.
+    async fn update_done_games(&self, set: &str, id: i64, chunk: &[i64]) -> anyhow::Result<()> {
+        let sql = format!(
+            "UPDATE league_games SET {set} WHERE (league_id, game) IN ({})",
+            self.league_rows(
+                &format!(
+                    "league_id = $1 AND status = 'done' AND game IN ({})",
+                    params(2, chunk.len())
+                ),
+                Locking::Wait
+            )
+        );
+        let mut q = sqlx::query(AssertSqlSafe(sql)).bind(id);
+        for g in chunk {
+            q = q.bind(*g);
+        }
+        q.execute(self.pool()).await?;
+        Ok(())
+    }
+
+    /// Sends game `game` of league `id`, played by the worker named `by`, to be played again by a
+    /// worker of another name: its result and record are kept aside as the first play.
+    pub async fn play_league_game_again(
+        &self,
+        id: i64,
+        game: i64,
+        by: &str,
+        now_ms: i64,
+    ) -> anyhow::Result<()> {
+        retry_conflicts(|| async {
+            sqlx::query(
+                "UPDATE league_games SET status = 'scheduled', check_of = $1, \
+                 check_result = result, check_record = record, check_since_ms = $2, \
+                 result = NULL, record = NULL, lease_owner = NULL, lease_expires_ms = NULL \
+                 WHERE league_id = $3 AND game = $4 AND status = 'done' AND check_of IS NULL",
+            )
+            .bind(by)
+            .bind(now_ms)
+            .bind(id)
+            .bind(game)
+            .execute(self.pool())
+            .await?;
+            Ok(())
+        })
+        .await
+    }
+
+    /// A game of league `id` that a worker could not play: (game, worker, error).
+    pub async fn league_failure(&self, id: i64) -> anyhow::Result<Option<(i64, String, String)>> {
+        let row = sqlx::query(
+            "SELECT game, played_by, error FROM league_games WHERE league_id = $1 \
+             AND status = 'failed' ORDER BY game LIMIT 1",
+        )
+        .bind(id)
+        .fetch_optional(self.pool())
+        .await?;
+        row.map(|r| {
+            Ok((
+                r.try_get("game")?,
+                r.try_get::<Option<String>, _>("played_by")?
+                    .unwrap_or_default(),
+                r.try_get::<Option<String>, _>("error")?.unwrap_or_default(),
+            ))
+        })
+        .transpose()
+    }
+
+    /// How many games of league `id` are in each state.
+    pub async fn league_counts(&self, id: i64) -> anyhow::Result<Counts> {
+        let rows = sqlx::query(
+            "SELECT status, COUNT(*) AS n FROM league_games WHERE league_id = $1 GROUP BY status",
+        )
+        .bind(id)
+        .fetch_all(self.pool())
+        .await?;
+        let mut c = Counts::default();
+        for r in &rows {
+            let n: i64 = r.try_get("n")?;
+            match r.try_get::<String, _>("status")?.as_str() {
+                "scheduled" => c.scheduled = n,
+                "running" => c.running = n,
+                "done" => c.done = n,
+                "collected" => c.collected = n,
+                "failed" => c.failed = n,
+                _ => {}
+            }
+        }
+        Ok(c)
+    }
+
+    /// How often each game of league `id` was leased (more than once: a lease ran out and the
+    /// game was played again), by game.
+    pub async fn league_claims(&self, id: i64) -> anyhow::Result<HashMap<i64, i64>> {
+        let rows = sqlx::query("SELECT game, claims FROM league_games WHERE league_id = $1")
+            .bind(id)
+            .fetch_all(self.pool())
+            .await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get("game")?, r.try_get("claims")?)))
+            .collect()
+    }
+}
