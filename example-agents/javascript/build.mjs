@@ -34,7 +34,7 @@ export function trade(view) { return agent.trade(JSON.parse(view)); }
 export function acceptOffer(view, offer) { return agent.acceptOffer(JSON.parse(view), offer); }
 `;
 const glue = world === 'farm' && process.env.ARENA_FARM_WORLD !== 'farm'
-  ? join(dirname(resolve(source)), '.arena-farm-json.js')
+  ? join(dirname(resolve(source)), '.arena-glue.js')
   : null;
 if (glue) await writeFile(glue, farmJsonGlue(basename(source)));
 

@@ -68,7 +68,7 @@ fn python_frame(frame: &str) -> String {
 
 /// `can't access property "x", v is undefined [JavaScript stack: trade@agent.js:49:23]`: the
 /// line before `Stack:` and the frames after it, without those of componentize-js's own glue
-/// (`initializer.js`) and of the arena's builds (`.arena-farm-json.js`, world `farm-json`).
+/// (`initializer.js`) and of the glue module the arena's builds add (`.arena-glue.js`).
 fn javascript(said: &str) -> Option<String> {
     let lines: Vec<&str> = said.lines().collect();
     let at = lines.iter().rposition(|l| l.trim_end() == "Stack:")?;
@@ -81,7 +81,7 @@ fn javascript(said: &str) -> Option<String> {
         .iter()
         .take_while(|l| l.starts_with(char::is_whitespace) && !l.trim().is_empty())
         .map(|l| l.trim().to_owned())
-        .filter(|f| !f.contains("initializer.js:") && !f.contains(".arena-farm-json.js:"))
+        .filter(|f| !f.contains("initializer.js:") && !f.contains(".arena-glue.js:"))
         .collect();
     Some(if frames.is_empty() {
         format!("{message} [JavaScript]")
@@ -161,13 +161,13 @@ mod tests {
         );
     }
 
-    /// A farm agent built for world `farm-json` is called through the build's glue module: its
+    /// An agent built for a leaner world is called through the build's glue module: its
     /// frame is not the agent's.
     #[test]
-    fn the_frames_of_the_farm_json_glue_are_left_out() {
+    fn the_frames_of_the_arena_s_glue_module_are_left_out() {
         let said = JAVASCRIPT.replace(
             "trade@agent.js:49:23\n",
-            "trade@agent.js:49:23\n  trade@.arena-farm-json.js:7:48\n",
+            "trade@agent.js:49:23\n  trade@.arena-glue.js:7:48\n",
         );
         assert_eq!(language_error(&said), language_error(JAVASCRIPT));
     }

@@ -85,6 +85,22 @@ pub trait ComponentWorld: Send + Sync + 'static {
     /// Checks a linked component's exports against the world's types: the instance-maker of the
     /// agent's games, or why the component is not an agent of this world.
     fn prepare(&self, pre: InstancePre<HostState>) -> wasmtime::Result<Box<dyn WorldPre>>;
+    /// How a JavaScript agent whose module is `entry` is built when the game has a leaner world
+    /// of the same decisions for it (the view as JSON text, say): the world and the glue module
+    /// the build adds. `None`: the agent is built for this world as it is.
+    fn javascript_glue(&self, _entry: &str) -> Option<JavaScriptGlue> {
+        None
+    }
+}
+
+/// A glue module a JavaScript agent's build adds ([`ComponentWorld::javascript_glue`]).
+pub struct JavaScriptGlue {
+    /// The world built for, without package and version.
+    pub world: &'static str,
+    /// The glue module's path in the sources' folder, the build's entry.
+    pub path: String,
+    /// Its text.
+    pub text: String,
 }
 
 /// A component's instance-maker for its world, made by [`ComponentWorld::prepare`].
@@ -100,7 +116,7 @@ pub trait WorldPre: Send + Sync {
         init: &Init,
     ) -> wasmtime::Result<Result<(), String>>;
     /// The world the component was taken for when it is not [`ComponentWorld::name`] (a game
-    /// with a second world of the same decisions, such as Little Animal Farm's `farm-json`).
+    /// with a second world of the same decisions, its view as JSON text, say).
     fn world_name(&self) -> Option<&'static str> {
         None
     }

@@ -76,7 +76,8 @@ pub use function_cache::{FunctionCache, FunctionCacheLimits, FunctionCacheUse, F
 pub use host_failure::HostFailure;
 pub use host_fuel::{BYTE_FUEL, CALL_FUEL, GROW_FUEL};
 pub use interface::{
-    wrong_world, AgentInterface, ComponentWorld, Games, Init, SnippetInterface, WorldPre,
+    wrong_world, AgentInterface, ComponentWorld, Games, Init, JavaScriptGlue, SnippetInterface,
+    WorldPre,
 };
 pub use log::AgentLog;
 pub use module::{AgentModule, Entry, DEFAULT_ROUND_CAP};

@@ -8,7 +8,7 @@ use wasmtime::component::InstancePre;
 
 use super::{AcceptView, Decision, Event, Fault, Observation, Party};
 use crate::game::FaultKind;
-use crate::sandbox::{ComponentWorld, HostState, WasmPlayer, WorldPre};
+use crate::sandbox::{ComponentWorld, HostState, JavaScriptGlue, WasmPlayer, WorldPre};
 
 mod json;
 use json::view_json;
@@ -81,6 +81,16 @@ impl ComponentWorld for FarmWorld {
         RecordWorld.wit_file()
     }
 
+    /// A JavaScript agent is built for `farm-json` through [`farm_json_glue`].
+    fn javascript_glue(&self, entry: &str) -> Option<JavaScriptGlue> {
+        let (path, text) = farm_json_glue(entry);
+        Some(JavaScriptGlue {
+            world: (&JsonWorld as &dyn ComponentWorld).short_name(),
+            path,
+            text,
+        })
+    }
+
     /// World `farm`, else `farm-json`; when neither fits, why it is not of `farm`.
     fn prepare(&self, pre: InstancePre<HostState>) -> wasmtime::Result<Box<dyn WorldPre>> {
         RecordWorld
@@ -121,7 +131,7 @@ impl WorldPre for JsonPre {
 /// folder): its path next to `entry`, and its text. It exports world `farm-json` and hands the
 /// agent's own `init`, `trade` and `acceptOffer` what world `farm` would (one `JSON.parse` of the
 /// view); build.mjs of `arena new`'s projects and of example-agents/javascript writes the same.
-pub(crate) fn farm_json_glue(entry: &str) -> (String, String) {
+fn farm_json_glue(entry: &str) -> (String, String) {
     let (dir, file) = entry.rsplit_once('/').map_or(("", entry), |(d, f)| (d, f));
     let path = if dir.is_empty() {
         GLUE_FILE.to_owned()
@@ -145,7 +155,7 @@ pub(crate) fn farm_json_glue(entry: &str) -> (String, String) {
 
 /// The glue module's file name (the sandbox leaves its frames out of a JavaScript exception's
 /// report).
-const GLUE_FILE: &str = ".arena-farm-json.js";
+const GLUE_FILE: &str = ".arena-glue.js";
 
 /// The offer's `kind` codes of the byte ABI (docs/ABI.md) for each `party`.
 const STOCK: u32 = 1;

@@ -39,6 +39,7 @@ use self::toolchains::{find_javascript, find_python, js_build_script, JavaScript
 use super::config::Build;
 use super::sources::{Lang, Sources};
 use crate::game::Game;
+use crate::sandbox::ComponentWorld;
 
 /// The toolchains found at the start, and how builds are confined.
 pub struct Builds {
@@ -47,6 +48,8 @@ pub struct Builds {
     isolation: Isolation,
     limits: Build,
     /// The game's WIT world, if its agents may be components.
+    component: Option<&'static dyn ComponentWorld>,
+    /// Its name without package and version.
     world: Option<&'static str>,
     /// The WIT package: its files (`wit/types.wit`, every game's world).
     wit: Vec<(&'static str, &'static str)>,
@@ -67,7 +70,8 @@ impl Builds {
     /// Finds the toolchains `limits` names and how this machine can confine a build; `data` is the
     /// data folder (the Python environment is made in it, and builds do not see it).
     pub fn find(limits: &Build, game: &'static dyn Game, data: &Path) -> Builds {
-        let world = game.info().agent.component.map(|w| w.short_name());
+        let component = game.info().agent.component;
+        let world = component.map(|w| w.short_name());
         let mut wit = vec![("wit/types.wit", include_str!("../../../../wit/types.wit"))];
         wit.extend(
             crate::games::registry()
@@ -82,6 +86,7 @@ impl Builds {
             javascript: find_javascript(limits),
             isolation: probe_isolation(&data),
             limits: limits.clone(),
+            component,
             world,
             wit,
             data,
@@ -236,9 +241,19 @@ impl Builds {
                 ));
             }
         }
-        let world = self.world.unwrap_or_default();
-        write(dir, "build.mjs", &js_build_script(&sources.entry, world))
-            .map_err(Failure::Server)?;
+        // A game with a leaner world for JavaScript (the view as JSON text) has the agent built
+        // for it through a glue module, as the templates' build.mjs does.
+        let glue = self
+            .component
+            .and_then(|w| w.javascript_glue(&sources.entry));
+        let (entry, world) = match glue {
+            Some(g) => {
+                write(dir, &format!("src/{}", g.path), &g.text).map_err(Failure::Server)?;
+                (g.path, g.world)
+            }
+            None => (sources.entry.clone(), self.world.unwrap_or_default()),
+        };
+        write(dir, "build.mjs", &js_build_script(&entry, world)).map_err(Failure::Server)?;
         let mut c = Command::new(&j.node);
         c.arg("build.mjs");
         Ok(c)

@@ -152,6 +152,9 @@ fn seating<'a>(
     (agents, names)
 }
 
+/// The tested agent's faults in a game: kind and detail.
+type OwnFaults = Vec<(String, String)>;
+
 /// Plays test game `n` of test `test`: its record with only the tested agent's (`seat`) logs,
 /// its line of the report, and the tested agent's faults (kind and detail).
 fn play_test_game(
@@ -162,7 +165,7 @@ fn play_test_game(
     seat: usize,
     seed: u64,
     n: usize,
-) -> anyhow::Result<(String, TestGame, Vec<(String, String)>)> {
+) -> anyhow::Result<(String, TestGame, OwnFaults)> {
     let url = format!("/replays/tests/{test}/games/game-{n:06}.jsonl");
     let played = run_with_big_stack(|| {
         app.engine
@@ -172,7 +175,7 @@ fn play_test_game(
         .map_err(|_| anyhow::anyhow!("a record that is not UTF-8"))?;
     let text = engine::redact_logs(&text, &|s| s == seat)?;
     let r: &GameResult = &played.result;
-    let own: Vec<(String, String)> = r
+    let own: OwnFaults = r
         .faults
         .iter()
         .filter(|f| f.seat == seat)

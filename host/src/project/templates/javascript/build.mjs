@@ -2,7 +2,7 @@
 // component of world `{{world}}` of the WIT package in wit/, with @bytecodealliance/componentize-js (`npm install` installs it).
 //
 // A Little Animal Farm agent is built for world `farm-json` (wit/farm.wit): a glue module
-// (.arena-farm-json.js, written here and removed after) exports that world and hands agent.js's
+// (.arena-glue.js, written here and removed after) exports that world and hands agent.js's
 // `trade` and `acceptOffer` the view of one `JSON.parse`, objects of the same shape as world
 // `farm`'s, for about half the fuel of a decision. ARENA_FARM_WORLD=farm builds agent.js for
 // world `farm` as it is.
@@ -11,7 +11,7 @@ import { componentize } from '@bytecodealliance/componentize-js';
 
 const world = '{{world}}';
 const glue = world === 'farm' && process.env.ARENA_FARM_WORLD !== 'farm'
-  ? '.arena-farm-json.js'
+  ? '.arena-glue.js'
   : null;
 if (glue) {
   await writeFile(glue, `// Written by build.mjs: world farm-json for agent.js.
