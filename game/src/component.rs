@@ -15,7 +15,7 @@ pub mod __paths {
 /// players, seed and round cap) and `fn instance`, an instance as the generated world type (a
 /// `wrong_world` error for another game's).
 ///
-/// ```ignore
+/// ```text
 /// arena_game::component_world! {
 ///     /// World `arena:games/dominoes`, for the sandbox.
 ///     pub struct DominoesWorld for "dominoes" {
