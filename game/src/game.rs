@@ -20,6 +20,7 @@ use crate::record::{Line, Record, RecordReader, VerifyError, VerifySummary, Writ
 use crate::replay::RecordLines;
 use crate::rules::{Rules, Sink};
 use crate::seed::SeededDice;
+use crate::smoke_games::{smoke_games, SmokeGames};
 use crate::{GameSettings, SeatUsage, Summary, Table};
 
 /// A played game: its record (JSON Lines, docs/RECORDS.md), its summary, what each agent used,
@@ -54,9 +55,9 @@ pub struct Strategies {
 }
 
 /// What a game brings besides its rules and records: its settings, its words and pictures (the
-/// narration, the report's replay data, its viewer), `arena new`'s templates, and what it alone
-/// has (a move counter, a person at the terminal, strategies for the bench).
-pub trait Present: Record {
+/// narration, the report's replay data, its viewer, what its smoke games tell: [`SmokeGames`]),
+/// `arena new`'s templates, and what it alone has (a move counter, a person at the terminal, strategies for the bench).
+pub trait Present: Record + SmokeGames {
     /// The game's own settings from the table named after it in a league or challenge file
     /// (`None`: no such table): unknown keys refused, naming the key, defaults filled in.
     fn settings(&self, keys: Option<&toml::Table>) -> anyhow::Result<GameSettings> {
@@ -88,16 +89,6 @@ pub trait Present: Record {
     /// `arena play`: the game as text for a terminal (which the host fits to the terminal's
     /// width and writes).
     fn narrate(&self, game: &Kept<Self>, opts: &Narration<'_>) -> String;
-
-    /// `arena check`: the smoke games of one agent, with what they tell of it written to `out`.
-    /// An error is the host's own failure (no verdict on the agent).
-    fn smoke(
-        &self,
-        host: &Host<'_>,
-        agent: &AgentModule,
-        opts: &SmokeOptions,
-        out: &mut dyn Write,
-    ) -> anyhow::Result<Smoke>;
 
     /// The report: the data (JSON) the game's viewer animates, from its record's lines.
     fn replay(&self, record: &RecordLines<'_>) -> anyhow::Result<Vec<u8>>;
@@ -170,7 +161,9 @@ pub trait Game: Send + Sync + 'static {
         out: &mut dyn Write,
     ) -> anyhow::Result<()>;
 
-    /// `arena check`: the smoke games of one agent ([`Present::smoke`]).
+    /// `arena check`: the smoke games of one agent, with what they tell of it written to `out`
+    /// ([`smoke_games`] for a game of the host's loop). An error is the host's own failure (no
+    /// verdict on the agent).
     fn smoke(
         &self,
         host: &Host<'_>,
@@ -388,12 +381,12 @@ impl<R: Present> Game for Hosted<R> {
 
     fn smoke(
         &self,
-        host: &Host<'_>,
+        _host: &Host<'_>,
         agent: &AgentModule,
         opts: &SmokeOptions,
         out: &mut dyn Write,
     ) -> anyhow::Result<Smoke> {
-        self.0.smoke(host, agent, opts, out)
+        smoke_games(&self.0, agent, opts, out)
     }
 
     fn replay(&self, record: &RecordLines<'_>) -> anyhow::Result<Vec<u8>> {

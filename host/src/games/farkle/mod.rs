@@ -17,15 +17,10 @@ pub mod rules;
 mod smoke;
 pub mod turn;
 
-use std::io::Write;
-
 use arena_abi::names;
 
 use crate::game::replay::RecordLines;
-use crate::game::{
-    GameInfo, Host, Kept, Narration, Present, Smoke, SmokeOptions, Template, Viewer,
-};
-use crate::sandbox::AgentModule;
+use crate::game::{GameInfo, Kept, Narration, Present, Template, Viewer};
 
 pub use native::{native, Sdk};
 pub use turn::{Answer, GameEnd, LoadFault, Observation, RollRecord, Setup, TurnEnd, TurnRecord};
@@ -76,16 +71,6 @@ impl Present for Farkle {
 
     fn narrate(&self, game: &GameRecord, opts: &Narration<'_>) -> String {
         narrate::narrate(opts.names, game, opts.logs)
-    }
-
-    fn smoke(
-        &self,
-        _host: &Host<'_>,
-        agent: &AgentModule,
-        opts: &SmokeOptions,
-        out: &mut dyn Write,
-    ) -> anyhow::Result<Smoke> {
-        smoke::smoke(agent, opts, out)
     }
 
     fn replay(&self, record: &RecordLines<'_>) -> anyhow::Result<Vec<u8>> {

@@ -22,15 +22,10 @@ mod smoke;
 pub mod strategies;
 pub mod turn;
 
-use std::io::Write;
-
 use arena_abi::names;
 
 use crate::game::replay::RecordLines;
-use crate::game::{
-    GameInfo, Host, Kept, Narration, Present, Smoke, SmokeOptions, Strategies, Template, Viewer,
-};
-use crate::sandbox::AgentModule;
+use crate::game::{GameInfo, Kept, Narration, Present, Strategies, Template, Viewer};
 
 pub use crate::game::{AgentLog, Outcome};
 pub use event::{Event, Party};
@@ -87,16 +82,6 @@ impl Present for Farm {
     fn narrate(&self, game: &GameRecord, opts: &Narration<'_>) -> String {
         let logs = opts.logs.then(|| narrate::logs_of(game));
         narrate::Narrator::new(opts.names, &game.setup).narrate(game, logs.as_ref())
-    }
-
-    fn smoke(
-        &self,
-        _host: &Host<'_>,
-        agent: &AgentModule,
-        opts: &SmokeOptions,
-        out: &mut dyn Write,
-    ) -> anyhow::Result<Smoke> {
-        smoke::smoke(agent, opts, out)
     }
 
     fn replay(&self, record: &RecordLines<'_>) -> anyhow::Result<Vec<u8>> {

@@ -29,17 +29,15 @@ pub mod smoke;
 pub mod turn;
 
 use std::cell::RefCell;
-use std::io::Write;
 use std::rc::Rc;
 
 use arena_abi::names;
 
 use crate::game::replay::RecordLines;
 use crate::game::{
-    GameInfo, GameSettings, Host, Kept, Narration, Perft, Played, Present, Seat, SeatUsage, Smoke,
-    SmokeOptions, Table, Template, Terminal, Viewer,
+    GameInfo, GameSettings, Host, Kept, Narration, Perft, Played, Present, Seat, SeatUsage, Table,
+    Template, Terminal, Viewer,
 };
-use crate::sandbox::AgentModule;
 
 pub use native::{native, Sdk};
 pub use rules::{passed, Ask};
@@ -114,18 +112,6 @@ impl Present for Jungle {
 
     fn narrate(&self, game: &GameRecord, opts: &Narration<'_>) -> String {
         narrate::narrate(opts.names, game, opts.logs, opts.boards)
-    }
-
-    fn smoke(
-        &self,
-        _host: &Host<'_>,
-        agent: &AgentModule,
-        opts: &SmokeOptions,
-        out: &mut dyn Write,
-    ) -> anyhow::Result<Smoke> {
-        let mut smoke = Smoke::default();
-        smoke::smoke_games(agent, opts, &mut smoke, out)?;
-        Ok(smoke)
     }
 
     fn replay(&self, record: &RecordLines<'_>) -> anyhow::Result<Vec<u8>> {

@@ -25,16 +25,13 @@ pub mod rules;
 pub mod settings;
 pub mod smoke;
 
-use std::io::Write;
-
 use arena_abi::names;
 
 use crate::game::replay::RecordLines;
 use crate::game::{
-    GameInfo, GameSettings, Host, Kept, Narration, Played, Present, Seat, SeatUsage, Smoke,
-    SmokeOptions, Table, Template, Terminal, Viewer,
+    GameInfo, GameSettings, Host, Kept, Narration, Played, Present, Seat, SeatUsage, Table,
+    Template, Terminal, Viewer,
 };
-use crate::sandbox::AgentModule;
 
 pub use native::{native, Sdk};
 pub use rules::{FuelClock, GameEnd, Setup, TickPlayed};
@@ -106,18 +103,6 @@ impl Present for Lightcycles {
 
     fn narrate(&self, game: &GameRecord, opts: &Narration<'_>) -> String {
         narrate::narrate(opts.names, game, opts.logs, opts.boards)
-    }
-
-    fn smoke(
-        &self,
-        _host: &Host<'_>,
-        agent: &AgentModule,
-        opts: &SmokeOptions,
-        out: &mut dyn Write,
-    ) -> anyhow::Result<Smoke> {
-        let mut smoke = Smoke::default();
-        smoke::smoke_games(agent, opts, &mut smoke, out)?;
-        Ok(smoke)
     }
 
     fn replay(&self, record: &RecordLines<'_>) -> anyhow::Result<Vec<u8>> {
