@@ -51,15 +51,11 @@ pub type GameRecord = Kept<Farkle>;
 impl Present for Farkle {
     /// The game viewer (`farkle.html?game=N`): the score by round, every turn with its rolls,
     /// drafts, points and how it ended.
-    const VIEWER: &'static Viewer = &Viewer {
-        page: "farkle.html",
-        link: "▶ turns",
-        assets: &[
-            ("farkle.html", include_str!("viewer/farkle.html")),
-            ("farkle.js", include_str!("viewer/farkle.js")),
-            ("farkle.css", include_str!("viewer/farkle.css")),
-        ],
-    };
+    const VIEWER: &'static Viewer = &crate::game::viewer!(
+        "farkle.html",
+        "▶ turns",
+        ["farkle.html", "farkle.js", "farkle.css"]
+    );
 
     /// `arena new`'s templates: Rust and WAT modules, components in Python and JavaScript.
     const TEMPLATES: &'static [Template] = &crate::game::templates![

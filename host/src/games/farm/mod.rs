@@ -58,15 +58,11 @@ pub type GameRecord = Kept<Farm>;
 impl Present for Farm {
     /// The replay viewer (`replay.html?game=N`): herds and stock, the dice, trades, attacks,
     /// breeding, faults and the win, with play controls.
-    const VIEWER: &'static Viewer = &Viewer {
-        page: "replay.html",
-        link: "▶ replay",
-        assets: &[
-            ("replay.html", include_str!("viewer/replay.html")),
-            ("replay.js", include_str!("viewer/replay.js")),
-            ("replay.css", include_str!("viewer/replay.css")),
-        ],
-    };
+    const VIEWER: &'static Viewer = &crate::game::viewer!(
+        "replay.html",
+        "▶ replay",
+        ["replay.html", "replay.js", "replay.css"]
+    );
 
     /// `arena new`'s templates: every language of the SDK, and components in Python and JavaScript.
     const TEMPLATES: &'static [Template] = &crate::game::templates![

@@ -27,10 +27,10 @@ pub mod smoke;
 
 use arena_abi::names;
 
+use crate::game::info::WithPerson;
 use crate::game::replay::RecordLines;
 use crate::game::{
-    GameInfo, GameSettings, Host, Kept, Narration, Played, Present, Seat, SeatUsage, Table,
-    Template, Terminal, Viewer,
+    GameInfo, GameSettings, Kept, Narration, Played, Present, SeatUsage, Template, Viewer,
 };
 
 pub use native::{native, Sdk};
@@ -61,14 +61,11 @@ pub type GameRecord = Kept<Lightcycles>;
 impl Present for Lightcycles {
     /// The game viewer (`lightcycles.html?game=N`): the grid animating tick by tick, trails in each
     /// player's colour, crashes and fuel clocks, with the controls and keys of the other viewers.
-    const VIEWER: &'static Viewer = &Viewer {
-        page: "lightcycles.html",
-        link: "▶ grid",
-        assets: &[
-            ("lightcycles.html", include_str!("viewer/lightcycles.html")),
-            ("lightcycles.js", include_str!("viewer/lightcycles.js")),
-        ],
-    };
+    const VIEWER: &'static Viewer = &crate::game::viewer!(
+        "lightcycles.html",
+        "▶ grid",
+        ["lightcycles.html", "lightcycles.js"]
+    );
 
     /// `arena new`'s templates: a Rust agent on the SDK and the rules crate, a WAT agent, and
     /// Python and JavaScript components.
@@ -109,15 +106,8 @@ impl Present for Lightcycles {
         replay::replay(record)
     }
 
-    fn play_person(
-        &self,
-        host: &Host<'_>,
-        table: &Table,
-        seats: &[Option<Seat<'_>>],
-        io: Terminal,
-        opts: &Narration<'_>,
-    ) -> anyhow::Result<Option<Played>> {
-        human::play(host, table, seats, io, opts)
+    fn play_person(&self, game: WithPerson<'_>) -> anyhow::Result<Option<Played>> {
+        human::play(game)
     }
 }
 
