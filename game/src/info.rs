@@ -98,8 +98,8 @@ pub fn no_settings(info: &GameInfo, keys: Option<&toml::Table>) -> anyhow::Resul
     Ok(GameSettings::new())
 }
 
-/// A game's own settings (`settings`, which `whose` names: `Jungle's settings`) as the game's
-/// settings of a league: a JSON object.
+/// A game's own settings (`settings`, which `whose` names in errors: `the game's settings`) as
+/// the game's settings of a league: a JSON object.
 pub fn settings_map<T: Serialize>(settings: &T, whose: &str) -> anyhow::Result<GameSettings> {
     match serde_json::to_value(settings)? {
         serde_json::Value::Object(map) => Ok(map),
@@ -179,8 +179,8 @@ pub struct Viewer {
 }
 
 /// A game's [`Viewer`]: its page, the label of its link, and its files, read from the folder
-/// `viewer/` beside the file that names them: `viewer!("jungle.html", "▶ board", ["jungle.html",
-/// "jungle.js"])`.
+/// `viewer/` beside the file that names them: `viewer!("board.html", "▶ board", ["board.html",
+/// "board.js"])`.
 #[macro_export]
 macro_rules! viewer {
     ($page:literal, $link:literal, [$($file:literal),* $(,)?]) => {
