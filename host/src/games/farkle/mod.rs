@@ -60,7 +60,6 @@ impl Present for Farkle {
         page: "farkle.html",
         link: "▶ turns",
         assets: &[
-            ("farkle.html", include_str!("viewer/farkle.html")),
             ("farkle.js", include_str!("viewer/farkle.js")),
             ("farkle.css", include_str!("viewer/farkle.css")),
         ],

@@ -67,7 +67,6 @@ impl Present for Farm {
         page: "replay.html",
         link: "▶ replay",
         assets: &[
-            ("replay.html", include_str!("viewer/replay.html")),
             ("replay.js", include_str!("viewer/replay.js")),
             ("replay.css", include_str!("viewer/replay.css")),
         ],

@@ -84,8 +84,8 @@ impl Present for Jungle {
         page: "jungle.html",
         link: "▶ board",
         assets: &[
-            ("jungle.html", include_str!("viewer/jungle.html")),
             ("jungle.js", include_str!("viewer/jungle.js")),
+            ("jungle.css", include_str!("viewer/jungle.css")),
         ],
     };
 

@@ -68,8 +68,8 @@ impl Present for Lightcycles {
         page: "lightcycles.html",
         link: "▶ grid",
         assets: &[
-            ("lightcycles.html", include_str!("viewer/lightcycles.html")),
             ("lightcycles.js", include_str!("viewer/lightcycles.js")),
+            ("lightcycles.css", include_str!("viewer/lightcycles.css")),
         ],
     };
 
