@@ -234,7 +234,6 @@ fn unescape(text: &str) -> String {
 /// Opens a copy of the report page `page` (in `report`) with the test's script `check` (named
 /// `name`, e.g. `layout-check.js`) added at its end, in a `width`×`height` window; returns the
 /// JSON the script wrote into `<pre id="NAME">` (the name without `.js`).
-#[allow(clippy::too_many_arguments)]
 fn checked(
     browser: &Browser,
     report: &Path,
