@@ -5,8 +5,8 @@
 // A game's own script only draws: it registers itself with
 //
 //   Arena.viewer({
-//     title: "Jungle",             // the page's title after "Game N: a vs b — "
-//     unit: ["ply", "plies"],      // one frame and several; none: no frames (a table, as Farkle's)
+//     title: "Dominoes",           // the page's title after "Game N: a vs b — "
+//     unit: ["move", "moves"],     // one frame and several; none: no frames (a table of turns)
 //     speeds: [0.5, 1, 2, 4],      // frames a second (?speed= picks one; the third by default)
 //     at: "turn",                  // the URL parameter of the first frame shown (?turn=end|N)
 //     start: function (G, view) {  // lays out the game's part of the page in view.root; returns
