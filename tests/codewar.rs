@@ -6,20 +6,21 @@
 //! `ARENA_CHROMIUM`, `ARENA_CHROMEDRIVER`). The templates of `arena new --game codewar` are built
 //! and checked in tests/languages.rs with the other games'.
 
+mod browser_support;
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Output};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use common::{run, temp_dir, text, workspace};
+use browser_support::{browser, chromedriver, click, text_of, wait_for};
+use common::{
+    arena, league_args, named_league_file, run, s, standings, temp_dir, text,
+    verifies_with_its_viewer, workspace,
+};
 
 const EXAMPLES: [&str; 5] = ["crawler", "berserker", "borg", "poisoner", "spy"];
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
 
 /// The Rust example agents, built once with the wasm-agent profile (their own target folder:
 /// the outer `cargo test` may hold the lock on the main one).
@@ -57,16 +58,21 @@ fn wat_example(name: &str) -> PathBuf {
 
 /// A league file of `agents` (name, path) with the code war's keys.
 fn league_file(dir: &Path, agents: &[(String, PathBuf)], head: &str) -> PathBuf {
-    let mut text = format!("name = \"code war test\"\ngame = \"codewar\"\n{head}\n");
-    for (name, path) in agents {
-        text.push_str(&format!(
-            "[[agent]]\nname = \"{name}\"\npath = \"{}\"\n",
-            path.display()
-        ));
-    }
-    let file = dir.join("league.toml");
-    std::fs::write(&file, text).unwrap();
-    file
+    named_league_file(
+        dir,
+        &format!("name = \"code war test\"\ngame = \"codewar\"\n{head}"),
+        agents,
+    )
+}
+
+/// `arena play --game codewar` of the agent files `agents`, then `extra`.
+fn play(agents: &[PathBuf], extra: &[&str]) -> Output {
+    arena()
+        .args(["play", "--game", "codewar"])
+        .args(agents)
+        .args(extra)
+        .output()
+        .expect("run arena")
 }
 
 fn records(out: &Path) -> Vec<PathBuf> {
@@ -96,18 +102,13 @@ fn a_league_of_the_rust_and_wat_examples_verifies_repeats_and_refuses_changed_re
         )
     };
     let out1 = dir.join("one-thread");
-    let o = run(&[
-        "league",
-        "--config",
-        s(&league_file(&dir, &agents, &head(1))),
-        "--output",
-        s(&out1),
-        "--quiet",
-    ]);
+    let o = run(&league_args(
+        &league_file(&dir, &agents, &head(1)),
+        &out1,
+        &["--quiet"],
+    ));
     assert!(o.status.success(), "{}", text(&o));
-    let standings: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out1.join("standings.json")).unwrap())
-            .unwrap();
+    let standings = standings(&out1);
     let settings = &standings["settings"]["game_settings"];
     assert_eq!(
         (
@@ -128,21 +129,15 @@ fn a_league_of_the_rust_and_wat_examples_verifies_repeats_and_refuses_changed_re
     // C(10, 3) groups of 3 games.
     let records1 = records(&out1);
     assert_eq!(records1.len(), 360);
-    let o = run(&["verify", "--league", s(&out1)]);
-    assert!(o.status.success(), "{}", text(&o));
-    let report = out1.join("report");
-    assert!(report.join("codewar.html").is_file() && report.join("codewar.js").is_file());
+    verifies_with_its_viewer(&out1, "codewar");
 
     // Two threads play the very same games.
     let out2 = dir.join("two-threads");
-    let o = run(&[
-        "league",
-        "--config",
-        s(&league_file(&dir, &agents, &head(2))),
-        "--output",
-        s(&out2),
-        "--quiet",
-    ]);
+    let o = run(&league_args(
+        &league_file(&dir, &agents, &head(2)),
+        &out2,
+        &["--quiet"],
+    ));
     assert!(o.status.success(), "{}", text(&o));
     for (a, b) in records1.iter().zip(records(&out2)) {
         assert_eq!(
@@ -208,22 +203,19 @@ fn a_league_of_the_rust_and_wat_examples_verifies_repeats_and_refuses_changed_re
 fn play_narrates_the_array_and_check_runs_smoke_games() {
     let dir = temp_dir("codewar-play");
     let record = dir.join("game.jsonl");
-    let o = run(&[
-        "play",
-        "--game",
-        "codewar",
-        s(&wat_example("crawler")),
-        s(&wat_example("borg")),
-        s(&wat_example("spy")),
-        "--seed",
-        "3",
-        "--set",
-        "array_size=30",
-        "--set",
-        "iterations=12",
-        "--record",
-        s(&record),
-    ]);
+    let o = play(
+        &["crawler", "borg", "spy"].map(wat_example),
+        &[
+            "--seed",
+            "3",
+            "--set",
+            "array_size=30",
+            "--set",
+            "iterations=12",
+            "--record",
+            s(&record),
+        ],
+    );
     assert!(o.status.success(), "{}", text(&o));
     let out = text(&o);
     assert!(
@@ -259,40 +251,15 @@ fn play_narrates_the_array_and_check_runs_smoke_games() {
     assert!(!said.contains("dice"), "{said}");
 
     // Settings the game does not have, or out of bounds, and too many players are refused.
-    let o = run(&[
-        "play",
-        "--game",
-        "codewar",
-        s(&wat_example("crawler")),
-        s(&wat_example("borg")),
-        "--set",
-        "colour=red",
-    ]);
-    assert!(
-        !o.status.success() && text(&o).contains("colour"),
-        "{}",
-        text(&o)
-    );
-    let o = run(&[
-        "play",
-        "--game",
-        "codewar",
-        s(&wat_example("crawler")),
-        s(&wat_example("borg")),
-        "--set",
-        "array_size=1",
-    ]);
-    assert!(
-        !o.status.success() && text(&o).contains("array_size"),
-        "{}",
-        text(&o)
-    );
-    let seven: Vec<String> = (0..7)
-        .map(|_| s(&wat_example("crawler")).to_owned())
-        .collect();
-    let mut args = vec!["play", "--game", "codewar"];
-    args.extend(seven.iter().map(String::as_str));
-    let o = run(&args);
+    for (set, named) in [("colour=red", "colour"), ("array_size=1", "array_size")] {
+        let o = play(&["crawler", "borg"].map(wat_example), &["--set", set]);
+        assert!(
+            !o.status.success() && text(&o).contains(named),
+            "{}",
+            text(&o)
+        );
+    }
+    let o = play(&vec![wat_example("crawler"); 7], &[]);
     assert!(!o.status.success(), "{}", text(&o));
     assert!(!text(&o).contains("panicked"), "{}", text(&o));
 
@@ -310,57 +277,14 @@ fn play_narrates_the_array_and_check_runs_smoke_games() {
         text(&o)
     );
     let farkle = workspace().join("example-agents/wat/farkle-banker.wat");
-    let o = run(&[
-        "play",
-        "--game",
-        "codewar",
-        s(&farkle),
-        s(&wat_example("crawler")),
-    ]);
+    let o = play(&[farkle, wat_example("crawler")], &[]);
     assert!(!o.status.success(), "{}", text(&o));
     assert!(text(&o).contains("codewar_run"), "{}", text(&o));
 }
 
-fn binary(var: &str, names: &[&str]) -> PathBuf {
-    if let Some(p) = std::env::var_os(var) {
-        return PathBuf::from(p);
-    }
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    for name in names {
-        for dir in std::env::split_paths(&path) {
-            let candidate = dir.join(name);
-            if candidate.is_file() {
-                return candidate;
-            }
-        }
-    }
-    panic!(
-        "{} is needed for the viewer's browser test and was not found on PATH (install chromium \
-         and chromium-driver with scripts/install-test-tools.sh, or set {var})",
-        names[0]
-    );
-}
-
-struct Driver(Child);
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 #[test]
 fn the_reports_replay_page_shows_the_array_over_time() {
-    use fantoccini::{ClientBuilder, Locator};
+    use fantoccini::Locator;
 
     // A league of the five WAT examples, all at one table: its report is the page under test.
     let dir = temp_dir("codewar-viewer");
@@ -369,18 +293,12 @@ fn the_reports_replay_page_shows_the_array_over_time() {
         .map(|e| (e.to_string(), wat_example(e)))
         .collect();
     let out = dir.join("league");
-    let o = run(&[
-        "league",
-        "--config",
-        s(&league_file(
-            &dir,
-            &agents,
-            "players_per_game = 5\ngames_per_group = 5\nseed = 7\n",
-        )),
-        "--output",
-        s(&out),
-        "--quiet",
-    ]);
+    let file = league_file(
+        &dir,
+        &agents,
+        "players_per_game = 5\ngames_per_group = 5\nseed = 7\n",
+    );
+    let o = run(&league_args(&file, &out, &["--quiet"]));
     assert!(o.status.success(), "{}", text(&o));
     let record = std::fs::read_to_string(out.join("records/game-000003.jsonl")).unwrap();
     let lines: Vec<serde_json::Value> = record
@@ -399,58 +317,14 @@ fn the_reports_replay_page_shows_the_array_over_time() {
     let page = out.join("report/codewar.html");
     assert!(page.is_file());
 
-    let chromium = binary(
-        "ARENA_CHROMIUM",
-        &["chromium", "chromium-browser", "google-chrome"],
-    );
-    let chromedriver = binary("ARENA_CHROMEDRIVER", &["chromedriver"]);
-    let port = free_port();
-    let _driver = Driver(
-        Command::new(&chromedriver)
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start chromedriver"),
-    );
-    let profile = dir.join("chromium-profile");
-    std::fs::create_dir_all(&profile).unwrap();
+    let (_driver, port) = chromedriver();
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
-        let mut caps = serde_json::Map::new();
-        caps.insert(
-            "goog:chromeOptions".into(),
-            serde_json::json!({
-                "binary": chromium,
-                "args": ["--headless", "--no-sandbox", "--disable-gpu",
-                         "--disable-background-networking", "--no-first-run",
-                         "--allow-file-access-from-files", "--window-size=1280,1000",
-                         format!("--user-data-dir={}", profile.display())],
-            }),
-        );
-        let started = Instant::now();
-        let c = loop {
-            let connector = hyper_util::client::legacy::connect::HttpConnector::new();
-            match ClientBuilder::new(connector)
-                .capabilities(caps.clone())
-                .connect(&format!("http://127.0.0.1:{port}"))
-                .await
-            {
-                Ok(c) => break c,
-                Err(_) if started.elapsed() < Duration::from_secs(30) => {
-                    tokio::time::sleep(Duration::from_millis(250)).await;
-                }
-                Err(e) => panic!("cannot start a browser session: {e}"),
-            }
-        };
+        let c = browser(port, &dir).await;
         // Another game's viewer sends a code war to its own page.
         let url = format!("file://{}?game=3", out.join("report/replay.html").display());
         c.goto(&url).await.unwrap();
-        c.wait()
-            .at_most(Duration::from_secs(20))
-            .for_element(Locator::Css("#grid g.row"))
-            .await
-            .unwrap();
+        wait_for(&c, "#grid g.row", 20).await;
         assert!(c
             .current_url()
             .await
@@ -463,13 +337,7 @@ fn the_reports_replay_page_shows_the_array_over_time() {
             "{}",
             error.text().await.unwrap()
         );
-        let title = c
-            .find(Locator::Id("title"))
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap();
+        let title = text_of(&c, "title").await;
         assert!(
             title.contains("Game 3") && title.contains(&names[0]),
             "{title}"
@@ -495,14 +363,7 @@ fn the_reports_replay_page_shows_the_array_over_time() {
         shown(0).await;
         let position = || {
             let c = c.clone();
-            async move {
-                c.find(Locator::Id("position"))
-                    .await
-                    .unwrap()
-                    .text()
-                    .await
-                    .unwrap()
-            }
+            async move { text_of(&c, "position").await }
         };
         assert!(position().await.starts_with("Start"));
         // Keyboard and buttons: forward twice, back once.
@@ -510,12 +371,7 @@ fn the_reports_replay_page_shows_the_array_over_time() {
         body.send_keys("\u{E014}").await.unwrap(); // →
         body.send_keys("\u{E014}").await.unwrap();
         shown(2).await;
-        c.find(Locator::Id("back"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        click(&c, "back").await;
         shown(1).await;
         assert!(
             position().await.starts_with("Iteration 1 of"),
@@ -524,30 +380,13 @@ fn the_reports_replay_page_shows_the_array_over_time() {
         );
         // Iteration 1: every player's module entered, and the visits are listed with their
         // instructions.
-        let visits = c
-            .find(Locator::Id("visits"))
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap();
+        let visits = text_of(&c, "visits").await;
         assert!(visits.contains("its module entered"), "{visits}");
         assert!(visits.contains("copy 0 → +1"), "{visits}");
         // The end: every row, the outcome, the cells owned.
-        c.find(Locator::Id("last"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        click(&c, "last").await;
         shown(iterations.len()).await;
-        let banner = c
-            .find(Locator::Id("banner"))
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap();
+        let banner = text_of(&c, "banner").await;
         match end["outcome"]["seat"].as_u64() {
             Some(seat) if end["outcome"]["result"] == "win" => assert!(
                 banner.contains(&names[seat as usize]) && banner.contains("wins"),
@@ -580,39 +419,18 @@ fn the_reports_replay_page_shows_the_array_over_time() {
         .click()
         .await
         .unwrap();
-        let picked = c
-            .find(Locator::Id("picked"))
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap();
+        let picked = text_of(&c, "picked").await;
         assert!(
             picked.starts_with(&format!("Cell {occupied} after iteration 1")),
             "{picked}"
         );
         assert!(picked.contains("Its visit"), "{picked}");
         // Play runs to the end by itself.
-        c.find(Locator::Id("first"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        click(&c, "first").await;
         for _ in 0..5 {
-            c.find(Locator::Id("faster"))
-                .await
-                .unwrap()
-                .click()
-                .await
-                .unwrap();
+            click(&c, "faster").await;
         }
-        c.find(Locator::Id("play"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        click(&c, "play").await;
         let started = Instant::now();
         loop {
             let n = c

@@ -12,38 +12,23 @@ use std::path::Path;
 use common::components::{arena_cached, component};
 use common::*;
 
-fn run_cached(args: &[&str]) -> std::process::Output {
+fn run_cached(args: &[impl AsRef<std::ffi::OsStr>]) -> std::process::Output {
     arena_cached().args(args).output().expect("run arena")
 }
 
 fn write_league(dir: &Path, game: &str, agents: &[(&str, &Path)]) -> std::path::PathBuf {
-    let mut text = format!(
+    let head = format!(
         "name = \"components\"\ngame = \"{game}\"\nplayers_per_game = 2\ngames_per_group = 2\n\
-         seed = 7\nround_cap = 120\nthreads = 2\n"
+         seed = 7\nround_cap = 120\nthreads = 2"
     );
-    for (name, path) in agents {
-        text.push_str(&format!(
-            "[[agent]]\nname = \"{name}\"\npath = \"{}\"\n",
-            path.display()
-        ));
-    }
-    let file = dir.join("league.toml");
-    std::fs::write(&file, text).unwrap();
-    file
+    named_league_file(dir, &head, agents)
 }
 
 /// Runs the league of `file` into `dir/out`, checks that no game had a fault, and verifies the
 /// league's records.
 fn league_without_faults(dir: &Path, file: &Path) {
     let out = dir.join("out");
-    let o = run_cached(&[
-        "league",
-        "--config",
-        file.to_str().unwrap(),
-        "--output",
-        out.to_str().unwrap(),
-        "--quiet",
-    ]);
+    let o = run_cached(&league_args(file, &out, &["--quiet"]));
     assert!(o.status.success(), "{}", text(&o));
     let records: Vec<_> = std::fs::read_dir(out.join("records"))
         .unwrap()

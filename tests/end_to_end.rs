@@ -65,13 +65,7 @@ fn a_broken_league_file_is_refused_before_any_game() {
         &["greedy", "passer"],
         "players_per_game = 2\ngames_per_grup = 4",
     );
-    let out = run(&[
-        "league",
-        "--config",
-        file.to_str().unwrap(),
-        "--output",
-        dir.join("out").to_str().unwrap(),
-    ]);
+    let out = run(&league_args(&file, &dir.join("out"), &[]));
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(text(&out).contains("games_per_grup"), "{}", text(&out));
     assert!(!dir.join("out").join("journal.jsonl").exists());
@@ -86,29 +80,18 @@ fn a_broken_league_file_is_refused_before_any_game() {
         not_wasm.display()
     ));
     std::fs::write(&file, toml).unwrap();
-    let out = run(&[
-        "league",
-        "--config",
-        file.to_str().unwrap(),
-        "--output",
-        dir.join("out").to_str().unwrap(),
-    ]);
+    let out = run(&league_args(&file, &dir.join("out"), &[]));
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(text(&out).contains("notwasm.wasm"), "{}", text(&out));
     assert!(!dir.join("out").join("journal.jsonl").exists());
 }
 
 fn league(dir: &std::path::Path, file: &std::path::Path, out: &str, threads: &str) {
-    let o = run(&[
-        "league",
-        "--config",
-        file.to_str().unwrap(),
-        "--output",
-        dir.join(out).to_str().unwrap(),
-        "--threads",
-        threads,
-        "--quiet",
-    ]);
+    let o = run(&league_args(
+        file,
+        &dir.join(out),
+        &["--threads", threads, "--quiet"],
+    ));
     assert!(o.status.success(), "{}", text(&o));
     assert!(
         text(&o).contains("rating"),
@@ -154,9 +137,7 @@ fn a_four_player_league_rotates_seats_and_completes() {
         "players_per_game = 4\ngames_per_group = 4\nseed = 3\nround_cap = 200",
     );
     league(&dir, &file, "out", "2");
-    let standings: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(dir.join("out").join("standings.json")).unwrap())
-            .unwrap();
+    let standings = standings(&dir.join("out"));
     // 5 groups of 4 agents, 4 games each; every agent sits in 4 of the 5 groups.
     assert_eq!(standings["games"], 20);
     for a in standings["agents"].as_array().unwrap() {
@@ -177,16 +158,7 @@ fn a_league_killed_with_sigkill_resumes_to_the_same_standings() {
 
     let out = dir.join("killed");
     let mut child = arena()
-        .args([
-            "league",
-            "--config",
-            file.to_str().unwrap(),
-            "--output",
-            out.to_str().unwrap(),
-            "--threads",
-            "1",
-            "--quiet",
-        ])
+        .args(league_args(&file, &out, &["--threads", "1", "--quiet"]))
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -215,15 +187,7 @@ fn a_league_killed_with_sigkill_resumes_to_the_same_standings() {
     let done = std::fs::read_to_string(&journal).unwrap().lines().count() - 1;
     assert!(done < total, "killed before the end ({done} of {total})");
 
-    let o = run(&[
-        "league",
-        "--config",
-        file.to_str().unwrap(),
-        "--output",
-        out.to_str().unwrap(),
-        "--resume",
-        "--quiet",
-    ]);
+    let o = run(&league_args(&file, &out, &["--resume", "--quiet"]));
     assert!(o.status.success(), "{}", text(&o));
     assert_eq!(result_files(&out), result_files(&dir.join("whole")));
     let journal_games = std::fs::read_to_string(&journal).unwrap().lines().count() - 1;

@@ -13,7 +13,7 @@ use std::process::Output;
 use common::*;
 
 /// `arena` with `args` under an address-space limit of `bytes` (`ulimit -v`).
-fn run_limited(args: &[&str], bytes: Option<u64>) -> Output {
+fn run_limited(args: &[impl AsRef<std::ffi::OsStr>], bytes: Option<u64>) -> Output {
     let mut cmd = arena();
     cmd.args(args).env(
         "ARENA_CACHE_DIR",
@@ -38,19 +38,11 @@ fn run_limited(args: &[&str], bytes: Option<u64>) -> Output {
 }
 
 fn league(dir: &Path, players: usize, per_group: u32, agents: &[(&str, PathBuf)]) -> PathBuf {
-    let mut toml = format!(
+    let head = format!(
         "name = \"host\"\nplayers_per_game = {players}\ngames_per_group = {per_group}\n\
-         seed = 7\nround_cap = 80\n"
+         seed = 7\nround_cap = 80"
     );
-    for (name, path) in agents {
-        toml.push_str(&format!(
-            "[[agent]]\nname = \"{name}\"\npath = \"{}\"\n",
-            path.display()
-        ));
-    }
-    let file = dir.join("league.toml");
-    std::fs::write(&file, toml).unwrap();
-    file
+    named_league_file(dir, &head, agents)
 }
 
 fn examples() -> Vec<(&'static str, PathBuf)> {
@@ -62,16 +54,7 @@ fn examples() -> Vec<(&'static str, PathBuf)> {
 
 fn play_league(file: &Path, out: &Path, threads: &str, limit: Option<u64>) -> Output {
     let o = run_limited(
-        &[
-            "league",
-            "--config",
-            file.to_str().unwrap(),
-            "--output",
-            out.to_str().unwrap(),
-            "--threads",
-            threads,
-            "--quiet",
-        ],
+        &league_args(file, out, &["--threads", threads, "--quiet"]),
         limit,
     );
     assert!(o.status.success(), "{}", text(&o));
@@ -130,17 +113,7 @@ fn an_address_space_limit_too_small_for_a_game_is_refused_saying_what_to_change(
     };
     // `ulimit -v 8000000`: room for one instance only.
     let eight = Some(8_000_000 << 10);
-    let o = run_limited(
-        &[
-            "league",
-            "--config",
-            file.to_str().unwrap(),
-            "--output",
-            out.to_str().unwrap(),
-            "--quiet",
-        ],
-        eight,
-    );
+    let o = run_limited(&league_args(&file, &out, &["--quiet"]), eight);
     says_what_to_change(&o);
     assert!(!out.join("journal.jsonl").exists(), "no game was played");
 
@@ -202,17 +175,7 @@ fn a_record_that_cannot_be_written_stops_the_league_and_resume_completes_it() {
     std::fs::remove_file(&record).unwrap();
     std::os::unix::fs::symlink("/dev/full", &record).unwrap();
 
-    let args = [
-        "league",
-        "--config",
-        file.to_str().unwrap(),
-        "--output",
-        out.to_str().unwrap(),
-        "--threads",
-        "1",
-        "--quiet",
-        "--resume",
-    ];
+    let args = league_args(&file, &out, &["--threads", "1", "--quiet", "--resume"]);
     let o = run_limited(&args, None);
     let t = text(&o);
     assert_eq!(o.status.code(), Some(2), "{t}");

@@ -15,106 +15,29 @@ use std::time::{Duration, Instant};
 
 use common::*;
 
-/// Agents of the zoo that load and play, with what must happen to them.
+/// Agents of the zoo that load and play, with what must happen to them: `F(decision, kind,
+/// detail)` is a fault of that decision and kind with that text in its detail.
+#[rustfmt::skip]
 const IN_GAME: &[(&str, Expect)] = &[
-    (
-        "loop_trade",
-        Expect::Fault(
-            "trade",
-            "decision_fuel",
-            "farm_trade used up the fuel of one decision",
-        ),
-    ),
-    (
-        "loop_accept",
-        Expect::Fault(
-            "accept",
-            "decision_fuel",
-            "farm_accept used up the fuel of one decision",
-        ),
-    ),
-    (
-        "loop_init",
-        Expect::Fault(
-            "init",
-            "decision_fuel",
-            "arena_init used up the fuel of one decision",
-        ),
-    ),
-    (
-        "game_fuel",
-        Expect::Fault(
-            "trade",
-            "game_fuel",
-            "farm_trade used up the fuel left for the game",
-        ),
-    ),
-    (
-        "memory_bomb",
-        Expect::Fault(
-            "trade",
-            "memory_limit",
-            "linear memory of 33619968 bytes requested, the limit is 33554432 bytes",
-        ),
-    ),
-    (
-        "recursion",
-        Expect::Fault(
-            "trade",
-            "stack_overflow",
-            "farm_trade exhausted the WebAssembly stack",
-        ),
-    ),
-    (
-        "trap_unreachable",
-        Expect::Fault("trade", "trap", "wasm `unreachable` instruction executed"),
-    ),
-    (
-        "trap_div_zero",
-        Expect::Fault("trade", "trap", "integer divide by zero"),
-    ),
-    (
-        "trap_oob",
-        Expect::Fault("trade", "trap", "out of bounds memory access"),
-    ),
-    (
-        "trap_indirect",
-        Expect::Fault("trade", "trap", "indirect call type mismatch"),
-    ),
-    (
-        "hostile_panicker",
-        Expect::Fault("trade", "trap", "wasm `unreachable` instruction executed"),
-    ),
-    (
-        "bad_len_negative",
-        Expect::Fault("trade", "bad_answer", "farm_trade returned length -1"),
-    ),
-    (
-        "bad_len_short",
-        Expect::Fault("trade", "bad_answer", "farm_trade returned length 10"),
-    ),
-    (
-        "bad_len_huge",
-        Expect::Fault(
-            "trade",
-            "bad_answer",
-            "farm_trade returned length 2147483647",
-        ),
-    ),
-    (
-        "bad_accept",
-        Expect::Fault("accept", "bad_answer", "farm_accept returned 7"),
-    ),
-    (
-        "malformed",
-        Expect::FailedTrades(&[
-            "wrong_type",
-            "invalid_amount",
-            "not_enough_animals",
-            "self_trade",
-            "no_such_player",
-        ]),
-    ),
+    ("loop_trade", F("trade", "decision_fuel", "farm_trade used up the fuel of one decision")),
+    ("loop_accept", F("accept", "decision_fuel", "farm_accept used up the fuel of one decision")),
+    ("loop_init", F("init", "decision_fuel", "arena_init used up the fuel of one decision")),
+    ("game_fuel", F("trade", "game_fuel", "farm_trade used up the fuel left for the game")),
+    ("memory_bomb", F("trade", "memory_limit",
+        "linear memory of 33619968 bytes requested, the limit is 33554432 bytes")),
+    ("recursion", F("trade", "stack_overflow", "farm_trade exhausted the WebAssembly stack")),
+    ("trap_unreachable", F("trade", "trap", "wasm `unreachable` instruction executed")),
+    ("trap_div_zero", F("trade", "trap", "integer divide by zero")),
+    ("trap_oob", F("trade", "trap", "out of bounds memory access")),
+    ("trap_indirect", F("trade", "trap", "indirect call type mismatch")),
+    ("hostile_panicker", F("trade", "trap", "wasm `unreachable` instruction executed")),
+    ("bad_len_negative", F("trade", "bad_answer", "farm_trade returned length -1")),
+    ("bad_len_short", F("trade", "bad_answer", "farm_trade returned length 10")),
+    ("bad_len_huge", F("trade", "bad_answer", "farm_trade returned length 2147483647")),
+    ("bad_accept", F("accept", "bad_answer", "farm_accept returned 7")),
+    ("malformed", Expect::FailedTrades(&[
+        "wrong_type", "invalid_amount", "not_enough_animals", "self_trade", "no_such_player",
+    ])),
     ("log_flood", Expect::NoFault),
     ("wasi_snoop", Expect::NoFault),
 ];
@@ -138,6 +61,7 @@ enum Expect {
     FailedTrades(&'static [&'static str]),
     NoFault,
 }
+use Expect::Fault as F;
 
 fn hostile_dir() -> PathBuf {
     workspace().join("tests").join("hostile")
@@ -199,7 +123,7 @@ struct Run {
     max_rss_kib: u64,
 }
 
-fn run_measured(args: &[&str], cache: &Path) -> Run {
+fn run_measured(args: &[impl AsRef<std::ffi::OsStr>], cache: &Path) -> Run {
     let start = Instant::now();
     let mut child = arena()
         .args(args)
@@ -305,16 +229,7 @@ fn zoo() -> &'static Zoo {
         let file = write_league(&dir, &agents);
         let out = dir.join("out");
         let run = run_measured(
-            &[
-                "league",
-                "--config",
-                file.to_str().unwrap(),
-                "--output",
-                out.to_str().unwrap(),
-                "--threads",
-                "2",
-                "--quiet",
-            ],
+            &league_args(&file, &out, &["--threads", "2", "--quiet"]),
             &cache_dir(),
         );
         assert_eq!(
@@ -442,17 +357,7 @@ fn the_ordinary_agents_games_are_byte_identical_to_a_league_without_the_zoo() {
     std::fs::create_dir_all(&dir).unwrap();
     let file = write_league(&dir, ORDINARY);
     let out = dir.join("out");
-    let run = run_measured(
-        &[
-            "league",
-            "--config",
-            file.to_str().unwrap(),
-            "--output",
-            out.to_str().unwrap(),
-            "--quiet",
-        ],
-        &cache_dir(),
-    );
+    let run = run_measured(&league_args(&file, &out, &["--quiet"]), &cache_dir());
     assert_eq!(run.code, Some(0), "{}", run.output);
     let baseline = records(&out);
     assert_eq!(baseline.len(), 6);
@@ -539,17 +444,7 @@ fn a_wasi_agent_reading_the_clock_plays_identically_twice() {
     let mut results = Vec::new();
     for out in ["one", "two"] {
         let out = dir.join(out);
-        let run = run_measured(
-            &[
-                "league",
-                "--config",
-                file.to_str().unwrap(),
-                "--output",
-                out.to_str().unwrap(),
-                "--quiet",
-            ],
-            &cache_dir(),
-        );
+        let run = run_measured(&league_args(&file, &out, &["--quiet"]), &cache_dir());
         assert_eq!(run.code, Some(0), "{}", run.output);
         results.push(result_files(&out));
     }
@@ -595,16 +490,7 @@ fn host_call_hammers_run_out_of_fuel_not_into_the_backstop_and_replay_identicall
     for out in ["one", "two"] {
         let out = dir.join(out);
         let run = run_measured(
-            &[
-                "league",
-                "--config",
-                file.to_str().unwrap(),
-                "--output",
-                out.to_str().unwrap(),
-                "--threads",
-                "2",
-                "--quiet",
-            ],
+            &league_args(&file, &out, &["--threads", "2", "--quiet"]),
             &cache_dir(),
         );
         assert_eq!(run.code, Some(0), "{}", run.output);
@@ -657,17 +543,7 @@ fn refused(dir: &Path, agent: &Path, why: &str) -> Run {
     let file = dir.join("league.toml");
     std::fs::write(&file, toml).unwrap();
     let out = dir.join("out");
-    let run = run_measured(
-        &[
-            "league",
-            "--config",
-            file.to_str().unwrap(),
-            "--output",
-            out.to_str().unwrap(),
-            "--quiet",
-        ],
-        &cache_dir(),
-    );
+    let run = run_measured(&league_args(&file, &out, &["--quiet"]), &cache_dir());
     assert_eq!(run.code, Some(2), "{}: {}", agent.display(), run.output);
     let file_name = agent.file_name().unwrap().to_string_lossy();
     assert!(
@@ -685,32 +561,48 @@ fn refused(dir: &Path, agent: &Path, why: &str) -> Run {
     run
 }
 
+/// Agents of the zoo refused at load, as core modules (tests/hostile/NAME.wat) and as components
+/// (component_NAME.wat), with what the refusal says.
+const REFUSED_BOTH_WAYS: &[(&str, &str)] = &[
+    (
+        "loop_start",
+        "instantiation used up the fuel of one decision",
+    ),
+    (
+        "huge_memory",
+        "linear memory of 3932160000 bytes requested, the limit is 33554432 bytes",
+    ),
+    (
+        "huge_table",
+        "table of 10000000 elements requested, the limit is 10000 elements",
+    ),
+];
+
+/// [`refused`] for the zoo's `name.wat`, within 10 s.
+fn refused_in_time(dir: &Path, name: &str, why: &str) {
+    refused_within(dir, &hostile_dir().join(format!("{name}.wat")), why, 10);
+}
+
+/// [`refused`], within `secs` seconds.
+fn refused_within(dir: &Path, agent: &Path, why: &str, secs: u64) -> Run {
+    let run = refused(dir, agent, why);
+    let name = agent.file_name().unwrap().to_string_lossy();
+    eprintln!("{name}: refused in {:?}", run.elapsed);
+    assert!(
+        run.elapsed < Duration::from_secs(secs),
+        "{name}: {:?}",
+        run.elapsed
+    );
+    run
+}
+
 #[test]
 fn modules_that_cannot_be_agents_are_refused_before_any_game() {
     let dir = temp_dir("hostile-refused");
-    let cases: &[(&str, &str)] = &[
-        (
-            "loop_start",
-            "instantiation used up the fuel of one decision",
-        ),
-        (
-            "huge_memory",
-            "linear memory of 3932160000 bytes requested, the limit is 33554432 bytes",
-        ),
-        (
-            "huge_table",
-            "table of 10000000 elements requested, the limit is 10000 elements",
-        ),
-        ("unknown_import", "the module imports `env::system`"),
-    ];
-    for (name, why) in cases {
-        let run = refused(&dir, &hostile_dir().join(format!("{name}.wat")), why);
-        assert!(
-            run.elapsed < Duration::from_secs(10),
-            "{name}: {:?}",
-            run.elapsed
-        );
+    for (name, why) in REFUSED_BOTH_WAYS {
+        refused_in_time(&dir, name, why);
     }
+    refused_in_time(&dir, "unknown_import", "the module imports `env::system`");
 
     let not_wasm = dir.join("not_wasm.wasm");
     std::fs::write(&not_wasm, "#!/bin/sh\nrm -rf /\n").unwrap();
@@ -782,19 +674,13 @@ pub fn bomb_locals_passes(n: usize, passes: usize) -> String {
             (i + 1) % n + 1
         ));
     }
-    format!(
-        r#"(module
-  (memory (export "memory") 1)
-  (func (export "arena_abi_version") (result i32) (i32.const 1))
-  (func (export "arena_buffer") (result i32) (i32.const 0))
-  (func (export "arena_buffer_size") (result i32) (i32.const 8192))
-  (func (export "farm_accept") (param i32) (result i32) (i32.const 0))
+    wat_agent(&format!(
+        r#"(func (export "farm_accept") (param i32) (result i32) (i32.const 0))
   (func (export "farm_trade") (param $len i32) (result i32) (local {})
     (loop $l {body} (br_if $l (i64.eqz (local.get 1))))
-    (i32.wrap_i64 (local.get 2)))
-)"#,
+    (i32.wrap_i64 (local.get 2)))"#,
         "i64 ".repeat(n)
-    )
+    ))
 }
 
 /// `n` small functions.
@@ -805,16 +691,11 @@ pub fn bomb_functions(n: usize) -> String {
             "(func (param i32) (result i32) (i32.add (local.get 0) (i32.const {i})))\n"
         ));
     }
-    format!(
-        r#"(module
-  (memory (export "memory") 1)
-  (func (export "arena_abi_version") (result i32) (i32.const 1))
-  (func (export "arena_buffer") (result i32) (i32.const 0))
-  (func (export "arena_buffer_size") (result i32) (i32.const 8192))
-  (func (export "farm_accept") (param i32) (result i32) (i32.const 0))
+    wat_agent(&format!(
+        r#"(func (export "farm_accept") (param i32) (result i32) (i32.const 0))
   (func (export "farm_trade") (param i32) (result i32) (i32.const 0))
-  {funcs})"#
-    )
+  {funcs}"#
+    ))
 }
 
 /// A component holding `modules` copies of the core module `core` (a binary), none of them
@@ -857,13 +738,7 @@ fn compile_bombs_are_refused_by_the_shape_limits_in_milliseconds() {
     ] {
         let path = dir.join(name);
         std::fs::write(&path, wat).unwrap();
-        let run = refused(&dir, &path, why);
-        eprintln!("{name}: refused in {:?}", run.elapsed);
-        assert!(
-            run.elapsed < Duration::from_secs(5),
-            "{name}: {:?}",
-            run.elapsed
-        );
+        refused_within(&dir, &path, why, 5);
     }
 }
 
@@ -908,6 +783,15 @@ mod compiler {
         }
     }
 
+    fn child_sandbox(limits: CompileLimits) -> Sandbox {
+        Sandbox::with_compiler(
+            arena::games::registry().agents(),
+            Limits::default(),
+            child_compiler(limits),
+        )
+        .unwrap()
+    }
+
     #[test]
     fn a_bomb_past_the_shape_limits_is_stopped_by_the_compile_deadline() {
         let limits = CompileLimits {
@@ -915,12 +799,7 @@ mod compiler {
             time_ms: 1500,
             ..CompileLimits::default()
         };
-        let sb = Sandbox::with_compiler(
-            arena::games::registry().agents(),
-            Limits::default(),
-            child_compiler(limits),
-        )
-        .unwrap();
+        let sb = child_sandbox(limits);
         let t = Instant::now();
         let err = format!(
             "{:#}",
@@ -941,12 +820,7 @@ mod compiler {
             time_ms: 60_000,
             ..CompileLimits::default()
         };
-        let sb = Sandbox::with_compiler(
-            arena::games::registry().agents(),
-            Limits::default(),
-            child_compiler(limits),
-        )
-        .unwrap();
+        let sb = child_sandbox(limits);
         // An ordinary agent compiles within that limit; the bomb does not.
         sb.load(&agent_path("dealer")).unwrap();
         let wasm = wat::parse_str(bomb_locals(20_000)).unwrap();
@@ -974,6 +848,25 @@ mod compiler {
         wasm
     }
 
+    /// Loads [`component_bomb`] in a sandbox compiling under `limits`, which must refuse it;
+    /// checks that [`refused_and_the_arena_goes_on`] and returns the refusal and how long it
+    /// took.
+    fn refuse_component_bomb(limits: CompileLimits, what: &str) -> (String, Duration) {
+        let wasm = component_bomb();
+        let sb = child_sandbox(limits);
+        let t = Instant::now();
+        let err = sb.load_bytes("bomb", &wasm).unwrap_err();
+        let took = t.elapsed();
+        let text = format!("{err:#}");
+        eprintln!(
+            "component of 8 modules of 1,999 locals ({} bytes), {what}: refused after \
+             {took:?}: {text}",
+            wasm.len()
+        );
+        refused_and_the_arena_goes_on(&sb, &err);
+        (text, took)
+    }
+
     /// After `sb` refused a component bomb (`err`), the refusal is the agent's (not a failure
     /// of the host), and the same sandbox goes on: an ordinary component loads after it.
     fn refused_and_the_arena_goes_on(sb: &Sandbox, err: &anyhow::Error) {
@@ -992,59 +885,30 @@ mod compiler {
 
     #[test]
     fn a_component_bomb_within_the_shape_limits_is_stopped_by_the_compile_deadline() {
-        let wasm = component_bomb();
         let limits = CompileLimits {
             time_ms: 1500,
             ..CompileLimits::default()
         };
-        let sb = Sandbox::with_compiler(
-            arena::games::registry().agents(),
-            Limits::default(),
-            child_compiler(limits),
-        )
-        .unwrap();
-        let t = Instant::now();
-        let err = sb.load_bytes("bomb", &wasm).unwrap_err();
-        let took = t.elapsed();
-        let text = format!("{err:#}");
-        eprintln!(
-            "component of 8 modules of 1,999 locals ({} bytes): refused after {took:?}: {text}",
-            wasm.len()
-        );
+        let (text, took) = refuse_component_bomb(limits, "1.5 s to compile");
         assert!(
             text.contains("compiling the component took longer than 1.5 s"),
             "{text}"
         );
         assert!(took < Duration::from_secs(6), "{took:?}");
-        refused_and_the_arena_goes_on(&sb, &err);
     }
 
     #[test]
     fn a_component_bomb_within_the_shape_limits_is_stopped_by_the_compile_memory_limit() {
-        let wasm = component_bomb();
         let limits = CompileLimits {
             memory_bytes: 100 << 20,
             time_ms: 60_000,
             ..CompileLimits::default()
         };
-        let sb = Sandbox::with_compiler(
-            arena::games::registry().agents(),
-            Limits::default(),
-            child_compiler(limits),
-        )
-        .unwrap();
-        let t = Instant::now();
-        let err = sb.load_bytes("bomb", &wasm).unwrap_err();
-        let text = format!("{err:#}");
-        eprintln!(
-            "component of 8 modules of 1,999 locals, 100 MiB address space: refused after {:?}: {text}",
-            t.elapsed()
-        );
+        let (text, _) = refuse_component_bomb(limits, "100 MiB address space");
         assert!(
             text.contains("compiler process") || text.contains("memory"),
             "{text}"
         );
-        refused_and_the_arena_goes_on(&sb, &err);
     }
 
     #[test]
@@ -1318,33 +1182,15 @@ fn a_component_finds_no_file_no_environment_and_no_network() {
 #[test]
 fn components_that_cannot_be_agents_are_refused_before_any_game() {
     let dir = temp_dir("hostile-components-refused");
-    let cases: &[(&str, &str)] = &[
-        (
-            "component_loop_start",
-            "instantiation used up the fuel of one decision",
-        ),
-        (
-            "component_huge_memory",
-            "linear memory of 3932160000 bytes requested, the limit is 33554432 bytes",
-        ),
-        (
-            "component_huge_table",
-            "table of 10000000 elements requested, the limit is 10000 elements",
-        ),
-        ("component_http", "wasi:http/outgoing-handler@0.2.0"),
-        (
-            "component_other_world",
-            "not an arena agent: the component exports play",
-        ),
-    ];
-    for (name, why) in cases {
-        let run = refused(&dir, &hostile_dir().join(format!("{name}.wat")), why);
-        assert!(
-            run.elapsed < Duration::from_secs(10),
-            "{name}: {:?}",
-            run.elapsed
-        );
+    for (name, why) in REFUSED_BOTH_WAYS {
+        refused_in_time(&dir, &format!("component_{name}"), why);
     }
+    refused_in_time(&dir, "component_http", "wasi:http/outgoing-handler@0.2.0");
+    refused_in_time(
+        &dir,
+        "component_other_world",
+        "not an arena agent: the component exports play",
+    );
 
     // The farm's decisions by name with other types: of neither of the farm's worlds, and the
     // refusal says why for each and lists both.

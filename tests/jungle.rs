@@ -6,33 +6,9 @@
 
 mod common;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Output, Stdio};
 
 use common::*;
-
-/// Runs `arena` with `args`, typing `input` on its standard input.
-fn run_typing(args: &[&str], input: &str) -> Output {
-    let mut child = arena()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run arena");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
 
 #[test]
 fn perft_counts_the_start_and_refuses_what_it_cannot_count() {
@@ -279,17 +255,12 @@ fn fixed_answer(dir: &Path, name: &str, from: u8, to: u8) -> PathBuf {
     let path = dir.join(format!("{name}.wat"));
     std::fs::write(
         &path,
-        format!(
-            r#"(module
-  (memory (export "memory") 1)
-  (func (export "arena_abi_version") (result i32) (i32.const 1))
-  (func (export "arena_buffer") (result i32) (i32.const 0))
-  (func (export "arena_buffer_size") (result i32) (i32.const 8192))
-  (func (export "jungle_move") (param $len i32) (result i32)
+        wat_agent(&format!(
+            r#"(func (export "jungle_move") (param $len i32) (result i32)
     (i32.store8 (i32.const 0) (i32.const {from}))
     (i32.store8 (i32.const 1) (i32.const {to}))
-    (i32.const 2)))"#
-        ),
+    (i32.const 2))"#
+        )),
     )
     .unwrap();
     path
@@ -354,39 +325,28 @@ fn wins(standings: &serde_json::Value, a: &str, b: &str) -> f64 {
 fn the_search_agent_wins_a_seat_swapped_league_which_verifies_and_repeats() {
     let dir = temp_dir("jungle-league");
     let out1 = dir.join("one-thread");
-    let o = run(&[
-        "league",
-        "--config",
-        s(&league_file(&dir, 40, 1, 60_000_000)),
-        "--output",
-        s(&out1),
-        "--quiet",
-    ]);
+    let o = run(&league_args(
+        &league_file(&dir, 40, 1, 60_000_000),
+        &out1,
+        &["--quiet"],
+    ));
     assert!(o.status.success(), "{}", text(&o));
-    let standings: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out1.join("standings.json")).unwrap())
-            .unwrap();
+    let standings = standings(&out1);
     let vs_random = wins(&standings, "search", "random");
     let vs_greedy = wins(&standings, "search", "greedy");
     eprintln!("search: {vs_random}/40 against random, {vs_greedy}/40 against greedy");
     assert!(vs_random >= 0.95 * 40.0, "{vs_random}/40 against random");
     assert!(vs_greedy >= 0.75 * 40.0, "{vs_greedy}/40 against greedy");
     assert_eq!(standings["settings"]["game_settings"]["clock"], 60_000_000);
-    let o = run(&["verify", "--league", s(&out1)]);
-    assert!(o.status.success(), "{}", text(&o));
-    let report = out1.join("report");
-    assert!(report.join("jungle.html").is_file() && report.join("jungle.js").is_file());
+    verifies_with_its_viewer(&out1, "jungle");
 
     // Two threads play the very same games.
     let out2 = dir.join("two-threads");
-    let o = run(&[
-        "league",
-        "--config",
-        s(&league_file(&dir, 40, 2, 60_000_000)),
-        "--output",
-        s(&out2),
-        "--quiet",
-    ]);
+    let o = run(&league_args(
+        &league_file(&dir, 40, 2, 60_000_000),
+        &out2,
+        &["--quiet"],
+    ));
     assert!(o.status.success(), "{}", text(&o));
     for id in [1, 17, 60, 119] {
         let name = format!("records/game-{id:06}.jsonl");
@@ -398,14 +358,11 @@ fn the_search_agent_wins_a_seat_swapped_league_which_verifies_and_repeats() {
     }
 
     // Another clock is another league: a resume is refused, naming it.
-    let o = run(&[
-        "league",
-        "--config",
-        s(&league_file(&dir, 40, 1, 30_000_000)),
-        "--output",
-        s(&out1),
-        "--resume",
-    ]);
+    let o = run(&league_args(
+        &league_file(&dir, 40, 1, 30_000_000),
+        &out1,
+        &["--resume"],
+    ));
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(
         text(&o).contains("`game_settings` was ") && text(&o).contains("30000000"),

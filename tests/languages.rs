@@ -302,17 +302,9 @@ fn every_language_plays_a_league_against_the_rust_examples_without_faults() {
     let file = dir.join("league.toml");
     std::fs::write(&file, toml).unwrap();
     let results = dir.join("out");
-    let out = run(&[
-        "league",
-        "--config",
-        file.to_str().unwrap(),
-        "--output",
-        results.to_str().unwrap(),
-        "--quiet",
-    ]);
+    let out = run(&league_args(&file, &results, &["--quiet"]));
     assert!(out.status.success(), "{}", text(&out));
-    let standings: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(results.join("standings.json")).unwrap()).unwrap();
+    let standings = standings(&results);
     let agents = standings["agents"].as_array().expect("agents");
     assert_eq!(agents.len(), LANGS.len() + EXAMPLES.len());
     let row = |name: &str| {

@@ -14,9 +14,7 @@ const LEAGUE: &str = "players_per_game = 2\ngames_per_group = 40\nseed = 5\nroun
 
 fn start_league(file: &Path, out: &Path, extra: &[&str]) -> Child {
     arena()
-        .args(["league", "--config", file.to_str().unwrap(), "--output"])
-        .arg(out)
-        .args(["--threads", "1", "--quiet"])
+        .args(league_args(file, out, &["--threads", "1", "--quiet"]))
         .args(extra)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -83,14 +81,7 @@ fn a_second_run_on_a_busy_folder_is_refused_and_the_folder_stays_usable() {
     let dir = temp_dir("busy");
     let file = league_file(&dir, &EXAMPLES, LEAGUE);
     let whole = dir.join("whole");
-    let o = run(&[
-        "league",
-        "--config",
-        file.to_str().unwrap(),
-        "--output",
-        whole.to_str().unwrap(),
-        "--quiet",
-    ]);
+    let o = run(&league_args(&file, &whole, &["--quiet"]));
     assert!(o.status.success(), "{}", text(&o));
 
     let out = dir.join("out");
@@ -102,9 +93,7 @@ fn a_second_run_on_a_busy_folder_is_refused_and_the_folder_stays_usable() {
     for extra in [&["--resume"][..], &["--fresh"], &[]] {
         let t = Instant::now();
         let o = arena()
-            .args(["league", "--config", file.to_str().unwrap(), "--output"])
-            .arg(&out)
-            .args(extra)
+            .args(league_args(&file, &out, extra))
             .output()
             .unwrap();
         assert_eq!(o.status.code(), Some(2), "{extra:?}: {}", text(&o));
@@ -129,15 +118,7 @@ fn a_second_run_on_a_busy_folder_is_refused_and_the_folder_stays_usable() {
     wait_for(&mut first, "more games", || journal_lines(&out) > 12);
     first.kill().unwrap();
     first.wait().unwrap();
-    let o = run(&[
-        "league",
-        "--config",
-        file.to_str().unwrap(),
-        "--output",
-        out.to_str().unwrap(),
-        "--resume",
-        "--quiet",
-    ]);
+    let o = run(&league_args(&file, &out, &["--resume", "--quiet"]));
     assert!(o.status.success(), "{}", text(&o));
     assert_eq!(result_files(&out), result_files(&whole));
     let o = run(&["report", out.to_str().unwrap()]);
@@ -149,14 +130,7 @@ fn a_fresh_start_killed_at_any_instant_leaves_one_whole_league() {
     let dir = temp_dir("fresh-kill");
     let file = league_file(&dir, &EXAMPLES, LEAGUE);
     let whole = dir.join("whole");
-    let o = run(&[
-        "league",
-        "--config",
-        file.to_str().unwrap(),
-        "--output",
-        whole.to_str().unwrap(),
-        "--quiet",
-    ]);
+    let o = run(&league_args(&file, &whole, &["--quiet"]));
     assert!(o.status.success(), "{}", text(&o));
     let old = snapshot(&whole);
     let old_lines = journal_lines(&whole);
@@ -206,15 +180,7 @@ fn a_fresh_start_killed_at_any_instant_leaves_one_whole_league() {
                 assert!(!out.join(derived).exists(), "{when}: old {derived} left");
             }
         }
-        let o = run(&[
-            "league",
-            "--config",
-            file.to_str().unwrap(),
-            "--output",
-            out.to_str().unwrap(),
-            "--resume",
-            "--quiet",
-        ]);
+        let o = run(&league_args(&file, &out, &["--resume", "--quiet"]));
         assert!(o.status.success(), "{when}: {}", text(&o));
         assert_eq!(result_files(&out), result_files(&whole), "{when}");
         assert_eq!(
@@ -294,14 +260,7 @@ fn games_replayed_with_another_agent_s_answers_pass_the_audit_and_fail_the_rerun
         let file = dir.join(format!("{name}.toml"));
         std::fs::write(&file, toml).unwrap();
         let out = dir.join(name);
-        let o = run(&[
-            "league",
-            "-q",
-            "--config",
-            file.to_str().unwrap(),
-            "--output",
-            out.to_str().unwrap(),
-        ]);
+        let o = run(&league_args(&file, &out, &["-q"]));
         assert!(o.status.success(), "{}", text(&o));
         out
     };

@@ -6,34 +6,8 @@
 
 mod common;
 
-use std::io::Write;
-use std::path::Path;
-use std::process::{Output, Stdio};
-
 use common::components::arena_cached;
 use common::*;
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-/// Runs `arena` with `args`, typing `input` on its standard input.
-fn run_typing(args: &[&str], input: &str) -> Output {
-    let mut child = arena()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run arena");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
 
 #[test]
 fn a_league_of_the_examples_verifies_and_a_tampered_record_is_refused() {
@@ -52,14 +26,9 @@ fn a_league_of_the_examples_verifies_and_a_tampered_record_is_refused() {
     let out = dir.join("out");
     let o = run(&["league", "-c", s(&file), "--output", s(&out), "--quiet"]);
     assert!(o.status.success(), "{}", text(&o));
-    let standings: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("standings.json")).unwrap())
-            .unwrap();
+    let standings = standings(&out);
     assert_eq!(standings["settings"]["game_settings"]["walls"], 6);
-    let o = run(&["verify", "--league", s(&out)]);
-    assert!(o.status.success(), "{}", text(&o));
-    let report = out.join("report");
-    assert!(report.join("lightcycles.html").is_file() && report.join("lightcycles.js").is_file());
+    verifies_with_its_viewer(&out, "lightcycles");
 
     // One answer changed: the replay plays another game, and says where.
     let record = out.join("records/game-000001.jsonl");

@@ -12,6 +12,7 @@ mod serve_support;
 #[path = "common/components.rs"]
 mod components;
 
+use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use pg_support::Database;
@@ -47,6 +48,39 @@ max_games_per_version = 16
 check_games = 2
 "#;
 
+/// `arena verify` with `flags` of `record`, written to `dir/name`: it must pass. Returns what
+/// it said.
+fn verifies(dir: &Path, name: &str, record: &str, flags: &[&str]) -> String {
+    let path = write(dir, name, record);
+    let out = arena()
+        .arg("verify")
+        .args(flags)
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    text(&out)
+}
+
+/// With PostgreSQL the server has no workers of its own: the worker elsewhere played every game.
+fn the_remote_worker_played_every_game(db: &Database) {
+    if db.url().is_some() {
+        assert_eq!(
+            db.int("SELECT COUNT(*) FROM games WHERE status = 'done' AND played_by NOT LIKE 'remote#%'"),
+            0,
+            "with no server workers, the worker elsewhere plays every game"
+        );
+    }
+}
+
+/// The id of the first game listed for `name` on the leaderboard `board`.
+fn first_game_of(server: &Server, board: &Value, name: &str) -> i64 {
+    let id = entry(board, name).unwrap()["contestant"].as_i64().unwrap();
+    server.json(&format!("/api/agents/{id}"))["games"][0]["id"]
+        .as_i64()
+        .unwrap()
+}
+
 fn games_of(board: &Value, name: &str) -> u64 {
     entry(board, name).map_or(0, |e| e["games"].as_u64().unwrap())
 }
@@ -67,13 +101,12 @@ on_both_databases!(
 );
 
 fn the_ladder_plays_uploads_and_each_contestant_sees_only_their_own_logs(db: Database) {
-    let dir = temp_dir(&format!("ladder-{}", db.name()));
     // With PostgreSQL, an `arena worker` process plays the ladder's games, and the server none.
     let quick = match db.url() {
         None => QUICK.to_owned(),
         Some(_) => QUICK.replace("workers = 1", "workers = 0"),
     };
-    let mut server = Server::start(&dir, &format!("{}{quick}", db.challenge_line()));
+    let (dir, mut server) = db.serve("ladder", &quick);
     let worker = db.worker(&dir, "remote");
     let alice = server.add_contestant("alice");
     let bob = server.add_contestant("bob");
@@ -180,9 +213,7 @@ fn the_ladder_plays_uploads_and_each_contestant_sees_only_their_own_logs(db: Dat
     assert!(page.contains("replay.js"));
     // Every version of the record verifies with `arena verify`.
     for (who, text_) in [("alice", &as_alice), ("anonymous", &anonymous)] {
-        let path = write(&dir, &format!("game-{who}.jsonl"), text_);
-        let out = arena().arg("verify").arg(&path).output().unwrap();
-        assert_eq!(out.status.code(), Some(0), "{who}: {}", text(&out));
+        verifies(&dir, &format!("game-{who}.jsonl"), text_, &[]);
     }
 
     // Verdicts are private: each contestant sees their own versions only.
@@ -270,9 +301,7 @@ fn the_ladder_plays_uploads_and_each_contestant_sees_only_their_own_logs(db: Dat
         let id = db.int("SELECT MAX(id) FROM games WHERE played_by LIKE 'remote#%'");
         let (status, record) = server.get(&format!("/api/games/{id}/record"));
         assert_eq!(status, 200, "{record}");
-        let path = write(&dir, "remote-game.jsonl", &record);
-        let out = arena().arg("verify").arg(&path).output().unwrap();
-        assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+        verifies(&dir, "remote-game.jsonl", &record, &[]);
     }
     drop(worker);
     assert!(server.stop(), "SIGTERM stops the server cleanly");
@@ -285,13 +314,9 @@ on_both_databases!(
 );
 
 fn uploads_need_a_token_and_are_capped_limited_and_closed_when_frozen(db: Database) {
-    let dir = temp_dir(&format!("limits-{}", db.name()));
-    let server = Server::start(
-        &dir,
-        &format!(
-            "{}workers = 1\nround_cap = 30\n[uploads]\nper_hour = 2\nmax_kib = 8\ncheck_games = 1\n",
-            db.challenge_line()
-        ),
+    let (dir, server) = db.serve(
+        "limits",
+        "workers = 1\nround_cap = 30\n[uploads]\nper_hour = 2\nmax_kib = 8\ncheck_games = 1\n",
     );
     let dave = server.add_contestant("dave");
     let erin = server.add_contestant("erin");
@@ -406,13 +431,9 @@ on_both_databases!(
 );
 
 fn pages_escape_what_contestants_control_and_forms_need_their_csrf_token(db: Database) {
-    let dir = temp_dir(&format!("pages-{}", db.name()));
-    let server = Server::start(
-        &dir,
-        &format!(
-            "{}workers = 1\nround_cap = 30\ninvite_code = \"spring-2026-invite\"\n[uploads]\ncheck_games = 1\n",
-            db.challenge_line()
-        ),
+    let (dir, server) = db.serve(
+        "pages",
+        "workers = 1\nround_cap = 30\ninvite_code = \"spring-2026-invite\"\n[uploads]\ncheck_games = 1\n",
     );
     let evil = "<script>alert(1)</script>";
     let url = |p: &str| format!("{}{p}", server.url);
@@ -560,13 +581,10 @@ on_both_databases!(
 );
 
 fn at_the_deadline_submissions_close_and_the_final_is_a_league_folder(db: Database) {
-    let dir = temp_dir(&format!("final-{}", db.name()));
-    let server = Server::start(
-        &dir,
+    let (dir, server) = db.serve(
+        "final",
         &format!(
-            "{}name = \"final test\"\nworkers = 1\nround_cap = 40\ndeadline = {}\n[uploads]\ncheck_games = 1\n[final]\ngames_per_group = 4\n",
-            db.challenge_line(),
-            utc_in(20)
+            "name = \"final test\"\nworkers = 1\nround_cap = 40\ndeadline = {}\n[uploads]\ncheck_games = 1\n[final]\ngames_per_group = 4\n", utc_in(20)
         ),
     );
     let frank = server.add_contestant("frank");
@@ -647,15 +665,13 @@ fn farkle_agent(risk: u32) -> String {
 on_both_databases!(a_solo_farkle_ladder_is_the_benchmark_table, "serve_solo");
 
 fn a_solo_farkle_ladder_is_the_benchmark_table(db: Database) {
-    let dir = temp_dir(&format!("solo-{}", db.name()));
     // With PostgreSQL, an `arena worker` process plays the games, and the server none.
     let workers = if db.url().is_some() { 0 } else { 1 };
-    let server = Server::start(
-        &dir,
+    let (dir, server) = db.serve(
+        "solo",
         &format!(
-            "{}game = \"farkle\"\nplayers_per_game = 1\nworkers = {workers}\nround_cap = 60\n\
-             [ladder]\nmax_games_per_version = 20\n[uploads]\ncheck_games = 1\n",
-            db.challenge_line()
+            "game = \"farkle\"\nplayers_per_game = 1\nworkers = {workers}\nround_cap = 60\n\
+             [ladder]\nmax_games_per_version = 20\n[uploads]\ncheck_games = 1\n"
         ),
     );
     let worker = db.worker(&dir, "remote");
@@ -733,19 +749,11 @@ fn a_solo_farkle_ladder_is_the_benchmark_table(db: Database) {
     let (status, record) = server.get(&format!("/api/games/{id}/record"));
     assert_eq!(status, 200);
     assert!(record.contains("\"game\":\"farkle\""), "{record}");
-    let path = write(&dir, "solo.jsonl", &record);
-    let out = arena().arg("verify").arg(&path).output().unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    verifies(&dir, "solo.jsonl", &record, &[]);
     let (status, viewer) = server.get("/replays/farkle.html");
     assert_eq!(status, 200);
     assert!(viewer.contains("farkle.js"), "{viewer}");
-    if db.url().is_some() {
-        assert_eq!(
-            db.int("SELECT COUNT(*) FROM games WHERE status = 'done' AND played_by NOT LIKE 'remote#%'"),
-            0,
-            "with no server workers, the worker elsewhere plays every game"
-        );
-    }
+    the_remote_worker_played_every_game(&db);
     drop(worker);
     server.finish();
 }
@@ -758,14 +766,13 @@ on_both_databases!(
 /// A component is uploaded like a core module: checked at once (its world in the report), then it
 /// plays the ladder against a core module, and its games' records verify.
 fn a_component_is_uploaded_checked_and_plays_the_ladder(db: Database) {
-    let dir = temp_dir(&format!("component-{}", db.name()));
     // With PostgreSQL, an `arena worker` process fetches the component's bytes from the database
     // and plays the games, and the server none.
     let quick = match db.url() {
         None => QUICK.to_owned(),
         Some(_) => QUICK.replace("workers = 1", "workers = 0"),
     };
-    let server = Server::start(&dir, &format!("{}{quick}", db.challenge_line()));
+    let (dir, server) = db.serve("component", &quick);
     let worker = db.worker(&dir, "remote");
     let rusty = server.add_contestant("rusty");
     let watty = server.add_contestant("watty");
@@ -783,17 +790,10 @@ fn a_component_is_uploaded_checked_and_plays_the_ladder(db: Database) {
     let board = server.wait_for("/api/leaderboard", 120, |b| {
         games_of(b, "rusty") >= 2 && games_of(b, "watty") >= 2
     });
-    let id = entry(&board, "rusty").unwrap()["contestant"]
-        .as_i64()
-        .unwrap();
-    let game = server.json(&format!("/api/agents/{id}"))["games"][0]["id"]
-        .as_i64()
-        .unwrap();
+    let game = first_game_of(&server, &board, "rusty");
     let (status, record) = server.get_as(&rusty, &format!("/api/games/{game}/record"));
     assert_eq!(status, 200);
-    let path = write(&dir, "component-game.jsonl", &record);
-    let out = arena().arg("verify").arg(&path).output().unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    verifies(&dir, "component-game.jsonl", &record, &[]);
     if db.url().is_some() {
         assert_eq!(
             db.int(&format!(
@@ -813,17 +813,15 @@ on_both_databases!(a_code_war_ladder_plays_uploaded_snippets, "serve_codewar");
 /// the export it lacks), they play the ladder in an Array of the challenge's size, and a game's
 /// record verifies, visit by visit, and opens in the code war's viewer.
 fn a_code_war_ladder_plays_uploaded_snippets(db: Database) {
-    let dir = temp_dir(&format!("codewar-{}", db.name()));
     // With PostgreSQL, an `arena worker` process plays the games, and the server none.
     let workers = if db.url().is_some() { 0 } else { 1 };
-    let server = Server::start(
-        &dir,
+    let (dir, server) = db.serve(
+        "codewar",
         &format!(
-            "{}game = \"codewar\"\nworkers = {workers}\n\
+            "game = \"codewar\"\nworkers = {workers}\n\
              [codewar]\narray_size = 40\niterations = 30\n\
              [ladder]\nplacement_games = 2\nmax_games_per_version = 8\n\
-             [uploads]\ncheck_games = 1\n",
-            db.challenge_line()
+             [uploads]\ncheck_games = 1\n"
         ),
     );
     let worker = db.worker(&dir, "remote");
@@ -842,33 +840,16 @@ fn a_code_war_ladder_plays_uploaded_snippets(db: Database) {
         games_of(b, "crawl") >= 8 && games_of(b, "borg") >= 8
     });
     seat_games_add_up(&board);
-    let id = entry(&board, "borg").unwrap()["contestant"]
-        .as_i64()
-        .unwrap();
-    let game = server.json(&format!("/api/agents/{id}"))["games"][0]["id"]
-        .as_i64()
-        .unwrap();
+    let game = first_game_of(&server, &board, "borg");
     let (status, record) = server.get_as(&borg, &format!("/api/games/{game}/record"));
     assert_eq!(status, 200);
     assert!(record.contains("\"game\":\"codewar\""), "{record}");
-    let path = write(&dir, "codewar-game.jsonl", &record);
-    let out = arena().args(["verify", "-v"]).arg(&path).output().unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-    assert!(
-        text(&out).contains(" visits, 30 iterations, "),
-        "{}",
-        text(&out)
-    );
+    let said = verifies(&dir, "codewar-game.jsonl", &record, &["-v"]);
+    assert!(said.contains(" visits, 30 iterations, "), "{said}");
     let (status, viewer) = server.get("/replays/codewar.html");
     assert_eq!(status, 200);
     assert!(viewer.contains("codewar.js"), "{viewer}");
-    if db.url().is_some() {
-        assert_eq!(
-            db.int("SELECT COUNT(*) FROM games WHERE status = 'done' AND played_by NOT LIKE 'remote#%'"),
-            0,
-            "with no server workers, the worker elsewhere plays every game"
-        );
-    }
+    the_remote_worker_played_every_game(&db);
     drop(worker);
     server.finish();
 }

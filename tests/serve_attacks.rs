@@ -222,13 +222,9 @@ on_both_databases!(
 
 /// 12 uploads sent at once with `per_hour = 5`: 5 are taken, 7 refused with `Retry-After`.
 fn uploads_sent_at_once_cannot_pass_the_hourly_limit(db: Database) {
-    let dir = temp_dir(&format!("attack-rate-{}", db.name()));
-    let server = Server::start(
-        &dir,
-        &format!(
-            "{}workers = 1\nround_cap = 30\n[uploads]\nper_hour = 5\nchecks_at_once = 2\ncheck_games = 1\n",
-            db.challenge_line()
-        ),
+    let (_dir, server) = db.serve(
+        "attack-rate",
+        "workers = 1\nround_cap = 30\n[uploads]\nper_hour = 5\nchecks_at_once = 2\ncheck_games = 1\n",
     );
     let eve = server.add_contestant("eve");
     let url = format!("{}/api/submissions", server.url);

@@ -3,60 +3,21 @@
 //! watches its first games arrive on the leaderboard without reloading it (server-sent events),
 //! and opens a replay. Screenshots go to target/serve-screenshots/.
 //!
-//! Chromium and ChromeDriver are required: without them this test fails (it never skips).
-//! `scripts/install-test-tools.sh` installs both (`apt-get install chromium chromium-driver`);
-//! `ARENA_CHROMIUM` and `ARENA_CHROMEDRIVER` point at other binaries.
+//! Chromium and ChromeDriver are required: without them this test fails (it never skips; see
+//! tests/browser_support).
 //!
 //! It runs on both databases: SQLite in the data folder, and PostgreSQL (`database = "postgres://..."`).
 
+mod browser_support;
 mod pg_support;
 mod serve_support;
 
-use std::net::TcpListener;
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use fantoccini::{Client, ClientBuilder, Locator};
+use browser_support::{browser, chromedriver, click, text_of, verdict_of, wait_for};
+use fantoccini::{Client, Locator};
 use pg_support::Database;
 use serve_support::*;
-
-fn binary(var: &str, names: &[&str]) -> PathBuf {
-    if let Some(p) = std::env::var_os(var) {
-        return PathBuf::from(p);
-    }
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    for name in names {
-        for dir in std::env::split_paths(&path) {
-            let candidate = dir.join(name);
-            if candidate.is_file() {
-                return candidate;
-            }
-        }
-    }
-    panic!(
-        "{} is needed for the server's browser test and was not found on PATH (install chromium \
-         and chromium-driver with scripts/install-test-tools.sh, or set {var})",
-        names[0]
-    );
-}
-
-struct Driver(Child);
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
 
 async fn wait_until<F, Fut>(what: &str, secs: u64, mut f: F)
 where
@@ -81,59 +42,14 @@ async fn shot(c: &Client, name: &str) {
     }
 }
 
-/// ChromeDriver on a free port.
-fn chromedriver() -> (Driver, u16) {
-    let chromedriver = binary("ARENA_CHROMEDRIVER", &["chromedriver"]);
-    let port = free_port();
-    let driver = Driver(
-        Command::new(&chromedriver)
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start chromedriver"),
-    );
-    (driver, port)
-}
-
-/// A headless Chromium session through the ChromeDriver on `port`, its profile in `dir`.
-async fn browser(port: u16, dir: &std::path::Path) -> Client {
-    let chromium = binary(
-        "ARENA_CHROMIUM",
-        &["chromium", "chromium-browser", "google-chrome"],
-    );
-    let profile = dir.join("chromium-profile");
-    std::fs::create_dir_all(&profile).unwrap();
-    let mut caps = serde_json::Map::new();
-    caps.insert(
-        "goog:chromeOptions".into(),
-        serde_json::json!({
-            "binary": chromium,
-            "args": [
-                "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--no-first-run",
-                "--window-size=1280,1000",
-                format!("--user-data-dir={}", profile.display()),
-            ],
-        }),
-    );
-    let webdriver = format!("http://127.0.0.1:{port}");
-    let started = Instant::now();
-    loop {
-        let connector = hyper_util::client::legacy::connect::HttpConnector::new();
-        match ClientBuilder::new(connector)
-            .capabilities(caps.clone())
-            .connect(&webdriver)
-            .await
-        {
-            Ok(c) => return c,
-            Err(e) if started.elapsed() < Duration::from_secs(30) => {
-                let _ = e;
-                tokio::time::sleep(Duration::from_millis(250)).await;
-            }
-            Err(e) => panic!("cannot start a browser session: {e}"),
-        }
-    }
+/// Chooses the language `lang` in the editor of `/me`.
+async fn choose_language(c: &Client, lang: &str) {
+    c.find(Locator::Css(&format!("#source-lang option[value={lang}]")))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
 }
 
 /// Logs in with `token` and waits for the contestant's page.
@@ -208,14 +124,9 @@ fn uploads_through_the_page(db: Database) {
             .send_keys(&agent.display().to_string())
             .await
             .unwrap();
-        c.find(Locator::Id("upload-button")).await.unwrap().click().await.unwrap();
-        let v1 = c
-            .wait()
-            .at_most(Duration::from_secs(120))
-            .for_element(Locator::Css("#v1[data-verdict]"))
-            .await
-            .unwrap();
-        assert_eq!(v1.attr("data-verdict").await.unwrap().as_deref(), Some("accepted"));
+        click(&c, "upload-button").await;
+        let v1 = wait_for(&c, "#v1[data-verdict]", 120).await;
+        assert_eq!(verdict_of(&v1).await.as_deref(), Some("accepted"));
         let verdict = v1.text().await.unwrap();
         assert!(verdict.contains("Accepted"), "{verdict}");
         shot(&c, &format!("{tag}-me")).await;
@@ -255,11 +166,7 @@ fn uploads_through_the_page(db: Database) {
             }
         };
         c.goto(&format!("{}{href}", server.url)).await.unwrap();
-        c.wait()
-            .at_most(Duration::from_secs(30))
-            .for_element(Locator::Css("#games li a"))
-            .await
-            .unwrap();
+        wait_for(&c, "#games li a", 30).await;
 
         // The agent's page updates by itself too: a newcomer's placement games against this
         // agent appear in its games and its count of games, without a reload.
@@ -324,8 +231,8 @@ fn uploads_through_the_page(db: Database) {
         })
         .await;
         // Step to the end: the viewer draws the final position.
-        c.find(Locator::Id("last")).await.unwrap().click().await.unwrap();
-        let position = c.find(Locator::Id("position")).await.unwrap().text().await.unwrap();
+        click(&c, "last").await;
+        let position = text_of(&c, "position").await;
         assert!(!position.is_empty() && position != "Start", "{position}");
         let error = c.find(Locator::Id("load-error")).await.unwrap();
         assert!(!error.is_displayed().await.unwrap(), "the replay data loaded");
@@ -372,17 +279,8 @@ fn a_contestant_writes_python_and_javascript_in_the_editor_and_submits_them() {
             let token = server.add_contestant(name);
             let c = browser(port, &dir.join(lang)).await;
             log_in(&c, &server.url, &token).await;
-            c.wait()
-                .at_most(Duration::from_secs(30))
-                .for_element(Locator::Css("#editor .cm-gutters"))
-                .await
-                .unwrap();
-            c.find(Locator::Css(&format!("#source-lang option[value={lang}]")))
-                .await
-                .unwrap()
-                .click()
-                .await
-                .unwrap();
+            wait_for(&c, "#editor .cm-gutters", 30).await;
+            choose_language(&c, lang).await;
             let doc = "return window.arenaEditor.state.doc.toString();";
             let text = c.execute(doc, vec![]).await.unwrap();
             let text = text.as_str().unwrap().to_owned();
@@ -438,15 +336,10 @@ fn a_contestant_writes_python_and_javascript_in_the_editor_and_submits_them() {
             // The first opponent is chosen for a start; builtin:greedy instead.
             opponent("builtin:passer").await.click().await.unwrap();
             opponent("builtin:greedy").await.click().await.unwrap();
-            c.find(Locator::Id("test-button")).await.unwrap().click().await.unwrap();
-            let verdict = c
-                .wait()
-                .at_most(Duration::from_secs(300))
-                .for_element(Locator::Css("#test-verdict[data-verdict]"))
-                .await
-                .unwrap();
+            click(&c, "test-button").await;
+            let verdict = wait_for(&c, "#test-verdict[data-verdict]", 300).await;
             assert_eq!(
-                verdict.attr("data-verdict").await.unwrap().as_deref(),
+                verdict_of(&verdict).await.as_deref(),
                 Some("failed")
             );
             let report = c
@@ -474,16 +367,11 @@ fn a_contestant_writes_python_and_javascript_in_the_editor_and_submits_them() {
                 c.execute(&swap(with, at), vec![]).await.unwrap(),
                 serde_json::json!(bug_line)
             );
-            c.find(Locator::Id("test-button")).await.unwrap().click().await.unwrap();
-            let replay = c
-                .wait()
-                .at_most(Duration::from_secs(300))
-                .for_element(Locator::Css("#test-games li a.test-replay"))
-                .await
-                .unwrap();
+            click(&c, "test-button").await;
+            let replay = wait_for(&c, "#test-games li a.test-replay", 300).await;
             let verdict = c.find(Locator::Id("test-verdict")).await.unwrap();
             assert_eq!(
-                verdict.attr("data-verdict").await.unwrap().as_deref(),
+                verdict_of(&verdict).await.as_deref(),
                 Some("passed")
             );
             let mut games = Vec::new();
@@ -512,22 +400,13 @@ fn a_contestant_writes_python_and_javascript_in_the_editor_and_submits_them() {
             .await;
             let error = c.find(Locator::Id("load-error")).await.unwrap();
             assert!(!error.is_displayed().await.unwrap(), "the replay data loaded");
-            c.find(Locator::Id("last")).await.unwrap().click().await.unwrap();
+            click(&c, "last").await;
             shot(&c, &format!("editor-{lang}-test-replay")).await;
             // Nothing was submitted: back on /me, no version yet.
             c.goto(&format!("{}/me", server.url)).await.unwrap();
-            c.wait()
-                .at_most(Duration::from_secs(30))
-                .for_element(Locator::Css("#editor .cm-gutters"))
-                .await
-                .unwrap();
+            wait_for(&c, "#editor .cm-gutters", 30).await;
             assert!(c.find(Locator::Css("#versions li")).await.is_err(), "no version");
-            c.find(Locator::Css(&format!("#source-lang option[value={lang}]")))
-                .await
-                .unwrap()
-                .click()
-                .await
-                .unwrap();
+            choose_language(&c, lang).await;
 
             // A bug typed at the end: the build's error names its line.
             let content = c.find(Locator::Css("#editor .cm-content")).await.unwrap();
@@ -543,20 +422,10 @@ fn a_contestant_writes_python_and_javascript_in_the_editor_and_submits_them() {
                 .unwrap()
                 .as_u64()
                 .unwrap();
-            c.find(Locator::Id("source-submit"))
-                .await
-                .unwrap()
-                .click()
-                .await
-                .unwrap();
-            let v1 = c
-                .wait()
-                .at_most(Duration::from_secs(300))
-                .for_element(Locator::Css("#v1[data-verdict]"))
-                .await
-                .unwrap();
+            click(&c, "source-submit").await;
+            let v1 = wait_for(&c, "#v1[data-verdict]", 300).await;
             assert_eq!(
-                v1.attr("data-verdict").await.unwrap().as_deref(),
+                verdict_of(&v1).await.as_deref(),
                 Some("refused")
             );
             let report = v1.find(Locator::Css("pre")).await.unwrap();
@@ -569,30 +438,16 @@ fn a_contestant_writes_python_and_javascript_in_the_editor_and_submits_them() {
             shot(&c, &format!("editor-{lang}-error")).await;
 
             // Fixed (the bug's line taken out of the editor, which holds the last sources): accepted.
-            c.wait()
-                .at_most(Duration::from_secs(30))
-                .for_element(Locator::Css("#editor .cm-gutters"))
-                .await
-                .unwrap();
+            wait_for(&c, "#editor .cm-gutters", 30).await;
             let cut = "const v = window.arenaEditor, d = v.state.doc; \
                        v.dispatch({changes: {from: d.line(d.lines).from - 1, to: d.length}}); \
                        return d.lines;";
             c.execute(cut, vec![]).await.unwrap();
-            c.find(Locator::Id("source-submit"))
-                .await
-                .unwrap()
-                .click()
-                .await
-                .unwrap();
-            let v2 = c
-                .wait()
-                .at_most(Duration::from_secs(300))
-                .for_element(Locator::Css("#v2[data-verdict]"))
-                .await
-                .unwrap();
+            click(&c, "source-submit").await;
+            let v2 = wait_for(&c, "#v2[data-verdict]", 300).await;
             let verdict = v2.text().await.unwrap();
             assert_eq!(
-                v2.attr("data-verdict").await.unwrap().as_deref(),
+                verdict_of(&v2).await.as_deref(),
                 Some("accepted"),
                 "{verdict}"
             );

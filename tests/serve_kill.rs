@@ -218,7 +218,7 @@ check_games = 1
         ack.len() >= ROUNDS as usize,
         "too few uploads got through: {ack:?}"
     );
-    let storage = arena::serve::storage::Storage::open(&server.data()).unwrap();
+    let storage = arena::jobs::storage::Storage::open(&server.data()).unwrap();
     for (name, number) in &ack {
         let row = rt
             .block_on(

@@ -24,6 +24,16 @@ fn template(file: &str) -> String {
         .replace("{{name}}", "web-bot")
 }
 
+/// An HTTP client that reads error statuses as answers and waits up to ten minutes for one (a
+/// build of the sources takes a while on a busy machine).
+fn patient_agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(std::time::Duration::from_secs(600)))
+        .build()
+        .into()
+}
+
 /// One `POST /api/submissions` of sources (`lang`, `entry`, files), as `arena submit` sends
 /// them; `(status, JSON answer)`.
 fn submit_sources(
@@ -37,11 +47,7 @@ fn submit_sources(
     for (path, text) in files {
         form = form.part("file", Part::bytes(text.as_bytes()).file_name(path));
     }
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .timeout_global(Some(std::time::Duration::from_secs(600)))
-        .build()
-        .into();
+    let agent = patient_agent();
     let mut resp = agent
         .post(format!("{}/api/submissions", server.url))
         .header("Authorization", &format!("Bearer {token}"))
@@ -201,11 +207,7 @@ fn test_run(
         "files": [{"path": file, "text": text}],
         "opponents": opponents,
     });
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .timeout_global(Some(std::time::Duration::from_secs(600)))
-        .build()
-        .into();
+    let agent = patient_agent();
     let mut resp = agent
         .post(format!("{}/api/tests", server.url))
         .header("Authorization", &format!("Bearer {token}"))

@@ -25,7 +25,7 @@ mod serve_support;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use serve_support::{arena, temp_dir, text, workspace, write};
+use serve_support::{arena, passer, temp_dir, text, thinker, write};
 use sqlx::Row;
 
 fn env(name: &str, default: u64) -> u64 {
@@ -33,23 +33,6 @@ fn env(name: &str, default: u64) -> u64 {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(default)
-}
-
-/// The hand-written climber thinking `spin` loop iterations before each trade.
-fn thinker(tag: &str, spin: u64) -> String {
-    let climber = std::fs::read_to_string(workspace().join("example-agents/wat/climber.wat"))
-        .expect("climber.wat");
-    let trade = "(func (export \"farm_trade\") (param $len i32) (result i32)\n    (local $k i32) (local $r i32)";
-    assert!(climber.contains(trade), "climber.wat's farm_trade changed");
-    climber
-        .replace(
-            trade,
-            &format!(
-                "{trade} (local $spin i32)\n    (loop $think (local.set $spin (i32.add (local.get $spin) (i32.const 1))) \
-                 (br_if $think (i32.lt_u (local.get $spin) (i32.const {spin}))))"
-            ),
-        )
-        .replace("\"climber.wat: buying kind ?", &format!("\"{tag}: buying kind ?"))
 }
 
 struct Bench {
@@ -243,11 +226,7 @@ fn a_second_worker_adds_at_least_80_percent_of_the_first() {
     write(&dir, "a.wat", &thinker("a-thinks-ab", spin));
     write(&dir, "b.wat", &thinker("b-thinks-ab", spin * 3 / 2));
     write(&dir, "c.wat", &thinker("c-thinks-ab", spin / 2));
-    std::fs::copy(
-        workspace().join("example-agents/wat/passer.wat"),
-        dir.join("passer.wat"),
-    )
-    .unwrap();
+    write(&dir, "passer.wat", &passer());
     sqlx::any::install_default_drivers();
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()

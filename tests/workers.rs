@@ -13,26 +13,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
-use serve_support::{arena, temp_dir, text, workspace, write};
+use serve_support::{arena, passer, temp_dir, text, thinker, write};
 use sqlx::Row;
-
-/// The hand-written climber, made to think before each trade (a loop of `spin` iterations, a
-/// few instructions each), and logging `tag`: games long enough for a kill to land mid-game.
-fn thinker(tag: &str, spin: u32) -> String {
-    let climber = std::fs::read_to_string(workspace().join("example-agents/wat/climber.wat"))
-        .expect("climber.wat");
-    let trade = "(func (export \"farm_trade\") (param $len i32) (result i32)\n    (local $k i32) (local $r i32)";
-    assert!(climber.contains(trade), "climber.wat's farm_trade changed");
-    climber
-        .replace(
-            trade,
-            &format!(
-                "{trade} (local $spin i32)\n    (loop $think (local.set $spin (i32.add (local.get $spin) (i32.const 1))) \
-                 (br_if $think (i32.lt_u (local.get $spin) (i32.const {spin}))))"
-            ),
-        )
-        .replace("\"climber.wat: buying kind ?", &format!("\"{tag}: buying kind ?"))
-}
 
 struct Db {
     rt: tokio::runtime::Runtime,
@@ -227,6 +209,17 @@ fn deadlocks(db: &Db) -> i64 {
     )
 }
 
+/// [`driver`] of `league` into `dir/out` (its output in `dir/league.err`), and a connection to
+/// the database once the league's `games` games are enqueued.
+fn enqueue(url: &str, dir: &Path, league: &Path, games: i64) -> (Child, Db) {
+    let child = driver(url, league, &dir.join("out"), &dir.join("league.err"), &[]);
+    let db = Db::connect(url);
+    wait_until("the league's games are enqueued", 120, || {
+        db.int("SELECT COUNT(*) FROM league_games", &[]) == games
+    });
+    (child, db)
+}
+
 /// An `arena league --database` process driving `league` into `out`, its output in `log`.
 fn driver(url: &str, league: &Path, out: &Path, log: &Path, extra: &[&str]) -> Child {
     arena()
@@ -256,17 +249,11 @@ fn driver(url: &str, league: &Path, out: &Path, log: &Path, extra: &[&str]) -> C
 /// and renewals and commits never deadlock.
 #[test]
 fn a_league_on_workers_killed_restarted_forged_and_cut_off_is_the_local_league_byte_for_byte() {
-    let pg = pg_support::shared();
-    let url = pg.create_database("league_kill");
-    let dir = temp_dir("workers-league");
+    let (pg, url, dir) = database_and_folder("league_kill", "workers-league");
     write(&dir, "slow.wat", &thinker("slow-thinks", 3_600_000));
     write(&dir, "slower.wat", &thinker("slowerthink", 5_400_000));
     write(&dir, "steady.wat", &thinker("steady-buys", 2_400_000));
-    std::fs::copy(
-        workspace().join("example-agents/wat/passer.wat"),
-        dir.join("passer.wat"),
-    )
-    .unwrap();
+    write(&dir, "passer.wat", &passer());
     let league = write(&dir, "league.toml", LEAGUE);
     let cache = dir.join("module-cache");
 
@@ -786,30 +773,11 @@ path = "deeper.wat"
 
 #[test]
 fn a_game_longer_than_its_lease_stays_with_the_worker_that_renews_it() {
-    let pg = pg_support::shared();
-    let url = pg.create_database("lease_renewal");
-    let dir = temp_dir("workers-lease");
+    let (_pg, url, dir) = database_and_folder("lease_renewal", "workers-lease");
     write(&dir, "deep.wat", &thinker("deep-thinks", 60_000_000));
     write(&dir, "deeper.wat", &thinker("deeperthink", 80_000_000));
     let league = write(&dir, "league.toml", LONG_GAMES);
-    let mut driver = arena()
-        .args(["league", "-q", "--database", &url, "--config"])
-        .arg(&league)
-        .arg("--output")
-        .arg(dir.join("out"))
-        .env("ARENA_CACHE_DIR", dir.join("module-cache"))
-        .stdout(Stdio::from(
-            std::fs::File::create(dir.join("league.out")).unwrap(),
-        ))
-        .stderr(Stdio::from(
-            std::fs::File::create(dir.join("league.err")).unwrap(),
-        ))
-        .spawn()
-        .unwrap();
-    let db = Db::connect(&url);
-    wait_until("the league's games are enqueued", 120, || {
-        db.int("SELECT COUNT(*) FROM league_games", &[]) == 2
-    });
+    let (mut driver, db) = enqueue(&url, &dir, &league, 2);
     // Two workers with 2 s leases, renewed every half second. The first takes both games (its
     // first batch holds two): it plays one while the other waits in its queue, leased for both
     // games' time. The second, started then, has nothing to play and looks for games every half
@@ -926,6 +894,43 @@ fn a_game_longer_than_its_lease_stays_with_the_worker_that_renews_it() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The shared cluster (held for as long as the test uses its database: the cluster stops when
+/// no test holds it), a new database `name` in it (its URL), and a fresh folder `folder`.
+fn database_and_folder(
+    name: &str,
+    folder: &str,
+) -> (
+    std::sync::Arc<pg_support::Cluster>,
+    String,
+    serve_support::TempDir,
+) {
+    let pg = pg_support::shared();
+    let url = pg.create_database(name);
+    (pg, url, temp_dir(folder))
+}
+
+/// A runtime of two threads and, on it, the arena's database layer over `url`.
+fn arena_db(url: &str) -> (tokio::runtime::Runtime, arena::jobs::db::Db) {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let db = rt.block_on(arena::jobs::db::Db::open_shared(url)).unwrap();
+    (rt, db)
+}
+
+/// A pool of one connection to `url`, on the runtime `rt` that drives its connection: another
+/// session, which holds locks the test chooses.
+fn other_session(rt: &tokio::runtime::Runtime, url: &str) -> sqlx::AnyPool {
+    rt.block_on(
+        sqlx::any::AnyPoolOptions::new()
+            .max_connections(1)
+            .connect(url),
+    )
+    .unwrap()
+}
+
 /// Two writers that lock the same games in opposite orders deadlock, and PostgreSQL aborts one of
 /// them. When that one is a worker's commit of results, the results are written again: counted
 /// once, not lost, and no error for the worker. Another session holds one game and then asks
@@ -936,21 +941,10 @@ fn a_game_longer_than_its_lease_stays_with_the_worker_that_renews_it() {
 fn results_aborted_to_break_a_deadlock_are_written_again() {
     let pg = pg_support::shared();
     let url = pg.create_database("deadlock_retry");
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
-    let db = rt.block_on(arena::jobs::db::Db::open_shared(&url)).unwrap();
+    let (rt, db) = arena_db(&url);
     let test = Db::connect(&url);
     // The other session's pool lives on the runtime that drives its connections.
-    let sessions = rt
-        .block_on(
-            sqlx::any::AnyPoolOptions::new()
-                .max_connections(1)
-                .connect(&url),
-        )
-        .unwrap();
+    let sessions = other_session(&rt, &url);
     test.exec(
         "INSERT INTO games (id, stage, group_key, cycle, rotation, seed, status, scheduled_ms) \
          VALUES (1, 'ladder', 'g', 0, 0, 1, 'scheduled', 0), \
@@ -1067,26 +1061,10 @@ fn rss_mib(pid: u32) -> f64 {
 /// Then the database is fast again and the league ends as any other.
 #[test]
 fn a_worker_whose_results_are_written_slowly_holds_a_bounded_number_of_games() {
-    let pg = pg_support::shared();
-    let url = pg.create_database("backlog");
-    let dir = temp_dir("workers-backlog");
-    std::fs::copy(
-        workspace().join("example-agents/wat/passer.wat"),
-        dir.join("passer.wat"),
-    )
-    .unwrap();
+    let (_pg, url, dir) = database_and_folder("backlog", "workers-backlog");
+    write(&dir, "passer.wat", &passer());
     let league = write(&dir, "league.toml", FAST_LEAGUE);
-    let mut league_run = driver(
-        &url,
-        &league,
-        &dir.join("out"),
-        &dir.join("league.err"),
-        &[],
-    );
-    let db = Db::connect(&url);
-    wait_until("the league's games are enqueued", 120, || {
-        db.int("SELECT COUNT(*) FROM league_games", &[]) == 3000
-    });
+    let (mut league_run, db) = enqueue(&url, &dir, &league, 3000);
     // Every result takes the database 40 ms to write: 25 games a second at most.
     db.exec(
         "CREATE FUNCTION slow_result() RETURNS trigger LANGUAGE plpgsql AS \
@@ -1168,12 +1146,7 @@ fn a_worker_whose_results_are_written_slowly_holds_a_bounded_number_of_games() {
 fn a_worker_s_renewal_and_its_commit_never_deadlock() {
     let pg = pg_support::shared();
     let url = pg.create_database("lock_order");
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
-    let db = rt.block_on(arena::jobs::db::Db::open_shared(&url)).unwrap();
+    let (rt, db) = arena_db(&url);
     // The renewals' connections scan tables in their physical order, as the plan of a renewal of
     // many rows does.
     let scanning = rt
@@ -1182,13 +1155,7 @@ fn a_worker_s_renewal_and_its_commit_never_deadlock() {
         )))
         .unwrap();
     let test = Db::connect(&url);
-    let sessions = rt
-        .block_on(
-            sqlx::any::AnyPoolOptions::new()
-                .max_connections(1)
-                .connect(&url),
-        )
-        .unwrap();
+    let sessions = other_session(&rt, &url);
     test.exec(
         "INSERT INTO leagues (id, fingerprint, name, settings, arena_version, status, created_ms) \
          VALUES (1, 'a', 'a', '{}', 'v', 'playing', 0), (2, 'b', 'b', '{}', 'v', 'done', 0)",

@@ -13,7 +13,8 @@
 //! league; `referee` checks an upload and plays one game of a challenge's rules; `jobs` is the
 //! database (SQLite or PostgreSQL) and its queues of leased games; `serve` hosts a challenge on
 //! the web; `distributed` spreads ladder and league games over workers on many machines through
-//! the database; `bench` measures the arena; `cli` is the
+//! the database; `bench` measures the arena; `stats` holds the ratings' statistics; `utc` writes
+//! times as people read them; `cli` is the
 //! `arena` command, at the top. None of them names a game.
 
 pub mod activity;
@@ -33,6 +34,7 @@ pub mod report;
 pub mod resolve;
 pub mod serve;
 pub mod stats;
+pub mod utc;
 pub use arena_game::terminal;
 
 /// The sandbox (the `arena-sandbox` crate).

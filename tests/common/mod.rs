@@ -3,8 +3,10 @@
 
 #![allow(dead_code)]
 
+use std::ffi::OsStr;
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 
 pub mod components;
@@ -38,8 +40,42 @@ pub fn arena() -> Command {
 }
 
 /// Runs `arena` with `args` and returns its output.
-pub fn run(args: &[&str]) -> Output {
+pub fn run(args: &[impl AsRef<OsStr>]) -> Output {
     arena().args(args).output().expect("run arena")
+}
+
+/// The arguments of `arena league` playing the league file `file` into the folder `out`, then
+/// `extra` (say `--quiet` there when the standings table is not wanted).
+pub fn league_args(file: &Path, out: &Path, extra: &[&str]) -> Vec<String> {
+    let mut args = vec!["league".to_owned(), "--config".to_owned()];
+    args.push(file.display().to_string());
+    args.push("--output".to_owned());
+    args.push(out.display().to_string());
+    args.extend(extra.iter().map(|a| a.to_string()));
+    args
+}
+
+/// Runs `arena` with `args`, typing `input` on its standard input.
+pub fn run_typing(args: &[&str], input: &str) -> Output {
+    let mut child = arena()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run arena");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// A path as an argument (the tests' folders have UTF-8 names).
+pub fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
 }
 
 pub fn text(o: &Output) -> String {
@@ -86,6 +122,19 @@ pub fn example_wasm(name: &str) -> PathBuf {
     path
 }
 
+/// A core-module agent in WAT: one page of memory, ABI version 1, an 8 KiB buffer at 0, and
+/// `fields` (the game's exports and whatever they need).
+pub fn wat_agent(fields: &str) -> String {
+    format!(
+        r#"(module
+  (memory (export "memory") 1)
+  (func (export "arena_abi_version") (result i32) (i32.const 1))
+  (func (export "arena_buffer") (result i32) (i32.const 0))
+  (func (export "arena_buffer_size") (result i32) (i32.const 8192))
+  {fields})"#
+    )
+}
+
 /// A fresh, empty folder for one test, removed when the test passes (see `scratch`).
 pub fn temp_dir(name: &str) -> TempDir {
     TempDir::new(&workspace(), "e2e-tmp", name)
@@ -93,17 +142,43 @@ pub fn temp_dir(name: &str) -> TempDir {
 
 /// A league file over the given example agents.
 pub fn league_file(dir: &Path, agents: &[&str], extra: &str) -> PathBuf {
-    let mut text = String::from(extra);
-    text.push('\n');
-    for a in agents {
+    let agents: Vec<_> = agents.iter().map(|a| (a, example_wasm(a))).collect();
+    named_league_file(dir, extra, &agents)
+}
+
+/// The league file `dir/league.toml`: the league's keys `head`, then the agents (name, file).
+pub fn named_league_file<N: AsRef<str>, P: AsRef<Path>>(
+    dir: &Path,
+    head: &str,
+    agents: &[(N, P)],
+) -> PathBuf {
+    let mut text = format!("{head}\n");
+    for (name, path) in agents {
         text.push_str(&format!(
-            "[[agent]]\nname = \"{a}\"\npath = \"{}\"\n",
-            example_wasm(a).display()
+            "[[agent]]\nname = \"{}\"\npath = \"{}\"\n",
+            name.as_ref(),
+            path.as_ref().display()
         ));
     }
     let path = dir.join("league.toml");
     std::fs::write(&path, text).expect("write league file");
     path
+}
+
+/// A league output folder's `standings.json`.
+pub fn standings(out: &Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(out.join("standings.json")).expect("standings.json"))
+        .expect("standings.json is JSON")
+}
+
+/// `arena verify --league` of the output folder `out` passes, and its report holds the game's
+/// viewer `viewer` (`VIEWER.html` and `VIEWER.js`).
+pub fn verifies_with_its_viewer(out: &Path, viewer: &str) {
+    let o = run(&["verify", "--league", s(out)]);
+    assert!(o.status.success(), "{}", text(&o));
+    let report = out.join("report");
+    assert!(report.join(format!("{viewer}.html")).is_file());
+    assert!(report.join(format!("{viewer}.js")).is_file());
 }
 
 /// The files of a league output folder whose content must depend only on the league: standings,

@@ -280,12 +280,7 @@ impl Cluster {
 
     /// Creates an empty database `name` (dropping one of that name) and returns its URL.
     pub fn create_database(&self, name: &str) -> String {
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        sqlx::any::install_default_drivers();
-        rt.block_on(async {
+        block_on(async {
             let pool = sqlx::AnyPool::connect(&self.url("postgres"))
                 .await
                 .expect("connect to the cluster");
@@ -307,12 +302,7 @@ impl Cluster {
     /// Ends every connection to database `name` but the caller's (a lost connection, as a
     /// network cut or a restarted server makes it). Returns how many were ended.
     pub fn cut_connections(&self, name: &str) -> i64 {
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        sqlx::any::install_default_drivers();
-        rt.block_on(async {
+        block_on(async {
             let pool = sqlx::AnyPool::connect(&self.url("postgres")).await.unwrap();
             let rows = sqlx::query(
                 "SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity \
@@ -326,6 +316,16 @@ impl Cluster {
             rows.len() as i64
         })
     }
+}
+
+/// Runs `f` to its end on a runtime of its own, with sqlx's drivers installed.
+fn block_on<F: std::future::Future>(f: F) -> F::Output {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    sqlx::any::install_default_drivers();
+    rt.block_on(f)
 }
 
 impl Cluster {
@@ -423,6 +423,19 @@ impl Database {
         }
     }
 
+    /// A fresh folder for the test `name` on this database, and a server in it on this database
+    /// with the challenge keys `extra`.
+    pub fn serve(
+        &self,
+        name: &str,
+        extra: &str,
+    ) -> (crate::serve_support::TempDir, crate::serve_support::Server) {
+        let dir = crate::serve_support::temp_dir(&format!("{name}-{}", self.name()));
+        let config = format!("{}{extra}", self.challenge_line());
+        let server = crate::serve_support::Server::start(&dir, &config);
+        (dir, server)
+    }
+
     /// An `arena worker` process named `name` on this database (none with SQLite), stopped when
     /// dropped.
     pub fn worker(&self, dir: &Path, name: &str) -> Option<WorkerProcess> {
@@ -442,12 +455,7 @@ impl Database {
     /// The first column of the first row of `sql` (an integer) in this database.
     pub fn int(&self, sql: &str) -> i64 {
         let url = self.url().expect("a PostgreSQL database");
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        sqlx::any::install_default_drivers();
-        rt.block_on(async {
+        block_on(async {
             let pool = sqlx::AnyPool::connect(url).await.unwrap();
             let row = sqlx::query(sqlx::AssertSqlSafe(sql.to_owned()))
                 .fetch_one(&pool)

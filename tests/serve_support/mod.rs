@@ -45,6 +45,21 @@ pub fn climber(tag: &str) -> String {
         )
 }
 
+/// The hand-written climber logging `tag` (see [`climber`]), made to think before each trade: a
+/// loop of `spin` iterations, a few instructions each.
+pub fn thinker(tag: &str, spin: u64) -> String {
+    let climber = climber(tag);
+    let trade = "(func (export \"farm_trade\") (param $len i32) (result i32)\n    (local $k i32) (local $r i32)";
+    assert!(climber.contains(trade), "climber.wat's farm_trade changed");
+    climber.replace(
+        trade,
+        &format!(
+            "{trade} (local $spin i32)\n    (loop $think (local.set $spin (i32.add (local.get $spin) (i32.const 1))) \
+             (br_if $think (i32.lt_u (local.get $spin) (i32.const {spin}))))"
+        ),
+    )
+}
+
 /// A passer that writes `tag` to its debug log at every trade decision.
 pub fn chatty(tag: &str) -> String {
     format!(
@@ -88,26 +103,15 @@ impl Server {
     /// Writes `DIR/challenge.toml` (`data = "data"`, a free port, and `extra`) and starts the
     /// server on it.
     pub fn start(dir: &Path, extra: &str) -> Server {
-        let config = dir.join("challenge.toml");
-        std::fs::write(
-            &config,
-            format!("data = \"data\"\nlisten = \"127.0.0.1:0\"\n{extra}\n"),
-        )
-        .expect("write challenge.toml");
-        let mut s = Server {
-            dir: dir.to_path_buf(),
-            config,
-            url: String::new(),
-            child: None,
-            starts: 0,
-            open_files: None,
-        };
-        s.launch();
-        s
+        Server::start_limited(dir, extra, None)
     }
 
     /// [`Server::start`] under an open-files limit (`RLIMIT_NOFILE`) of `open_files`.
     pub fn start_with_open_files(dir: &Path, extra: &str, open_files: u64) -> Server {
+        Server::start_limited(dir, extra, Some(open_files))
+    }
+
+    fn start_limited(dir: &Path, extra: &str, open_files: Option<u64>) -> Server {
         let config = dir.join("challenge.toml");
         std::fs::write(
             &config,
@@ -120,7 +124,7 @@ impl Server {
             url: String::new(),
             child: None,
             starts: 0,
-            open_files: Some(open_files),
+            open_files,
         };
         s.launch();
         s

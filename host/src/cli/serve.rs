@@ -6,8 +6,8 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use crate::jobs::db::Db;
+use crate::jobs::storage::Storage;
 use crate::serve::config::Challenge;
-use crate::serve::storage::Storage;
 use crate::serve::{admin, serve};
 
 #[derive(clap::Args, Debug)]

@@ -9,7 +9,7 @@ use std::collections::HashSet;
 
 use sqlx::{AssertSqlSafe, Row};
 
-use super::lease::{locked_rows, Locking};
+use super::lease::{Locking, LADDER};
 use super::retry::{placeholders, retry_conflicts, write_rounds};
 use super::{Backend, Db};
 
@@ -105,35 +105,7 @@ impl Db {
     /// Extends the leases `owner` holds on ladder games to `expires_ms` (a worker does while it
     /// plays them). Returns how many it holds.
     pub async fn renew(&self, owner: &str, expires_ms: i64) -> anyhow::Result<u64> {
-        retry_conflicts(|| self.renew_once(owner, expires_ms)).await
-    }
-
-    async fn renew_once(&self, owner: &str, expires_ms: i64) -> anyhow::Result<u64> {
-        let sql = format!(
-            "UPDATE games SET lease_expires_ms = $1 WHERE id IN ({})",
-            self.game_rows(
-                "status = 'running' AND lease_owner = $2",
-                Locking::SkipLocked
-            )
-        );
-        let r = sqlx::query(AssertSqlSafe(sql))
-            .bind(expires_ms)
-            .bind(owner)
-            .execute(self.pool())
-            .await?;
-        Ok(r.rows_affected())
-    }
-
-    /// `SELECT id FROM games WHERE {filter}`, the rows locked in id order
-    /// (`super::lease`).
-    fn game_rows(&self, filter: &str, how: Locking) -> String {
-        locked_rows(
-            self.backend(),
-            "id",
-            &format!("games WHERE {filter}"),
-            "id",
-            how,
-        )
+        self.renew_leases(LADDER, owner, expires_ms).await
     }
 
     /// Puts back in the queue the ladder games `owner` leased and will not play (a worker that
@@ -141,15 +113,7 @@ impl Db {
     pub async fn release(&self, owner: &str, ids: &[i64]) -> anyhow::Result<u64> {
         let mut n = 0;
         for id in ids {
-            n += sqlx::query(
-                "UPDATE games SET status = 'scheduled', lease_owner = NULL, \
-                 lease_expires_ms = NULL WHERE id = $1 AND status = 'running' AND lease_owner = $2",
-            )
-            .bind(*id)
-            .bind(owner)
-            .execute(self.pool())
-            .await?
-            .rows_affected();
+            n += self.release_lease(LADDER, owner, &[*id]).await?;
         }
         Ok(n)
     }
@@ -177,7 +141,7 @@ impl Db {
                     .map(|i| format!("${i}"))
                     .collect::<Vec<_>>()
                     .join(", ");
-                let sql = self.game_rows(&format!("id IN ({ids})"), Locking::Wait);
+                let sql = LADDER.rows(self.backend(), &format!("id IN ({ids})"), Locking::Wait);
                 let mut q = sqlx::query(AssertSqlSafe(sql));
                 for &i in &round {
                     q = q.bind(results[i].id);
@@ -337,7 +301,8 @@ impl Db {
         let sql = format!(
             "UPDATE games SET status = 'scheduled', lease_owner = NULL, lease_expires_ms = NULL \
              WHERE id IN ({})",
-            self.game_rows(
+            LADDER.rows(
+                self.backend(),
                 "status = 'running' AND (($1 = 1 AND lease_owner LIKE 'local:%') \
                  OR lease_expires_ms < $2)",
                 Locking::SkipLocked

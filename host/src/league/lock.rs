@@ -173,22 +173,13 @@ fn utc_now() -> String {
     utc_text(secs)
 }
 
-/// `YYYY-MM-DD hh:mm:ss` for seconds since 1970 (UTC), by the `time` crate's calendar.
+/// `YYYY-MM-DD hh:mm:ss` for seconds since 1970 (UTC).
 fn utc_text(secs: u64) -> String {
-    let at = i64::try_from(secs).map(time::OffsetDateTime::from_unix_timestamp);
-    match at {
-        Ok(Ok(t)) => format!(
-            "{:04}-{:02}-{:02} {:02}:{:02}:{:02}",
-            t.year(),
-            u8::from(t.month()),
-            t.day(),
-            t.hour(),
-            t.minute(),
-            t.second()
-        ),
+    i64::try_from(secs)
+        .ok()
+        .and_then(crate::utc::text)
         // Past the year 9999: no clock this runs on.
-        _ => format!("{secs} s after 1970"),
-    }
+        .unwrap_or_else(|| format!("{secs} s after 1970"))
 }
 
 #[cfg(test)]

@@ -5,8 +5,8 @@
 
 use super::auth::{self, Name};
 use super::db::Contestant;
-use super::now_ms;
 use crate::jobs::db::Db;
+use crate::jobs::now_ms;
 
 /// State key: "1" while submissions are frozen.
 pub const FROZEN: &str = "frozen";

@@ -11,7 +11,8 @@ use std::time::Duration;
 
 use super::admin::{FINAL, FINAL_ERROR, FINAL_STANDINGS};
 use super::engine::{self, FinalEntrant};
-use super::{now_ms, App};
+use super::App;
+use crate::jobs::now_ms;
 
 /// Waits for the deadline (if there is one) and plays the final once.
 pub async fn watch(app: Arc<App>) {

@@ -294,18 +294,10 @@ pub fn num(x: Option<f64>, digits: usize) -> String {
 
 /// A time as UTC text, from milliseconds since 1970.
 pub fn time(ms: i64) -> String {
-    match ::time::OffsetDateTime::from_unix_timestamp(ms.div_euclid(1000)) {
-        Ok(t) => format!(
-            "{:04}-{:02}-{:02} {:02}:{:02}:{:02} UTC",
-            t.year(),
-            u8::from(t.month()),
-            t.day(),
-            t.hour(),
-            t.minute(),
-            t.second()
-        ),
+    match crate::utc::text(ms.div_euclid(1000)) {
+        Some(t) => format!("{t} UTC"),
         // Beyond the years 9999 either way: no time the server itself records.
-        Err(_) => format!("{ms} ms after 1970 UTC"),
+        None => format!("{ms} ms after 1970 UTC"),
     }
 }
 

@@ -21,8 +21,9 @@ use serde::Serialize;
 
 use super::db::{self, ActiveVersion, NewGame};
 use super::engine::{self, Standing};
-use super::{now_ms, App};
+use super::App;
 use crate::jobs::db::Db;
+use crate::jobs::now_ms;
 use crate::league::result::GameResult;
 
 /// One line of the leaderboard.

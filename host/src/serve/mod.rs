@@ -5,14 +5,15 @@
 //! deployment.
 //!
 //! The parts: [`config`] (the challenge file), [`db`] (SQLite or PostgreSQL, versioned
-//! migrations), [`storage`] (agents by content hash, records), [`auth`] (tokens, sessions, CSRF),
-//! [`engine`] (the only door into games, checks and leagues), [`uploads`] (taking and keeping an
-//! upload) and [`checks`] (checking it, fairly), [`ladder`] (what to play next, the ratings),
-//! [`workers`] (threads that play games, and the results of workers on other machines:
-//! `crate::distributed`), [`final_round`] (the deadline and the final), [`events`] (server-sent
-//! events), [`http`] (connections and their limits), [`api`] and [`pages`] (HTTP), [`cache`]
-//! (pages rendered once per change), [`admin`] (the host's commands), [`submit`] (the client)
-//! and [`test_runs`] (the editor's Test: games against chosen opponents, no version made).
+//! migrations), [`auth`] (tokens, sessions, CSRF), [`engine`] (the only door into games, checks
+//! and leagues), [`uploads`] (taking and keeping an upload) and [`checks`] (checking it, fairly),
+//! [`ladder`] (what to play next, the ratings), [`workers`] (threads that play games, and the
+//! results of workers on other machines: `crate::distributed`), [`final_round`] (the deadline and
+//! the final), [`events`] (server-sent events), [`http`] (connections and their limits), [`api`]
+//! and [`pages`] (HTTP), [`cache`] (pages rendered once per change), [`admin`] (the host's
+//! commands), [`submit`] (the client) and [`test_runs`] (the editor's Test: games against chosen
+//! opponents, no version made). Agents by content hash and records are kept by
+//! [`crate::jobs::storage`].
 
 pub mod admin;
 pub mod api;
@@ -31,7 +32,6 @@ pub mod http;
 pub mod ladder;
 pub mod pages;
 pub mod sources;
-pub use crate::jobs::storage;
 pub mod submit;
 pub mod test_runs;
 pub mod uploads;
@@ -45,13 +45,12 @@ use anyhow::Context;
 use tokio::sync::{Notify, Semaphore};
 
 use crate::jobs::db::Db;
+use crate::jobs::now_ms;
+use crate::jobs::storage::Storage;
 use crate::referee::{Engine, Rules};
 use config::Challenge;
 use events::Events;
 use ladder::Board;
-use storage::Storage;
-
-pub use crate::jobs::now_ms;
 
 /// Everything the server's tasks and threads share.
 pub struct App {

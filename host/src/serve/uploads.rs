@@ -21,7 +21,8 @@ use tokio::sync::{oneshot, OwnedSemaphorePermit};
 
 use super::checks::Job;
 use super::db::{Contestant, NewUpload, OverLimit, PendingUpload};
-use super::{now_ms, App};
+use super::App;
+use crate::jobs::now_ms;
 
 /// Why an upload was not taken.
 #[derive(Debug)]

@@ -21,9 +21,10 @@ use anyhow::Context;
 use tokio::runtime::Handle;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
 
-use super::storage::Storage;
-use super::{now_ms, App};
+use super::App;
 use crate::jobs::ladder_queue::{ClaimedGame, Finished};
+use crate::jobs::now_ms;
+use crate::jobs::storage::Storage;
 use crate::league::result::GameResult;
 use crate::referee::{self, Agent};
 

@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use sqlx::{AssertSqlSafe, Row};
 
 use super::{LeagueFinished, LeagueGame, CHECK_WAIT_MS, WORKER_HEARD_MS};
-use crate::jobs::lease::{LeaseOwner, Locking};
+use crate::jobs::lease::{LeaseOwner, Locking, LEAGUE};
 use crate::jobs::retry::{retry_conflicts, write_rounds};
 use crate::jobs::{Backend, Db};
 
@@ -75,23 +75,7 @@ impl Db {
 
     /// Extends the leases `owner` holds on league games to `expires_ms`. Returns how many.
     pub async fn renew_league_games(&self, owner: &str, expires_ms: i64) -> anyhow::Result<u64> {
-        retry_conflicts(|| self.renew_league_games_once(owner, expires_ms)).await
-    }
-
-    async fn renew_league_games_once(&self, owner: &str, expires_ms: i64) -> anyhow::Result<u64> {
-        let sql = format!(
-            "UPDATE league_games SET lease_expires_ms = $1 WHERE (league_id, game) IN ({})",
-            self.league_rows(
-                "status = 'running' AND lease_owner = $2",
-                Locking::SkipLocked
-            )
-        );
-        let r = sqlx::query(AssertSqlSafe(sql))
-            .bind(expires_ms)
-            .bind(owner)
-            .execute(self.pool())
-            .await?;
-        Ok(r.rows_affected())
+        self.renew_leases(LEAGUE, owner, expires_ms).await
     }
 
     /// Puts back in the queue league games `owner` leased and will not play.
@@ -101,16 +85,8 @@ impl Db {
         games: &[LeagueGame],
     ) -> anyhow::Result<()> {
         for g in games {
-            sqlx::query(
-                "UPDATE league_games SET status = 'scheduled', lease_owner = NULL, \
-                 lease_expires_ms = NULL WHERE league_id = $1 AND game = $2 \
-                 AND status = 'running' AND lease_owner = $3",
-            )
-            .bind(g.league)
-            .bind(g.game)
-            .bind(owner)
-            .execute(self.pool())
-            .await?;
+            self.release_lease(LEAGUE, owner, &[g.league, g.game])
+                .await?;
         }
         Ok(())
     }
@@ -139,7 +115,8 @@ impl Db {
             // (`super::lease`); the update then finds them held.
             if self.backend() == Backend::Postgres {
                 let keys = self.values_rows(round.len(), &["BIGINT", "BIGINT"]);
-                let sql = self.league_rows(
+                let sql = LEAGUE.rows(
+                    self.backend(),
                     &format!("(league_id, game) IN (VALUES {keys})"),
                     Locking::Wait,
                 );

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use sqlx::{AssertSqlSafe, Row};
 
 use super::{params, Collected, Counts, FirstPlay, CHUNK};
-use crate::jobs::lease::Locking;
+use crate::jobs::lease::{Locking, LEAGUE};
 use crate::jobs::retry::retry_conflicts;
 use crate::jobs::Db;
 
@@ -72,7 +72,8 @@ impl Db {
             } else {
                 ""
             },
-            self.league_rows(
+            LEAGUE.rows(
+                self.backend(),
                 &format!("league_id = $2 AND game IN ({})", params(3, chunk.len())),
                 Locking::Wait
             )
@@ -168,7 +169,8 @@ impl Db {
     async fn update_done_games(&self, set: &str, id: i64, chunk: &[i64]) -> anyhow::Result<()> {
         let sql = format!(
             "UPDATE league_games SET {set} WHERE (league_id, game) IN ({})",
-            self.league_rows(
+            LEAGUE.rows(
+                self.backend(),
                 &format!(
                     "league_id = $1 AND status = 'done' AND game IN ({})",
                     params(2, chunk.len())

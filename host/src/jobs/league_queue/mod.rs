@@ -16,9 +16,6 @@
 
 use sqlx::Row;
 
-use super::lease::{locked_rows, Locking};
-use super::Db;
-
 mod claims;
 mod collecting;
 mod leagues;
@@ -103,20 +100,6 @@ fn params(first: usize, n: usize) -> String {
         .map(|i| format!("${i}"))
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-impl Db {
-    /// `SELECT league_id, game FROM league_games WHERE {filter}`, the rows locked in key order
-    /// ([`super::lease`]).
-    fn league_rows(&self, filter: &str, how: Locking) -> String {
-        locked_rows(
-            self.backend(),
-            "league_id, game",
-            &format!("league_games WHERE {filter}"),
-            "league_id, game",
-            how,
-        )
-    }
 }
 
 fn league_row(r: &sqlx::any::AnyRow) -> anyhow::Result<LeagueRow> {

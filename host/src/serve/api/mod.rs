@@ -125,7 +125,7 @@ pub async fn viewer(app: &App, headers: &HeaderMap) -> anyhow::Result<Option<Con
     app.db
         .session(
             &auth::token_hash(session),
-            super::now_ms() - auth::SESSION_MS,
+            crate::jobs::now_ms() - auth::SESSION_MS,
         )
         .await
 }

@@ -8,8 +8,9 @@ use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::Form;
 
-use super::super::{api, auth, html, now_ms, App};
+use super::super::{api, auth, html, App};
 use super::{render, AppState, PageError};
+use crate::jobs::now_ms;
 
 pub(super) fn cookie_value<'h>(headers: &'h HeaderMap, name: &str) -> Option<&'h str> {
     headers

@@ -19,7 +19,8 @@ use tokio::sync::oneshot;
 
 use super::db::Contestant;
 use super::sources::Sources;
-use super::{now_ms, App};
+use super::App;
+use crate::jobs::now_ms;
 
 mod play;
 

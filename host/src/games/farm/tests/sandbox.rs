@@ -33,7 +33,17 @@ fn agent_wat(imports: &str, trade: &str, accept: &str, extra: &str) -> String {
 }
 
 fn passer() -> String {
-    agent_wat("", "i32.const 0", "i32.const 0", "")
+    passer_with("")
+}
+
+/// A passer with `extra` module fields (functions, tables, data, a start function).
+fn passer_with(extra: &str) -> String {
+    agent_wat("", "i32.const 0", "i32.const 0", extra)
+}
+
+/// An agent whose `farm_trade` runs `body` (and whose `farm_accept` declines).
+fn trading(body: &str) -> String {
+    agent_wat("", body, "i32.const 0", "")
 }
 
 /// Offers the stock 6 rabbits for a sheep every turn (legal only when it has the rabbits).
@@ -59,7 +69,11 @@ fn small_limits() -> Limits {
 }
 
 fn sandbox() -> Sandbox {
-    Sandbox::new(crate::games::registry().agents(), small_limits()).unwrap()
+    sandbox_with(small_limits())
+}
+
+fn sandbox_with(limits: Limits) -> Sandbox {
+    Sandbox::new(crate::games::registry().agents(), limits).unwrap()
 }
 
 fn load(sb: &Sandbox, name: &str, wat: &str) -> AgentModule {
@@ -67,8 +81,8 @@ fn load(sb: &Sandbox, name: &str, wat: &str) -> AgentModule {
         .unwrap_or_else(|e| panic!("{name} should load: {e:#}"))
 }
 
-fn load_err(sb: &Sandbox, wat_or_bytes: &[u8]) -> String {
-    match sb.load_bytes("bad", wat_or_bytes) {
+fn load_err(sb: &Sandbox, wat_or_bytes: impl AsRef<[u8]>) -> String {
+    match sb.load_bytes("bad", wat_or_bytes.as_ref()) {
         Ok(_) => panic!("module should be refused"),
         Err(e) => format!("{e:#}"),
     }
@@ -131,6 +145,11 @@ fn accept_view() -> AcceptView {
             get,
         },
     }
+}
+
+/// The fault of `m`'s first trade (seed 1), which must fail.
+fn first_trade_fault(m: &AgentModule) -> Fault {
+    with_player(m, 1, |p| with_obs(|o| p.trade(o).unwrap_err()))
 }
 
 /// Starts a player for seat 0 and runs `f` on a big stack.
@@ -198,14 +217,12 @@ fn loads_text_and_binary_alike_and_hashes_the_binary() {
 #[test]
 fn refuses_modules_without_the_exports() {
     let sb = sandbox();
-    let e = load_err(&sb, br#"(module (memory (export "memory") 1))"#);
+    let e = load_err(&sb, r#"(module (memory (export "memory") 1))"#);
     assert!(e.contains("missing export `farm_trade`"), "{e}");
     assert!(e.contains("missing export `arena_abi_version`"), "{e}");
     let e = load_err(
         &sb,
-        agent_wat("", "i32.const 0", "i32.const 0", "")
-            .replace(r#"(memory (export "memory") 1)"#, "(memory 1)")
-            .as_bytes(),
+        passer().replace(r#"(memory (export "memory") 1)"#, "(memory 1)"),
     );
     assert!(e.contains("missing export `memory`"), "{e}");
 }
@@ -217,7 +234,7 @@ fn refuses_wrong_export_signatures() {
         r#"(func (export "farm_accept") (param $len i32) (result i32) i32.const 0)"#,
         r#"(func (export "farm_accept") (param i64) (result i32) i32.const 0)"#,
     );
-    let e = load_err(&sb, wat.as_bytes());
+    let e = load_err(&sb, wat);
     assert!(
         e.contains("export `farm_accept` has type func(i64) -> i32, expected func(i32) -> i32"),
         "{e}"
@@ -227,30 +244,23 @@ fn refuses_wrong_export_signatures() {
 #[test]
 fn refuses_foreign_imports_naming_them() {
     let sb = sandbox();
-    let wat = agent_wat(
-        r#"(import "env" "system" (func (param i32) (result i32)))"#,
-        "i32.const 0",
-        "i32.const 0",
-        "",
-    );
-    let e = load_err(&sb, wat.as_bytes());
-    assert!(e.contains("env::system"), "{e}");
-    let wat = agent_wat(
-        r#"(import "arena" "log" (func (param i32) (result i32)))"#,
-        "i32.const 0",
-        "i32.const 0",
-        "",
-    );
-    let e = load_err(&sb, wat.as_bytes());
-    assert!(e.contains("arena::log"), "{e}");
-    let wat = agent_wat(
-        r#"(import "wasi_snapshot_preview1" "no_such_call" (func))"#,
-        "i32.const 0",
-        "i32.const 0",
-        "",
-    );
-    let e = load_err(&sb, wat.as_bytes());
-    assert!(e.contains("no_such_call"), "{e}");
+    for (import, named) in [
+        (
+            r#"(import "env" "system" (func (param i32) (result i32)))"#,
+            "env::system",
+        ),
+        (
+            r#"(import "arena" "log" (func (param i32) (result i32)))"#,
+            "arena::log",
+        ),
+        (
+            r#"(import "wasi_snapshot_preview1" "no_such_call" (func))"#,
+            "no_such_call",
+        ),
+    ] {
+        let e = load_err(&sb, agent_wat(import, "i32.const 0", "i32.const 0", ""));
+        assert!(e.contains(named), "{e}");
+    }
 }
 
 #[test]
@@ -260,7 +270,7 @@ fn refuses_the_wrong_abi_version() {
         r#"(func (export "arena_abi_version") (result i32) i32.const 1)"#,
         r#"(func (export "arena_abi_version") (result i32) i32.const 2)"#,
     );
-    let e = load_err(&sb, wat.as_bytes());
+    let e = load_err(&sb, wat);
     assert!(e.contains("arena_abi_version() returned 2"), "{e}");
 }
 
@@ -282,14 +292,10 @@ fn refuses_non_wasm_truncated_and_components() {
 
 #[test]
 fn refuses_files_over_the_size_cap_before_reading_them() {
-    let sb = Sandbox::new(
-        crate::games::registry().agents(),
-        Limits {
-            module_bytes: 100,
-            ..small_limits()
-        },
-    )
-    .unwrap();
+    let sb = sandbox_with(Limits {
+        module_bytes: 100,
+        ..small_limits()
+    });
     let dir = std::env::temp_dir().join(format!("arena-sandbox-cap-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("big.wat");
@@ -305,11 +311,7 @@ fn refuses_files_over_the_size_cap_before_reading_them() {
 #[test]
 fn an_infinite_loop_is_a_decision_fuel_fault_and_the_game_goes_on() {
     let sb = sandbox();
-    let looper = load(
-        &sb,
-        "looper",
-        &agent_wat("", "(loop $l br $l) i32.const 0", "i32.const 0", ""),
-    );
+    let looper = load(&sb, "looper", &trading("(loop $l br $l) i32.const 0"));
     let passer = load(&sb, "passer", &passer());
     let r = play(&looper, &passer, 3, 5, FaultPolicy::LoseMove);
     let f = faults(&r);
@@ -328,22 +330,14 @@ fn an_infinite_loop_is_a_decision_fuel_fault_and_the_game_goes_on() {
 #[test]
 fn the_wall_clock_backstop_is_a_timeout_that_says_it_depends_on_the_machine() {
     // More fuel than the backstop lets it burn.
-    let sb = Sandbox::new(
-        crate::games::registry().agents(),
-        Limits {
-            fuel_per_decision: u64::MAX / 4,
-            fuel_per_game: u64::MAX / 2,
-            decision_wall_ms: 20,
-            ..Limits::default()
-        },
-    )
-    .unwrap();
-    let looper = load(
-        &sb,
-        "looper",
-        &agent_wat("", "(loop $l (br $l)) i32.const 0", "i32.const 0", ""),
-    );
-    let fault = with_player(&looper, 1, |p| with_obs(|o| p.trade(o).unwrap_err()));
+    let sb = sandbox_with(Limits {
+        fuel_per_decision: u64::MAX / 4,
+        fuel_per_game: u64::MAX / 2,
+        decision_wall_ms: 20,
+        ..Limits::default()
+    });
+    let looper = load(&sb, "looper", &trading("(loop $l (br $l)) i32.const 0"));
+    let fault = first_trade_fault(&looper);
     assert_eq!(fault.kind, FaultKind::Timeout);
     assert_eq!(
         fault.detail,
@@ -354,20 +348,12 @@ fn the_wall_clock_backstop_is_a_timeout_that_says_it_depends_on_the_machine() {
 
 #[test]
 fn the_game_budget_ends_with_game_fuel_and_no_more_calls() {
-    let sb = Sandbox::new(
-        crate::games::registry().agents(),
-        Limits {
-            fuel_per_decision: 1_000_000,
-            fuel_per_game: 2_500_000,
-            ..Limits::default()
-        },
-    )
-    .unwrap();
-    let looper = load(
-        &sb,
-        "looper",
-        &agent_wat("", "(loop $l br $l) i32.const 0", "i32.const 0", ""),
-    );
+    let sb = sandbox_with(Limits {
+        fuel_per_decision: 1_000_000,
+        fuel_per_game: 2_500_000,
+        ..Limits::default()
+    });
+    let looper = load(&sb, "looper", &trading("(loop $l br $l) i32.const 0"));
     let kinds = with_player(&looper, 1, |p| {
         let kinds: Vec<_> = (0..5)
             .map(|_| with_obs(|o| p.trade(o).unwrap_err().kind))
@@ -387,14 +373,9 @@ fn the_game_budget_ends_with_game_fuel_and_no_more_calls() {
 /// `farm_trade` grows the memory 16 pages at a time until `memory.grow` answers -1, then runs
 /// `after` and passes.
 fn grow_until_refused(after: &str) -> String {
-    agent_wat(
-        "",
-        &format!(
-            "(loop $l (br_if $l (i32.ne (memory.grow (i32.const 16)) (i32.const -1)))) {after} i32.const 0"
-        ),
-        "i32.const 0",
-        "",
-    )
+    trading(&format!(
+        "(loop $l (br_if $l (i32.ne (memory.grow (i32.const 16)) (i32.const -1)))) {after} i32.const 0"
+    ))
 }
 
 #[test]
@@ -425,7 +406,7 @@ fn a_trap_after_a_refused_grow_in_the_same_decision_is_a_memory_limit_fault() {
         "bomb",
         &grow_until_refused("(drop (i32.load8_u (i32.mul (memory.size) (i32.const 65536))))"),
     );
-    let fault = with_player(&bomb, 1, |p| with_obs(|o| p.trade(o).unwrap_err()));
+    let fault = first_trade_fault(&bomb);
     assert_eq!(fault.kind, FaultKind::MemoryLimit, "{fault:?}");
     assert_eq!(
         fault.detail,
@@ -437,14 +418,11 @@ fn a_trap_after_a_refused_grow_in_the_same_decision_is_a_memory_limit_fault() {
     let late = load(
         &sb,
         "late",
-        &agent_wat(
-            "",
+        &trading(
             "(if (global.get $calls) (then unreachable))
              (global.set $calls (i32.const 1))
              (drop (memory.grow (i32.const 1000)))
              i32.const 0",
-            "i32.const 0",
-            "",
         ),
     );
     let (first, second) = with_player(&late, 1, |p| {
@@ -485,12 +463,10 @@ fn a_module_whose_initial_memory_is_past_the_limit_is_refused_at_load() {
     let sb = sandbox();
     let big = load_err(
         &sb,
-        passer()
-            .replace(
-                r#"(memory (export "memory") 1)"#,
-                r#"(memory (export "memory") 1000)"#,
-            )
-            .as_bytes(),
+        passer().replace(
+            r#"(memory (export "memory") 1)"#,
+            r#"(memory (export "memory") 1000)"#,
+        ),
     );
     assert!(
         big.contains("linear memory of 65536000 bytes requested, the limit is 33554432 bytes"),
@@ -501,12 +477,7 @@ fn a_module_whose_initial_memory_is_past_the_limit_is_refused_at_load() {
 #[test]
 fn unreachable_is_a_trap_with_its_message() {
     let sb = sandbox();
-    let m = load(
-        &sb,
-        "crash",
-        &agent_wat("", "unreachable", "i32.const 0", ""),
-    );
-    let fault = with_player(&m, 1, |p| with_obs(|o| p.trade(o).unwrap_err()));
+    let fault = first_trade_fault(&load(&sb, "crash", &trading("unreachable")));
     assert_eq!(fault.kind, FaultKind::Trap);
     assert!(fault.detail.contains("unreachable"), "{fault:?}");
 }
@@ -524,7 +495,7 @@ fn deep_recursion_is_a_stack_overflow() {
             r#"(func $down (param i32) (result i32) (call $down (i32.add (local.get 0) (i32.const 1))))"#,
         ),
     );
-    let fault = with_player(&m, 1, |p| with_obs(|o| p.trade(o).unwrap_err()));
+    let fault = first_trade_fault(&m);
     assert_eq!(fault.kind, FaultKind::StackOverflow, "{fault:?}");
 }
 
@@ -571,16 +542,13 @@ fn the_observation_arrives_in_the_buffer() {
     let m = load(
         &sb,
         "reader",
-        &agent_wat(
-            "",
+        &trading(
             r#"(if (i32.ne (i32.load (i32.const 4096)) (i32.const 1)) (then unreachable))
                (if (i32.ne (i32.load (i32.const 4100)) (i32.const 1)) (then unreachable))
                (if (i32.ne (i32.load (i32.const 4104)) (i32.const 1)) (then unreachable))
                (if (i32.ne (i32.load (i32.const 4112)) (i32.const 2)) (then unreachable))
                (if (i32.lt_u (local.get $len) (i32.const 312)) (then unreachable))
                i32.const 0"#,
-            "i32.const 0",
-            "",
         ),
     );
     let offer = with_player(&m, 1, |p| with_obs(|o| p.trade(o)));
@@ -596,11 +564,7 @@ fn init_gets_the_seed_and_a_nonzero_return_fails_the_load() {
         (if (i32.ne (i32.load (i32.const 4136)) (i32.const 300)) (then unreachable))
         (if (i32.ne (local.get $len) (i32.const 48)) (then unreachable))
         (i32.and (i32.load8_u (i32.const 4128)) (i32.const 1)))"#;
-    let m = load(
-        &sb,
-        "init",
-        &agent_wat("", "i32.const 0", "i32.const 0", init),
-    );
+    let m = load(&sb, "init", &passer_with(init));
     assert!(m.has_init());
     let results = run_with_big_stack(|| {
         (0..2u64)
@@ -619,13 +583,7 @@ fn a_start_function_loop_fails_the_load_not_the_host() {
     let sb = sandbox();
     let looping = load_err(
         &sb,
-        agent_wat(
-            "",
-            "i32.const 0",
-            "i32.const 0",
-            r#"(func $start (loop $l br $l)) (start $start)"#,
-        )
-        .as_bytes(),
+        passer_with(r#"(func $start (loop $l br $l)) (start $start)"#),
     );
     assert!(looping.contains("fuel"), "{looping}");
 }
@@ -635,13 +593,7 @@ fn a_failing_initialize_refuses_the_module_at_load() {
     let sb = sandbox();
     let e = load_err(
         &sb,
-        agent_wat(
-            "",
-            "i32.const 0",
-            "i32.const 0",
-            r#"(func (export "_initialize") unreachable)"#,
-        )
-        .as_bytes(),
+        passer_with(r#"(func (export "_initialize") unreachable)"#),
     );
     assert!(e.contains("_initialize"), "{e}");
     assert!(e.contains("unreachable"), "{e}");
@@ -690,16 +642,7 @@ fn a_start_function_that_fails_in_one_game_is_a_load_fault_of_that_game() {
 #[test]
 fn more_than_four_tables_are_refused_at_load() {
     let sb = sandbox();
-    let e = load_err(
-        &sb,
-        agent_wat(
-            "",
-            "i32.const 0",
-            "i32.const 0",
-            &"(table 1 funcref)".repeat(5),
-        )
-        .as_bytes(),
-    );
+    let e = load_err(&sb, passer_with(&"(table 1 funcref)".repeat(5)));
     assert!(e.contains("defines 5 tables; the arena allows 4"), "{e}");
 }
 
@@ -838,14 +781,10 @@ fn scribble_games(sb: &Sandbox) {
 
 #[test]
 fn the_log_is_bounded_and_out_of_bounds_logs_are_ignored() {
-    let sb = Sandbox::new(
-        crate::games::registry().agents(),
-        Limits {
-            log_bytes: 10,
-            ..small_limits()
-        },
-    )
-    .unwrap();
+    let sb = sandbox_with(Limits {
+        log_bytes: 10,
+        ..small_limits()
+    });
     let m = load(
         &sb,
         "chatty",
