@@ -1346,6 +1346,20 @@ fn components_that_cannot_be_agents_are_refused_before_any_game() {
         );
     }
 
+    // The farm's decisions by name with other types: of neither of the farm's worlds, and the
+    // refusal says why for each and lists both.
+    let run = refused(
+        &dir,
+        &hostile_dir().join("component_wrong_types.wat"),
+        "(world farm: ",
+    );
+    for part in [
+        "; world farm-json: ",
+        "farm-json (init, trade, accept-offer)",
+    ] {
+        assert!(run.output.contains(part), "{part}: {}", run.output);
+    }
+
     // A component of the other game's world.
     refused(
         &dir,

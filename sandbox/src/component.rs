@@ -126,9 +126,14 @@ pub(crate) fn check(
     let not_an_agent = |why: String| {
         let known: Vec<String> = worlds
             .iter()
-            .map(|(_, w)| {
-                let name = w.name().split_once('@').map_or(w.name(), |(n, _)| n);
-                format!("{name} ({})", w.exports().join(", "))
+            .flat_map(|(_, w)| {
+                let exports = w.exports().join(", ");
+                std::iter::once(w.name())
+                    .chain(w.other_worlds())
+                    .map(move |full| {
+                        let name = full.split_once('@').map_or(full, |(n, _)| n);
+                        format!("{name} ({exports})")
+                    })
             })
             .collect();
         anyhow!(

@@ -91,6 +91,11 @@ pub trait ComponentWorld: Send + Sync + 'static {
     fn javascript_glue(&self, _entry: &str) -> Option<JavaScriptGlue> {
         None
     }
+    /// The game's other worlds of the same exports that [`ComponentWorld::prepare`] also takes
+    /// (a leaner view for one language, say), by full name: a refusal lists them with this one.
+    fn other_worlds(&self) -> Vec<&'static str> {
+        Vec::new()
+    }
 }
 
 /// A glue module a JavaScript agent's build adds ([`ComponentWorld::javascript_glue`]).

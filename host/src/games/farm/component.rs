@@ -91,13 +91,20 @@ impl ComponentWorld for FarmWorld {
         })
     }
 
-    /// World `farm`, else `farm-json`; when neither fits, why it is not of `farm`.
+    fn other_worlds(&self) -> Vec<&'static str> {
+        vec![JsonWorld.name()]
+    }
+
+    /// World `farm`, else `farm-json`; when neither fits, why it is of neither.
     fn prepare(&self, pre: InstancePre<HostState>) -> wasmtime::Result<Box<dyn WorldPre>> {
         RecordWorld
             .prepare(pre.clone())
             .or_else(|not_farm| match JsonWorld.prepare(pre) {
                 Ok(json) => Ok(Box::new(JsonPre(json)) as Box<dyn WorldPre>),
-                Err(_) => Err(not_farm),
+                Err(not_json) => Err(wasmtime::Error::msg(format!(
+                    "{not_farm:#}; world {}: {not_json:#}",
+                    (&JsonWorld as &dyn ComponentWorld).short_name()
+                ))),
             })
     }
 }
