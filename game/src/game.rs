@@ -11,7 +11,7 @@ use std::time::Duration;
 use arena_sandbox::{AgentModule, Init};
 
 use crate::info::{
-    no_settings, GameInfo, Narration, Perft, Smoke, SmokeOptions, Template, Terminal, Viewer,
+    no_settings, GameInfo, Narration, Perft, Smoke, SmokeOptions, Template, Viewer, WithPerson,
 };
 use crate::kept::{unfinished, Kept};
 use crate::play::{play, Ended};
@@ -20,6 +20,7 @@ use crate::record::{Line, Record, RecordReader, VerifyError, VerifySummary, Writ
 use crate::replay::RecordLines;
 use crate::rules::{Rules, Sink};
 use crate::seed::SeededDice;
+use crate::smoke_games::{smoke_games, SmokeGames};
 use crate::{GameSettings, SeatUsage, Summary, Table};
 
 /// A played game: its record (JSON Lines, docs/RECORDS.md), its summary, what each agent used,
@@ -54,9 +55,9 @@ pub struct Strategies {
 }
 
 /// What a game brings besides its rules and records: its settings, its words and pictures (the
-/// narration, the report's replay data, its viewer), `arena new`'s templates, and what it alone
-/// has (a move counter, a person at the terminal, strategies for the bench).
-pub trait Present: Record {
+/// narration, the report's replay data, its viewer, what its smoke games tell: [`SmokeGames`]),
+/// `arena new`'s templates, and what it alone has (a move counter, a person at the terminal, strategies for the bench).
+pub trait Present: Record + SmokeGames {
     /// The game's own settings from the table named after it in a league or challenge file
     /// (`None`: no such table): unknown keys refused, naming the key, defaults filled in.
     fn settings(&self, keys: Option<&toml::Table>) -> anyhow::Result<GameSettings> {
@@ -89,16 +90,6 @@ pub trait Present: Record {
     /// width and writes).
     fn narrate(&self, game: &Kept<Self>, opts: &Narration<'_>) -> String;
 
-    /// `arena check`: the smoke games of one agent, with what they tell of it written to `out`.
-    /// An error is the host's own failure (no verdict on the agent).
-    fn smoke(
-        &self,
-        host: &Host<'_>,
-        agent: &AgentModule,
-        opts: &SmokeOptions,
-        out: &mut dyn Write,
-    ) -> anyhow::Result<Smoke>;
-
     /// The report: the data (JSON) the game's viewer animates, from its record's lines.
     fn replay(&self, record: &RecordLines<'_>) -> anyhow::Result<Vec<u8>>;
 
@@ -120,20 +111,18 @@ pub trait Present: Record {
     }
 
     /// `arena play` with a person at the terminal (see [`Game::play_person`]).
-    fn play_person(
-        &self,
-        host: &Host<'_>,
-        table: &Table,
-        seats: &[Option<Seat<'_>>],
-        io: Terminal,
-        opts: &Narration<'_>,
-    ) -> anyhow::Result<Option<Played>> {
-        let _ = (host, table, seats, io, opts);
-        anyhow::bail!(
-            "a person at the terminal cannot play {} (only agents can)",
-            self.info().title
-        )
+    fn play_person(&self, game: WithPerson<'_>) -> anyhow::Result<Option<Played>> {
+        no_person(self.info(), game)
     }
+}
+
+/// The refusal of a game people cannot play at the terminal.
+fn no_person(info: &GameInfo, game: WithPerson<'_>) -> anyhow::Result<Option<Played>> {
+    let _ = game;
+    anyhow::bail!(
+        "a person at the terminal cannot play {} (only agents can)",
+        info.title
+    )
 }
 
 /// A game of the arena: what the registry lists. Games implement [`Rules`], [`Record`] and
@@ -149,13 +138,16 @@ pub trait Game: Send + Sync + 'static {
     /// `HostFailure` when the host could not set a seat up).
     fn play(&self, host: &Host<'_>, table: &Table, seats: &[Seat<'_>]) -> anyhow::Result<Played>;
 
-    /// Plays one game as [`Game::play`] does, without writing a record (the bench).
+    /// Plays one game as [`Game::play`] does, without writing a record (the bench); by default
+    /// the summary of a game played.
     fn play_unrecorded(
         &self,
         host: &Host<'_>,
         table: &Table,
         seats: &[Seat<'_>],
-    ) -> anyhow::Result<Summary>;
+    ) -> anyhow::Result<Summary> {
+        Ok(self.play(host, table, seats)?.summary)
+    }
 
     /// Verifies a record of this game whose setup line (`setup`) has been read, by replaying it
     /// from `reader` as a stream: the replay must give the very same lines back, and the digest
@@ -170,7 +162,9 @@ pub trait Game: Send + Sync + 'static {
         out: &mut dyn Write,
     ) -> anyhow::Result<()>;
 
-    /// `arena check`: the smoke games of one agent ([`Present::smoke`]).
+    /// `arena check`: the smoke games of one agent, with what they tell of it written to `out`
+    /// ([`smoke_games`] for a game of the host's loop). An error is the host's own failure (no
+    /// verdict on the agent).
     fn smoke(
         &self,
         host: &Host<'_>,
@@ -188,24 +182,24 @@ pub trait Game: Send + Sync + 'static {
     /// `arena new`: the game's templates, one per language.
     fn templates(&self) -> &'static [Template];
 
-    /// `arena bench`: the game's example strategies.
-    fn strategies(&self) -> Option<&'static Strategies>;
+    /// `arena bench`: the game's example strategies (by default none: the bench cannot measure
+    /// the arena on the game).
+    fn strategies(&self) -> Option<&'static Strategies> {
+        None
+    }
 
-    /// `arena perft`: the move counter of a game of positions and moves.
-    fn perft(&self) -> Option<&'static dyn Perft>;
+    /// `arena perft`: the move counter of a game of positions and moves (by default none).
+    fn perft(&self) -> Option<&'static dyn Perft> {
+        None
+    }
 
-    /// `arena play` with a person at the terminal: a seat of `seats` that is `None` is a person
-    /// (the word `human` on the command line), whose moves are read from `io.input`; the game is
-    /// told on `io.screen` as it is played. `Ok(None)`: the person left before the end (there is
-    /// nothing to record). A game people cannot play here refuses.
-    fn play_person(
-        &self,
-        host: &Host<'_>,
-        table: &Table,
-        seats: &[Option<Seat<'_>>],
-        io: Terminal,
-        opts: &Narration<'_>,
-    ) -> anyhow::Result<Option<Played>>;
+    /// `arena play` with a person at the terminal: a seat of `game.seats` that is `None` is a
+    /// person, whose moves are read from `game.io.input`; the game is told on `game.io.screen` as
+    /// it is played. `Ok(None)`: the person left before the end (there is nothing to record). A
+    /// game people cannot play here refuses (the default).
+    fn play_person(&self, game: WithPerson<'_>) -> anyhow::Result<Option<Played>> {
+        no_person(self.info(), game)
+    }
 }
 
 impl fmt::Debug for dyn Game {
@@ -388,12 +382,12 @@ impl<R: Present> Game for Hosted<R> {
 
     fn smoke(
         &self,
-        host: &Host<'_>,
+        _host: &Host<'_>,
         agent: &AgentModule,
         opts: &SmokeOptions,
         out: &mut dyn Write,
     ) -> anyhow::Result<Smoke> {
-        self.0.smoke(host, agent, opts, out)
+        smoke_games(&self.0, agent, opts, out)
     }
 
     fn replay(&self, record: &RecordLines<'_>) -> anyhow::Result<Vec<u8>> {
@@ -416,14 +410,7 @@ impl<R: Present> Game for Hosted<R> {
         self.0.perft()
     }
 
-    fn play_person(
-        &self,
-        host: &Host<'_>,
-        table: &Table,
-        seats: &[Option<Seat<'_>>],
-        io: Terminal,
-        opts: &Narration<'_>,
-    ) -> anyhow::Result<Option<Played>> {
-        self.0.play_person(host, table, seats, io, opts)
+    fn play_person(&self, game: WithPerson<'_>) -> anyhow::Result<Option<Played>> {
+        self.0.play_person(game)
     }
 }

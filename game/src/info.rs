@@ -7,9 +7,12 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::ops::RangeInclusive;
 
+use anyhow::Context;
 use arena_sandbox::{AgentInterface, ComponentWorld};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
 
-use crate::GameSettings;
+use crate::{GameSettings, Host, Seat, Table};
 
 /// Who a game is and who may play it.
 #[derive(Debug)]
@@ -95,6 +98,21 @@ pub fn no_settings(info: &GameInfo, keys: Option<&toml::Table>) -> anyhow::Resul
     Ok(GameSettings::new())
 }
 
+/// A game's own settings (`settings`, which `whose` names in errors: `the game's settings`) as
+/// the game's settings of a league: a JSON object.
+pub fn settings_map<T: Serialize>(settings: &T, whose: &str) -> anyhow::Result<GameSettings> {
+    match serde_json::to_value(settings)? {
+        serde_json::Value::Object(map) => Ok(map),
+        _ => anyhow::bail!("{whose} are not a JSON object"),
+    }
+}
+
+/// A game's own settings from the game's settings of a league (as [`settings_map`] wrote them).
+pub fn settings_of_map<T: DeserializeOwned>(map: &GameSettings, whose: &str) -> anyhow::Result<T> {
+    serde_json::from_value(serde_json::Value::Object(map.clone()))
+        .with_context(|| format!("{whose} of this table"))
+}
+
 /// How `arena play` narrates a game.
 pub struct Narration<'a> {
     /// The players' names, by seat.
@@ -110,6 +128,17 @@ pub struct Narration<'a> {
 pub struct Terminal {
     pub input: Box<dyn std::io::BufRead>,
     pub screen: Box<dyn Write>,
+}
+
+/// `arena play` with a person at the terminal ([`crate::Game::play_person`]): the table, its
+/// seats (a `None` seat is the person: the word `human` on the command line), the terminal the
+/// person plays at, and how the game is told.
+pub struct WithPerson<'a> {
+    pub host: &'a Host<'a>,
+    pub table: &'a Table,
+    pub seats: &'a [Option<Seat<'a>>],
+    pub io: Terminal,
+    pub opts: &'a Narration<'a>,
 }
 
 /// The smoke games of `arena check`.
@@ -147,6 +176,20 @@ pub struct Viewer {
     pub link: &'static str,
     /// The viewer's files: name and text.
     pub assets: &'static [(&'static str, &'static str)],
+}
+
+/// A game's [`Viewer`]: its page, the label of its link, and its files, read from the folder
+/// `viewer/` beside the file that names them: `viewer!("board.html", "▶ board", ["board.html",
+/// "board.js"])`.
+#[macro_export]
+macro_rules! viewer {
+    ($page:literal, $link:literal, [$($file:literal),* $(,)?]) => {
+        $crate::Viewer {
+            page: $page,
+            link: $link,
+            assets: &[$(($file, include_str!(concat!("viewer/", $file)))),*],
+        }
+    };
 }
 
 /// One file of a template: its path in the project and its text (with `{{name}}` and

@@ -27,6 +27,7 @@ pub mod replay;
 pub mod rules;
 pub mod seed;
 mod smoke;
+pub mod smoke_games;
 pub mod terminal;
 pub mod vocab;
 

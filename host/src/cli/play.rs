@@ -12,6 +12,7 @@ use std::sync::Arc;
 
 use anyhow::Context;
 
+use crate::game::info::WithPerson;
 use crate::game::{FaultPolicy, Game, Host, Narration, Played, Seat, SeatUsage, Table, Terminal};
 use crate::records::RecordMeta;
 use crate::resolve::resolve_agent;
@@ -340,7 +341,13 @@ fn run_person(args: &PlayArgs) -> anyhow::Result<i32> {
             input: Box::new(std::io::stdin().lock()),
             screen: Box::new(std::io::stdout()),
         };
-        game.play_person(&host, &table, &seats, io, &narration)
+        game.play_person(WithPerson {
+            host: &host,
+            table: &table,
+            seats: &seats,
+            io,
+            opts: &narration,
+        })
     })?;
     let Some(played) = played else {
         outln!("No record written: the game was not finished.");

@@ -40,8 +40,8 @@ use anyhow::Context;
 use crate::game::record::{DiceOrigin, Line, RecordReader, VerifyError, VerifySummary};
 use crate::game::replay::RecordLines;
 use crate::game::{
-    Game, GameInfo, GameSettings, Host, Narration, Perft, Played, Seat, Smoke, SmokeOptions,
-    Strategies, Summary, Table, Template, Terminal, Viewer,
+    Game, GameInfo, GameSettings, Host, Narration, Played, Seat, Smoke, SmokeOptions, Table,
+    Template, Viewer,
 };
 use crate::sandbox::{AgentInterface, AgentModule, SnippetInterface};
 
@@ -143,15 +143,6 @@ impl Game for CodewarGame {
         play(table, &settings, &seat_modules(seats)?)
     }
 
-    fn play_unrecorded(
-        &self,
-        host: &Host<'_>,
-        table: &Table,
-        seats: &[Seat<'_>],
-    ) -> anyhow::Result<Summary> {
-        Ok(self.play(host, table, seats)?.summary)
-    }
-
     fn verify(&self, reader: RecordReader<'_>, setup: Line) -> Result<VerifySummary, VerifyError> {
         let v = record::verify_lines(reader, setup)?;
         Ok(VerifySummary {
@@ -209,25 +200,6 @@ impl Game for CodewarGame {
 
     fn templates(&self) -> &'static [Template] {
         &TEMPLATES
-    }
-
-    fn strategies(&self) -> Option<&'static Strategies> {
-        None
-    }
-
-    fn perft(&self) -> Option<&'static dyn Perft> {
-        None
-    }
-
-    fn play_person(
-        &self,
-        _host: &Host<'_>,
-        _table: &Table,
-        _seats: &[Option<Seat<'_>>],
-        _io: Terminal,
-        _opts: &Narration<'_>,
-    ) -> anyhow::Result<Option<Played>> {
-        anyhow::bail!("a person at the terminal cannot play {TITLE} (only agents can)")
     }
 }
 

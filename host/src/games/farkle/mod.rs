@@ -17,15 +17,10 @@ pub mod rules;
 mod smoke;
 pub mod turn;
 
-use std::io::Write;
-
 use arena_abi::names;
 
 use crate::game::replay::RecordLines;
-use crate::game::{
-    GameInfo, Host, Kept, Narration, Present, Smoke, SmokeOptions, Template, Viewer,
-};
-use crate::sandbox::AgentModule;
+use crate::game::{GameInfo, Kept, Narration, Present, Template, Viewer};
 
 pub use native::{native, Sdk};
 pub use turn::{Answer, GameEnd, LoadFault, Observation, RollRecord, Setup, TurnEnd, TurnRecord};
@@ -56,15 +51,11 @@ pub type GameRecord = Kept<Farkle>;
 impl Present for Farkle {
     /// The game viewer (`farkle.html?game=N`): the score by round, every turn with its rolls,
     /// drafts, points and how it ended.
-    const VIEWER: &'static Viewer = &Viewer {
-        page: "farkle.html",
-        link: "▶ turns",
-        assets: &[
-            ("farkle.html", include_str!("viewer/farkle.html")),
-            ("farkle.js", include_str!("viewer/farkle.js")),
-            ("farkle.css", include_str!("viewer/farkle.css")),
-        ],
-    };
+    const VIEWER: &'static Viewer = &crate::game::viewer!(
+        "farkle.html",
+        "▶ turns",
+        ["farkle.html", "farkle.js", "farkle.css"]
+    );
 
     /// `arena new`'s templates: Rust and WAT modules, components in Python and JavaScript.
     const TEMPLATES: &'static [Template] = &crate::game::templates![
@@ -76,16 +67,6 @@ impl Present for Farkle {
 
     fn narrate(&self, game: &GameRecord, opts: &Narration<'_>) -> String {
         narrate::narrate(opts.names, game, opts.logs)
-    }
-
-    fn smoke(
-        &self,
-        _host: &Host<'_>,
-        agent: &AgentModule,
-        opts: &SmokeOptions,
-        out: &mut dyn Write,
-    ) -> anyhow::Result<Smoke> {
-        smoke::smoke(agent, opts, out)
     }
 
     fn replay(&self, record: &RecordLines<'_>) -> anyhow::Result<Vec<u8>> {

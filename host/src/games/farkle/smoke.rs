@@ -4,23 +4,12 @@
 
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::time::Instant;
 
 use super::narrate::describe_reject;
 use super::{Farkle, GameRecord, Setup, TurnEnd};
-use crate::game::{smoke_game, FaultPolicy, SeatUsage, Smoke, SmokeOptions};
+use crate::game::smoke_games::{SmokeGame, SmokeGames};
+use crate::game::{FaultPolicy, Native, Smoke};
 use crate::sandbox::AgentModule;
-
-/// `writeln!` whose error is ignored: a closed standard output must not change the verdict (the
-/// exit status says it), and a `Vec<u8>` never fails.
-macro_rules! say {
-    ($out:expr) => {
-        let _ = writeln!($out);
-    };
-    ($out:expr, $($arg:tt)*) => {
-        let _ = writeln!($out, $($arg)*);
-    };
-}
 
 /// What one solo smoke game showed.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -73,109 +62,112 @@ pub fn solo_report(record: &GameRecord) -> SoloReport {
     r
 }
 
-/// One solo game of `module`: its record and what the agent used ([`smoke_game`]).
-pub(super) fn play_alone(
-    setup: &Setup,
-    module: &AgentModule,
-) -> anyhow::Result<(GameRecord, SeatUsage)> {
-    smoke_game(&Farkle, setup, module, setup.round_cap, 0, &[])
-}
+impl SmokeGames for Farkle {
+    /// The turns each game that reached the target took.
+    type Tally = Vec<usize>;
 
-/// `args.games` solo Farkle games of `module`, seeds from `args.seed` on.
-pub(super) fn smoke(
-    module: &AgentModule,
-    args: &SmokeOptions,
-    out: &mut dyn Write,
-) -> anyhow::Result<Smoke> {
-    let mut smoke = Smoke::default();
-    say!(
-        out,
-        "\nFarkle smoke games (solo, turns to reach {}):",
-        farkle_rules::TARGET
-    );
-    let mut reached = Vec::new();
-    for g in 0..args.games {
-        let seed = args.seed.wrapping_add(u64::from(g));
-        let setup = Setup {
+    fn smoke_heading(&self) -> String {
+        format!(
+            "Farkle smoke games (solo, turns to reach {}):",
+            farkle_rules::TARGET
+        )
+    }
+
+    fn smoke_setup(&self, _agent: &AgentModule, seed: u64, round_cap: u32) -> Setup {
+        Setup {
             policy: FaultPolicy::LoseMove,
-            ..Setup::new(1, seed, args.round_cap)
-        };
-        let t = Instant::now();
-        let (record, usage) = play_alone(&setup, module)?;
-        let took = t.elapsed();
-        let report = solo_report(&record);
+            ..Setup::new(1, seed, round_cap)
+        }
+    }
+
+    /// None: the agent plays alone.
+    fn smoke_others(&self) -> Vec<Native> {
+        Vec::new()
+    }
+
+    fn smoke_seat(&self, _game: u32) -> usize {
+        0
+    }
+
+    fn smoke_tell(
+        &self,
+        game: &SmokeGame<'_, Farkle>,
+        reached: &mut Vec<usize>,
+        smoke: &mut Smoke,
+        out: &mut dyn Write,
+    ) {
+        let (record, usage, seed) = (&game.kept, &game.usage, game.seed);
+        let target = record.setup.target;
+        let report = solo_report(record);
         let result = match report.turns_to_target {
             Some(n) => {
                 reached.push(n);
-                format!("reached {} in {n} turns", setup.target)
+                format!("reached {target} in {n} turns")
             }
             None => format!(
-                "did not reach {} in {} turns (score {})",
-                setup.target, report.turns, report.score
+                "did not reach {target} in {} turns (score {})",
+                report.turns, report.score
             ),
         };
         let rejected: u32 = report.rejections.values().sum();
-        say!(
+        let _ = writeln!(
             out,
             "  game {} (seed {seed}): {result}, {rejected} rejected drafts, {} faults, {} fuel \
              ({} per decision at most), {}",
-            g + 1,
+            game.number,
             report.faults.len(),
             usage.fuel,
             usage.max_decision_fuel,
-            crate::terminal::millis(took)
+            crate::terminal::millis(game.took)
         );
         for (at, what) in &report.faults {
-            smoke.fault(
-                out,
-                &format!("Farkle game {} (seed {seed}){at}", g + 1),
-                what,
-            );
+            let context = format!("Farkle game {} (seed {seed}){at}", game.number);
+            smoke.fault(out, &context, what);
         }
         for (reason, n) in &report.rejections {
             let reason = farkle_rules::Reject::ALL
                 .into_iter()
                 .find(|r| r.name() == *reason)
                 .expect("a reason of the rules");
-            *smoke
-                .warnings
-                .entry(format!(
-                    "rejected Farkle drafts: {} ({})",
-                    describe_reject(reason),
-                    reason.name()
-                ))
-                .or_default() += n;
-        }
-        if args.logs && g == 0 {
-            let logs = record.end.start_logs.iter().map(|l| (0, l)).chain(
-                record
-                    .turns
-                    .iter()
-                    .flat_map(|t| t.logs.iter().map(move |l| (t.turn, l))),
+            let warning = format!(
+                "rejected Farkle drafts: {} ({})",
+                describe_reject(reason),
+                reason.name()
             );
-            for (turn, log) in logs {
-                for line in crate::terminal::log_lines(&log.text) {
-                    say!(out, "    [log, turn {turn}] {line}");
-                }
-            }
+            *smoke.warnings.entry(warning).or_default() += n;
+        }
+        let start = record.end.start_logs.iter().map(|l| (0, l));
+        let turns = record
+            .turns
+            .iter()
+            .flat_map(|t| t.logs.iter().map(move |l| (t.turn, l)));
+        for (turn, log) in start.chain(turns) {
+            game.log(out, &format!("turn {turn}"), &log.text);
         }
     }
-    if !reached.is_empty() {
-        let mean = reached.iter().sum::<usize>() as f64 / reached.len() as f64;
-        say!(
-            out,
-            "  reached {} in {} of {} games, {mean:.1} turns on average",
-            farkle_rules::TARGET,
-            reached.len(),
-            args.games
-        );
+
+    fn smoke_close(&self, reached: Vec<usize>, games: u32, out: &mut dyn Write) {
+        if !reached.is_empty() {
+            let mean = reached.iter().sum::<usize>() as f64 / reached.len() as f64;
+            let _ = writeln!(
+                out,
+                "  reached {} in {} of {games} games, {mean:.1} turns on average",
+                farkle_rules::TARGET,
+                reached.len(),
+            );
+        }
     }
-    Ok(smoke)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::{smoke_game, SeatUsage};
+
+    /// One solo game of `module`: its record and what the agent used.
+    fn play_alone(setup: &Setup, module: &AgentModule) -> anyhow::Result<(GameRecord, SeatUsage)> {
+        smoke_game(&Farkle, setup, module, setup.round_cap, 0, &[])
+    }
 
     const BANKER: &str = include_str!("templates/wat/farkle.wat");
 

@@ -22,15 +22,10 @@ mod smoke;
 pub mod strategies;
 pub mod turn;
 
-use std::io::Write;
-
 use arena_abi::names;
 
 use crate::game::replay::RecordLines;
-use crate::game::{
-    GameInfo, Host, Kept, Narration, Present, Smoke, SmokeOptions, Strategies, Template, Viewer,
-};
-use crate::sandbox::AgentModule;
+use crate::game::{GameInfo, Kept, Narration, Present, Strategies, Template, Viewer};
 
 pub use crate::game::{AgentLog, Outcome};
 pub use event::{Event, Party};
@@ -63,15 +58,11 @@ pub type GameRecord = Kept<Farm>;
 impl Present for Farm {
     /// The replay viewer (`replay.html?game=N`): herds and stock, the dice, trades, attacks,
     /// breeding, faults and the win, with play controls.
-    const VIEWER: &'static Viewer = &Viewer {
-        page: "replay.html",
-        link: "▶ replay",
-        assets: &[
-            ("replay.html", include_str!("viewer/replay.html")),
-            ("replay.js", include_str!("viewer/replay.js")),
-            ("replay.css", include_str!("viewer/replay.css")),
-        ],
-    };
+    const VIEWER: &'static Viewer = &crate::game::viewer!(
+        "replay.html",
+        "▶ replay",
+        ["replay.html", "replay.js", "replay.css"]
+    );
 
     /// `arena new`'s templates: every language of the SDK, and components in Python and JavaScript.
     const TEMPLATES: &'static [Template] = &crate::game::templates![
@@ -87,16 +78,6 @@ impl Present for Farm {
     fn narrate(&self, game: &GameRecord, opts: &Narration<'_>) -> String {
         let logs = opts.logs.then(|| narrate::logs_of(game));
         narrate::Narrator::new(opts.names, &game.setup).narrate(game, logs.as_ref())
-    }
-
-    fn smoke(
-        &self,
-        _host: &Host<'_>,
-        agent: &AgentModule,
-        opts: &SmokeOptions,
-        out: &mut dyn Write,
-    ) -> anyhow::Result<Smoke> {
-        smoke::smoke(agent, opts, out)
     }
 
     fn replay(&self, record: &RecordLines<'_>) -> anyhow::Result<Vec<u8>> {

@@ -3,69 +3,65 @@
 //! of them are seen). Faults are errors; illegal trade offers are warnings, counted by reason.
 
 use std::io::Write;
-use std::time::Instant;
 
-use farm_rules::{for_each_stock_trade, Herd, Offer, Trade, FARM_ANIMALS};
+use farm_rules::{for_each_stock_trade, FailReason, Herd, Offer, Trade, FARM_ANIMALS};
 
 use super::rules::ACCEPT;
 use super::turn::{Answer, Asked};
 use super::{Event, Farm, FaultPolicy, GameRecord, Outcome, Setup};
 #[cfg(test)]
 use crate::game::play_seeded;
-use crate::game::{
-    smoke_game as play_smoke, Fault, Native, Player, Question, Reply, Smoke, SmokeOptions,
-};
+use crate::game::smoke_games::{SmokeGame, SmokeGames};
+use crate::game::{Fault, Native, Player, Question, Reply, Smoke};
 use crate::sandbox::{AgentModule, Init};
 use crate::terminal;
 
-/// `writeln!` whose error is ignored: a closed standard output must not change the verdict (the
-/// exit status says it), and a `Vec<u8>` never fails.
-macro_rules! say {
-    ($out:expr) => {
-        let _ = writeln!($out);
-    };
-    ($out:expr, $($arg:tt)*) => {
-        let _ = writeln!($out, $($arg)*);
-    };
-}
+impl SmokeGames for Farm {
+    /// The agent's fuel (loading included) and decisions.
+    type Tally = (u64, u64);
 
-/// Little Animal Farm smoke games against the built-in greedy opponent: faults are errors,
-/// illegal trade offers warnings.
-pub(super) fn smoke(
-    module: &AgentModule,
-    args: &SmokeOptions,
-    out: &mut dyn Write,
-) -> anyhow::Result<Smoke> {
-    let mut smoke = Smoke::default();
-    say!(
-        out,
-        "\nLittle Animal Farm smoke games against the built-in greedy opponent:"
-    );
-    let (mut all_fuel, mut all_decisions) = (0u64, 0u64);
-    for g in 0..args.games {
-        let seed = args.seed.wrapping_add(g as u64);
-        let seat = (g % 2) as usize;
-        let t = Instant::now();
-        let (record, logs) = smoke_game(module, seat, seed, args.round_cap)?;
-        all_fuel += logs.1;
-        all_decisions += logs.2;
-        let took = t.elapsed();
+    fn smoke_heading(&self) -> String {
+        "Little Animal Farm smoke games against the built-in greedy opponent:".into()
+    }
+
+    fn smoke_setup(&self, _agent: &AgentModule, seed: u64, round_cap: u32) -> Setup {
+        Setup {
+            policy: FaultPolicy::LoseMove,
+            ..Setup::standard(2, seed, round_cap)
+        }
+    }
+
+    fn smoke_others(&self) -> Vec<Native> {
+        vec![Native::typed::<Farm>(|| Box::new(Greedy))]
+    }
+
+    fn smoke_tell(
+        &self,
+        game: &SmokeGame<'_, Farm>,
+        tally: &mut (u64, u64),
+        smoke: &mut Smoke,
+        out: &mut dyn Write,
+    ) {
+        let (record, seat, fuel) = (&game.kept, game.seat, game.usage.fuel);
+        tally.0 += fuel;
+        tally.1 += game.usage.decisions;
         let result = match record.end.outcome {
-            Outcome::Win { seat: w, .. } if w == seat => "won".to_string(),
-            Outcome::Win { .. } => "lost".to_string(),
-            Outcome::Draw { .. } => "draw".to_string(),
-            Outcome::Unfinished => "unfinished".to_string(),
+            Outcome::Win { seat: w, .. } if w == seat => "won",
+            Outcome::Win { .. } => "lost",
+            Outcome::Draw { .. } => "draw",
+            Outcome::Unfinished => "unfinished",
         };
-        let (decisions, fuel) = (record.turns.len(), logs.1);
-        say!(
+        let _ = writeln!(
             out,
-            "  game {} (seed {seed}, seat {seat}): {result} after {} rounds, {} turns, {fuel} fuel, {}",
-            g + 1,
+            "  game {} (seed {}, seat {seat}): {result} after {} rounds, {} turns, {fuel} fuel, {}",
+            game.number,
+            game.seed,
             record.end.rounds,
-            decisions,
-            terminal::millis(took)
+            record.turns.len(),
+            terminal::millis(game.took)
         );
-        for e in all_events(&record) {
+        let context = format!("game {} (seed {})", game.number, game.seed);
+        for e in all_events(record) {
             match e {
                 Event::Fault {
                     seat: s,
@@ -77,42 +73,41 @@ pub(super) fn smoke(
                         fault.kind.name(),
                         fault.detail
                     );
-                    smoke.fault(out, &format!("game {} (seed {seed})", g + 1), &what);
+                    smoke.fault(out, &context, &what);
                 }
                 Event::TradeFailed { seat: s, reason }
                     if *s == seat
-                        && !matches!(
-                            reason,
-                            farm_rules::FailReason::Declined | farm_rules::FailReason::PartnerOut
-                        ) =>
+                        && !matches!(reason, FailReason::Declined | FailReason::PartnerOut) =>
                 {
-                    *smoke
-                        .warnings
-                        .entry(format!(
-                            "illegal trade offers: {} ({})",
-                            reason.describe(),
-                            reason.name()
-                        ))
-                        .or_default() += 1;
+                    let warning = format!(
+                        "illegal trade offers: {} ({})",
+                        reason.describe(),
+                        reason.name()
+                    );
+                    *smoke.warnings.entry(warning).or_default() += 1;
                 }
                 _ => {}
             }
         }
-        if args.logs && g == 0 {
-            for (turn, text) in &logs.0 {
-                for line in terminal::log_lines(text) {
-                    say!(out, "    [log, turn {turn}] {line}");
-                }
-            }
+        let start = record.end.start_logs.iter().map(|l| (0, l));
+        let turns = record
+            .turns
+            .iter()
+            .flat_map(|t| t.logs.iter().map(move |l| (t.turn, l)));
+        for (turn, l) in start.chain(turns).filter(|(_, l)| l.seat == seat) {
+            game.log(out, &format!("turn {turn}"), &l.text);
         }
     }
-    if let Some(mean) = all_fuel.checked_div(all_decisions) {
-        say!(
-            out,
-            "  fuel per decision: {mean} on average over {all_decisions} decisions (loading included)"
-        );
+
+    fn smoke_close(&self, (fuel, decisions): (u64, u64), _games: u32, out: &mut dyn Write) {
+        if let Some(mean) = fuel.checked_div(decisions) {
+            let _ = writeln!(
+                out,
+                "  fuel per decision: {mean} on average over {decisions} decisions (loading \
+                 included)"
+            );
+        }
     }
-    Ok(smoke)
 }
 
 fn all_events(r: &GameRecord) -> impl Iterator<Item = &Event> {
@@ -121,38 +116,6 @@ fn all_events(r: &GameRecord) -> impl Iterator<Item = &Event> {
         .iter()
         .chain(r.turns.iter().flat_map(|t| t.events.iter()))
 }
-
-/// One smoke game: the agent in `seat` against the built-in greedy opponent, every fault only
-/// losing the move (so that all of them are seen). Returns the record, the agent's logs, the fuel
-/// it used (loading included) and its decisions.
-fn smoke_game(
-    module: &AgentModule,
-    seat: usize,
-    seed: u64,
-    round_cap: u32,
-) -> anyhow::Result<(GameRecord, (AgentLogs, u64, u64))> {
-    let mut setup = Setup::standard(2, seed, round_cap);
-    setup.policy = FaultPolicy::LoseMove;
-    let greedy = [Native::typed::<Farm>(|| Box::new(Greedy))];
-    let (record, usage) = play_smoke(&Farm, &setup, module, setup.round_cap, seat, &greedy)?;
-    let logs = record
-        .end
-        .start_logs
-        .iter()
-        .map(|l| (0, l))
-        .chain(
-            record
-                .turns
-                .iter()
-                .flat_map(|t| t.logs.iter().map(move |l| (t.turn, l))),
-        )
-        .filter(|(_, l)| l.seat == seat)
-        .map(|(turn, l)| (turn, l.text.clone()))
-        .collect();
-    Ok((record, (logs, usage.fuel, usage.decisions)))
-}
-
-type AgentLogs = Vec<(u32, String)>;
 
 /// The built-in opponent: buys, from the stock, a farm animal it lacks whenever it can afford one
 /// without giving up another kind it needs; refuses every offer from players.

@@ -29,17 +29,16 @@ pub mod smoke;
 pub mod turn;
 
 use std::cell::RefCell;
-use std::io::Write;
 use std::rc::Rc;
 
 use arena_abi::names;
 
+use crate::game::info::WithPerson;
 use crate::game::replay::RecordLines;
 use crate::game::{
-    GameInfo, GameSettings, Host, Kept, Narration, Perft, Played, Present, Seat, SeatUsage, Smoke,
-    SmokeOptions, Table, Template, Terminal, Viewer,
+    GameInfo, GameSettings, Kept, Narration, Perft, Played, Present, Seat, SeatUsage, Template,
+    Viewer,
 };
-use crate::sandbox::AgentModule;
 
 pub use native::{native, Sdk};
 pub use rules::{passed, Ask};
@@ -80,14 +79,8 @@ fn usage(record: &GameRecord, seat: usize) -> SeatUsage {
 impl Present for Jungle {
     /// The game viewer (`jungle.html?game=N`): the board drawn from each position's notation, the
     /// last move, captures and both fuel clocks, with the controls and keys of the other viewers.
-    const VIEWER: &'static Viewer = &Viewer {
-        page: "jungle.html",
-        link: "▶ board",
-        assets: &[
-            ("jungle.html", include_str!("viewer/jungle.html")),
-            ("jungle.js", include_str!("viewer/jungle.js")),
-        ],
-    };
+    const VIEWER: &'static Viewer =
+        &crate::game::viewer!("jungle.html", "▶ board", ["jungle.html", "jungle.js"]);
 
     /// `arena new`'s templates: a Rust agent on the SDK and the rules crate, a WAT agent, and
     /// Python and JavaScript components (copies of the example agents `jungle_random.py` and
@@ -116,18 +109,6 @@ impl Present for Jungle {
         narrate::narrate(opts.names, game, opts.logs, opts.boards)
     }
 
-    fn smoke(
-        &self,
-        _host: &Host<'_>,
-        agent: &AgentModule,
-        opts: &SmokeOptions,
-        out: &mut dyn Write,
-    ) -> anyhow::Result<Smoke> {
-        let mut smoke = Smoke::default();
-        smoke::smoke_games(agent, opts, &mut smoke, out)?;
-        Ok(smoke)
-    }
-
     fn replay(&self, record: &RecordLines<'_>) -> anyhow::Result<Vec<u8>> {
         replay::replay(record)
     }
@@ -136,16 +117,9 @@ impl Present for Jungle {
         Some(&perft::JunglePerft)
     }
 
-    fn play_person(
-        &self,
-        host: &Host<'_>,
-        table: &Table,
-        seats: &[Option<Seat<'_>>],
-        io: Terminal,
-        opts: &Narration<'_>,
-    ) -> anyhow::Result<Option<Played>> {
-        let setup = Setup::of(table, host)?;
-        let (person, agent) = match seats {
+    fn play_person(&self, game: WithPerson<'_>) -> anyhow::Result<Option<Played>> {
+        let setup = Setup::of(game.table, game.host)?;
+        let (person, agent) = match game.seats {
             [None, Some(Seat::Agent(m))] => (0, *m),
             [Some(Seat::Agent(m)), None] => (1, *m),
             _ => anyhow::bail!(
@@ -153,16 +127,16 @@ impl Present for Jungle {
                  play AGENT human` to play second)"
             ),
         };
-        let screen: human::Screen = Rc::new(RefCell::new(io.screen));
+        let screen: human::Screen = Rc::new(RefCell::new(game.io.screen));
         person::play_with_person(
             &setup,
-            &table.meta,
+            &game.table.meta,
             agent,
-            opts.names,
+            game.opts.names,
             person,
-            io.input,
+            game.io.input,
             screen,
-            opts.logs,
+            game.opts.logs,
         )
     }
 }

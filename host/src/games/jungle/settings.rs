@@ -4,10 +4,11 @@
 //! `fuel_per_decision`. They are kept (as the game's settings) in a league's journal and
 //! standings, and every record's setup line states the clock and the start position.
 
-use anyhow::{bail, Context};
+use anyhow::bail;
 use jungle_rules::Position;
 use serde::{Deserialize, Serialize};
 
+use crate::game::info::{settings_map, settings_of_map};
 use crate::game::GameSettings;
 
 /// The fuel clock every player starts a game with, in fuel (WebAssembly instructions as the
@@ -104,16 +105,12 @@ impl Settings {
 
     /// The settings as the game's settings of a league (JSON).
     pub fn to_map(&self) -> anyhow::Result<GameSettings> {
-        match serde_json::to_value(self)? {
-            serde_json::Value::Object(m) => Ok(m),
-            _ => bail!("Jungle's settings are not a JSON object"),
-        }
+        settings_map(self, "Jungle's settings")
     }
 
     /// The settings from the game's settings of a league (as [`Settings::to_map`] wrote them).
     pub fn of_map(map: &GameSettings) -> anyhow::Result<Settings> {
-        serde_json::from_value(serde_json::Value::Object(map.clone()))
-            .context("Jungle's settings of this table")
+        settings_of_map(map, "Jungle's settings")
     }
 }
 

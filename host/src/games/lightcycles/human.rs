@@ -12,11 +12,9 @@ use lightcycles_rules::Turn;
 use super::narrate::result_line;
 use super::rules::{Ask, Setup};
 use super::{GameRecord, Lightcycles};
+use crate::game::info::WithPerson;
 use crate::game::record::Writer;
-use crate::game::{seat_players, Host};
-use crate::game::{
-    Fault, FaultKind, Hosted, Narration, Played, Player, Question, Reply, Seat, Table, Terminal,
-};
+use crate::game::{seat_players, Fault, FaultKind, Hosted, Played, Player, Question, Reply, Seat};
 use crate::sandbox::Init;
 use crate::terminal;
 
@@ -99,13 +97,14 @@ impl Player<Lightcycles> for Person {
 }
 
 /// Plays a game with the person in the seat that is `None` and agents in the others.
-pub fn play(
-    host: &Host<'_>,
-    table: &Table,
-    seats: &[Option<Seat<'_>>],
-    io: Terminal,
-    opts: &Narration<'_>,
-) -> anyhow::Result<Option<Played>> {
+pub fn play(game: WithPerson<'_>) -> anyhow::Result<Option<Played>> {
+    let WithPerson {
+        host,
+        table,
+        seats,
+        io,
+        opts,
+    } = game;
     let people: Vec<usize> = (0..seats.len()).filter(|&s| seats[s].is_none()).collect();
     let [me] = people[..] else {
         anyhow::bail!(

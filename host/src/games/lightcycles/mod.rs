@@ -25,16 +25,13 @@ pub mod rules;
 pub mod settings;
 pub mod smoke;
 
-use std::io::Write;
-
 use arena_abi::names;
 
+use crate::game::info::WithPerson;
 use crate::game::replay::RecordLines;
 use crate::game::{
-    GameInfo, GameSettings, Host, Kept, Narration, Played, Present, Seat, SeatUsage, Smoke,
-    SmokeOptions, Table, Template, Terminal, Viewer,
+    GameInfo, GameSettings, Kept, Narration, Played, Present, SeatUsage, Template, Viewer,
 };
-use crate::sandbox::AgentModule;
 
 pub use native::{native, Sdk};
 pub use rules::{FuelClock, GameEnd, Setup, TickPlayed};
@@ -64,14 +61,11 @@ pub type GameRecord = Kept<Lightcycles>;
 impl Present for Lightcycles {
     /// The game viewer (`lightcycles.html?game=N`): the grid animating tick by tick, trails in each
     /// player's colour, crashes and fuel clocks, with the controls and keys of the other viewers.
-    const VIEWER: &'static Viewer = &Viewer {
-        page: "lightcycles.html",
-        link: "▶ grid",
-        assets: &[
-            ("lightcycles.html", include_str!("viewer/lightcycles.html")),
-            ("lightcycles.js", include_str!("viewer/lightcycles.js")),
-        ],
-    };
+    const VIEWER: &'static Viewer = &crate::game::viewer!(
+        "lightcycles.html",
+        "▶ grid",
+        ["lightcycles.html", "lightcycles.js"]
+    );
 
     /// `arena new`'s templates: a Rust agent on the SDK and the rules crate, a WAT agent, and
     /// Python and JavaScript components.
@@ -108,31 +102,12 @@ impl Present for Lightcycles {
         narrate::narrate(opts.names, game, opts.logs, opts.boards)
     }
 
-    fn smoke(
-        &self,
-        _host: &Host<'_>,
-        agent: &AgentModule,
-        opts: &SmokeOptions,
-        out: &mut dyn Write,
-    ) -> anyhow::Result<Smoke> {
-        let mut smoke = Smoke::default();
-        smoke::smoke_games(agent, opts, &mut smoke, out)?;
-        Ok(smoke)
-    }
-
     fn replay(&self, record: &RecordLines<'_>) -> anyhow::Result<Vec<u8>> {
         replay::replay(record)
     }
 
-    fn play_person(
-        &self,
-        host: &Host<'_>,
-        table: &Table,
-        seats: &[Option<Seat<'_>>],
-        io: Terminal,
-        opts: &Narration<'_>,
-    ) -> anyhow::Result<Option<Played>> {
-        human::play(host, table, seats, io, opts)
+    fn play_person(&self, game: WithPerson<'_>) -> anyhow::Result<Option<Played>> {
+        human::play(game)
     }
 }
 

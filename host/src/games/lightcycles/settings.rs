@@ -4,9 +4,10 @@
 //! sandbox's `fuel_per_decision`. They are kept as the game's settings in a league's journal and
 //! standings, and every record's setup line states them.
 
-use anyhow::{bail, Context};
+use anyhow::bail;
 use serde::{Deserialize, Serialize};
 
+use crate::game::info::{settings_map, settings_of_map};
 use crate::game::GameSettings;
 
 /// The grid and the clock of every game of a league.
@@ -94,16 +95,12 @@ impl Settings {
 
     /// The settings as the game's settings of a league (JSON).
     pub fn to_map(&self) -> anyhow::Result<GameSettings> {
-        match serde_json::to_value(self)? {
-            serde_json::Value::Object(m) => Ok(m),
-            _ => bail!("light cycles' settings are not a JSON object"),
-        }
+        settings_map(self, "light cycles' settings")
     }
 
     /// The settings from the game's settings of a league (as [`Settings::to_map`] wrote them).
     pub fn of_map(map: &GameSettings) -> anyhow::Result<Settings> {
-        serde_json::from_value(serde_json::Value::Object(map.clone()))
-            .context("light cycles' settings of this table")
+        settings_of_map(map, "light cycles' settings")
     }
 }
 

@@ -7,7 +7,7 @@ use super::*;
 use crate::game::replay::RecordLines;
 use crate::game::{
     GameInfo, GameSettings, Narration, Perft, Played, Seat, Smoke, SmokeOptions, Strategies,
-    Summary, Table, Template, Terminal, Viewer,
+    Summary, Table, Template, Viewer,
 };
 use crate::records::lines::{Line, RecordReader};
 use crate::records::{VerifyError, VerifySummary};
@@ -115,17 +115,6 @@ impl Game for FlakyHost {
 
     fn perft(&self) -> Option<&'static dyn Perft> {
         FARM.perft()
-    }
-
-    fn play_person(
-        &self,
-        host: &Host<'_>,
-        table: &Table,
-        seats: &[Option<Seat<'_>>],
-        io: Terminal,
-        opts: &Narration<'_>,
-    ) -> anyhow::Result<Option<Played>> {
-        FARM.play_person(host, table, seats, io, opts)
     }
 }
 
