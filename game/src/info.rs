@@ -166,15 +166,16 @@ pub struct Smoke {
     pub(crate) repeats: BTreeMap<String, (usize, u32)>,
 }
 
-/// A game's replay viewer in the report: pages, scripts and style sheets (from the game's
-/// folder), beside the report's shared ones.
+/// A game's replay viewer in the report: the host's viewer chrome (page, controls, keys, frame
+/// stepping) around the game's own script, which draws a frame, and style sheet.
 #[derive(Debug)]
 pub struct Viewer {
-    /// The page that shows one game: `PAGE?game=N`.
+    /// The page that shows one game: `PAGE?game=N` (made by the host from its chrome).
     pub page: &'static str,
     /// The label of a game's link in the report's list of games.
     pub link: &'static str,
-    /// The viewer's files: name and text.
+    /// The viewer's own files, name and text: its scripts (`.js`, registered with
+    /// `Arena.viewer`) and style sheets (`.css`), which the page loads in this order.
     pub assets: &'static [(&'static str, &'static str)],
 }
 

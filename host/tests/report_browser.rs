@@ -231,6 +231,43 @@ fn unescape(text: &str) -> String {
         .replace("&amp;", "&")
 }
 
+/// Opens a copy of the report page `page` (in `report`) with the test's script `check` (named
+/// `name`, e.g. `layout-check.js`) added at its end, in a `width`×`height` window; returns the
+/// JSON the script wrote into `<pre id="NAME">` (the name without `.js`).
+fn checked(
+    browser: &Browser,
+    report: &Path,
+    page: &str,
+    query: &str,
+    (name, check): (&str, &str),
+    width: u32,
+    height: u32,
+) -> Value {
+    let html = std::fs::read_to_string(report.join(page)).unwrap();
+    let id = name.trim_end_matches(".js");
+    let copy = page.replace(".html", &format!("-{id}.html"));
+    std::fs::write(
+        report.join(&copy),
+        html.replace(
+            "</body>",
+            &format!("<script src=\"{name}\"></script>\n</body>"),
+        ),
+    )
+    .unwrap();
+    std::fs::write(report.join(name), check).unwrap();
+    let url = format!("{}{query}", file_url(&report.join(&copy)));
+    let dom = browser.run(
+        &url,
+        &[
+            "--dump-dom".into(),
+            format!("--window-size={width},{height}"),
+        ],
+    );
+    let found = text_after(&dom, &format!("id=\"{id}\""))
+        .unwrap_or_else(|| panic!("{name} did not run on {url}"));
+    serde_json::from_str(&unescape(found)).unwrap()
+}
+
 /// Opens a copy of the report page `page` (in `report`) that runs the layout check
 /// (fixtures/report-layout-check.js) in a `width`×`height` window; returns its findings:
 /// `{"measured": {...}, "problems": [...]}`.
@@ -242,39 +279,96 @@ fn layout(
     width: u32,
     height: u32,
 ) -> Value {
-    let html = std::fs::read_to_string(report.join(page)).unwrap();
-    let copy = page.replace(".html", "-layout-check.html");
-    std::fs::write(
-        report.join(&copy),
-        html.replace(
-            "</body>",
-            "<script src=\"layout-check.js\"></script>\n</body>",
-        ),
-    )
-    .unwrap();
-    std::fs::write(
-        report.join("layout-check.js"),
-        include_str!("fixtures/report-layout-check.js"),
-    )
-    .unwrap();
-    let url = format!("{}{query}", file_url(&report.join(&copy)));
-    let dom = browser.run(
-        &url,
-        &[
-            "--dump-dom".into(),
-            format!("--window-size={width},{height}"),
-        ],
+    let check = include_str!("fixtures/report-layout-check.js");
+    let found = checked(
+        browser,
+        report,
+        page,
+        query,
+        ("layout-check.js", check),
+        width,
+        height,
     );
-    let found = text_after(&dom, "id=\"layout-check\"")
-        .unwrap_or_else(|| panic!("the layout check did not run on {url}"));
-    let found: Value = serde_json::from_str(&unescape(found)).unwrap();
     // Headless Chromium keeps part of the window's height for itself; the width is the page's.
     assert_eq!(
         found["width"].as_u64(),
         Some(width.into()),
-        "{url}: window width"
+        "{page}{query}: window width"
     );
     found
+}
+
+/// Works the shared controls of the viewer page `page` (in `report`) on `query`'s game
+/// (fixtures/viewer-controls-check.js) and asserts that each key and button did what it says:
+/// frames are `one`/`many` (`ply`/`plies`), the speeds those of Jungle's and the farm's viewers.
+fn assert_controls_work(
+    browser: &Browser,
+    report: &Path,
+    page: &str,
+    query: &str,
+    one: &str,
+    many: &str,
+) {
+    let check = include_str!("fixtures/viewer-controls-check.js");
+    let context = format!("{page}{query}");
+    let seen = checked(
+        browser,
+        report,
+        page,
+        query,
+        ("controls-check.js", check),
+        1366,
+        900,
+    );
+    let step = |name: &str| -> &Value {
+        seen.as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["step"] == name)
+            .unwrap_or_else(|| panic!("{context}: no step {name} in {seen}"))
+    };
+    let frame = |name: &str| step(name)["frame"].as_u64().unwrap();
+    let text = |name: &str, what: &str| step(name)[what].as_str().unwrap().to_owned();
+    let flag = |name: &str, what: &str| step(name)[what].as_bool().unwrap();
+    let last = step("loaded")["last"].as_u64().unwrap();
+    assert!(
+        last >= 5,
+        "{context}: a game of {last} frames is too short for the check"
+    );
+    assert!(
+        text("loaded", "position").starts_with("Start"),
+        "{context}: {seen}"
+    );
+    assert_eq!(
+        text("loaded", "step_key"),
+        format!("one {one} forward / back")
+    );
+    let frames = [
+        ("loaded", 0),
+        ("right right", 2),
+        ("back", 1),
+        ("End", last),
+        ("Home", 0),
+        ("forward", 1),
+        ("last", last),
+        ("first", 0),
+        ("seek 3", 3),
+        ("played", 4),
+    ];
+    for (name, want) in frames {
+        assert_eq!(frame(name), want, "{context}: frame after {name}: {seen}");
+    }
+    assert!(text("seek 3", "position").contains(&format!("3 of {last}")));
+    assert!(
+        flag("End", "banner") && !flag("Home", "banner"),
+        "{context}: the banner at the end only"
+    );
+    assert_eq!(text("loaded", "speed"), format!("2 {many}/s"));
+    assert_eq!(text("+", "speed"), format!("4 {many}/s"));
+    assert_eq!(text("slower slower", "speed"), format!("1 {one}/s"));
+    assert!(!flag("loaded", "large") && flag("L", "large") && !flag("L again", "large"));
+    assert_eq!(text("space", "play"), "‖ Pause");
+    assert_eq!(text("space again", "play"), "▶ Play");
 }
 
 /// Asserts that the layout check found nothing wrong, and measured at least `least` of `what`.
@@ -497,6 +591,16 @@ fn report_and_replay_in_headless_chromium() {
         "the log text is shown, escaped"
     );
     assert!(dom.contains("Turn 1 of "), "the viewer is at turn 1");
+
+    // The shared controls: keys, buttons, the slider, the speed, playing.
+    assert_controls_work(
+        &browser,
+        &report_dir,
+        "replay.html",
+        &format!("?game={}&large=0", game.id),
+        "turn",
+        "turns",
+    );
 
     // The games list is filtered from the URL, and pages past 100 games.
     let dom = browser.dom(&format!("{}?agent=CRASH", file_url(&index)));
@@ -874,6 +978,15 @@ fn jungle_pages_in_headless_chromium() {
     assert!(text_after(&dom, "id=\"position\"")
         .unwrap()
         .starts_with("Start"));
+    // The same shared controls as the farm's viewer.
+    assert_controls_work(
+        &browser,
+        &report,
+        "jungle.html",
+        "?game=1&large=0",
+        "ply",
+        "plies",
+    );
     browser.screenshot(
         &format!("{url}&turn=end&large=1"),
         &shots.join("jungle-end-large.png"),

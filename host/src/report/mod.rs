@@ -7,8 +7,9 @@
 //! assigns a global (`report/data.js`, and the replay packs `report/games/replays-NNNNNN.js`, see
 //! [`packs`]); the pages load them with
 //! `<script src>`, which `file://` allows. The pages themselves are fixed templates
-//! (`assets/`, and each game's viewer), so that the HTML, CSS and JS can be read and changed
-//! without touching Rust; `games.js` tells the pages which viewer shows which game.
+//! (`assets/`, and the replay viewers' chrome in [`viewer`] around each game's drawing script), so
+//! that the HTML, CSS and JS can be read and changed without touching Rust; `games.js` tells the
+//! pages which viewer shows which game.
 
 mod data;
 mod games_folder;
@@ -17,6 +18,7 @@ mod packs;
 pub mod replay;
 mod rows;
 pub mod script;
+mod viewer;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -49,13 +51,16 @@ const ASSETS: [(&str, &str); 7] = [
 /// viewer's page, the label of its link and the target of its solo games.
 const GAMES_SCRIPT: &str = "games.js";
 
-/// Every file of the report that is the same in every report: the shared assets, each game's
-/// viewer, and `games.js`.
+/// Every file of the report that is the same in every report: the shared assets, the viewers'
+/// chrome, each game's viewer (its page, made from the chrome, and its own files), and `games.js`.
 fn assets() -> &'static [(&'static str, &'static str)] {
     static ALL: OnceLock<Vec<(&'static str, &'static str)>> = OnceLock::new();
     ALL.get_or_init(|| {
         let games = crate::games::registry().all();
-        let viewers = games.iter().flat_map(|g| g.viewer().assets.iter().copied());
+        let viewers = games.iter().flat_map(|g| {
+            let page: &'static str = Box::leak(viewer::page(*g).into_boxed_str());
+            std::iter::once((g.viewer().page, page)).chain(g.viewer().assets.iter().copied())
+        });
         let info: serde_json::Map<String, serde_json::Value> = games
             .iter()
             .map(|g| {
@@ -76,6 +81,7 @@ fn assets() -> &'static [(&'static str, &'static str)] {
         ASSETS
             .iter()
             .copied()
+            .chain(viewer::ASSETS)
             .chain(viewers)
             .chain([(GAMES_SCRIPT, script)])
             .collect()

@@ -54,7 +54,7 @@ impl Present for Farkle {
     const VIEWER: &'static Viewer = &crate::game::viewer!(
         "farkle.html",
         "▶ turns",
-        ["farkle.html", "farkle.js", "farkle.css"]
+        ["farkle.js", "farkle.css"]
     );
 
     /// `arena new`'s templates: Rust and WAT modules, components in Python and JavaScript.

@@ -61,7 +61,7 @@ impl Present for Farm {
     const VIEWER: &'static Viewer = &crate::game::viewer!(
         "replay.html",
         "▶ replay",
-        ["replay.html", "replay.js", "replay.css"]
+        ["replay.js", "replay.css"]
     );
 
     /// `arena new`'s templates: every language of the SDK, and components in Python and JavaScript.

@@ -64,7 +64,7 @@ impl Present for Lightcycles {
     const VIEWER: &'static Viewer = &crate::game::viewer!(
         "lightcycles.html",
         "▶ grid",
-        ["lightcycles.html", "lightcycles.js"]
+        ["lightcycles.js", "lightcycles.css"]
     );
 
     /// `arena new`'s templates: a Rust agent on the SDK and the rules crate, a WAT agent, and

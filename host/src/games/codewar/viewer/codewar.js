@@ -1,32 +1,24 @@
-// The code war viewer: codewar.html?game=12[&iteration=end|N][&speed=4][&play=1][&large=1].
-// Loads the game's replay data (Arena.loadGame; made by the arena's games::codewar::replay_json
-// from the record) and shows the Array over time as a grid: a row per iteration, a column per
-// cell, the owner's colour, the facade when it differs, a dot for a visit and a cross for a
-// segfault; the visits of the current iteration, the cells each player owns, and the visit of a
-// clicked cell.
+// The code war viewer's own part (the chrome, report/viewer/viewer.js, loads the game's replay
+// data, made by the arena's games::codewar::replay_json from the record, and runs the controls;
+// ?iteration=end|N picks the first frame): the Array over time as a grid, a row per iteration, a
+// column per cell, the owner's colour, the facade when it differs, a dot for a visit and a cross
+// for a segfault; the visits of the current iteration, the cells each player owns, and the visit
+// of a clicked cell. Frame k shows the rows of iterations 1..k.
 "use strict";
 
 (function () {
   var esc = Arena.esc;
-  var p = Arena.params();
-  var toggleLarge = Arena.setupLargeType();
   var $ = function (x) { return document.getElementById(x); };
   var SVG = "http://www.w3.org/2000/svg";
-
-  function fail(msg) {
-    var e = $("load-error");
-    e.hidden = false;
-    e.textContent = msg;
-  }
-  var id = parseInt(p.game, 10);
-  if (!(id >= 0)) {
-    fail("No game given: open a game from the report's list of games (codewar.html?game=N).");
-    return;
-  }
-  Arena.loadGame(id, function (G) {
-    // A game of another kind goes to its own viewer.
-    if (Arena.inViewer(G, "codewar.html")) start(G);
-  }, fail);
+  var LAYOUT = '<p id="facts" class="summary"></p><p id="legend" class="legend"></p>' +
+    '<p class="hint">A row per iteration (the first at the top), a column per cell: its owner\'s colour after the iteration, ' +
+    "an inner square in another colour when the agent shows another player's facade, a dot where an agent ran, a cross " +
+    "where one segfaulted. Click a cell for its visit.</p>" +
+    '<div class="grid-box"><svg id="grid" class="grid" role="img" aria-label="The Array after each iteration"></svg></div>' +
+    '<div class="panels"><section aria-label="Cells owned"><h2 id="counts-title">Cells owned</h2><table id="counts" class="numbers"></table></section>' +
+    '<section aria-label="The selected cell"><h2>Cell</h2><p id="picked" class="muted">Click a cell of the grid.</p></section></div>' +
+    '<section aria-label="The visits of this iteration"><h2 id="visits-title">Visits</h2>' +
+    '<div class="scroll"><table id="visits" class="visits numbers"></table></div></section>';
 
   var SEGFAULTS = {
     too_big: "larger than the maximal size", invalid: "not a valid module", no_entry: "no codewar_run export",
@@ -46,19 +38,15 @@
   }
   function signed(x) { return x > 0 ? "+" + x : String(x); }
 
-  function start(G) {
+  function mark(seat) { return String.fromCharCode(65 + (seat % 26)); }
+
+  function start(G, view) {
     var names = G.players || [], iters = G.iterations || [], S = G.settings || {};
     var n = S.array_size || (iters[0] && iters[0].cells.length) || 0;
     var last = iters.length;
-    var SPEEDS = [1, 2, 4, 8, 16, 32];
-    var frame = 0, picked = null;
+    var picked = null;
 
-    function mark(seat) { return String.fromCharCode(65 + (seat % 26)); }
-    function name(seat) { return names[seat] != null ? names[seat] : "seat " + seat; }
-    function who(seat) {
-      return '<span class="who"><span class="swatch" style="background:' + Arena.seatColour(seat) + '"></span>' +
-        mark(seat) + " " + esc(name(seat)) + "</span>";
-    }
+    var name = view.name, who = view.who;
     function describe(v) {
       // [cell, owner, what, ...]
       var what = v[2];
@@ -68,9 +56,7 @@
       return what + " " + signed(v[3]) + (EFFECTS[v[4]] || "");
     }
 
-    document.title = (G.id != null ? "Game " + G.id + ": " : "") + names.join(" vs ") + " — Code war";
-    $("title").innerHTML = (G.id != null ? "Game " + G.id + ": " : "") +
-      names.map(function (nm, i) { return who(i); }).join(" <span class=\"vs\">vs</span> ");
+    view.root.innerHTML = LAYOUT;
     $("facts").textContent = "An Array of " + n + " cells, agents of at most " + S.max_size + " bytes" +
       (S.mambo_step ? " (Mambo: " + S.mambo_step + " fewer each iteration)" : "") + ", " + S.iterations +
       " iterations, re-entry every " + (S.reentry_every || "—") + ", seed " + G.seed + ".";
@@ -139,20 +125,12 @@
       $("picked").className = "";
     }
 
-    var seek = $("seek");
-    seek.max = String(last);
-
-    function show(k) {
-      k = Math.max(0, Math.min(last, k));
-      frame = k;
+    function draw(k) {
       rows.forEach(function (g, r) {
         g.setAttribute("class", "row" + (r < k - 1 ? "" : r === k - 1 ? " now" : " future"));
       });
       if (picked && picked[0] >= k) { pickMark.setAttribute("visibility", "hidden"); }
       var it = iters[k - 1];
-      seek.value = String(k);
-      $("position").textContent = k === 0 ? "Start (iteration 0 of " + last + ")" :
-        "Iteration " + it.iteration + " of " + last + " · S = " + it.max_size + " bytes";
       // Cells owned after this iteration.
       var counts = names.map(function () { return 0; });
       (it ? it.cells : []).forEach(function (cell) { if (cell && counts[cell[0]] != null) counts[cell[0]]++; });
@@ -177,22 +155,33 @@
           return "<tr class=\"" + (v[2] === "segfault" ? "seg" : "") + "\" data-cell=\"" + v[0] + "\"><td>" + v[0] +
             "</td><td>" + who(v[1]) + "</td><td>" + esc(describe(v)) + "</td></tr>";
         }).join("") + "</tbody>" : "";
-      var banner = $("banner");
-      if (k === last) {
-        var E = G.end || {}, o = E.outcome || {};
-        banner.hidden = false;
-        banner.className = "banner " + (o.result === "win" ? "won" : "drawn");
-        banner.textContent = o.result === "win"
-          ? "★ " + mark(o.seat) + " " + name(o.seat) + " wins" + (o.last_standing ? " as the last player left" : " with " + (E.cells || [])[o.seat] + " cells") + " after " + E.iterations + " iterations"
-          : o.round_cap ? "= Draw: the most cells are shared after " + E.iterations + " iterations" : "= Draw: no player has a cell";
-      } else {
-        banner.hidden = true;
-      }
     }
 
-    Arena.playback({
-      show: show, last: last, frame: function () { return frame; },
-      speeds: SPEEDS, unit: ["iteration", "iterations"], start: p.iteration, toggleLarge: toggleLarge
-    });
+    return {
+      last: last,
+      draw: draw,
+      position: function (k) {
+        var it = iters[k - 1];
+        return k === 0 ? "Start (iteration 0 of " + last + ")" : "Iteration " + it.iteration + " of " + last + " · S = " + it.max_size + " bytes";
+      },
+      banner: function () {
+        var E = G.end || {}, o = E.outcome || {};
+        return {
+          won: o.result === "win",
+          text: o.result === "win"
+            ? "★ " + mark(o.seat) + " " + name(o.seat) + " wins" + (o.last_standing ? " as the last player left" : " with " + (E.cells || [])[o.seat] + " cells") + " after " + E.iterations + " iterations"
+            : o.round_cap ? "= Draw: the most cells are shared after " + E.iterations + " iterations" : "= Draw: no player has a cell"
+        };
+      }
+    };
   }
+
+  Arena.viewer({
+    title: "Code war", unit: ["iteration", "iterations"], speeds: [1, 2, 4, 8, 16, 32], at: "iteration", start: start,
+    // A player is also named by its letter, as in the grid's cells.
+    who: function (seat, name) {
+      return '<span class="who"><span class="swatch" style="background:' + Arena.seatColour(seat) + '"></span>' +
+        mark(seat) + " " + esc(name(seat)) + "</span>";
+    }
+  });
 })();

@@ -1,31 +1,20 @@
-// The Farkle game viewer: farkle.html?game=12[&turn=N][&large=1]. Loads the game's data
-// (Arena.loadGame: from the report's replay pack) and shows the game as a score chart and a table
-// of every turn: the rolls, what was drafted, and how the turn ended.
+// The Farkle viewer's own part (the chrome, report/viewer/viewer.js, loads the game; ?turn=N
+// scrolls to turn N): the game as a score chart and a table of every turn: the rolls, what was
+// drafted, and how the turn ended. It has no frames, so the page has no replay controls.
 "use strict";
 
 (function () {
   var esc = Arena.esc;
-  var p = Arena.params();
-  var toggleLarge = Arena.setupLargeType();
-  document.addEventListener("keydown", function (e) {
-    if ((e.key === "l" || e.key === "L") && !/INPUT|TEXTAREA/.test(e.target.tagName)) toggleLarge();
-  });
-  var id = parseInt(p.game, 10);
   var $ = function (x) { return document.getElementById(x); };
-
-  function fail(msg) {
-    var e = $("load-error");
-    e.hidden = false;
-    e.textContent = msg;
-  }
-  if (!(id >= 0)) {
-    fail("No game given: open a game from the report's list of games (farkle.html?game=N).");
-    return;
-  }
-  Arena.loadGame(id, function (G) {
-    // A game of another kind goes to its own viewer.
-    if (Arena.inViewer(G, "farkle.html")) start(G);
-  }, fail);
+  var LAYOUT = '<p id="facts" class="summary"></p>' +
+    '<section id="progress-section"><h2>Score by round</h2>' +
+    '<p class="hint">Banked score after each of the player\'s turns; the dashed line is the target. A flat step is a turn that banked nothing (a farkle, a rejected draft or a fault).</p>' +
+    '<figure id="progress" class="chart"></figure></section>' +
+    '<section id="turns-section"><h2>Turns</h2>' +
+    '<p class="hint">Every roll of every turn. Drafted dice are dark; <span class="die-key kept">5</span> drafted, <span class="die-key">3</span> left. After each draft the player either rolled the dice left (all six again after hot dice) or banked.</p>' +
+    '<p class="filters"><span class="filter"><label><input type="checkbox" id="only-lost"> Only turns that banked nothing</label></span>' +
+    '<span id="seat-filter" class="filter"></span><span id="turn-count" class="muted"></span></p>' +
+    '<div class="scroll"><table id="turns" class="numbers farkle-turns"></table></div></section>';
 
   var REJECTS = {
     empty_draft: "empty draft (nothing drafted)",
@@ -35,19 +24,15 @@
     unknown_action: "unknown action (neither roll nor bank)"
   };
 
-  function start(G) {
-    var names = G.players, n = names.length, solo = n === 1;
+  function start(G, view) {
+    var names = G.players, n = names.length, solo = n === 1, p = view.params;
     var target = G.target || 10000;
     var turns = G.turns || [];
-    function name(seat) { return names[seat] != null ? names[seat] : "seat " + seat; }
-    function who(seat) {
-      return '<span class="who"><span class="swatch" style="background:' + Arena.seatColour(seat) + '"></span>' + esc(name(seat)) + "</span>";
-    }
+    var name = view.name, who = view.who;
+    view.root.innerHTML = LAYOUT;
     function num(x) { return Number(x || 0).toLocaleString("en-US"); }
 
-    document.title = "Game " + G.id + ": " + names.join(" vs ") + " — Farkle";
-    $("title").innerHTML = "Game " + G.id + ": " + names.map(function (nm, i) { return who(i); }).join(" <span class=\"vs\">vs</span> ") +
-      (solo ? " <span class=\"vs\">alone</span>" : "");
+    if (solo) $("title").innerHTML += " <span class=\"vs\">alone</span>";
 
     // Outcome.
     var o = G.outcome || {}, banner = $("banner");
@@ -238,4 +223,6 @@
     });
     $("progress").innerHTML = '<svg viewBox="0 0 ' + W + " " + H + '" role="img" aria-label="Score by round">' + g + "</svg>";
   }
+
+  Arena.viewer({ title: "Farkle", start: start });
 })();

@@ -1,12 +1,11 @@
-// The Jungle game viewer: jungle.html?game=12[&turn=end|N][&speed=4][&play=1][&large=1]. Loads
-// the game's data (Arena.loadGame: from the report's replay pack) and shows the game ply by ply:
-// the board (each position from its notation in the record), the last move, captures, and both
-// fuel clocks. Frame 0 is the start position; frame k the position after ply k.
+// The Jungle viewer's own part (the chrome, report/viewer/viewer.js, loads the game and runs the
+// controls): the game ply by ply, the board (each position from its notation in the record), the
+// last move, captures, and both fuel clocks. Frame 0 is the start position; frame k the position
+// after ply k.
 "use strict";
 
 (function () {
   var esc = Arena.esc;
-  var SPEEDS = [0.5, 1, 2, 4, 8, 16, 32];
   var KINDS = { r: "rat", c: "cat", d: "dog", w: "wolf", p: "leopard", t: "tiger", l: "lion", e: "elephant" };
   var ORDER = "rcdwptle";
   var REASONS = {
@@ -21,26 +20,6 @@
     elephant_takes_rat: "the elephant may not capture the rat", rat_from_water: "a rat may not capture the elephant from the water",
     outranked: "the piece there outranks it"
   };
-  var p = Arena.params();
-  var toggleLarge = Arena.setupLargeType();
-  var id = parseInt(p.game, 10);
-  var $ = function (x) { return document.getElementById(x); };
-
-  function fail(msg) {
-    var e = $("load-error");
-    e.hidden = false;
-    e.textContent = msg;
-    $("controls").hidden = true;
-  }
-  if (!(id >= 0)) {
-    fail("No game given: open a replay from the report's list of games (jungle.html?game=N).");
-    return;
-  }
-  Arena.loadGame(id, function (G) {
-    // A game of another kind goes to its own viewer.
-    if (Arena.inViewer(G, "jungle.html")) start(G);
-  }, fail);
-
   // A position in the notation: {board: 63 letters or "" (a1 first), side: "w" | "b"}; null
   // when it cannot be read.
   function parse(text) {
@@ -71,27 +50,21 @@
   function first(letter) { return letter === letter.toUpperCase(); }
   function num(x) { return Number(x || 0).toLocaleString("en-US"); }
 
-  function start(G) {
-    var names = G.players, turns = G.turns || [];
+  function start(G, view) {
+    var turns = G.turns || [], $ = function (x) { return document.getElementById(x); };
     var frames = [parse(G.position)].concat(turns.map(function (t) { return parse(t.position); }));
-    if (frames.some(function (f) { return !f; })) { fail("A position of this record cannot be read: check it with arena verify."); return; }
-    var last = frames.length - 1, frame = 0;
+    if (frames.some(function (f) { return !f; })) { view.fail("A position of this record cannot be read: check it with arena verify."); return null; }
+    var last = frames.length - 1;
     var clock = G.clock || {}, startClock = clock.start || 0;
     var hasLogs = turns.some(function (t) { return t.logs && t.logs.length; }) || ((G.start && G.start.logs) || []).length > 0;
     var winner = G.outcome && G.outcome.result === "win" ? G.outcome.seat : null;
     // The largest clock of the game, for the bars.
     var top = Math.max.apply(null, [startClock + (clock.increment || 0), 1].concat(turns.map(function (t) { return t.clock || 0; })));
-
-    function name(seat) { return names[seat] != null ? names[seat] : "seat " + seat; }
+    var name = view.name;
     function sideOf(seat) { return seat === 0 ? "first player, upper case" : "second player, lower case"; }
-    function who(seat) {
-      return '<span class="who"><span class="swatch" style="background:' + Arena.seatColour(seat) + '"></span>' + esc(name(seat)) + "</span>";
-    }
-    document.title = "Game " + G.id + ": " + names.join(" vs ") + " — Jungle";
-    $("title").innerHTML = "Game " + G.id + ": " + who(0) + ' <span class="vs">vs</span> ' + who(1);
-    $("logs-box").hidden = !hasLogs;
-    var seek = $("seek");
-    seek.max = String(last);
+    view.root.innerHTML = '<div class="board"><section class="jungle-board" aria-label="The board"><div id="board"></div>' +
+      '<p id="notation" class="muted"></p></section>' +
+      view.side('<section aria-label="The fuel clocks"><h2>Clocks (fuel)</h2><div id="clocks" class="clocks"></div></section>') + "</div>";
 
     var S = 64, LEFT = 34, TOP = 8;
     function xy(i) { return [LEFT + (i % 7) * S, TOP + (8 - Math.floor(i / 7)) * S]; }
@@ -163,16 +136,16 @@
     }
 
     function narrate(k) {
-      var items = [];
+      var items = [], title;
       if (k === 0) {
-        $("turn-title").textContent = "Before the first ply";
+        title = "Before the first ply";
         items.push(["other", "•", name(frames[0].side === "w" ? 0 : 1) + " moves first."]);
         ((G.start && G.start.faults) || []).forEach(function (f) {
           items.push(["fault", "⚠", name(f.seat) + " failed to load: " + Arena.fault(f.fault.kind) + (f.fault.detail ? " — " + f.fault.detail : "")]);
         });
       } else {
         var t = turns[k - 1], mover = t.seat === 0 ? "first" : "second";
-        $("turn-title").textContent = "Ply " + t.turn + " · move " + t.round + " · " + name(t.seat);
+        title = "Ply " + t.turn + " · move " + t.round + " · " + name(t.seat);
         if (t.move && !t.fault) {
           var kind = KINDS[(t.piece || "").toLowerCase()] || "piece";
           items.push(["ok", "→", name(t.seat) + " moves the " + kind + " " + t.move.slice(0, 2) + " → " + t.move.slice(2)]);
@@ -189,45 +162,29 @@
         items.push(o.result === "win" ? ["win", "★", name(o.seat) + " wins by " + (REASONS[G.reason] || G.reason)]
           : ["win", "=", "Draw by " + (REASONS[G.reason] || G.reason)]);
       }
-      $("narration").innerHTML = items.map(function (it) {
-        return '<li class="ev ' + it[0] + '"><span class="icon" aria-hidden="true">' + it[1] + "</span><span>" + esc(it[2]) + "</span></li>";
-      }).join("");
+      view.narrate(title, items);
     }
 
-    function logs(k) {
-      if (!hasLogs) return;
-      var list = k > 0 ? turns[k - 1].logs || [] : (G.start && G.start.logs) || [];
-      $("logs").innerHTML = list.length ? list.map(function (l) {
-        return '<div class="log" style="--seat:' + Arena.seatColour(l.seat) + '"><div class="log-who">' + esc(name(l.seat)) +
-          "</div><pre>" + esc(l.text) + "</pre></div>";
-      }).join("") : '<p class="muted">Nothing logged this ply.</p>';
-    }
-
-    function show(k) {
-      k = Math.max(0, Math.min(last, k));
-      frame = k;
-      drawBoard(k);
-      drawClocks(k);
-      narrate(k);
-      logs(k);
-      seek.value = String(k);
-      $("position").textContent = k === 0 ? "Start (ply 0 of " + last + ")" : "Ply " + k + " of " + last + " · move " + turns[k - 1].round;
-      var banner = $("banner");
-      if (k === last) {
+    function reason() { return REASONS[G.reason] || G.reason; }
+    return {
+      last: last,
+      draw: function (k) {
+        drawBoard(k);
+        drawClocks(k);
+        narrate(k);
+        view.logs(!hasLogs ? null : k > 0 ? turns[k - 1].logs || [] : (G.start && G.start.logs) || []);
+      },
+      position: function (k) { return k === 0 ? "Start (ply 0 of " + last + ")" : "Ply " + k + " of " + last + " · move " + turns[k - 1].round; },
+      banner: function () {
         var o = G.outcome || {};
-        banner.hidden = false;
-        banner.className = "banner " + (o.result === "win" ? "won" : "drawn");
-        banner.textContent = o.result === "win"
-          ? "★ " + name(o.seat) + " wins by " + (REASONS[G.reason] || G.reason) + " after " + last + " plies"
-          : o.result === "draw" ? "= Draw by " + (REASONS[G.reason] || G.reason) + " after " + last + " plies" : "Game unfinished";
-      } else {
-        banner.hidden = true;
+        return {
+          won: o.result === "win",
+          text: o.result === "win" ? "★ " + name(o.seat) + " wins by " + reason() + " after " + last + " plies"
+            : o.result === "draw" ? "= Draw by " + reason() + " after " + last + " plies" : "Game unfinished"
+        };
       }
-    }
-
-    Arena.playback({
-      show: show, last: last, frame: function () { return frame; },
-      speeds: SPEEDS, unit: ["ply", "plies"], start: p.turn, toggleLarge: toggleLarge
-    });
+    };
   }
+
+  Arena.viewer({ title: "Jungle", unit: ["ply", "plies"], speeds: [0.5, 1, 2, 4, 8, 16, 32], at: "turn", start: start });
 })();

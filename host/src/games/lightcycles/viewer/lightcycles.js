@@ -1,43 +1,22 @@
-// The light cycles game viewer: lightcycles.html?game=12[&turn=end|N][&speed=4][&play=1][&large=1].
-// Loads the game's data (Arena.loadGame: from the report's replay pack) and animates it tick by
-// tick: the grid with its walls, each seat's trail in its colour, the heads of the living
-// cycles, where each one crashed and why, and every seat's fuel clock. Frame 0 is the start;
-// frame k the grid after tick k.
+// The light cycles viewer's own part (the chrome, report/viewer/viewer.js, loads the game and runs
+// the controls): the game tick by tick, the grid with its walls, each seat's trail in its colour,
+// the heads of the living cycles, where each one crashed and why, and every seat's fuel clock.
+// Frame 0 is the start; frame k the grid after tick k.
 "use strict";
 
 (function () {
   var esc = Arena.esc;
-  var SPEEDS = [2, 4, 8, 16, 32, 64, 128];
   var CAUSES = {
     wall: "hit a wall", trail: "ran into a trail", same_cell: "met another head in the same cell",
     swap: "swapped cells with another head", out: "was taken out of the game"
   };
   var ENDS = { last_alive: "the last cycle alive", all_dead: "the last cycles crashing together", tick_cap: "the tick cap" };
   var OUTS = { forfeit: "a fault (forfeit)", time: "its clock ran out", load: "it failed to load" };
-  var p = Arena.params();
-  var toggleLarge = Arena.setupLargeType();
-  var id = parseInt(p.game, 10);
-  var $ = function (x) { return document.getElementById(x); };
-
-  function fail(msg) {
-    var e = $("load-error");
-    e.hidden = false;
-    e.textContent = msg;
-    $("controls").hidden = true;
-  }
-  if (!(id >= 0)) {
-    fail("No game given: open a replay from the report's list of games (lightcycles.html?game=N).");
-    return;
-  }
-  Arena.loadGame(id, function (G) {
-    if (Arena.inViewer(G, "lightcycles.html")) start(G);
-  }, fail);
-
   function num(x) { return Number(x || 0).toLocaleString("en-US"); }
 
-  function start(G) {
+  function start(G, view) {
     var names = G.players, ticks = G.ticks || [], W = G.width, H = G.height;
-    var last = ticks.length, frame = 0;
+    var last = ticks.length, $ = function (x) { return document.getElementById(x); };
     var hasLogs = ticks.some(function (t) { return (t.moves || []).some(function (m) { return m.logs && m.logs.length; }); });
     // owner[k][cell]: the seat whose trail holds the cell after tick k (-1 empty); the trails
     // only grow, so each frame is the one before plus the heads that entered a cell.
@@ -56,15 +35,10 @@
       owner.push(cells.slice()); heads.push(head.map(function (h) { return h.slice(); })); deaths.push(dead.slice());
     });
     var places = G.places || [];
-    function name(seat) { return names[seat] != null ? names[seat] : "seat " + seat; }
-    function who(seat) {
-      return '<span class="who"><span class="swatch" style="background:' + Arena.seatColour(seat) + '"></span>' + esc(name(seat)) + "</span>";
-    }
-    document.title = "Game " + G.id + ": " + names.join(" vs ") + " — Light cycles";
-    $("title").innerHTML = "Game " + G.id + ": " + names.map(function (n, s) { return who(s); }).join(' <span class="vs">vs</span> ');
-    $("logs-box").hidden = !hasLogs;
-    var seek = $("seek");
-    seek.max = String(last);
+    var name = view.name;
+    view.root.innerHTML = '<div class="board"><section class="lc-grid" aria-label="The grid"><div id="board"></div></section>' +
+      view.side('<section aria-label="The cycles and their fuel clocks"><h2>Cycles (fuel clocks)</h2><div id="clocks" class="clocks"></div></section>') +
+      "</div>";
     var walls = {};
     (G.walls || []).forEach(function (c) { walls[c] = true; });
 
@@ -108,13 +82,13 @@
     }
 
     function narrate(k) {
-      var items = [];
+      var items = [], title;
       if (k === 0) {
-        $("turn-title").textContent = "Before the first tick";
+        title = "Before the first tick";
         items.push(["other", "•", names.length + " cycles on a " + W + " × " + H + " grid" + ((G.walls || []).length ? " with " + G.walls.length + " wall cells" : "") + "."]);
       } else {
         var t = ticks[k - 1];
-        $("turn-title").textContent = "Tick " + t.tick;
+        title = "Tick " + t.tick;
         (t.moves || []).forEach(function (m) {
           if (m.fault) items.push(["fault", "⚠", name(m.seat) + ": " + Arena.fault(m.fault.kind) + (m.fault.detail ? " — " + m.fault.detail : "")]);
           if (m.out) items.push(["fault", "✗", name(m.seat) + " is out: " + (OUTS[m.out] || m.out)]);
@@ -123,46 +97,35 @@
         });
       }
       if (k === last && G.end) items.push(["win", "★", "The game ends by " + (ENDS[G.end] || G.end) + "."]);
-      $("narration").innerHTML = items.map(function (it) {
-        return '<li class="ev ' + it[0] + '"><span class="icon" aria-hidden="true">' + it[1] + "</span><span>" + esc(it[2]) + "</span></li>";
-      }).join("");
+      view.narrate(title, items);
     }
 
     function logs(k) {
-      if (!hasLogs) return;
       var list = [];
       if (k > 0) (ticks[k - 1].moves || []).forEach(function (m) { list = list.concat(m.logs || []); });
-      $("logs").innerHTML = list.length ? list.map(function (l) {
-        return '<div class="log" style="--seat:' + Arena.seatColour(l.seat) + '"><div class="log-who">' + esc(name(l.seat)) +
-          "</div><pre>" + esc(l.text) + "</pre></div>";
-      }).join("") : '<p class="muted">Nothing logged this tick.</p>';
+      return list;
     }
 
-    function show(k) {
-      k = Math.max(0, Math.min(last, k));
-      frame = k;
-      drawGrid(k);
-      drawClocks(k);
-      narrate(k);
-      logs(k);
-      seek.value = String(k);
-      $("position").textContent = k === 0 ? "Start (tick 0 of " + last + ")" : "Tick " + k + " of " + last;
-      var banner = $("banner");
-      if (k === last) {
+    return {
+      last: last,
+      draw: function (k) {
+        drawGrid(k);
+        drawClocks(k);
+        narrate(k);
+        view.logs(hasLogs ? logs(k) : null);
+      },
+      position: function (k) { return k === 0 ? "Start (tick 0 of " + last + ")" : "Tick " + k + " of " + last; },
+      banner: function () {
         var o = G.outcome || {}, first = names.filter(function (n, s) { return places[s] === 1; });
-        banner.hidden = false;
-        banner.className = "banner " + (o.result === "win" ? "won" : "drawn");
-        banner.textContent = o.result === "win"
-          ? "★ " + name(o.seat) + " wins: " + (ENDS[G.end] || G.end) + ", after " + last + " ticks"
-          : "= " + first.join(" and ") + " share first place: " + (ENDS[G.end] || G.end) + ", after " + last + " ticks";
-      } else {
-        banner.hidden = true;
+        return {
+          won: o.result === "win",
+          text: o.result === "win"
+            ? "★ " + name(o.seat) + " wins: " + (ENDS[G.end] || G.end) + ", after " + last + " ticks"
+            : "= " + first.join(" and ") + " share first place: " + (ENDS[G.end] || G.end) + ", after " + last + " ticks"
+        };
       }
-    }
-
-    Arena.playback({
-      show: show, last: last, frame: function () { return frame; },
-      speeds: SPEEDS, unit: ["tick", "ticks"], start: p.turn, toggleLarge: toggleLarge
-    });
+    };
   }
+
+  Arena.viewer({ title: "Light cycles", unit: ["tick", "ticks"], speeds: [2, 4, 8, 16, 32, 64, 128], at: "turn", start: start });
 })();
