@@ -86,3 +86,36 @@ impl Serialize for LogsJson<'_> {
         seq.end()
     }
 }
+
+/// The setup line's `players` as `[{"agent": A, "name": N, "seat": S}, …]` (`agent`: the
+/// module's SHA-256, or `null`), borrowed from the metadata.
+#[derive(Clone, Copy)]
+pub struct PlayersJson<'a>(&'a RecordMeta);
+
+impl Serialize for PlayersJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Player<'a> {
+            agent: Option<&'a str>,
+            name: &'a str,
+            seat: usize,
+        }
+        let meta = self.0;
+        s.collect_seq(meta.names.iter().enumerate().map(|(seat, name)| Player {
+            agent: meta.agent_hashes[seat].as_deref(),
+            name,
+            seat,
+        }))
+    }
+}
+
+/// The setup line's `players` and `limits` for a game of `players` seats played by `meta`'s
+/// players (an error: `meta` has another number of seats, or limits that are not an object).
+pub fn seats_of(
+    meta: &RecordMeta,
+    players: usize,
+) -> anyhow::Result<(PlayersJson<'_>, LimitsJson<'_>)> {
+    check_seats(meta, players).map_err(anyhow::Error::msg)?;
+    let limits = LimitsJson::of(meta).map_err(anyhow::Error::msg)?;
+    Ok((PlayersJson(meta), limits))
+}

@@ -6,8 +6,8 @@
 //! ([`Record`]).
 //!
 //! Also here: reading a record as a stream in bounded memory ([`lines`], [`strict_json`]),
-//! comparing two lines ([`diff`], [`stream`]), and the parts of lines games share
-//! ([`jsonl`], [`seat_lines`]).
+//! comparing two lines ([`diff`], [`stream`]), and the parts of lines games share: as written
+//! ([`jsonl`], [`seat_lines`]) and as read back ([`read`]).
 
 use std::sync::Arc;
 
@@ -20,6 +20,7 @@ use crate::Summary;
 pub mod diff;
 pub mod jsonl;
 pub mod lines;
+pub mod read;
 pub mod replay;
 pub mod seat_lines;
 pub mod stream;

@@ -51,11 +51,8 @@ pub type GameRecord = Kept<Farkle>;
 impl Present for Farkle {
     /// The game viewer (`farkle.html?game=N`): the score by round, every turn with its rolls,
     /// drafts, points and how it ended.
-    const VIEWER: &'static Viewer = &crate::game::viewer!(
-        "farkle.html",
-        "▶ turns",
-        ["farkle.js", "farkle.css"]
-    );
+    const VIEWER: &'static Viewer =
+        &crate::game::viewer!("farkle.html", "▶ turns", ["farkle.js", "farkle.css"]);
 
     /// `arena new`'s templates: Rust and WAT modules, components in Python and JavaScript.
     const TEMPLATES: &'static [Template] = &crate::game::templates![

@@ -58,11 +58,8 @@ pub type GameRecord = Kept<Farm>;
 impl Present for Farm {
     /// The replay viewer (`replay.html?game=N`): herds and stock, the dice, trades, attacks,
     /// breeding, faults and the win, with play controls.
-    const VIEWER: &'static Viewer = &crate::game::viewer!(
-        "replay.html",
-        "▶ replay",
-        ["replay.js", "replay.css"]
-    );
+    const VIEWER: &'static Viewer =
+        &crate::game::viewer!("replay.html", "▶ replay", ["replay.js", "replay.css"]);
 
     /// `arena new`'s templates: every language of the SDK, and components in Python and JavaScript.
     const TEMPLATES: &'static [Template] = &crate::game::templates![

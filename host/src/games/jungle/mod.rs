@@ -79,11 +79,8 @@ fn usage(record: &GameRecord, seat: usize) -> SeatUsage {
 impl Present for Jungle {
     /// The game viewer (`jungle.html?game=N`): the board drawn from each position's notation, the
     /// last move, captures and both fuel clocks, with the controls and keys of the other viewers.
-    const VIEWER: &'static Viewer = &crate::game::viewer!(
-        "jungle.html",
-        "▶ board",
-        ["jungle.js", "jungle.css"]
-    );
+    const VIEWER: &'static Viewer =
+        &crate::game::viewer!("jungle.html", "▶ board", ["jungle.js", "jungle.css"]);
 
     /// `arena new`'s templates: a Rust agent on the SDK and the rules crate, a WAT agent, and
     /// Python and JavaScript components (copies of the example agents `jungle_random.py` and

@@ -10,13 +10,14 @@ use serde_json::{Map, Value};
 
 use super::rules::{FuelClock, GameEnd, Setup, State, TickPlayed};
 use super::{Lightcycles, Settings, NAME};
-use crate::game::record::jsonl::{check_seats, LimitsJson, LogsJson};
-use crate::game::record::seat_lines::{LogJson, PlayerJson, StartJson, StartLine};
+use crate::game::record::jsonl::{seats_of, LimitsJson, LogsJson, PlayersJson};
+use crate::game::record::read::{answer_or_fault, read_start, typed_line, SetupHead};
+use crate::game::record::seat_lines::{LogJson, StartLine};
 use crate::game::record::{
     fail, Line, Lines, Record, RecordMeta, Recorded, RecordedDecision, VerifyError, VerifySummary,
     FORMAT_NAME, FORMAT_VERSION,
 };
-use crate::game::{Fault, FaultKind, FaultPolicy, GameSettings, Loaded, Summary};
+use crate::game::{Fault, FaultPolicy, GameSettings, Loaded, Summary};
 
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -35,7 +36,7 @@ struct SetupLine<'a> {
     game: &'static str,
     height: u32,
     limits: LimitsJson<'a>,
-    players: Vec<PlayerLine<'a>>,
+    players: PlayersJson<'a>,
     round_cap: u32,
     rules_version: u32,
     seed: u64,
@@ -45,20 +46,9 @@ struct SetupLine<'a> {
     kind: &'static str,
 }
 
-#[derive(Serialize)]
-struct PlayerLine<'a> {
-    agent: Option<&'a str>,
-    name: &'a str,
-    seat: usize,
-}
-
+/// The setup line's own fields (the envelope's are [`SetupHead`]'s).
 #[derive(Deserialize)]
 struct SetupJson {
-    format: String,
-    format_version: u32,
-    game: String,
-    rules_version: u32,
-    players: Vec<PlayerJson>,
     seed: u64,
     round_cap: u32,
     fault_policy: FaultPolicy,
@@ -66,7 +56,6 @@ struct SetupJson {
     width: u32,
     height: u32,
     walls: u32,
-    limits: Map<String, Value>,
 }
 
 /// One seat's part of a turn line.
@@ -147,17 +136,6 @@ fn played_name(a: Answer) -> &'static str {
     }
 }
 
-fn field<T: for<'de> Deserialize<'de>>(
-    v: &Value,
-    line: usize,
-    what: &str,
-) -> Result<T, VerifyError> {
-    if v.get("type").and_then(Value::as_str) != Some(what) {
-        return Err(fail(line, format!("expected a `{what}` line")));
-    }
-    T::deserialize(v).map_err(|e| fail(line, format!("{what} line: {e}")))
-}
-
 /// The limits of a setup line must agree with its clock where they say the same thing.
 fn check_limits(limits: &Map<String, Value>, clock: &FuelClock) -> Result<(), VerifyError> {
     for (key, value) in [
@@ -185,7 +163,7 @@ impl Record for Lightcycles {
         meta: &RecordMeta,
         out: &mut Lines<'_>,
     ) -> anyhow::Result<()> {
-        check_seats(meta, setup.players).map_err(anyhow::Error::msg)?;
+        let (players, limits) = seats_of(meta, setup.players)?;
         let c = setup.clock;
         out.push(&SetupLine {
             clock: ClockJson {
@@ -198,14 +176,8 @@ impl Record for Lightcycles {
             format_version: FORMAT_VERSION,
             game: NAME,
             height: setup.settings.height,
-            limits: LimitsJson::of(meta).map_err(anyhow::Error::msg)?,
-            players: (0..setup.players)
-                .map(|seat| PlayerLine {
-                    agent: meta.agent_hashes[seat].as_deref(),
-                    name: &meta.names[seat],
-                    seat,
-                })
-                .collect(),
+            limits,
+            players,
             round_cap: setup.round_cap,
             rules_version: lightcycles_rules::RULES_VERSION,
             seed: setup.seed,
@@ -275,47 +247,18 @@ impl Record for Lightcycles {
     }
 
     fn read_setup(&self, first: &Line) -> Result<(Setup, RecordMeta), VerifyError> {
-        let s: SetupJson = field(&first.value, 1, "setup")?;
-        if s.format != FORMAT_NAME || s.format_version != FORMAT_VERSION {
-            return Err(fail(
-                1,
-                format!(
-                    "format: expected {FORMAT_NAME:?} version {FORMAT_VERSION}, found {:?} version {}",
-                    s.format, s.format_version
-                ),
-            ));
-        }
-        if s.game != NAME {
-            return Err(fail(
-                1,
-                format!("game: expected \"{NAME}\", found {:?}", s.game),
-            ));
-        }
-        if s.rules_version != lightcycles_rules::RULES_VERSION {
-            return Err(fail(
-                1,
-                format!(
-                    "rules_version {} is not the version this arena implements ({})",
-                    s.rules_version,
-                    lightcycles_rules::RULES_VERSION
-                ),
-            ));
-        }
-        if let Some((i, p)) = s.players.iter().enumerate().find(|(i, p)| p.seat != *i) {
-            return Err(fail(
-                1,
-                format!("players[{i}].seat is {}, expected {i}", p.seat),
-            ));
-        }
+        // The seats' number is the setup's to check (`Setup::check`).
+        let head = SetupHead::read(first, NAME, lightcycles_rules::RULES_VERSION, |_| Ok(()))?;
+        let s: SetupJson = typed_line(&first.value, 1, "setup")?;
         let clock = FuelClock {
             start: s.clock.start,
             increment: s.clock.increment,
             decision_cap: s.clock.decision_cap,
         };
-        check_limits(&s.limits, &clock)?;
+        check_limits(head.limits(), &clock)?;
         let setup = Setup {
             seed: s.seed,
-            players: s.players.len(),
+            players: head.players(),
             round_cap: s.round_cap,
             policy: s.fault_policy,
             settings: Settings {
@@ -328,47 +271,29 @@ impl Record for Lightcycles {
             clock,
         };
         setup.check().map_err(|e| fail(1, e.to_string()))?;
-        let meta = RecordMeta {
-            names: s.players.iter().map(|p| p.name.clone()).collect(),
-            agent_hashes: s.players.iter().map(|p| p.agent.clone()).collect(),
-            limits: std::sync::Arc::new(Value::Object(s.limits)),
-        };
-        Ok((setup, meta))
+        Ok((setup, head.meta()))
     }
 
     fn read_start(&self, setup: &Setup, line: &Line) -> Result<Vec<Loaded>, VerifyError> {
-        let start: StartJson = field(&line.value, 2, "start")?;
-        Ok(start
-            .per_seat(setup.players)?
-            .into_iter()
-            .map(Loaded::from)
-            .collect())
+        read_start(line, setup.players)
     }
 
     fn read_turn(&self, setup: &Setup, line: &Line) -> Result<Recorded<Turn>, VerifyError> {
-        let t: TurnJson = field(&line.value, line.number, "turn")?;
+        let t: TurnJson = typed_line(&line.value, line.number, "turn")?;
         let mut recorded = Recorded::default();
         // The seats not asked (out at load) have no fuel: nothing to replay.
         for m in t.moves.into_iter().filter(|m| m.fuel.is_some()) {
             if m.seat >= setup.players {
                 return Err(fail(line.number, format!("seat {} does not exist", m.seat)));
             }
-            let answer = match (m.answer, m.fault) {
-                (Some(text), _) => Ok(Turn::ALL
-                    .into_iter()
-                    .find(|t| t.name() == text)
-                    .ok_or_else(|| {
-                        fail(
-                            line.number,
-                            format!("answer {text:?} is not left, straight or right"),
-                        )
-                    })?),
-                (None, Some(fault)) => Err(fault),
-                (None, None) => Err(Fault::new(
-                    FaultKind::BadAnswer,
-                    "the record has neither an answer nor a fault for this decision",
-                )),
-            };
+            let answer = m.answer.map(|text| {
+                let turn = Turn::ALL.into_iter().find(|t| t.name() == text);
+                turn.ok_or_else(|| {
+                    let message = format!("answer {text:?} is not left, straight or right");
+                    fail(line.number, message)
+                })
+            });
+            let answer = answer_or_fault(answer, m.fault, "an answer")?;
             recorded.decision(RecordedDecision {
                 seat: m.seat,
                 decision: 0,

@@ -19,10 +19,10 @@ use super::lines::{self, PlayerLine, BASE64, GAME_NAME};
 use super::write::Recorder;
 use crate::game::{FaultPolicy, Outcome};
 use crate::records::lines::{Line, RecordReader};
+use crate::records::read::SetupHead;
 use crate::records::stream::{check_digest, compare_line};
 use crate::records::verify::fail;
 use crate::records::VerifyError;
-use crate::records::{FORMAT_NAME, FORMAT_VERSION};
 
 /// What a verified record says of its game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -77,15 +77,21 @@ impl Verified {
     }
 }
 
+/// The whole setup line, which may hold no other field (the envelope's are checked by
+/// [`SetupHead`]).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct SetupJson {
     #[serde(rename = "type")]
     _kind: String,
-    format: String,
-    format_version: u32,
-    game: String,
-    rules_version: u32,
+    #[serde(rename = "format")]
+    _format: String,
+    #[serde(rename = "format_version")]
+    _format_version: u32,
+    #[serde(rename = "game")]
+    _game: String,
+    #[serde(rename = "rules_version")]
+    _rules_version: u32,
     players: Vec<PlayerJson>,
     seed: u64,
     round_cap: u32,
@@ -97,7 +103,8 @@ struct SetupJson {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct PlayerJson {
-    seat: usize,
+    #[serde(rename = "seat")]
+    _seat: usize,
     name: String,
     agent: String,
 }
@@ -251,49 +258,16 @@ pub fn verify_lines(mut reader: RecordReader<'_>, first: Line) -> Result<Verifie
 /// The setup line read, checked (format, game, rules version, seats, settings) and compared with
 /// the line the replay writes for it.
 fn check_setup(first: &Line) -> Result<SetupJson, VerifyError> {
-    if first.kind() != Some("setup") {
-        return Err(fail(1, "expected a `setup` line"));
-    }
+    SetupHead::read(first, GAME_NAME, codewar_rules::RULES_VERSION, |n| {
+        if (1..=MAX_PLAYERS).contains(&n) {
+            Ok(())
+        } else {
+            Err(format!("players: {n} seats, expected 1 to {MAX_PLAYERS}"))
+        }
+    })?;
+    // Read again whole: a code war's setup line has no field but these.
     let setup: SetupJson =
         Deserialize::deserialize(&first.value).map_err(|e| fail(1, format!("setup line: {e}")))?;
-    if setup.format != FORMAT_NAME || setup.format_version != FORMAT_VERSION {
-        return Err(fail(
-            1,
-            format!(
-                "format: expected {FORMAT_NAME:?} version {FORMAT_VERSION}, found {:?} version {}",
-                setup.format, setup.format_version
-            ),
-        ));
-    }
-    if setup.game != GAME_NAME {
-        return Err(fail(
-            1,
-            format!("game: expected {GAME_NAME:?}, found {:?}", setup.game),
-        ));
-    }
-    if setup.rules_version != codewar_rules::RULES_VERSION {
-        return Err(fail(
-            1,
-            format!(
-                "rules_version {} is not the version this arena implements ({})",
-                setup.rules_version,
-                codewar_rules::RULES_VERSION
-            ),
-        ));
-    }
-    let n = setup.players.len();
-    if !(1..=MAX_PLAYERS).contains(&n) {
-        return Err(fail(
-            1,
-            format!("players: {n} seats, expected 1 to {MAX_PLAYERS}"),
-        ));
-    }
-    if let Some((i, p)) = setup.players.iter().enumerate().find(|(i, p)| p.seat != *i) {
-        return Err(fail(
-            1,
-            format!("players[{i}].seat is {}, expected {i}", p.seat),
-        ));
-    }
     setup
         .settings
         .validate()

@@ -4,15 +4,14 @@
 //! dice of the seed and requires the very same record back.
 
 use serde::Deserialize;
-use serde_json::{Map, Value};
 
 use super::rules::State;
 use super::turn::{Answer, GameEnd, Setup, TurnRecord};
 use super::Farkle;
-use crate::game::record::seat_lines::{LogJson, PlayerJson, StartJson};
+use crate::game::record::read::{read_start, typed_line, SetupHead};
+use crate::game::record::seat_lines::LogJson;
 use crate::game::record::{
     fail, Line, Lines, Record, RecordMeta, Recorded, RecordedDecision, VerifyError, VerifySummary,
-    FORMAT_NAME, FORMAT_VERSION,
 };
 use crate::game::{Fault, FaultPolicy, Loaded, Outcome, Summary};
 
@@ -22,19 +21,14 @@ mod write;
 
 use write::{end_line, setup_line, start_line, TurnLine};
 
+/// The setup line's own fields (the envelope's are [`SetupHead`]'s).
 #[derive(Deserialize)]
 struct SetupJson {
-    format: String,
-    format_version: u32,
-    game: String,
-    rules_version: u32,
-    players: Vec<PlayerJson>,
     seed: u64,
     dice: String,
     round_cap: u32,
     target: u32,
     fault_policy: FaultPolicy,
-    limits: Map<String, Value>,
 }
 
 #[derive(Deserialize)]
@@ -53,17 +47,6 @@ struct RollJson {
     draft: Option<Vec<u32>>,
     #[serde(default)]
     action: Option<u32>,
-}
-
-fn field<T: for<'de> Deserialize<'de>>(
-    v: &Value,
-    line: usize,
-    what: &str,
-) -> Result<T, VerifyError> {
-    if v.get("type").and_then(Value::as_str) != Some(what) {
-        return Err(fail(line, format!("expected a `{what}` line")));
-    }
-    T::deserialize(v).map_err(|e| fail(line, format!("{what} line: {e}")))
 }
 
 impl Record for Farkle {
@@ -100,50 +83,19 @@ impl Record for Farkle {
     }
 
     fn read_setup(&self, first: &Line) -> Result<(Setup, RecordMeta), VerifyError> {
-        let setup: SetupJson = field(&first.value, 1, "setup")?;
-        if setup.format != FORMAT_NAME || setup.format_version != FORMAT_VERSION {
-            return Err(fail(
-                1,
-                format!(
-                    "format: expected {FORMAT_NAME:?} version {FORMAT_VERSION}, found {:?} version {}",
-                    setup.format, setup.format_version
-                ),
-            ));
-        }
-        if setup.game != super::NAME {
-            return Err(fail(
-                1,
-                format!("game: expected \"farkle\", found {:?}", setup.game),
-            ));
-        }
-        if setup.rules_version != farkle_rules::RULES_VERSION {
-            return Err(fail(
-                1,
-                format!(
-                    "rules_version {} is not the version this arena implements ({})",
-                    setup.rules_version,
-                    farkle_rules::RULES_VERSION
-                ),
-            ));
-        }
+        let head = SetupHead::read(first, super::NAME, farkle_rules::RULES_VERSION, |n| {
+            if super::INFO.seats.contains(&n) {
+                Ok(())
+            } else {
+                Err(format!("players: {n} seats, expected 1 to 6"))
+            }
+        })?;
+        let setup: SetupJson = typed_line(&first.value, 1, "setup")?;
         if setup.dice != "seeded" {
             return Err(fail(1, "dice: Farkle records are always \"seeded\""));
         }
-        let n = setup.players.len();
-        if !super::INFO.seats.contains(&n) {
-            return Err(fail(1, format!("players: {n} seats, expected 1 to 6")));
-        }
-        if let Some((i, p)) = setup.players.iter().enumerate().find(|(i, p)| p.seat != *i) {
-            return Err(fail(
-                1,
-                format!("players[{i}].seat is {}, expected {i}", p.seat),
-            ));
-        }
-        let meta = RecordMeta {
-            names: setup.players.iter().map(|p| p.name.clone()).collect(),
-            agent_hashes: setup.players.iter().map(|p| p.agent.clone()).collect(),
-            limits: std::sync::Arc::new(Value::Object(setup.limits)),
-        };
+        let n = head.players();
+        let meta = head.meta();
         let game = Setup {
             players: n,
             seed: setup.seed,
@@ -155,16 +107,11 @@ impl Record for Farkle {
     }
 
     fn read_start(&self, setup: &Setup, line: &Line) -> Result<Vec<Loaded>, VerifyError> {
-        let start: StartJson = field(&line.value, 2, "start")?;
-        Ok(start
-            .per_seat(setup.players)?
-            .into_iter()
-            .map(Loaded::from)
-            .collect())
+        read_start(line, setup.players)
     }
 
     fn read_turn(&self, setup: &Setup, line: &Line) -> Result<Recorded<Answer>, VerifyError> {
-        let t: TurnJson = field(&line.value, line.number, "turn")?;
+        let t: TurnJson = typed_line(&line.value, line.number, "turn")?;
         if t.seat >= setup.players {
             return Err(fail(line.number, format!("seat {} does not exist", t.seat)));
         }

@@ -7,7 +7,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::super::turn::{LoadFault, RollRecord, Setup, TurnEnd, TurnRecord};
-use crate::game::record::jsonl::{check_seats, LimitsJson, LogsJson};
+use crate::game::record::jsonl::{seats_of, LimitsJson, LogsJson, PlayersJson};
 use crate::game::record::seat_lines::StartLine;
 use crate::game::record::{RecordMeta, FORMAT_NAME, FORMAT_VERSION};
 use crate::game::{AgentLog, FaultPolicy, Outcome};
@@ -17,8 +17,7 @@ pub(crate) fn setup_line<'a>(
     setup: &'a Setup,
     meta: &'a RecordMeta,
 ) -> anyhow::Result<SetupLine<'a>> {
-    check_seats(meta, setup.players).map_err(anyhow::Error::msg)?;
-    let limits = LimitsJson::of(meta).map_err(anyhow::Error::msg)?;
+    let (players, limits) = seats_of(meta, setup.players)?;
     Ok(SetupLine {
         dice: "seeded",
         fault_policy: setup.policy,
@@ -26,13 +25,7 @@ pub(crate) fn setup_line<'a>(
         format_version: FORMAT_VERSION,
         game: super::super::NAME,
         limits,
-        players: (0..setup.players)
-            .map(|seat| Player {
-                agent: meta.agent_hashes[seat].as_deref(),
-                name: &meta.names[seat],
-                seat,
-            })
-            .collect(),
+        players,
         round_cap: setup.round_cap,
         rules_version: farkle_rules::RULES_VERSION,
         seed: setup.seed,
@@ -85,20 +78,13 @@ pub(crate) struct SetupLine<'a> {
     format_version: u32,
     game: &'static str,
     limits: LimitsJson<'a>,
-    players: Vec<Player<'a>>,
+    players: PlayersJson<'a>,
     round_cap: u32,
     rules_version: u32,
     seed: u64,
     target: u32,
     #[serde(rename = "type")]
     kind: &'static str,
-}
-
-#[derive(Serialize)]
-struct Player<'a> {
-    agent: Option<&'a str>,
-    name: &'a str,
-    seat: usize,
 }
 
 #[derive(Serialize)]

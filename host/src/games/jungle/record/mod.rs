@@ -11,30 +11,25 @@ use serde_json::{Map, Value};
 use super::rules::State;
 use super::turn::{FuelClock, GameEnd, Ply, Setup};
 use super::Jungle;
-use crate::game::record::seat_lines::{LogJson, PlayerJson, StartJson};
+use crate::game::record::read::{answer_or_fault, read_start, typed_line, SetupHead};
+use crate::game::record::seat_lines::LogJson;
 use crate::game::record::{
     fail, Line, Lines, Record, RecordMeta, Recorded, RecordedDecision, VerifyError, VerifySummary,
-    FORMAT_NAME, FORMAT_VERSION,
 };
-use crate::game::{Fault, FaultKind, FaultPolicy, GameSettings, Loaded, Outcome, Summary};
+use crate::game::{Fault, FaultPolicy, GameSettings, Loaded, Outcome, Summary};
 
 mod write;
 
 use write::{end_line, setup_line, start_line, TurnLine};
 
+/// The setup line's own fields (the envelope's are [`SetupHead`]'s).
 #[derive(Deserialize)]
 struct SetupJson {
-    format: String,
-    format_version: u32,
-    game: String,
-    rules_version: u32,
-    players: Vec<PlayerJson>,
     seed: u64,
     round_cap: u32,
     fault_policy: FaultPolicy,
     clock: ClockJson,
     position: String,
-    limits: Map<String, Value>,
 }
 
 #[derive(Deserialize)]
@@ -67,17 +62,6 @@ fn clock_hint(path: &str) -> String {
     } else {
         String::new()
     }
-}
-
-fn field<T: for<'de> Deserialize<'de>>(
-    v: &Value,
-    line: usize,
-    what: &str,
-) -> Result<T, VerifyError> {
-    if v.get("type").and_then(Value::as_str) != Some(what) {
-        return Err(fail(line, format!("expected a `{what}` line")));
-    }
-    T::deserialize(v).map_err(|e| fail(line, format!("{what} line: {e}")))
 }
 
 /// The limits of a setup line must agree with its clock where they say the same thing (a
@@ -133,44 +117,16 @@ impl Record for Jungle {
     }
 
     fn read_setup(&self, first: &Line) -> Result<(Setup, RecordMeta), VerifyError> {
-        let setup: SetupJson = field(&first.value, 1, "setup")?;
-        if setup.format != FORMAT_NAME || setup.format_version != FORMAT_VERSION {
-            return Err(fail(
-                1,
-                format!(
-                    "format: expected {FORMAT_NAME:?} version {FORMAT_VERSION}, found {:?} version {}",
-                    setup.format, setup.format_version
-                ),
-            ));
-        }
-        if setup.game != super::NAME {
-            return Err(fail(
-                1,
-                format!("game: expected \"jungle\", found {:?}", setup.game),
-            ));
-        }
-        if setup.rules_version != jungle_rules::RULES_VERSION {
-            return Err(fail(
-                1,
-                format!(
-                    "rules_version {} is not the version this arena implements ({})",
-                    setup.rules_version,
-                    jungle_rules::RULES_VERSION
-                ),
-            ));
-        }
-        if setup.players.len() != 2 {
-            return Err(fail(
-                1,
-                format!("players: {} seats, Jungle has 2", setup.players.len()),
-            ));
-        }
-        if let Some((i, p)) = setup.players.iter().enumerate().find(|(i, p)| p.seat != *i) {
-            return Err(fail(
-                1,
-                format!("players[{i}].seat is {}, expected {i}", p.seat),
-            ));
-        }
+        let head = SetupHead::read(
+            first,
+            super::NAME,
+            jungle_rules::RULES_VERSION,
+            |n| match n {
+                2 => Ok(()),
+                n => Err(format!("players: {n} seats, Jungle has 2")),
+            },
+        )?;
+        let setup: SetupJson = typed_line(&first.value, 1, "setup")?;
         let start = Position::parse(&setup.position).map_err(|e| {
             fail(
                 1,
@@ -182,12 +138,8 @@ impl Record for Jungle {
             increment: setup.clock.increment,
             decision_cap: setup.clock.decision_cap,
         };
-        check_limits(&setup.limits, &clock)?;
-        let meta = RecordMeta {
-            names: setup.players.iter().map(|p| p.name.clone()).collect(),
-            agent_hashes: setup.players.iter().map(|p| p.agent.clone()).collect(),
-            limits: std::sync::Arc::new(Value::Object(setup.limits)),
-        };
+        check_limits(head.limits(), &clock)?;
+        let meta = head.meta();
         let game = Setup {
             seed: setup.seed,
             round_cap: setup.round_cap,
@@ -199,28 +151,19 @@ impl Record for Jungle {
     }
 
     fn read_start(&self, _setup: &Setup, line: &Line) -> Result<Vec<Loaded>, VerifyError> {
-        let start: StartJson = field(&line.value, 2, "start")?;
-        Ok(start.per_seat(2)?.into_iter().map(Loaded::from).collect())
+        read_start(line, 2)
     }
 
     fn read_turn(&self, _setup: &Setup, line: &Line) -> Result<Recorded<Move>, VerifyError> {
-        let t: TurnJson = field(&line.value, line.number, "turn")?;
+        let t: TurnJson = typed_line(&line.value, line.number, "turn")?;
         if t.seat >= 2 {
             return Err(fail(line.number, format!("seat {} does not exist", t.seat)));
         }
-        let answer = match (t.answer, t.fault) {
-            (Some(text), _) => Ok(Move::parse(&text).map_err(|e| {
-                fail(
-                    line.number,
-                    format!("move: {}: {e}", Value::String(text.clone())),
-                )
-            })?),
-            (None, Some(fault)) => Err(fault),
-            (None, None) => Err(Fault::new(
-                FaultKind::BadAnswer,
-                "the record has neither a move nor a fault for this decision",
-            )),
-        };
+        let answer = t.answer.map(|text| {
+            Move::parse(&text)
+                .map_err(|e| fail(line.number, format!("move: {}: {e}", Value::String(text))))
+        });
+        let answer = answer_or_fault(answer, t.fault, "a move")?;
         let mut recorded = Recorded::default();
         recorded.decision(RecordedDecision {
             seat: t.seat,

@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::super::turn::{FuelClock, GameEnd, LoadFault, Ply, Setup};
-use crate::game::record::jsonl::{check_seats, LimitsJson, LogsJson};
+use crate::game::record::jsonl::{seats_of, LimitsJson, LogsJson, PlayersJson};
 use crate::game::record::seat_lines::StartLine;
 use crate::game::record::{RecordMeta, FORMAT_NAME, FORMAT_VERSION};
 use crate::game::{AgentLog, FaultPolicy};
@@ -16,8 +16,7 @@ pub(crate) fn setup_line<'a>(
     setup: &'a Setup,
     meta: &'a RecordMeta,
 ) -> anyhow::Result<SetupLine<'a>> {
-    check_seats(meta, 2).map_err(anyhow::Error::msg)?;
-    let limits = LimitsJson::of(meta).map_err(anyhow::Error::msg)?;
+    let (players, limits) = seats_of(meta, 2)?;
     Ok(SetupLine {
         clock: ClockJson::of(&setup.clock),
         fault_policy: setup.policy,
@@ -25,13 +24,7 @@ pub(crate) fn setup_line<'a>(
         format_version: FORMAT_VERSION,
         game: super::super::NAME,
         limits,
-        players: (0..2)
-            .map(|seat| Player {
-                agent: meta.agent_hashes[seat].as_deref(),
-                name: &meta.names[seat],
-                seat,
-            })
-            .collect(),
+        players,
         ply_cap: setup.ply_cap(),
         position: setup.start.to_string(),
         round_cap: setup.round_cap,
@@ -90,7 +83,7 @@ pub(crate) struct SetupLine<'a> {
     format_version: u32,
     game: &'static str,
     limits: LimitsJson<'a>,
-    players: Vec<Player<'a>>,
+    players: PlayersJson<'a>,
     ply_cap: u32,
     position: String,
     round_cap: u32,
@@ -98,13 +91,6 @@ pub(crate) struct SetupLine<'a> {
     seed: u64,
     #[serde(rename = "type")]
     kind: &'static str,
-}
-
-#[derive(Serialize)]
-struct Player<'a> {
-    agent: Option<&'a str>,
-    name: &'a str,
-    seat: usize,
 }
 
 #[derive(Serialize)]
