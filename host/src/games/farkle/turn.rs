@@ -4,6 +4,7 @@
 
 use farkle_rules::Reject;
 
+pub use crate::game::LoadFault;
 use crate::game::{AgentLog, Fault, FaultPolicy, Outcome};
 
 /// Everything that determines a game apart from the players' answers.
@@ -99,13 +100,6 @@ pub struct TurnRecord {
     /// The seat's score after the turn.
     pub score: u32,
     pub logs: Vec<AgentLog>,
-}
-
-/// A fault while an agent was loaded for the game (always a forfeit).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LoadFault {
-    pub seat: usize,
-    pub fault: Fault,
 }
 
 /// How a game ended (and how it began: what the record's start line says).

@@ -5,16 +5,7 @@ use jungle_rules::{DrawReason, Illegal, Move, Piece, Position, Side, WinReason};
 
 use super::Settings;
 use crate::game::{AgentLog, Fault, FaultPolicy, Host, Outcome, Table};
-use crate::sandbox::Limits;
-
-/// The fuel clock of a game: what each player starts with, what it gets at each decision, and
-/// the per-decision cap (the sandbox's `fuel_per_decision`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FuelClock {
-    pub start: u64,
-    pub increment: u64,
-    pub decision_cap: u64,
-}
+pub use crate::game::{FuelClock, LoadFault};
 
 /// Everything that determines a game apart from the players' answers.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,23 +49,11 @@ impl Setup {
     /// play).
     pub fn of(table: &Table, host: &Host<'_>) -> anyhow::Result<Setup> {
         let settings = Settings::of_map(&table.settings)?;
-        let decision_cap = host
-            .sandbox
-            .map_or(Limits::default().fuel_per_decision, |s| {
-                s.limits().fuel_per_decision
-            });
+        let clock = FuelClock::of(settings.clock, settings.increment, host);
         Ok(Setup {
             policy: table.policy,
             start: settings.start()?,
-            ..Setup::new(
-                table.seed,
-                table.round_cap,
-                FuelClock {
-                    start: settings.clock,
-                    increment: settings.increment,
-                    decision_cap,
-                },
-            )
+            ..Setup::new(table.seed, table.round_cap, clock)
         })
     }
 }
@@ -175,13 +154,6 @@ pub struct Ply {
     /// other side to move).
     pub position: Position,
     pub logs: Vec<AgentLog>,
-}
-
-/// A fault while an agent was loaded for the game (always a forfeit).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LoadFault {
-    pub seat: usize,
-    pub fault: Fault,
 }
 
 /// How a game ended (and how it began: what the record's start line says).
