@@ -30,6 +30,7 @@ pub mod seed;
 mod smoke;
 pub mod smoke_games;
 pub mod started;
+pub mod table_setup;
 pub mod terminal;
 pub mod vocab;
 

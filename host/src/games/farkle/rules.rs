@@ -10,10 +10,10 @@ use super::abi::{encode_observation, read_answer};
 use super::turn::{Answer, GameEnd, Observation, RollRecord, Setup, TurnEnd, TurnRecord};
 use super::{Farkle, INFO};
 use crate::game::{
-    AgentLog, Answered, Decided, Dice, Fault, FaultPolicy, Faults, GameInfo, Host, Loaded, Next,
-    Outcome, Question, Rules, Started, Summary, Table,
+    AgentLog, Answered, Decided, Dice, Fault, Faults, GameInfo, Host, Loaded, Next, Outcome,
+    Question, Rules, Started, Summary, Table,
 };
-use crate::sandbox::{Init, WasmPlayer};
+use crate::sandbox::WasmPlayer;
 
 /// The turn being played.
 struct Playing {
@@ -182,26 +182,7 @@ impl Rules for Farkle {
         })
     }
 
-    fn players(&self, setup: &Setup) -> usize {
-        setup.players
-    }
-
-    fn init(&self, setup: &Setup, seat: usize) -> Init {
-        Init {
-            seat,
-            players: setup.players,
-            seed: crate::game::seed::agent_seed(setup.seed, seat),
-            round_cap: setup.round_cap,
-        }
-    }
-
-    fn policy(&self, setup: &Setup) -> FaultPolicy {
-        setup.policy
-    }
-
-    fn seed(&self, setup: &Setup) -> Option<u64> {
-        Some(setup.seed)
-    }
+    crate::game::table_setup!(|s| s.players);
 
     fn start(&self, setup: &Setup, loaded: &[Loaded]) -> State {
         let n = setup.players;

@@ -14,7 +14,7 @@ use crate::game::{
     AgentLog, Answered, Decided, Fault, FaultKind, FaultPolicy, Faults, GameInfo, Host, Loaded,
     Next, Outcome, Question, Rules, Started, Summary, Table,
 };
-use crate::sandbox::{Init, WasmPlayer};
+use crate::sandbox::WasmPlayer;
 
 /// One decision the game asks of the side to move: what the seat is shown.
 #[derive(Clone, Copy, Debug)]
@@ -96,26 +96,7 @@ impl Rules for Jungle {
         Setup::of(table, host)
     }
 
-    fn players(&self, _setup: &Setup) -> usize {
-        2
-    }
-
-    fn init(&self, setup: &Setup, seat: usize) -> Init {
-        Init {
-            seat,
-            players: 2,
-            seed: setup.agent_seed(seat),
-            round_cap: setup.round_cap,
-        }
-    }
-
-    fn policy(&self, setup: &Setup) -> FaultPolicy {
-        setup.policy
-    }
-
-    fn seed(&self, setup: &Setup) -> Option<u64> {
-        Some(setup.seed)
-    }
+    crate::game::table_setup!(|_| 2);
 
     fn start(&self, setup: &Setup, loaded: &[Loaded]) -> State {
         let mut state = State {

@@ -39,11 +39,6 @@ impl Setup {
         self.round_cap.saturating_mul(2)
     }
 
-    /// Seed for the agent in `seat`'s own randomness (the derivation of the other games).
-    pub fn agent_seed(&self, seat: usize) -> u64 {
-        crate::game::seed::agent_seed(self.seed, seat)
-    }
-
     /// The setup of one game of `table`: its settings (the clock, the start position), and the
     /// per-decision cap of `host`'s sandbox (the default limits' where only native strategies
     /// play).

@@ -17,7 +17,7 @@ use crate::game::{
     Question, Rules, Seats, Started, Summary, Table,
 };
 pub use crate::game::{FuelClock, LoadFault};
-use crate::sandbox::{Init, WasmPlayer};
+use crate::sandbox::WasmPlayer;
 
 /// Everything that determines a game apart from the players' answers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -278,26 +278,7 @@ impl Rules for Lightcycles {
         Setup::of(table, host)
     }
 
-    fn players(&self, setup: &Setup) -> usize {
-        setup.players
-    }
-
-    fn init(&self, setup: &Setup, seat: usize) -> Init {
-        Init {
-            seat,
-            players: setup.players,
-            seed: crate::game::seed::agent_seed(setup.seed, seat),
-            round_cap: setup.round_cap,
-        }
-    }
-
-    fn policy(&self, setup: &Setup) -> FaultPolicy {
-        setup.policy
-    }
-
-    fn seed(&self, setup: &Setup) -> Option<u64> {
-        Some(setup.seed)
-    }
+    crate::game::table_setup!(|s| s.players);
 
     fn start(&self, setup: &Setup, loaded: &[Loaded]) -> State {
         let mut state = State {
