@@ -331,8 +331,7 @@ impl Rules for Farkle {
 
     fn end(&self, state: State) -> GameEnd {
         GameEnd {
-            load_faults: state.started.load_faults,
-            start_logs: state.started.logs,
+            started: state.started,
             outcome: state.outcome.unwrap_or(Outcome::Draw { round_cap: true }),
             scores: state.scores,
             forfeits: state.forfeits,

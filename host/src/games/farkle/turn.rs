@@ -5,7 +5,7 @@
 use farkle_rules::Reject;
 
 pub use crate::game::LoadFault;
-use crate::game::{AgentLog, Fault, FaultPolicy, Outcome};
+use crate::game::{AgentLog, Fault, FaultPolicy, Outcome, Started};
 
 /// Everything that determines a game apart from the players' answers.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -106,8 +106,7 @@ pub struct TurnRecord {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameEnd {
     /// Agents that failed to load, and what agents logged loading.
-    pub load_faults: Vec<LoadFault>,
-    pub start_logs: Vec<AgentLog>,
+    pub started: Started,
     pub outcome: Outcome,
     pub scores: Vec<u32>,
     /// Seats that forfeited, in the order they did.

@@ -296,8 +296,7 @@ impl Rules for Jungle {
             Vec::new(),
         ));
         GameEnd {
-            load_faults: state.started.load_faults,
-            start_logs: state.started.logs,
+            started: state.started,
             outcome,
             reason,
             position: state.pos,

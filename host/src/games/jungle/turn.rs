@@ -4,7 +4,7 @@
 use jungle_rules::{DrawReason, Illegal, Move, Piece, Position, Side, WinReason};
 
 use super::Settings;
-use crate::game::{AgentLog, Fault, FaultPolicy, Host, Outcome, Table};
+use crate::game::{AgentLog, Fault, FaultPolicy, Host, Outcome, Started, Table};
 pub use crate::game::{FuelClock, LoadFault};
 
 /// Everything that determines a game apart from the players' answers.
@@ -155,8 +155,7 @@ pub struct Ply {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameEnd {
     /// Agents that failed to load, and what agents logged loading.
-    pub load_faults: Vec<LoadFault>,
-    pub start_logs: Vec<AgentLog>,
+    pub started: Started,
     /// The outcome every game shares (standings read it): a forfeit is a win `last_standing`;
     /// the rules' draws (no capture, the ply cap) are draws `round_cap`, both players failing to
     /// load a draw without it.

@@ -86,7 +86,7 @@ pub fn narrate(names: &[String], game: &GameRecord, logs: bool, every_tick: bool
         setup.seed,
         setup.round_cap
     );
-    for f in &game.end.load_faults {
+    for f in &game.end.started.load_faults {
         let _ = writeln!(
             out,
             "{} failed to load ({}): out at the first tick",

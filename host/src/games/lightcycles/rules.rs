@@ -121,8 +121,8 @@ pub struct TickPlayed {
 /// How a game ended (and how it began: what the record's start line says).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameEnd {
-    pub load_faults: Vec<LoadFault>,
-    pub start_logs: Vec<AgentLog>,
+    /// Agents that failed to load, and what agents logged loading.
+    pub started: Started,
     pub end: End,
     /// Every seat's place, from 1, and death.
     pub places: Vec<u8>,
@@ -367,8 +367,7 @@ impl Rules for Lightcycles {
             },
         };
         GameEnd {
-            load_faults: state.started.load_faults,
-            start_logs: state.started.logs,
+            started: state.started,
             end: outcome.end,
             places: outcome.places[..players].to_vec(),
             deaths: state.game.cycles().iter().map(|c| c.death).collect(),
