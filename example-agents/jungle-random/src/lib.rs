@@ -44,12 +44,6 @@ mod tests {
     use arena_agent_sdk::jungle::Position;
     use std::vec::Vec;
 
-    fn seeded(seed: u64) -> Random {
-        Random {
-            rng: Rng::new(seed),
-        }
-    }
-
     fn view(p: &Position) -> JungleView {
         let env = Envelope {
             abi_version: ABI_VERSION,
@@ -70,7 +64,7 @@ mod tests {
         let start = Position::start();
         let v = view(&start);
         let mut counts = [0u32; 24];
-        let mut a = seeded(11);
+        let mut a = Random { rng: Rng::new(11) };
         let picks: Vec<Move> = (0..2400).map(|_| a.choose_move(&v)).collect();
         for m in &picks {
             let i = v.legal.iter().position(|l| l == m).expect("a legal move");
@@ -81,9 +75,9 @@ mod tests {
             counts.iter().all(|&n| (60..=140).contains(&n)),
             "{counts:?}"
         );
-        let mut b = seeded(11);
+        let mut b = Random { rng: Rng::new(11) };
         assert!(picks.iter().all(|&m| m == b.choose_move(&v)));
-        let mut c = seeded(12);
+        let mut c = Random { rng: Rng::new(12) };
         assert!(picks.iter().take(20).any(|&m| m != c.choose_move(&v)));
     }
 }

@@ -57,12 +57,6 @@ mod tests {
     use arena_agent_sdk::lightcycles::Dir;
     use arena_agent_sdk::LightcyclesClock;
 
-    fn seeded(seed: u64) -> Random {
-        Random {
-            rng: Rng::new(seed),
-        }
-    }
-
     fn view(picture: &str, headings: &[Dir], seat: usize) -> LightcyclesView {
         let state = parse(picture, headings, 300).expect("a picture");
         LightcyclesView {
@@ -91,7 +85,7 @@ mod tests {
             &[Dir::North, Dir::South],
             0,
         );
-        let mut a = seeded(3);
+        let mut a = Random { rng: Rng::new(3) };
         for _ in 0..100 {
             assert_eq!(a.choose_turn(&v), Turn::Right);
         }
@@ -114,12 +108,12 @@ mod tests {
             &[Dir::East, Dir::North],
             0,
         );
-        let mut a = seeded(11);
+        let mut a = Random { rng: Rng::new(11) };
         let picks: std::vec::Vec<Turn> = (0..400).map(|_| a.choose_turn(&v)).collect();
         let lefts = picks.iter().filter(|&&t| t == Turn::Left).count();
         assert!(picks.iter().all(|&t| t != Turn::Straight));
         assert!((150..=250).contains(&lefts), "{lefts}");
-        let mut b = seeded(11);
+        let mut b = Random { rng: Rng::new(11) };
         assert!(picks.iter().all(|&t| t == b.choose_turn(&v)));
     }
 
@@ -138,6 +132,6 @@ mod tests {
             &[Dir::North, Dir::North],
             0,
         );
-        assert_eq!(seeded(0).choose_turn(&v), Turn::Straight);
+        assert_eq!(Random { rng: Rng::new(0) }.choose_turn(&v), Turn::Straight);
     }
 }
