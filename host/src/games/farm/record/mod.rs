@@ -1,12 +1,11 @@
-//! Little Animal Farm's records (docs/RECORDS.md): the JSON of its lines (`format.rs`, its
-//! events' in `event_json.rs`), the lines as written from a game (`write.rs`), and read back
-//! (`read.rs`): here for the verifier, which
-//! replays the recorded decisions (and dice, when the record gives them) through the host's game
-//! loop, and whole, for a game as played (`read_record`).
+//! Little Animal Farm's records (docs/RECORDS.md): the JSON of their parts (`format.rs`, the
+//! events' in `event_json.rs`), the lines as written from a game (`write.rs`), and read back for
+//! the verifier (`read.rs`), which replays the recorded decisions (and dice, when the record gives
+//! them) through the host's game loop and requires the very same lines back.
 
 mod event_json;
 pub mod format;
-pub mod read;
+mod read;
 pub mod write;
 
 use super::rules::{roll_faces, State, ACCEPT, TRADE};
@@ -17,7 +16,6 @@ use crate::game::record::{
 };
 use crate::game::Loaded;
 
-pub use read::{read_record, ParsedRecord};
 use write::{end_line, setup_line, start_line, TurnLine};
 pub use write::{record_bytes, record_to_string};
 
@@ -67,12 +65,11 @@ impl Record for Farm {
     }
 
     fn read_setup(&self, line: &Line) -> Result<(Setup, RecordMeta), VerifyError> {
-        Ok(read::setup_of(line)?)
+        read::setup_of(line)
     }
 
     fn read_start(&self, setup: &Setup, line: &Line) -> Result<Vec<Loaded>, VerifyError> {
-        let (events, logs) = read::start_of(line, setup.players)?;
-        Ok(read::loaded_of(&events, &logs, setup.players))
+        read::start_of(line, setup.players)
     }
 
     /// The decisions of a turn: the trade (an offer, or the fault of the decision), then the
@@ -144,11 +141,6 @@ impl Record for Farm {
             }
             _ => String::new(),
         }
-    }
-
-    fn read_end(&self, setup: &Setup, line: &Line) -> Result<String, VerifyError> {
-        let (end, _, _) = read::end_of(line, setup.players)?;
-        Ok(end.digest)
     }
 
     fn round_cap(&self, setup: &Setup) -> u32 {
