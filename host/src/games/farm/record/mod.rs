@@ -8,28 +8,14 @@ pub mod format;
 mod read;
 pub mod write;
 
-use super::rules::{roll_faces, State, ACCEPT, TRADE};
+use super::rules::State;
 use super::turn::{Answer, GameEnd};
-use super::{Decision, Event, Farm, Setup, TurnRecord};
-use crate::game::record::{
-    Line, Lines, Record, RecordMeta, Recorded, RecordedDecision, VerifyError,
-};
+use super::{Farm, Setup, TurnRecord};
+use crate::game::record::{Line, Lines, Record, RecordMeta, Recorded, VerifyError};
 use crate::game::Loaded;
 
 use write::{end_line, setup_line, start_line, TurnLine};
 pub use write::{record_bytes, record_to_string};
-
-/// The fault event of `seat`'s decision `decision` in `events`.
-fn fault_in(events: &[Event], seat: usize, decision: Decision) -> Option<crate::game::Fault> {
-    events.iter().find_map(|e| match e {
-        Event::Fault {
-            seat: s,
-            decision: d,
-            fault,
-        } if *s == seat && *d == decision => Some(fault.clone()),
-        _ => None,
-    })
-}
 
 impl Record for Farm {
     // A turn line is 200 to 500 bytes.
@@ -76,61 +62,7 @@ impl Record for Farm {
     /// partner's answer to an offer made to it (or the fault of that decision); and the roll of a
     /// record whose dice are given.
     fn read_turn(&self, setup: &Setup, line: &Line) -> Result<Recorded<Answer>, VerifyError> {
-        let turn = read::turn_of(line, setup.players)?;
-        let log_of = |seat: usize| {
-            turn.logs
-                .iter()
-                .find(|l| l.seat == seat)
-                .map(|l| l.text.clone())
-        };
-        let mut recorded = Recorded::default();
-        let trade = match (
-            turn.offer,
-            fault_in(&turn.events, turn.seat, Decision::Trade),
-        ) {
-            (Some(offer), _) => Some(Ok(Answer::Offer(offer))),
-            (None, Some(fault)) => Some(Err(fault)),
-            (None, None) => None,
-        };
-        if let Some(answer) = trade {
-            recorded.decision(RecordedDecision {
-                seat: turn.seat,
-                decision: TRADE,
-                answer,
-                fuel: 0,
-                log: log_of(turn.seat),
-            });
-        }
-        let accept = turn.events.iter().find_map(|e| match e {
-            Event::Fault {
-                seat,
-                decision: Decision::Accept,
-                fault,
-            } => Some((*seat, Err(fault.clone()))),
-            _ => None,
-        });
-        let accept = accept.or_else(|| {
-            let answered = turn.events.iter().find_map(|e| match e {
-                Event::Answer { seat, .. } => Some(*seat),
-                _ => None,
-            });
-            Some((answered?, Ok(Answer::Accept(turn.answer?))))
-        });
-        if let Some((seat, answer)) = accept {
-            recorded.decision(RecordedDecision {
-                seat,
-                decision: ACCEPT,
-                answer,
-                fuel: 0,
-                log: log_of(seat),
-            });
-        }
-        if setup.seed.is_none() {
-            if let Some(roll) = turn.roll {
-                recorded.throw(roll_faces(roll));
-            }
-        }
-        Ok(recorded)
+        read::turn_of(setup, line)
     }
 
     /// A difference in a roll is not the dice of the seed.

@@ -11,10 +11,11 @@ use super::format::{DiceKind, EventJson, OfferJson, RollJson, StartJson, GAME_NA
 use crate::game::record::read::{typed_line, SetupHead};
 use crate::game::record::seat_checks::{agent_hashes, seat_in};
 use crate::game::record::seat_lines::LogJson;
-use crate::game::record::{fail, Line, VerifyError};
+use crate::game::record::{fail, Line, Recorded, RecordedDecision, VerifyError};
 use crate::game::{Loaded, RecordMeta};
+use crate::games::farm::rules::{roll_faces, ACCEPT, TRADE};
 use crate::games::farm::{
-    AgentLog, Decision, Event, FaultPolicy, Party, Setup, StartPosition, TurnRecord,
+    AgentLog, Answer, Decision, Event, Fault, FaultPolicy, Party, Setup, StartPosition,
 };
 
 /// The setup line's own fields (the envelope's are [`SetupHead`]'s).
@@ -35,11 +36,9 @@ struct StartLine {
     logs: Vec<LogJson>,
 }
 
-/// A turn line's fields that the replay needs (its other fields it compares).
+/// A turn line's fields that give the replay its decisions (the others it compares).
 #[derive(Deserialize)]
 struct TurnJson {
-    turn: u32,
-    round: u32,
     seat: usize,
     offer: Option<OfferJson>,
     answer: Option<bool>,
@@ -138,20 +137,70 @@ pub(crate) fn start_of(line: &Line, players: usize) -> Result<Vec<Loaded>, Verif
         .collect())
 }
 
-/// A turn line.
-pub(crate) fn turn_of(line: &Line, players: usize) -> Result<TurnRecord, VerifyError> {
+/// A turn line's decisions (see `Record::read_turn`), for the replay.
+pub(crate) fn turn_of(setup: &Setup, line: &Line) -> Result<Recorded<Answer>, VerifyError> {
     let t: TurnJson = typed_line(&line.value, line.number, "turn")?;
     let at = |m| fail(line.number, m);
-    seat_in(t.seat, players, "seat").map_err(at)?;
-    Ok(TurnRecord {
-        turn: t.turn,
-        round: t.round,
-        seat: t.seat,
-        offer: t.offer.map(Into::into),
-        answer: t.answer,
-        roll: t.roll.map(Into::into),
-        events: events(&t.events, players).map_err(at)?,
-        logs: logs(&t.logs, players).map_err(at)?,
+    seat_in(t.seat, setup.players, "seat").map_err(at)?;
+    let events = events(&t.events, setup.players).map_err(at)?;
+    let logs = logs(&t.logs, setup.players).map_err(at)?;
+    let log_of = |seat: usize| logs.iter().find(|l| l.seat == seat).map(|l| l.text.clone());
+    let mut recorded = Recorded::default();
+    let trade = match (t.offer, fault_in(&events, t.seat, Decision::Trade)) {
+        (Some(offer), _) => Some(Ok(Answer::Offer(offer.into()))),
+        (None, Some(fault)) => Some(Err(fault)),
+        (None, None) => None,
+    };
+    if let Some(answer) = trade {
+        recorded.decision(RecordedDecision {
+            seat: t.seat,
+            decision: TRADE,
+            answer,
+            fuel: 0,
+            log: log_of(t.seat),
+        });
+    }
+    let accept = events.iter().find_map(|e| match e {
+        Event::Fault {
+            seat,
+            decision: Decision::Accept,
+            fault,
+        } => Some((*seat, Err(fault.clone()))),
+        _ => None,
+    });
+    let accept = accept.or_else(|| {
+        let answered = events.iter().find_map(|e| match e {
+            Event::Answer { seat, .. } => Some(*seat),
+            _ => None,
+        });
+        Some((answered?, Ok(Answer::Accept(t.answer?))))
+    });
+    if let Some((seat, answer)) = accept {
+        recorded.decision(RecordedDecision {
+            seat,
+            decision: ACCEPT,
+            answer,
+            fuel: 0,
+            log: log_of(seat),
+        });
+    }
+    if setup.seed.is_none() {
+        if let Some(roll) = t.roll {
+            recorded.throw(roll_faces(roll.into()));
+        }
+    }
+    Ok(recorded)
+}
+
+/// The fault event of `seat`'s decision `decision` in `events`.
+fn fault_in(events: &[Event], seat: usize, decision: Decision) -> Option<Fault> {
+    events.iter().find_map(|e| match e {
+        Event::Fault {
+            seat: s,
+            decision: d,
+            fault,
+        } if *s == seat && *d == decision => Some(fault.clone()),
+        _ => None,
     })
 }
 
