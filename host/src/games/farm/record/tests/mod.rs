@@ -8,3 +8,18 @@ mod mutations;
 mod positions;
 mod properties;
 mod strategy;
+
+/// The `type` of every event a record can hold (docs/RECORDS.md).
+const EVENT_TYPES: &[&str] = &[
+    "answer",
+    "trade_failed",
+    "transfer",
+    "rolled",
+    "wolf",
+    "fox",
+    "bred",
+    "fault",
+    "forfeit",
+    "win",
+    "draw",
+];

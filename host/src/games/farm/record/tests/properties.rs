@@ -176,20 +176,7 @@ fn random_games_cover_every_event_kind() {
             }
         }
     }
-    let all = [
-        "answer",
-        "trade_failed",
-        "transfer",
-        "rolled",
-        "wolf",
-        "fox",
-        "bred",
-        "fault",
-        "forfeit",
-        "win",
-        "draw",
-    ];
-    for k in all {
+    for &k in super::EVENT_TYPES {
         assert!(
             kinds.contains(k),
             "no {k} event in the random games: {kinds:?}"
