@@ -32,29 +32,3 @@ pub fn assert_second_signal_ends_child(name: &str, child: &str, caught: &str, si
     );
     assert_eq!(out.status.signal(), Some(signal), "{stdout}");
 }
-
-/// Plays the league `cfg` of `game` afresh with `contestants` on `threads` threads, without
-/// progress lines; `limits` is what its files state as the budgets.
-pub fn play_fresh(
-    game: &'static dyn crate::game::Game,
-    cfg: &crate::league::LeagueConfig,
-    contestants: &[&dyn crate::league::Contestant],
-    limits: &serde_json::Value,
-    threads: usize,
-) -> crate::league::LeagueRun {
-    let opts = crate::league::RunOptions {
-        fresh: true,
-        threads: Some(threads),
-        quiet: true,
-        ..Default::default()
-    };
-    crate::league::play_league(
-        game,
-        &crate::game::Host::default(),
-        cfg,
-        contestants,
-        limits,
-        &opts,
-    )
-    .unwrap()
-}

@@ -12,9 +12,9 @@ use crate::games::farm::strategies::native;
 use crate::games::farm::Farm;
 use crate::league::config::LeagueConfig;
 use crate::league::output::{GAMES_CSV, STANDINGS_CSV, STANDINGS_JSON};
+use crate::league::tests::play_fresh;
 use crate::league::Contestant;
 use crate::records::sha256_hex;
-use crate::testing::play_fresh;
 
 /// The bytes of a published "agent file" (the hash is all the audit reads of it).
 fn agent_file(name: &str) -> Vec<u8> {

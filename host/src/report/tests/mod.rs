@@ -14,9 +14,9 @@ use crate::game::{Hosted, Native, Player, Question, Reply};
 use crate::games::farkle::{Answer, Farkle, Observation as FarkleObservation};
 use crate::games::farm::tests::support::FarmPlayer;
 use crate::games::farm::{AcceptView, Farm, Fault, FaultKind, Observation};
+use crate::league::tests::play_fresh;
 use crate::league::{Contestant, LeagueConfig, NativeEntrant};
 use crate::sandbox::Init;
-use crate::testing::play_fresh;
 use reference::read_record_lines;
 
 /// A native example strategy in a league of Little Animal Farm.
