@@ -159,11 +159,7 @@ impl Db {
                 .await
                 .context("cannot switch the database to WAL mode")?;
         }
-        let migrator = match backend {
-            Backend::Sqlite => sqlx::migrate!("src/jobs/migrations/sqlite"),
-            Backend::Postgres => sqlx::migrate!("src/jobs/migrations/postgres"),
-        };
-        migrator
+        super::schema::migrator(backend)?
             .run(pool)
             .await
             .context("cannot bring the database schema up to date")?;

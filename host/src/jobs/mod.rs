@@ -22,6 +22,7 @@ pub mod ladder_queue;
 pub mod league_queue;
 pub mod lease;
 pub mod retry;
+pub mod schema;
 pub mod storage;
 
 use std::time::{SystemTime, UNIX_EPOCH};

@@ -1,9 +1,9 @@
--- The ladder's schema, version 1. The PostgreSQL migration of the same number creates the same
+-- The ladder's schema, version 1. The {{ d.other }} migration of the same number creates the same
 -- tables, columns and constraints; only the id columns are spelled for each database.
 
 -- People who take part. Tokens are random; only their SHA-256 is kept.
 CREATE TABLE contestants (
-    id INTEGER PRIMARY KEY,
+    id {{ d.id }},
     name TEXT NOT NULL UNIQUE,
     token_hash TEXT NOT NULL UNIQUE,
     created_ms BIGINT NOT NULL
@@ -14,7 +14,7 @@ CREATE TABLE contestants (
 -- version per contestant that plays (the newest accepted); `placed` that its placement games
 -- have been scheduled.
 CREATE TABLE versions (
-    id INTEGER PRIMARY KEY,
+    id {{ d.id }},
     contestant_id BIGINT NOT NULL REFERENCES contestants(id),
     number BIGINT NOT NULL,
     sha256 TEXT NOT NULL,
@@ -35,7 +35,7 @@ CREATE INDEX versions_active ON versions (active);
 -- (leased by `lease_owner` until `lease_expires_ms`), done (`result` and `record` set) or
 -- cancelled (a version of it was replaced before it was played).
 CREATE TABLE games (
-    id INTEGER PRIMARY KEY,
+    id {{ d.id }},
     stage TEXT NOT NULL,
     group_key TEXT NOT NULL,
     cycle BIGINT NOT NULL,
