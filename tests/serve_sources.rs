@@ -80,7 +80,10 @@ fn sources_are_built_confined_checked_and_kept_for_their_author() {
     let bob = server.add_contestant("bob");
 
     // A syntax error: the verdict is the build's, with Python's message and the line.
-    let broken = format!("{}\ndef broken(:\n    pass\n", template("python/climber.py"));
+    let broken = format!(
+        "{}\ndef broken(:\n    pass\n",
+        template("python/climber.py")
+    );
     let line = broken.lines().count() - 1;
     let (status, answer) = submit_sources(&server, &alice, "python", &[("bot.py", &broken)]);
     assert_eq!(status, 422, "{answer}");
