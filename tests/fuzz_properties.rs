@@ -1,5 +1,5 @@
 //! Property tests over hostile input, run in CI: agents' answers (`decode_trade_answer`,
-//! `decode_accept_answer`), record files (`read_record`, `verify_record_bytes`) and offers
+//! `decode_accept_answer`), record files (`verify_record_bytes`) and offers
 //! (`check_offer`, `execute_trade`). The same checks (`arena::games::farm::fuzz_checks`) are cargo-fuzz
 //! targets in fuzz/ for long runs; here each property runs `FUZZ_CASES` cases (default 2000,
 //! a few seconds), more with `PROPTEST_CASES=N`.

@@ -7,7 +7,7 @@
 
 use jungle_rules::{Move, MoveList, Piece, Position, Side, Square, DRAW_PLIES, MAX_MOVES, SQUARES};
 
-use crate::bytes::{fixed, get_u32, get_u64, need, put_u32, put_u64, DecodeError};
+use crate::bytes::{answer_bytes, fixed, get_u32, get_u64, need, put_u32, put_u64, DecodeError};
 
 /// Size of the fixed part of the observation; the recent moves follow it.
 pub const OBSERVATION_FIXED_SIZE: usize = 192;
@@ -59,11 +59,7 @@ pub struct Clock {
 impl Clock {
     /// The fuel this decision may use: the smaller of the clock and the per-decision cap.
     pub const fn this_decision(&self) -> u64 {
-        if self.mine < self.decision_cap {
-            self.mine
-        } else {
-            self.decision_cap
-        }
+        crate::bytes::decision_fuel(self.mine, self.decision_cap)
     }
 }
 
@@ -301,27 +297,16 @@ pub fn encode_answer(buf: &mut [u8], mv: Move) -> usize {
 /// Bytes from 2 to `ret` are ignored. A readable move is judged by the rules
 /// (`Position::check_move`); an illegal one is a fault too.
 pub fn decode_answer(ret: i32, buf: &[u8]) -> Result<Move, DecodeError> {
-    if ret < ANSWER_SIZE as i32 {
-        return Err(DecodeError::TooShort {
-            needed: ANSWER_SIZE,
-            got: ret.max(0) as usize,
-        });
-    }
-    let ret = ret as usize;
-    if ret > buf.len() {
-        return Err(DecodeError::TooShort {
-            needed: ret,
-            got: buf.len(),
-        });
-    }
+    let answer = answer_bytes(ret, buf, ANSWER_SIZE)?;
     let square =
-        |at: usize| Square::from_index(buf[at]).ok_or(DecodeError::BadValue { offset: at });
+        |at: usize| Square::from_index(answer[at]).ok_or(DecodeError::BadValue { offset: at });
     Ok(Move::new(square(0)?, square(1)?))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bytes::answer_faults::assert_length_faults;
     use proptest::prelude::*;
 
     fn square() -> impl Strategy<Value = Square> {
@@ -528,21 +513,7 @@ mod tests {
         assert_eq!(&buf[..2], &[20, 27]);
         assert_eq!(decode_answer(2, &buf), Ok(mv));
         assert_eq!(decode_answer(16, &buf), Ok(mv));
-        assert_eq!(
-            decode_answer(1, &buf),
-            Err(DecodeError::TooShort { needed: 2, got: 1 })
-        );
-        assert_eq!(
-            decode_answer(-3, &buf),
-            Err(DecodeError::TooShort { needed: 2, got: 0 })
-        );
-        assert_eq!(
-            decode_answer(17, &buf),
-            Err(DecodeError::TooShort {
-                needed: 17,
-                got: 16
-            })
-        );
+        assert_length_faults(decode_answer, &buf, 2);
         buf[1] = 63;
         assert_eq!(
             decode_answer(2, &buf),

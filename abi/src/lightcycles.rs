@@ -12,7 +12,7 @@ use lightcycles_rules::{
     MIN_SIDE,
 };
 
-use crate::bytes::{fixed, get_u32, get_u64, need, put_u32, put_u64, DecodeError};
+use crate::bytes::{answer_bytes, fixed, get_u32, get_u64, need, put_u32, put_u64, DecodeError};
 
 /// Size of the fixed part of the observation; the grid follows it.
 pub const OBSERVATION_FIXED_SIZE: usize = 144;
@@ -67,11 +67,7 @@ pub struct Clock {
 impl Clock {
     /// The fuel this decision may use: the smaller of the clock and the per-decision cap.
     pub const fn this_decision(&self) -> u64 {
-        if self.mine < self.decision_cap {
-            self.mine
-        } else {
-            self.decision_cap
-        }
+        crate::bytes::decision_fuel(self.mine, self.decision_cap)
     }
 }
 
@@ -235,26 +231,15 @@ pub fn encode_answer(buf: &mut [u8], turn: Turn) -> usize {
 /// Bytes from 1 to `ret` are ignored. Every readable turn is a move the rules play (a turn into
 /// a wall or a trail kills the cycle; it is not a fault).
 pub fn decode_answer(ret: i32, buf: &[u8]) -> Result<Turn, DecodeError> {
-    if ret < ANSWER_SIZE as i32 {
-        return Err(DecodeError::TooShort {
-            needed: ANSWER_SIZE,
-            got: 0,
-        });
-    }
-    let ret = ret as usize;
-    if ret > buf.len() {
-        return Err(DecodeError::TooShort {
-            needed: ret,
-            got: buf.len(),
-        });
-    }
-    Turn::from_code(buf[0]).ok_or(DecodeError::BadValue { offset: 0 })
+    let answer = answer_bytes(ret, buf, ANSWER_SIZE)?;
+    Turn::from_code(answer[0]).ok_or(DecodeError::BadValue { offset: 0 })
 }
 
 #[cfg(test)]
 mod tests {
     extern crate std;
     use super::*;
+    use crate::bytes::answer_faults::assert_length_faults;
     use lightcycles_rules::{Answer, Settings};
     use proptest::prelude::*;
     use std::vec;
@@ -500,21 +485,7 @@ mod tests {
         assert_eq!(buf[0], 2);
         assert_eq!(decode_answer(1, &buf), Ok(Turn::Right));
         assert_eq!(decode_answer(16, &buf), Ok(Turn::Right));
-        assert_eq!(
-            decode_answer(0, &buf),
-            Err(DecodeError::TooShort { needed: 1, got: 0 })
-        );
-        assert_eq!(
-            decode_answer(-3, &buf),
-            Err(DecodeError::TooShort { needed: 1, got: 0 })
-        );
-        assert_eq!(
-            decode_answer(17, &buf),
-            Err(DecodeError::TooShort {
-                needed: 17,
-                got: 16
-            })
-        );
+        assert_length_faults(decode_answer, &buf, 1);
         buf[0] = 3;
         assert_eq!(
             decode_answer(1, &buf),

@@ -1,30 +1,13 @@
 //! The Jungle section of docs/ABI.md says what `abi/src/jungle.rs` and the rules crate do: its
 //! observation and answer tables, the codes, and the reasons a move is illegal.
 
-use std::path::Path;
-
 use arena_abi::jungle::{offset, ANSWER_SIZE, MAX_PLAYED, OBSERVATION_FIXED_SIZE, PLAYED_SIZE};
+use arena_doc_support::{assert_code_table, doc, section};
 use jungle_rules::{Illegal, Kind, Piece, Side, Square, DRAW_PLIES, MAX_MOVES};
-
-fn abi_doc() -> String {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    std::fs::read_to_string(root.join("docs").join("ABI.md")).unwrap()
-}
-
-/// The lines of the section that starts with `heading`, up to the next heading of its level.
-fn section(text: &str, heading: &str) -> String {
-    let start = text
-        .find(&format!("\n{heading}\n"))
-        .unwrap_or_else(|| panic!("no section {heading:?}"));
-    let level = heading.split(' ').next().unwrap();
-    let body = &text[start + heading.len() + 2..];
-    let end = body.find(&format!("\n{level} ")).unwrap_or(body.len());
-    body[..end].to_string()
-}
 
 #[test]
 fn the_abi_doc_has_the_jungle_codes_and_layouts() {
-    let jungle = section(&abi_doc(), "## Jungle");
+    let jungle = section(&doc("ABI.md"), "## Jungle");
     assert_eq!(arena_abi::game::JUNGLE, 3);
     assert_eq!(arena_abi::Decision::JungleMove as u32, 4);
     assert!(jungle.contains(&format!(
@@ -85,18 +68,7 @@ fn the_abi_doc_has_the_jungle_codes_and_layouts() {
 
 #[test]
 fn the_abi_doc_lists_every_illegal_reason_in_order() {
-    let jungle = section(&abi_doc(), "## Jungle");
-    for r in Illegal::ALL {
-        assert!(
-            jungle.contains(&format!("| {} | `{}` |", r.code(), r.name())),
-            "reason {} {}",
-            r.code(),
-            r.name()
-        );
-    }
-    let positions: Vec<usize> = Illegal::ALL
-        .iter()
-        .map(|r| jungle.find(&format!("`{}`", r.name())).unwrap())
-        .collect();
-    assert!(positions.windows(2).all(|w| w[0] < w[1]));
+    let jungle = section(&doc("ABI.md"), "## Jungle");
+    let reasons: Vec<(u32, &str)> = Illegal::ALL.iter().map(|r| (r.code(), r.name())).collect();
+    assert_code_table(&jungle, &reasons, "reason");
 }

@@ -10,6 +10,7 @@ use arena_abi::farm::event_kind;
 use arena_abi::Decision;
 use farkle_rules::Action;
 use farm_rules::{Animal, FailReason, ANIMALS};
+use lightcycles_rules::{Cause, Dir, Turn};
 use wit_parser::{Resolve, Type, TypeDefKind, TypeId, WorldItem, WorldKey};
 
 fn repo() -> PathBuf {
@@ -53,7 +54,7 @@ fn kebab(snake: &str) -> String {
 /// Rows `| code | name | ...` of the first table after `heading` in docs/ABI.md, with the name's
 /// backticks removed.
 fn abi_md_table(heading: &str) -> Vec<(u32, String)> {
-    let text = std::fs::read_to_string(repo().join("docs/ABI.md")).expect("read docs/ABI.md");
+    let text = arena_doc_support::doc("ABI.md");
     let start = text
         .find(heading)
         .unwrap_or_else(|| panic!("docs/ABI.md has no `{heading}`"));
@@ -335,4 +336,39 @@ fn jungle_kinds_and_sides_follow_the_piece_codes() {
     }
     let clock = names(&resolve, type_in(&resolve, pkg, "jungle-types", "clock"));
     assert_eq!(clock, ["mine", "theirs", "increment", "decision-cap"]);
+}
+
+#[test]
+fn lightcycles_enums_follow_the_byte_codes() {
+    let (resolve, pkg) = package();
+    let names = |name| names(&resolve, type_in(&resolve, pkg, "lightcycles-types", name));
+    let headings: Vec<String> = Dir::ALL.iter().map(|d| d.name().to_string()).collect();
+    assert_eq!(names("heading"), headings);
+    let turns: Vec<String> = Turn::ALL.iter().map(|t| t.name().to_string()).collect();
+    assert_eq!(names("turn"), turns);
+    // Case i is cause code i + 1.
+    let causes: Vec<String> = Cause::ALL.iter().map(|c| kebab(c.name())).collect();
+    assert_eq!(names("cause"), causes);
+    assert_eq!(
+        names("clock"),
+        ["mine", "increment", "decision-cap", "seats"]
+    );
+    assert_eq!(names("cycle"), ["x", "y", "heading", "death"]);
+    let view = names("view");
+    for field in [
+        "seat", "players", "tick", "tick-cap", "width", "height", "grid", "cycles", "clock",
+    ] {
+        assert!(view.contains(&field.to_string()), "view has no `{field}`");
+    }
+}
+
+#[test]
+fn the_lightcycles_world_exports_init_and_choose_turn_and_imports_the_host() {
+    let (resolve, pkg) = package();
+    let got = exports(&resolve, pkg, "lightcycles");
+    let names: Vec<&str> = got.iter().map(|(n, _, _)| n.as_str()).collect();
+    assert_eq!(names, ["init", "choose-turn"]);
+    assert_eq!(got[0].1, ["setup"]);
+    assert_eq!(got[1].1, ["view"]);
+    assert!(imported_interfaces(&resolve, pkg, "lightcycles").contains(&"host".to_string()));
 }

@@ -38,13 +38,11 @@ pub struct View<'a> {
 impl<'a> View<'a> {
     /// Decodes an envelope and farm observation; `None` if the bytes are not one.
     pub fn decode(bytes: &'a [u8]) -> Option<View<'a>> {
-        let env = Envelope::decode(bytes).ok()?;
-        if env.abi_version != ABI_VERSION
-            || env.game != game::LITTLE_ANIMAL_FARM
-            || !matches!(env.decision, Decision::FarmTrade | Decision::FarmAccept)
-        {
-            return None;
-        }
+        let env = envelope_for(
+            bytes,
+            game::LITTLE_ANIMAL_FARM,
+            &[Decision::FarmTrade, Decision::FarmAccept],
+        )?;
         let players = env.players as usize;
         let seat = env.seat as usize;
         if !(2..=MAX_PLAYERS).contains(&players) || seat >= players {
@@ -170,13 +168,47 @@ pub(crate) fn decode_init(buf: &[u8], len: i32) -> Option<InitContext> {
     })
 }
 
+/// The envelope of a call for one of `decisions` of `game` in this ABI version; `None` for any
+/// other bytes (every game's view starts with this check).
+pub(crate) fn envelope_for(bytes: &[u8], game: u32, decisions: &[Decision]) -> Option<Envelope> {
+    let env = Envelope::decode(bytes).ok()?;
+    let ours = env.abi_version == ABI_VERSION && env.game == game;
+    (ours && decisions.contains(&env.decision)).then_some(env)
+}
+
+/// The body of every game's `arena_init`: decodes the init payload and hands it to `init`.
+/// Returns 0. Unreadable bytes are ignored (the agent is not initialised).
+pub(crate) fn init_with(buf: &[u8], len: i32, init: impl FnOnce(&InitContext)) -> i32 {
+    if let Some(ctx) = decode_init(buf, len) {
+        init(&ctx);
+    }
+    0
+}
+
+/// The body of a decision that always gets an answer (Farkle, Jungle, light cycles): decodes the
+/// view with `decode`, then `answer` writes the agent's answer at offset 0 of the buffer and
+/// gives its length, which is returned. Returns 0 (which the host reads as a `bad_answer` fault)
+/// when the bytes are not such a view or the buffer cannot hold `answer_size` bytes.
+pub(crate) fn answer_with<V>(
+    buf: &mut [u8],
+    len: i32,
+    decode: impl FnOnce(&[u8]) -> Option<V>,
+    answer_size: usize,
+    answer: impl FnOnce(&V, &mut [u8]) -> usize,
+) -> i32 {
+    let Some(view) = decode(bytes(buf, len)) else {
+        return 0;
+    };
+    if buf.len() < answer_size {
+        return 0;
+    }
+    answer(&view, buf) as i32
+}
+
 /// Body of `arena_init`: decodes the init payload and calls [`FarmAgent::init`]. Returns 0.
 /// Unreadable bytes are ignored (the agent is not initialised).
 pub fn handle_init<A: FarmAgent + ?Sized>(agent: &mut A, buf: &mut [u8], len: i32) -> i32 {
-    if let Some(ctx) = decode_init(buf, len) {
-        agent.init(&ctx);
-    }
-    0
+    init_with(buf, len, |ctx| agent.init(ctx))
 }
 
 /// Body of `farm_trade`: decodes the view, asks the agent, writes its offer at offset 0 of the

@@ -2,10 +2,10 @@
 //! the `farkle_draft` export (see [`crate::export_farkle_agent!`]).
 
 use arena_abi::farkle::{encode_answer, Observation, MAX_ANSWER_SIZE, MAX_SEATS};
-use arena_abi::{game, Decision, Envelope, ABI_VERSION};
+use arena_abi::{game, Decision, Envelope};
 use farkle_rules::DICE;
 
-use crate::agent::{bytes, decode_init, InitContext};
+use crate::agent::{answer_with, envelope_for, init_with, InitContext};
 
 pub use arena_abi::farkle::Answer as FarkleAnswer;
 
@@ -42,13 +42,7 @@ pub struct FarkleView {
 impl FarkleView {
     /// Decodes an envelope and Farkle observation; `None` if the bytes are not one.
     pub fn decode(bytes: &[u8]) -> Option<FarkleView> {
-        let env = Envelope::decode(bytes).ok()?;
-        if env.abi_version != ABI_VERSION
-            || env.game != game::FARKLE
-            || env.decision != Decision::FarkleDraft
-        {
-            return None;
-        }
+        let env = envelope_for(bytes, game::FARKLE, &[Decision::FarkleDraft])?;
         let players = env.players as usize;
         let seat = env.seat as usize;
         if !(1..=MAX_SEATS).contains(&players) || seat >= players {
@@ -115,10 +109,7 @@ pub trait FarkleAgent {
 /// Body of `arena_init` for a Farkle agent: decodes the init payload and calls
 /// [`FarkleAgent::init`]. Returns 0. Unreadable bytes are ignored (the agent is not initialised).
 pub fn handle_farkle_init<A: FarkleAgent + ?Sized>(agent: &mut A, buf: &mut [u8], len: i32) -> i32 {
-    if let Some(ctx) = decode_init(buf, len) {
-        agent.init(&ctx);
-    }
-    0
+    init_with(buf, len, |ctx| agent.init(ctx))
 }
 
 /// Body of `farkle_draft`: decodes the view, asks the agent, writes its answer at offset 0 of
@@ -130,14 +121,8 @@ pub fn handle_farkle_draft<A: FarkleAgent + ?Sized>(
     buf: &mut [u8],
     len: i32,
 ) -> i32 {
-    let Some(view) = FarkleView::decode(bytes(buf, len)) else {
-        return 0;
-    };
-    if buf.len() < MAX_ANSWER_SIZE {
-        return 0;
-    }
-    let answer = agent.draft(&view);
-    encode_answer(buf, &answer) as i32
+    let draft = |view: &FarkleView, buf: &mut [u8]| encode_answer(buf, &agent.draft(view));
+    answer_with(buf, len, FarkleView::decode, MAX_ANSWER_SIZE, draft)
 }
 
 /// Reads back an answer written by [`handle_farkle_draft`] (for tests and native drivers), with
@@ -149,8 +134,9 @@ pub fn read_farkle_answer(buf: &[u8], len: i32) -> Option<FarkleAnswer> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_support::{write_call, write_init, Seat};
     use arena_abi::farkle::OBSERVATION_SIZE;
-    use arena_abi::{InitPayload, ENVELOPE_SIZE, INIT_PAYLOAD_SIZE};
+    use arena_abi::InitPayload;
     use farkle_rules::{best_draft, check_answer, Action};
     use std::vec;
 
@@ -188,42 +174,24 @@ mod tests {
     }
 
     fn write(buf: &mut [u8], game: u32, decision: Decision, obs: &Observation) -> i32 {
-        Envelope {
-            abi_version: ABI_VERSION,
-            game,
-            decision,
+        let at = Seat {
             seat: 0,
             players: 2,
             turn: 11,
             round: 6,
-            payload_len: OBSERVATION_SIZE as u32,
-        }
-        .encode(buf);
-        obs.encode(&mut buf[ENVELOPE_SIZE..]);
-        (ENVELOPE_SIZE + OBSERVATION_SIZE) as i32
+        };
+        write_call(buf, game, decision, at, OBSERVATION_SIZE, |b| obs.encode(b))
     }
 
     #[test]
     fn a_draft_goes_through_the_buffer() {
         let mut agent = Best::default();
         let mut buf = vec![0u8; crate::BUFFER_SIZE];
-        Envelope {
-            abi_version: ABI_VERSION,
-            game: game::FARKLE,
-            decision: Decision::Init,
-            seat: 0,
-            players: 2,
-            turn: 0,
-            round: 0,
-            payload_len: INIT_PAYLOAD_SIZE as u32,
-        }
-        .encode(&mut buf);
-        InitPayload {
+        let init = InitPayload {
             seed: 42,
             round_cap: 200,
-        }
-        .encode(&mut buf[ENVELOPE_SIZE..]);
-        let n = (ENVELOPE_SIZE + INIT_PAYLOAD_SIZE) as i32;
+        };
+        let n = write_init(&mut buf, game::FARKLE, 0, 2, init);
         assert_eq!(handle_farkle_init(&mut agent, &mut buf, n), 0);
         assert_eq!(agent.seed, 42);
 

@@ -43,6 +43,16 @@ pub fn spend(units: i64) {
     let _ = units;
 }
 
+/// Starts a decision with `fuel` (the smaller of the clock and the per-decision cap): natively
+/// the stand-in gets it, as the host's meter would; on `wasm32` the host has done so already.
+#[inline(always)]
+pub(crate) fn start_decision(fuel: u64) {
+    #[cfg(not(target_arch = "wasm32"))]
+    native::set(i64::try_from(fuel).unwrap_or(i64::MAX));
+    #[cfg(target_arch = "wasm32")]
+    let _ = fuel;
+}
+
 /// The native stand-in for the host's fuel meter (one per thread).
 #[cfg(not(target_arch = "wasm32"))]
 pub mod native {

@@ -2,10 +2,10 @@
 //! the `jungle_move` export (see [`crate::export_jungle_agent!`]).
 
 use arena_abi::jungle::{encode_answer, Observation, ANSWER_SIZE};
-use arena_abi::{game, Decision, Envelope, ABI_VERSION};
+use arena_abi::{game, Decision, Envelope};
 use jungle_rules::{Move, MoveList, Position, Side};
 
-use crate::agent::{bytes, decode_init, InitContext};
+use crate::agent::{answer_with, envelope_for, init_with, InitContext};
 
 pub use arena_abi::jungle::{Clock as JungleClock, Played};
 
@@ -38,13 +38,7 @@ impl JungleView {
     /// Decodes an envelope and Jungle observation; `None` if the bytes are not one, or its board
     /// is not a position the rules accept.
     pub fn decode(bytes: &[u8]) -> Option<JungleView> {
-        let env = Envelope::decode(bytes).ok()?;
-        if env.abi_version != ABI_VERSION
-            || env.game != game::JUNGLE
-            || env.decision != Decision::JungleMove
-        {
-            return None;
-        }
+        let env = envelope_for(bytes, game::JUNGLE, &[Decision::JungleMove])?;
         let obs = Observation::decode(env.payload(bytes)).ok()?;
         JungleView::from_observation(&env, &obs)
     }
@@ -91,10 +85,7 @@ pub trait JungleAgent {
 /// Body of `arena_init` for a Jungle agent: decodes the init payload and calls
 /// [`JungleAgent::init`]. Returns 0. Unreadable bytes are ignored (the agent is not initialised).
 pub fn handle_jungle_init<A: JungleAgent + ?Sized>(agent: &mut A, buf: &mut [u8], len: i32) -> i32 {
-    if let Some(ctx) = decode_init(buf, len) {
-        agent.init(&ctx);
-    }
-    0
+    init_with(buf, len, |ctx| agent.init(ctx))
 }
 
 /// Body of `jungle_move`: decodes the view, asks the agent, writes its move at offset 0 of the
@@ -104,16 +95,10 @@ pub fn handle_jungle_init<A: JungleAgent + ?Sized>(agent: &mut A, buf: &mut [u8]
 /// On native targets it first gives the fuel stand-in ([`crate::fuel::native`]) this decision's
 /// fuel, the smaller of the clock and the per-decision cap, as the host's meter would.
 pub fn handle_jungle_move<A: JungleAgent + ?Sized>(agent: &mut A, buf: &mut [u8], len: i32) -> i32 {
-    let Some(view) = JungleView::decode(bytes(buf, len)) else {
-        return 0;
-    };
-    if buf.len() < ANSWER_SIZE {
-        return 0;
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    crate::fuel::native::set(i64::try_from(view.clock.this_decision()).unwrap_or(i64::MAX));
-    let mv = agent.choose_move(&view);
-    encode_answer(buf, mv) as i32
+    answer_with(buf, len, JungleView::decode, ANSWER_SIZE, |view, buf| {
+        crate::fuel::start_decision(view.clock.this_decision());
+        encode_answer(buf, agent.choose_move(view))
+    })
 }
 
 /// Reads back a move written by [`handle_jungle_move`] (for tests and native drivers), with the
@@ -125,8 +110,9 @@ pub fn read_jungle_answer(buf: &[u8], len: i32) -> Option<Move> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_support::{write_call, write_init, Seat};
     use arena_abi::jungle::{Clock, MAX_OBSERVATION_SIZE};
-    use arena_abi::{InitPayload, ENVELOPE_SIZE, INIT_PAYLOAD_SIZE};
+    use arena_abi::InitPayload;
     use std::vec;
 
     #[derive(Default)]
@@ -158,42 +144,26 @@ mod tests {
     }
 
     fn write(buf: &mut [u8], game: u32, decision: Decision, obs: &Observation) -> i32 {
-        Envelope {
-            abi_version: ABI_VERSION,
-            game,
-            decision,
+        let at = Seat {
             seat: 1,
             players: 2,
             turn: 4,
             round: 2,
-            payload_len: obs.size() as u32,
-        }
-        .encode(buf);
-        obs.encode(&mut buf[ENVELOPE_SIZE..ENVELOPE_SIZE + MAX_OBSERVATION_SIZE]);
-        (ENVELOPE_SIZE + obs.size()) as i32
+        };
+        write_call(buf, game, decision, at, obs.size(), |b| {
+            obs.encode(&mut b[..MAX_OBSERVATION_SIZE])
+        })
     }
 
     #[test]
     fn a_move_goes_through_the_buffer() {
         let mut agent = Last::default();
         let mut buf = vec![0u8; crate::BUFFER_SIZE];
-        Envelope {
-            abi_version: ABI_VERSION,
-            game: game::JUNGLE,
-            decision: Decision::Init,
-            seat: 1,
-            players: 2,
-            turn: 0,
-            round: 0,
-            payload_len: INIT_PAYLOAD_SIZE as u32,
-        }
-        .encode(&mut buf);
-        InitPayload {
+        let init = InitPayload {
             seed: 42,
             round_cap: 300,
-        }
-        .encode(&mut buf[ENVELOPE_SIZE..]);
-        let n = (ENVELOPE_SIZE + INIT_PAYLOAD_SIZE) as i32;
+        };
+        let n = write_init(&mut buf, game::JUNGLE, 1, 2, init);
         assert_eq!(handle_jungle_init(&mut agent, &mut buf, n), 0);
         assert_eq!(agent.seed, 42);
 

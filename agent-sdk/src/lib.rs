@@ -62,6 +62,8 @@ mod lightcycles_agent;
 mod log;
 mod rng;
 pub mod tactics;
+#[cfg(test)]
+mod test_support;
 
 pub use agent::{
     handle_accept, handle_init, handle_trade, read_answer, EventIter, FarmAgent, InitContext, View,
@@ -140,39 +142,49 @@ pub mod __rt {
     }
 }
 
-/// The exports every game shares (`arena_abi_version`, `arena_buffer`, `arena_buffer_size`) and
-/// the agent's slot, with `agent()` and `buffer()` for the game's own exports. Used by the
-/// `export_*_agent!` macros; not part of the stable API.
+/// Every export of one game's agent, on `wasm32` only (elsewhere nothing): the ones every game
+/// shares (`arena_abi_version`, `arena_buffer`, `arena_buffer_size`), the agent's slot, and for
+/// each `export => handler` pair an `extern "C" fn export(len: i32) -> i32` that calls
+/// `$crate::handler(agent, buffer, len)`. The agent is `$make`, or `Default::default()` when
+/// only its type is given. Used by the `export_*_agent!` macros; not part of the stable API.
 #[doc(hidden)]
 #[macro_export]
-macro_rules! __export_common {
-    ($ty:ty, $make:expr) => {
-        static AGENT: $crate::__rt::Slot<$ty> = $crate::__rt::Slot::new();
+macro_rules! __export_agent {
+    ([$($export:ident => $handler:ident),+] $ty:ty) => {
+        $crate::__export_agent!(
+            [$($export => $handler),+] $ty, <$ty as ::core::default::Default>::default()
+        );
+    };
+    ([$($export:ident => $handler:ident),+] $ty:ty, $make:expr) => {
+        #[cfg(target_arch = "wasm32")]
+        const _: () = {
+            static AGENT: $crate::__rt::Slot<$ty> = $crate::__rt::Slot::new();
 
-        fn agent() -> &'static mut $ty {
-            // SAFETY: wasm instances are single-threaded and exports are not reentrant.
-            unsafe { AGENT.get_or(|| $make) }
-        }
+            #[unsafe(no_mangle)]
+            pub extern "C" fn arena_abi_version() -> i32 {
+                $crate::arena_abi::ABI_VERSION as i32
+            }
 
-        fn buffer() -> &'static mut [u8] {
-            // SAFETY: as above; the reference lives only during one export call.
-            unsafe { $crate::__rt::buffer() }
-        }
+            #[unsafe(no_mangle)]
+            pub extern "C" fn arena_buffer() -> i32 {
+                $crate::__rt::buffer_ptr() as usize as i32
+            }
 
-        #[unsafe(no_mangle)]
-        pub extern "C" fn arena_abi_version() -> i32 {
-            $crate::arena_abi::ABI_VERSION as i32
-        }
+            #[unsafe(no_mangle)]
+            pub extern "C" fn arena_buffer_size() -> i32 {
+                $crate::BUFFER_SIZE as i32
+            }
 
-        #[unsafe(no_mangle)]
-        pub extern "C" fn arena_buffer() -> i32 {
-            $crate::__rt::buffer_ptr() as usize as i32
-        }
-
-        #[unsafe(no_mangle)]
-        pub extern "C" fn arena_buffer_size() -> i32 {
-            $crate::BUFFER_SIZE as i32
-        }
+            $(
+                #[unsafe(no_mangle)]
+                pub extern "C" fn $export(len: i32) -> i32 {
+                    // SAFETY: wasm instances are single-threaded and exports are not reentrant;
+                    // the references live only during this call.
+                    let agent = unsafe { AGENT.get_or(|| $make) };
+                    $crate::$handler(agent, unsafe { $crate::__rt::buffer() }, len)
+                }
+            )+
+        };
     };
 }
 
@@ -185,29 +197,11 @@ macro_rules! __export_common {
 /// `farm_trade`, `farm_accept` (and `memory`, which the Rust toolchain exports by itself).
 #[macro_export]
 macro_rules! export_farm_agent {
-    ($ty:ty) => {
-        $crate::export_farm_agent!($ty, <$ty as ::core::default::Default>::default());
-    };
-    ($ty:ty, $make:expr) => {
-        #[cfg(target_arch = "wasm32")]
-        const _: () = {
-            $crate::__export_common!($ty, $make);
-
-            #[unsafe(no_mangle)]
-            pub extern "C" fn arena_init(len: i32) -> i32 {
-                $crate::handle_init(agent(), buffer(), len)
-            }
-
-            #[unsafe(no_mangle)]
-            pub extern "C" fn farm_trade(len: i32) -> i32 {
-                $crate::handle_trade(agent(), buffer(), len)
-            }
-
-            #[unsafe(no_mangle)]
-            pub extern "C" fn farm_accept(len: i32) -> i32 {
-                $crate::handle_accept(agent(), buffer(), len)
-            }
-        };
+    ($($agent:tt)+) => {
+        $crate::__export_agent!(
+            [arena_init => handle_init, farm_trade => handle_trade, farm_accept => handle_accept]
+            $($agent)+
+        );
     };
 }
 
@@ -234,24 +228,11 @@ macro_rules! export_farm_agent {
 /// ```
 #[macro_export]
 macro_rules! export_farkle_agent {
-    ($ty:ty) => {
-        $crate::export_farkle_agent!($ty, <$ty as ::core::default::Default>::default());
-    };
-    ($ty:ty, $make:expr) => {
-        #[cfg(target_arch = "wasm32")]
-        const _: () = {
-            $crate::__export_common!($ty, $make);
-
-            #[unsafe(no_mangle)]
-            pub extern "C" fn arena_init(len: i32) -> i32 {
-                $crate::handle_farkle_init(agent(), buffer(), len)
-            }
-
-            #[unsafe(no_mangle)]
-            pub extern "C" fn farkle_draft(len: i32) -> i32 {
-                $crate::handle_farkle_draft(agent(), buffer(), len)
-            }
-        };
+    ($($agent:tt)+) => {
+        $crate::__export_agent!(
+            [arena_init => handle_farkle_init, farkle_draft => handle_farkle_draft]
+            $($agent)+
+        );
     };
 }
 
@@ -279,24 +260,11 @@ macro_rules! export_farkle_agent {
 /// ```
 #[macro_export]
 macro_rules! export_jungle_agent {
-    ($ty:ty) => {
-        $crate::export_jungle_agent!($ty, <$ty as ::core::default::Default>::default());
-    };
-    ($ty:ty, $make:expr) => {
-        #[cfg(target_arch = "wasm32")]
-        const _: () = {
-            $crate::__export_common!($ty, $make);
-
-            #[unsafe(no_mangle)]
-            pub extern "C" fn arena_init(len: i32) -> i32 {
-                $crate::handle_jungle_init(agent(), buffer(), len)
-            }
-
-            #[unsafe(no_mangle)]
-            pub extern "C" fn jungle_move(len: i32) -> i32 {
-                $crate::handle_jungle_move(agent(), buffer(), len)
-            }
-        };
+    ($($agent:tt)+) => {
+        $crate::__export_agent!(
+            [arena_init => handle_jungle_init, jungle_move => handle_jungle_move]
+            $($agent)+
+        );
     };
 }
 
@@ -334,23 +302,10 @@ macro_rules! export_jungle_agent {
 /// ```
 #[macro_export]
 macro_rules! export_lightcycles_agent {
-    ($ty:ty) => {
-        $crate::export_lightcycles_agent!($ty, <$ty as ::core::default::Default>::default());
-    };
-    ($ty:ty, $make:expr) => {
-        #[cfg(target_arch = "wasm32")]
-        const _: () = {
-            $crate::__export_common!($ty, $make);
-
-            #[unsafe(no_mangle)]
-            pub extern "C" fn arena_init(len: i32) -> i32 {
-                $crate::handle_lightcycles_init(agent(), buffer(), len)
-            }
-
-            #[unsafe(no_mangle)]
-            pub extern "C" fn lightcycles_turn(len: i32) -> i32 {
-                $crate::handle_lightcycles_turn(agent(), buffer(), len)
-            }
-        };
+    ($($agent:tt)+) => {
+        $crate::__export_agent!(
+            [arena_init => handle_lightcycles_init, lightcycles_turn => handle_lightcycles_turn]
+            $($agent)+
+        );
     };
 }

@@ -2,10 +2,10 @@
 //! handlers behind the `lightcycles_turn` export (see [`crate::export_lightcycles_agent!`]).
 
 use arena_abi::lightcycles::{encode_answer, Observation, ANSWER_SIZE};
-use arena_abi::{game, Decision, Envelope, ABI_VERSION};
+use arena_abi::{game, Decision, Envelope};
 use lightcycles_rules::{Cycle, State, Turn};
 
-use crate::agent::{bytes, decode_init, InitContext};
+use crate::agent::{answer_with, envelope_for, init_with, InitContext};
 
 pub use arena_abi::lightcycles::Clock as LightcyclesClock;
 
@@ -29,13 +29,7 @@ impl LightcyclesView {
     /// Decodes an envelope and light cycles observation; `None` if the bytes are not one (the
     /// observation refused, or the seat not one of the players).
     pub fn decode(bytes: &[u8]) -> Option<LightcyclesView> {
-        let env = Envelope::decode(bytes).ok()?;
-        if env.abi_version != ABI_VERSION
-            || env.game != game::LIGHTCYCLES
-            || env.decision != Decision::LightcyclesTurn
-        {
-            return None;
-        }
+        let env = envelope_for(bytes, game::LIGHTCYCLES, &[Decision::LightcyclesTurn])?;
         let obs = Observation::decode(env.payload(bytes), env.players as usize).ok()?;
         LightcyclesView::from_observation(&env, &obs)
     }
@@ -85,10 +79,7 @@ pub fn handle_lightcycles_init<A: LightcyclesAgent + ?Sized>(
     buf: &mut [u8],
     len: i32,
 ) -> i32 {
-    if let Some(ctx) = decode_init(buf, len) {
-        agent.init(&ctx);
-    }
-    0
+    init_with(buf, len, |ctx| agent.init(ctx))
 }
 
 /// Body of `lightcycles_turn`: decodes the view, asks the agent, writes its turn at offset 0 of
@@ -102,16 +93,11 @@ pub fn handle_lightcycles_turn<A: LightcyclesAgent + ?Sized>(
     buf: &mut [u8],
     len: i32,
 ) -> i32 {
-    let Some(view) = LightcyclesView::decode(bytes(buf, len)) else {
-        return 0;
+    let turn = |view: &LightcyclesView, buf: &mut [u8]| {
+        crate::fuel::start_decision(view.clock.this_decision());
+        encode_answer(buf, agent.choose_turn(view))
     };
-    if buf.len() < ANSWER_SIZE {
-        return 0;
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    crate::fuel::native::set(i64::try_from(view.clock.this_decision()).unwrap_or(i64::MAX));
-    let turn = agent.choose_turn(&view);
-    encode_answer(buf, turn) as i32
+    answer_with(buf, len, LightcyclesView::decode, ANSWER_SIZE, turn)
 }
 
 /// Reads back a turn written by [`handle_lightcycles_turn`] (for tests and native drivers), with
@@ -123,8 +109,9 @@ pub fn read_lightcycles_answer(buf: &[u8], len: i32) -> Option<Turn> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_support::{write_call, write_init, Seat};
     use arena_abi::lightcycles::{Clock, MAX_OBSERVATION_SIZE};
-    use arena_abi::{InitPayload, ENVELOPE_SIZE, INIT_PAYLOAD_SIZE};
+    use arena_abi::{InitPayload, ENVELOPE_SIZE};
     use lightcycles_rules::{Answer, Settings, MAX_PLAYERS};
     use std::vec;
 
@@ -157,19 +144,20 @@ mod tests {
     }
 
     fn write(buf: &mut [u8], game: u32, decision: Decision, seat: u32, obs: &Observation) -> i32 {
-        Envelope {
-            abi_version: ABI_VERSION,
-            game,
-            decision,
+        let at = Seat {
             seat,
             players: obs.state.players() as u32,
             turn: obs.state.tick() + 1,
             round: obs.state.tick() + 1,
-            payload_len: obs.size() as u32,
-        }
-        .encode(buf);
-        obs.encode(&mut buf[ENVELOPE_SIZE..ENVELOPE_SIZE + MAX_OBSERVATION_SIZE]);
-        (ENVELOPE_SIZE + obs.size()) as i32
+        };
+        write_call(buf, game, decision, at, obs.size(), |b| {
+            obs.encode(&mut b[..MAX_OBSERVATION_SIZE])
+        })
+    }
+
+    /// A `lightcycles_turn` call for `seat`.
+    fn turn_call(buf: &mut [u8], seat: u32, obs: &Observation) -> i32 {
+        write(buf, game::LIGHTCYCLES, Decision::LightcyclesTurn, seat, obs)
     }
 
     fn after_one_tick() -> State {
@@ -185,35 +173,17 @@ mod tests {
     fn a_turn_goes_through_the_buffer() {
         let mut agent = Righty::default();
         let mut buf = vec![0u8; crate::BUFFER_SIZE];
-        Envelope {
-            abi_version: ABI_VERSION,
-            game: game::LIGHTCYCLES,
-            decision: Decision::Init,
-            seat: 1,
-            players: 3,
-            turn: 0,
-            round: 0,
-            payload_len: INIT_PAYLOAD_SIZE as u32,
-        }
-        .encode(&mut buf);
-        InitPayload {
+        let init = InitPayload {
             seed: 42,
             round_cap: 300,
-        }
-        .encode(&mut buf[ENVELOPE_SIZE..]);
-        let n = (ENVELOPE_SIZE + INIT_PAYLOAD_SIZE) as i32;
+        };
+        let n = write_init(&mut buf, game::LIGHTCYCLES, 1, 3, init);
         assert_eq!(handle_lightcycles_init(&mut agent, &mut buf, n), 0);
         assert_eq!(agent.seed, 42);
 
         let s = after_one_tick();
         let obs = Observation::new(&s, clock());
-        let n = write(
-            &mut buf,
-            game::LIGHTCYCLES,
-            Decision::LightcyclesTurn,
-            1,
-            &obs,
-        );
+        let n = turn_call(&mut buf, 1, &obs);
         let ret = handle_lightcycles_turn(&mut agent, &mut buf, n);
         assert_eq!(ret, 1);
         assert_eq!(read_lightcycles_answer(&buf, ret), Some(Turn::Right));
@@ -237,34 +207,16 @@ mod tests {
         assert_eq!(handle_lightcycles_turn(&mut agent, &mut buf, n), 0);
         let n = write(&mut buf, game::LIGHTCYCLES, Decision::JungleMove, 0, &obs);
         assert_eq!(handle_lightcycles_turn(&mut agent, &mut buf, n), 0);
-        let n = write(
-            &mut buf,
-            game::LIGHTCYCLES,
-            Decision::LightcyclesTurn,
-            3,
-            &obs,
-        );
+        let n = turn_call(&mut buf, 3, &obs);
         assert_eq!(handle_lightcycles_turn(&mut agent, &mut buf, n), 0);
-        let n = write(
-            &mut buf,
-            game::LIGHTCYCLES,
-            Decision::LightcyclesTurn,
-            0,
-            &obs,
-        );
+        let n = turn_call(&mut buf, 0, &obs);
         assert_eq!(handle_lightcycles_turn(&mut agent, &mut buf, n - 1), 0);
         assert_eq!(handle_lightcycles_turn(&mut agent, &mut buf, -5), 0);
         // A heading the layout does not allow (4).
         buf[ENVELOPE_SIZE + arena_abi::lightcycles::offset::CYCLES + 2] = 4;
         assert_eq!(handle_lightcycles_turn(&mut agent, &mut buf, n), 0);
         assert!(agent.seen.is_none());
-        let n = write(
-            &mut buf,
-            game::LIGHTCYCLES,
-            Decision::LightcyclesTurn,
-            0,
-            &obs,
-        );
+        let n = turn_call(&mut buf, 0, &obs);
         assert_eq!(handle_lightcycles_turn(&mut agent, &mut buf, n), 1);
     }
 }

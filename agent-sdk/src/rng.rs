@@ -1,8 +1,9 @@
 //! A small deterministic random number generator for agents (splitmix64): seed it with
 //! `InitContext::seed` and a replay of the game repeats every choice.
 
-/// splitmix64: 64 bits of state, full period, good enough for choosing moves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// splitmix64: 64 bits of state, full period, good enough for choosing moves. The default is
+/// `Rng::new(0)`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Rng(u64);
 
 impl Rng {
@@ -32,6 +33,24 @@ impl Rng {
             }
         }
     }
+
+    /// One of `items`, each equally likely (one [`Rng::below`] draw); `None`, drawing nothing,
+    /// when there are none.
+    pub fn choose<T: Copy>(&mut self, items: &[T]) -> Option<T> {
+        match items.len() {
+            0 => None,
+            n => Some(items[self.below(n as u64) as usize]),
+        }
+    }
+
+    /// Puts `items` in a random order, every order equally likely (Fisher-Yates from the back:
+    /// one [`Rng::below`] draw per item after the first).
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = self.below(i as u64 + 1) as usize;
+            items.swap(i, j);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -53,5 +72,44 @@ mod tests {
         let (mut a, mut b) = (Rng::new(99), Rng::new(99));
         assert!((0..100).all(|_| a.next_u64() == b.next_u64()));
         assert_ne!(Rng::new(1).next_u64(), Rng::new(2).next_u64());
+        assert_eq!(Rng::default(), Rng::new(0));
+    }
+
+    #[test]
+    fn choose_and_shuffle_draw_as_below_does() {
+        let items = [10, 20, 30];
+        let (mut r, mut by_hand) = (Rng::new(5), Rng::new(5));
+        for _ in 0..50 {
+            let want = items[by_hand.below(3) as usize];
+            assert_eq!(r.choose(&items), Some(want));
+        }
+        // Nothing to choose from: no draw.
+        assert_eq!(r.choose::<u8>(&[]), None);
+        assert_eq!(r, by_hand);
+
+        let mut seen = [[0u32; 4]; 4];
+        for _ in 0..4000 {
+            let mut v = [0usize, 1, 2, 3];
+            r.shuffle(&mut v);
+            let mut sorted = v;
+            sorted.sort_unstable();
+            assert_eq!(sorted, [0, 1, 2, 3]);
+            for (at, &x) in v.iter().enumerate() {
+                seen[at][x] += 1;
+            }
+        }
+        // Each item at each place about 1000 times.
+        assert!(
+            seen.iter().flatten().all(|&n| (850..1150).contains(&n)),
+            "{seen:?}"
+        );
+        let (mut a, mut b) = (Rng::new(8), Rng::new(8));
+        let (mut x, mut y) = ([1, 2, 3, 4, 5], [1, 2, 3, 4, 5]);
+        a.shuffle(&mut x);
+        for i in (1..5).rev() {
+            let j = b.below(i as u64 + 1) as usize;
+            y.swap(i, j);
+        }
+        assert_eq!(x, y);
     }
 }

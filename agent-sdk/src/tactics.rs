@@ -120,13 +120,10 @@ pub fn acquire_from_stock(
     target: Animal,
     cost: &dyn Fn(&Herd) -> u64,
 ) -> Option<(Offer, u64)> {
-    if pos.stock.get(target) == 0 {
-        return None;
-    }
-    if let Some((offer, c)) = buy_from_stock(pos, seat, target, cost) {
-        if c != u64::MAX {
-            return Some((offer, c));
-        }
+    // With no `target` in the stock both ways give `None`: buying needs one, selling `n` ≥ 2.
+    let bought = buy_from_stock(pos, seat, target, cost).filter(|&(_, c)| c != u64::MAX);
+    if bought.is_some() {
+        return bought;
     }
     let herd = pos.herds[seat];
     let mut best: Option<(Offer, u64)> = None;

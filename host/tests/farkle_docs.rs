@@ -2,27 +2,10 @@
 //! table of docs/FARKLE.md and the dice check value of docs/RECORDS.md are checked against the
 //! crates they copy.
 
-use std::path::Path;
-
 use arena::game::seed::SeededDice;
 use arena_abi::farkle::{offset, ANSWER_HEADER_SIZE, MAX_INDICES, OBSERVATION_SIZE};
+use arena_doc_support::{assert_code_table, doc, section};
 use farkle_rules::{score_draft, Reject};
-
-fn doc(name: &str) -> String {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    std::fs::read_to_string(root.join("docs").join(name)).unwrap()
-}
-
-/// The lines of the section that starts with `heading`, up to the next heading of its level.
-fn section(text: &str, heading: &str) -> String {
-    let start = text
-        .find(&format!("\n{heading}\n"))
-        .unwrap_or_else(|| panic!("no section {heading:?}"));
-    let level = heading.split(' ').next().unwrap();
-    let body = &text[start + heading.len() + 2..];
-    let end = body.find(&format!("\n{level} ")).unwrap_or(body.len());
-    body[..end].to_string()
-}
 
 #[test]
 fn the_abi_doc_has_the_farkle_codes_and_layouts() {
@@ -64,20 +47,9 @@ fn the_abi_doc_has_the_farkle_codes_and_layouts() {
         assert!(farkle.contains(row), "answer row {row}");
     }
     assert_eq!((ANSWER_HEADER_SIZE, MAX_INDICES), (8, 6));
-    for r in Reject::ALL {
-        assert!(
-            farkle.contains(&format!("| {} | `{}` |", r.code(), r.name())),
-            "rejection {} {}",
-            r.code(),
-            r.name()
-        );
-    }
     // The table lists them in the order the rules check them.
-    let positions: Vec<usize> = Reject::ALL
-        .iter()
-        .map(|r| farkle.find(&format!("`{}`", r.name())).unwrap())
-        .collect();
-    assert!(positions.windows(2).all(|w| w[0] < w[1]));
+    let rejections: Vec<(u32, &str)> = Reject::ALL.iter().map(|r| (r.code(), r.name())).collect();
+    assert_code_table(&farkle, &rejections, "rejection");
 }
 
 #[test]

@@ -23,6 +23,7 @@ use arena::league::result::GameResult;
 use arena::league::{play_league, Contestant, LeagueConfig, NativeEntrant, RunOptions};
 use arena::sandbox::Init;
 use arena_agent_sdk::FarmAgent;
+use arena_doc_support::thousands;
 use farm_rules::Offer;
 use serde_json::Value;
 
@@ -824,19 +825,6 @@ fn pieces(notation: &str) -> usize {
         .chars()
         .filter(|c| c.is_ascii_alphabetic())
         .count()
-}
-
-/// `n` with thousands separators, as the page writes fuel.
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 #[test]

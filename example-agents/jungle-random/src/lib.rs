@@ -5,22 +5,10 @@
 use arena_agent_sdk::jungle::{Move, Square};
 use arena_agent_sdk::{export_jungle_agent, InitContext, JungleAgent, JungleView, Rng};
 
+/// The agent's whole state: the generator, seeded at `arena_init`.
+#[derive(Default)]
 pub struct Random {
     rng: Rng,
-}
-
-impl Random {
-    pub const fn new(seed: u64) -> Random {
-        Random {
-            rng: Rng::new(seed),
-        }
-    }
-}
-
-impl Default for Random {
-    fn default() -> Self {
-        Random::new(0)
-    }
 }
 
 impl JungleAgent for Random {
@@ -37,14 +25,11 @@ impl JungleAgent for Random {
         } else {
             &view.legal
         };
-        match moves.len() {
-            // The host never asks without a legal move; any readable answer will do.
-            0 => {
-                let a1 = Square::from_index(0).expect("a1 is a square");
-                Move::new(a1, a1)
-            }
-            n => moves[self.rng.below(n as u64) as usize],
-        }
+        // The host never asks without a legal move; any readable answer will do.
+        self.rng.choose(moves).unwrap_or_else(|| {
+            let a1 = Square::from_index(0).expect("a1 is a square");
+            Move::new(a1, a1)
+        })
     }
 }
 
@@ -79,7 +64,7 @@ mod tests {
         let start = Position::start();
         let v = view(&start);
         let mut counts = [0u32; 24];
-        let mut a = Random::new(11);
+        let mut a = Random { rng: Rng::new(11) };
         let picks: Vec<Move> = (0..2400).map(|_| a.choose_move(&v)).collect();
         for m in &picks {
             let i = v.legal.iter().position(|l| l == m).expect("a legal move");
@@ -90,9 +75,9 @@ mod tests {
             counts.iter().all(|&n| (60..=140).contains(&n)),
             "{counts:?}"
         );
-        let mut b = Random::new(11);
+        let mut b = Random { rng: Rng::new(11) };
         assert!(picks.iter().all(|&m| m == b.choose_move(&v)));
-        let mut c = Random::new(12);
+        let mut c = Random { rng: Rng::new(12) };
         assert!(picks.iter().take(20).any(|&m| m != c.choose_move(&v)));
     }
 }

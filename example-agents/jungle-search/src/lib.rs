@@ -78,10 +78,7 @@ impl JungleAgent for SearchAgent {
         // of equal moves).
         let mut order: MoveList = p.legal_moves();
         let moves = order.as_mut_slice();
-        for i in (1..moves.len()).rev() {
-            let j = self.rng.below(i as u64 + 1) as usize;
-            moves.swap(i, j);
-        }
+        self.rng.shuffle(moves);
         let found = if start < RESERVE {
             // Almost out of fuel: the first move in search order (den entries and captures
             // first), without a search.

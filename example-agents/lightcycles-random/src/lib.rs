@@ -11,22 +11,10 @@ use arena_agent_sdk::{
     export_lightcycles_agent, InitContext, LightcyclesAgent, LightcyclesView, Rng,
 };
 
+/// The agent's whole state: the generator, seeded at `arena_init`.
+#[derive(Default)]
 pub struct Random {
     rng: Rng,
-}
-
-impl Random {
-    pub const fn new(seed: u64) -> Random {
-        Random {
-            rng: Rng::new(seed),
-        }
-    }
-}
-
-impl Default for Random {
-    fn default() -> Self {
-        Random::new(0)
-    }
 }
 
 impl LightcyclesAgent for Random {
@@ -50,15 +38,12 @@ impl LightcyclesAgent for Random {
                 }
             }
         }
-        let (list, n) = if n_safe > 0 {
-            (safe, n_safe)
+        let list = if n_safe > 0 {
+            &safe[..n_safe]
         } else {
-            (free, n_free)
+            &free[..n_free]
         };
-        match n {
-            0 => Turn::Straight,
-            n => list[self.rng.below(n as u64) as usize],
-        }
+        self.rng.choose(list).unwrap_or(Turn::Straight)
     }
 }
 
@@ -100,7 +85,7 @@ mod tests {
             &[Dir::North, Dir::South],
             0,
         );
-        let mut a = Random::new(3);
+        let mut a = Random { rng: Rng::new(3) };
         for _ in 0..100 {
             assert_eq!(a.choose_turn(&v), Turn::Right);
         }
@@ -123,12 +108,12 @@ mod tests {
             &[Dir::East, Dir::North],
             0,
         );
-        let mut a = Random::new(11);
+        let mut a = Random { rng: Rng::new(11) };
         let picks: std::vec::Vec<Turn> = (0..400).map(|_| a.choose_turn(&v)).collect();
         let lefts = picks.iter().filter(|&&t| t == Turn::Left).count();
         assert!(picks.iter().all(|&t| t != Turn::Straight));
         assert!((150..=250).contains(&lefts), "{lefts}");
-        let mut b = Random::new(11);
+        let mut b = Random { rng: Rng::new(11) };
         assert!(picks.iter().all(|&t| t == b.choose_turn(&v)));
     }
 
@@ -147,6 +132,6 @@ mod tests {
             &[Dir::North, Dir::North],
             0,
         );
-        assert_eq!(Random::new(0).choose_turn(&v), Turn::Straight);
+        assert_eq!(Random { rng: Rng::new(0) }.choose_turn(&v), Turn::Straight);
     }
 }

@@ -66,10 +66,7 @@ impl Board {
     /// The cells next to the cells of `set` in row `y` (whatever they hold).
     #[inline]
     fn around(&self, set: &Rows, y: usize) -> u64 {
-        let row = set[y];
-        let up = if y > 0 { set[y - 1] } else { 0 };
-        let down = if y + 1 < self.height { set[y + 1] } else { 0 };
-        row << 1 | row >> 1 | up | down
+        around(set, y, self.height - 1)
     }
 
     /// Free cells next to `p`, the grid's edge, walls and trails not counted.
@@ -102,10 +99,7 @@ impl Board {
             let (mut new_lo, mut new_hi, mut grew) = (usize::MAX, 0, false);
             for y in from..=to {
                 let y = y & (ROWS - 1);
-                let f = &front[cur];
-                let up = if y > 0 { f[(y - 1) & (ROWS - 1)] } else { 0 };
-                let down = if y < last { f[(y + 1) & (ROWS - 1)] } else { 0 };
-                let n = (f[y] << 1 | f[y] >> 1 | up | down) & open[y];
+                let n = around(&front[cur], y, last) & open[y];
                 front[next][y] = n;
                 open[y] &= !n;
                 if n != 0 {
@@ -166,6 +160,16 @@ pub struct Territory {
     pub steps: u32,
 }
 
+/// The cells of row `y` next to the cells of `f` (left and right in the row, and the rows above
+/// and below, up to row `last`), whatever they hold. The masks let the compiler drop the bounds
+/// checks (fuel).
+#[inline(always)]
+fn around(f: &Rows, y: usize, last: usize) -> u64 {
+    let up = if y > 0 { f[(y - 1) & (ROWS - 1)] } else { 0 };
+    let down = if y < last { f[(y + 1) & (ROWS - 1)] } else { 0 };
+    f[y] << 1 | f[y] >> 1 | up | down
+}
+
 /// The territory of the heads at `me` and `them` on `board`: one breadth-first search from both
 /// at once, a step of distance at a time; a cell both reach at the same step is nobody's and the
 /// search goes no further from it.
@@ -192,13 +196,8 @@ pub fn territory(board: &Board, me: Pos, them: Pos) -> Territory {
         let (mut new_lo, mut new_hi, mut grew) = (usize::MAX, 0, false);
         for y in from..=to {
             let y = y & (ROWS - 1);
-            let around = |f: &[u64; ROWS]| {
-                let up = if y > 0 { f[(y - 1) & (ROWS - 1)] } else { 0 };
-                let down = if y < last { f[(y + 1) & (ROWS - 1)] } else { 0 };
-                f[y] << 1 | f[y] >> 1 | up | down
-            };
-            let m = around(&front_m[cur]) & open[y];
-            let t = around(&front_t[cur]) & open[y];
+            let m = around(&front_m[cur], y, last) & open[y];
+            let t = around(&front_t[cur], y, last) & open[y];
             let both = m & t;
             front_m[next][y] = m ^ both;
             front_t[next][y] = t ^ both;

@@ -97,10 +97,7 @@ impl SearchAgent {
         // A seeded shuffle, so that equal turns are chosen at random (the search keeps the
         // first of equal turns).
         let mut order = [Turn::Straight, Turn::Left, Turn::Right];
-        for i in (1..3).rev() {
-            let j = self.rng.below(i as u64 + 1) as usize;
-            order.swap(i, j);
-        }
+        self.rng.shuffle(&mut order);
         let found = self
             .search
             .run(order, self.max_depth, start - budget / 2, start - budget);

@@ -22,6 +22,7 @@ pub mod jsonl;
 pub mod lines;
 pub mod read;
 pub mod replay;
+pub mod seat_checks;
 pub mod seat_lines;
 pub mod stream;
 pub mod strict_json;

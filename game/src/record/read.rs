@@ -14,7 +14,7 @@ use crate::rules::Loaded;
 use crate::{Fault, FaultKind};
 
 /// The line `value` (line number `line`) as a `T`, if its `type` is `what`: otherwise, or if a
-/// field is missing or of the wrong type, an error naming the line's type.
+/// field is missing or of the wrong type, an error naming the line's type and the field's path.
 pub fn typed_line<T: DeserializeOwned>(
     value: &Value,
     line: usize,
@@ -23,7 +23,15 @@ pub fn typed_line<T: DeserializeOwned>(
     if value.get("type").and_then(Value::as_str) != Some(what) {
         return Err(fail(line, format!("expected a `{what}` line")));
     }
-    T::deserialize(value).map_err(|e| fail(line, format!("{what} line: {e}")))
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = e.path().to_string();
+        let at = if path == "." {
+            String::new()
+        } else {
+            format!("{path}: ")
+        };
+        fail(line, format!("{what} line: {at}{}", e.into_inner()))
+    })
 }
 
 /// The fields every setup line has (docs/RECORDS.md): what the record is, which game under

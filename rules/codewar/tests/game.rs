@@ -4,10 +4,11 @@
 use codewar_rules::game::Outcome;
 use codewar_rules::visit::Outcome as VisitOutcome;
 use codewar_rules::{
-    Array, Cell, Effects, Game, Instruction, Run, Segfault, SegfaultKind, Settings, View,
+    Array, Effects, Game, Instruction, Run, Segfault, SegfaultKind, Settings, View,
 };
 
-type Code = Vec<u8>;
+mod support;
+use support::{cell, Code};
 
 /// Agents named by their code: `idle`, `crawl` (copies itself one cell ahead), `nuke:X`,
 /// anything else idles.
@@ -29,17 +30,29 @@ fn agents(view: &View<Code>) -> Run<Code> {
     }
 }
 
+/// The default settings on an Array of `array_size` cells for `iterations` iterations.
+fn settings(array_size: u32, iterations: u32) -> Settings {
+    Settings {
+        array_size,
+        iterations,
+        ..Settings::default()
+    }
+}
+
+fn win(seat: usize, last_standing: bool) -> Outcome {
+    Outcome::Win {
+        seat,
+        last_standing,
+    }
+}
+
 fn modules(names: &[&str]) -> Vec<Code> {
     names.iter().map(|n| n.as_bytes().to_vec()).collect()
 }
 
 #[test]
 fn every_player_enters_at_a_random_empty_cell() {
-    let s = Settings {
-        array_size: 10,
-        iterations: 1,
-        ..Settings::default()
-    };
+    let s = settings(10, 1);
     let mut g = Game::new(s, modules(&["idle", "idle", "idle"]), 42).unwrap();
     let it = g.play_iteration(&mut agents).unwrap();
     assert_eq!(it.entries.len(), 3);
@@ -72,10 +85,8 @@ fn every_player_enters_at_a_random_empty_cell() {
 #[test]
 fn modules_enter_again_every_k_iterations() {
     let s = Settings {
-        array_size: 20,
-        iterations: 8,
         reentry_every: 3,
-        ..Settings::default()
+        ..settings(20, 8)
     };
     let mut g = Game::new(s, modules(&["idle", "idle"]), 1).unwrap();
     let mut counts = Vec::new();
@@ -89,16 +100,12 @@ fn modules_enter_again_every_k_iterations() {
 
 #[test]
 fn a_full_array_takes_a_newcomer_in_place_of_its_own_agent_or_discards_it() {
-    let s = Settings {
-        array_size: 4,
-        iterations: 5,
-        ..Settings::default()
-    };
+    let s = settings(4, 5);
     let full = Array::from_cells(vec![
-        Some(Cell::new(b"old".to_vec(), 0)),
-        Some(Cell::new(b"old".to_vec(), 0)),
-        Some(Cell::new(b"old".to_vec(), 2)),
-        Some(Cell::new(b"old".to_vec(), 2)),
+        cell("old", 0),
+        cell("old", 0),
+        cell("old", 2),
+        cell("old", 2),
     ]);
     let mut g = Game::from_array(s, modules(&["new0", "new1", "new2"]), 9, full, 0).unwrap();
     let it = g.play_iteration(&mut agents).unwrap();
@@ -120,31 +127,15 @@ fn a_full_array_takes_a_newcomer_in_place_of_its_own_agent_or_discards_it() {
 
 #[test]
 fn the_last_player_standing_wins_at_once() {
-    let s = Settings {
-        array_size: 5,
-        iterations: 50,
-        ..Settings::default()
-    };
-    let a = Array::from_cells(vec![
-        Some(Cell::new(b"nuke:1".to_vec(), 0)),
-        Some(Cell::new(b"idle".to_vec(), 1)),
-        None,
-        None,
-        None,
-    ]);
+    let s = settings(5, 50);
+    let a = Array::from_cells(vec![cell("nuke:1", 0), cell("idle", 1), None, None, None]);
     // Played 1 iteration already: no entries at iteration 2 (reentry every 10).
     let mut g = Game::from_array(s, modules(&["nuke:1", "idle"]), 3, a, 1).unwrap();
     let it = g.play_iteration(&mut agents).unwrap();
     assert_eq!(it.out_after, [1]);
     assert!(it.over && g.is_over());
     assert_eq!(g.played(), 2);
-    assert_eq!(
-        g.outcome(),
-        Outcome::Win {
-            seat: 0,
-            last_standing: true
-        }
-    );
+    assert_eq!(g.outcome(), win(0, true));
     assert_eq!(g.eliminated(), [1]);
     assert!(g.play_iteration(&mut agents).is_none());
 }
@@ -152,32 +143,20 @@ fn the_last_player_standing_wins_at_once() {
 #[test]
 fn most_cells_wins_after_the_last_iteration() {
     let s = Settings {
-        array_size: 30,
-        iterations: 5,
         reentry_every: 0,
-        ..Settings::default()
+        ..settings(30, 5)
     };
     let mut g = Game::new(s, modules(&["crawl", "idle"]), 5).unwrap();
     let outcome = g.play(&mut agents, |_, _| {});
     let counts = g.counts();
     assert_eq!(counts[1], 1);
     assert!(counts[0] > 1, "{counts:?}");
-    assert_eq!(
-        outcome,
-        Outcome::Win {
-            seat: 0,
-            last_standing: false
-        }
-    );
+    assert_eq!(outcome, win(0, false));
 }
 
 #[test]
 fn nobody_left_is_a_draw() {
-    let s = Settings {
-        array_size: 10,
-        iterations: 5,
-        ..Settings::default()
-    };
+    let s = settings(10, 5);
     let mut g = Game::new(s, modules(&["crash", "crash!"]), 5).unwrap();
     let outcome = g.play(&mut agents, |_, _| {});
     assert_eq!(g.played(), 1);
@@ -187,31 +166,19 @@ fn nobody_left_is_a_draw() {
 
 #[test]
 fn a_game_of_one_goes_on_while_it_has_a_cell() {
-    let s = Settings {
-        array_size: 10,
-        iterations: 7,
-        ..Settings::default()
-    };
+    let s = settings(10, 7);
     let mut g = Game::new(s, modules(&["idle"]), 5).unwrap();
     let outcome = g.play(&mut agents, |_, _| {});
     assert_eq!(g.played(), 7);
-    assert_eq!(
-        outcome,
-        Outcome::Win {
-            seat: 0,
-            last_standing: false
-        }
-    );
+    assert_eq!(outcome, win(0, false));
 }
 
 #[test]
 fn mambo_shrinks_the_maximal_size_until_agents_segfault() {
     let s = Settings {
-        array_size: 10,
-        iterations: 10,
         max_size: 20,
         mambo_step: 4,
-        ..Settings::default()
+        ..settings(10, 10)
     };
     // 10 bytes: runs while S ≥ 10, i.e. iterations 1 to 3 (S = 20, 16, 12), segfaults at 4 (8).
     let mut g = Game::new(s, modules(&["idle000000", "idle000000"]), 5).unwrap();
@@ -247,7 +214,7 @@ fn bad_setups_are_refused_with_a_reason() {
     let e = Game::from_array(s, modules(&["a"]), 1, Array::new(3), 0).unwrap_err();
     assert_eq!(e.to_string(), "the Array has 3 cells, array_size is 100");
     let mut a = Array::new(100);
-    *a.slot_mut(7) = Some(Cell::new(b"x".to_vec(), 4));
+    *a.slot_mut(7) = cell("x", 4);
     let e = Game::from_array(s, modules(&["a"]), 1, a, 0).unwrap_err();
     assert_eq!(e.to_string(), "cell 7 names seat 4, which does not exist");
 }

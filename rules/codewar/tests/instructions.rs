@@ -3,21 +3,13 @@
 //! new bytes, and which effect is recorded when two apply.
 
 use codewar_rules::stages::{visit_one, Round};
-use codewar_rules::visit::Outcome;
-use codewar_rules::{Array, Cell, Effect, Effects, Instruction, Run, Settings, View};
+use codewar_rules::{Array, Effect, Effects, Instruction, Run, View};
 
-type Code = Vec<u8>;
+mod support;
+use support::{cell, effect, sized, Code};
 
 const ME: usize = 0;
 const OTHER: usize = 1;
-
-fn settings() -> Settings {
-    Settings {
-        array_size: 10,
-        max_size: 64,
-        ..Settings::default()
-    }
-}
 
 /// Visits cell 0, whose agent sets its own bytes to `own`, stages `staged` for its own cell, and
 /// returns `instruction`; gives the effect recorded.
@@ -27,7 +19,7 @@ fn visit(
     staged: Option<&[u8]>,
     instruction: Instruction,
 ) -> Effect {
-    let s = settings();
+    let s = sized(10, 64);
     let round = Round {
         settings: &s,
         seed: 1,
@@ -43,15 +35,12 @@ fn visit(
             facade: None,
         },
     };
-    match visit_one(array, round, 0, &mut agent).unwrap().outcome {
-        Outcome::Ran { effect, .. } => effect,
-        other => panic!("{other:?}"),
-    }
+    effect(visit_one(array, round, 0, &mut agent))
 }
 
 fn array_with_me() -> Array<Code> {
     let mut a = Array::new(10);
-    *a.slot_mut(0) = Some(Cell::new(b"me".to_vec(), ME));
+    *a.slot_mut(0) = cell("me", ME);
     a
 }
 
@@ -104,11 +93,11 @@ fn bytes_staged_for_its_own_cell_win_over_its_new_bytes() {
 fn when_two_effects_apply_the_first_in_the_documented_order_is_recorded() {
     // A copy from an empty cell (2) onto another player's agent (1): `empty`, not `occupied`.
     let mut a = array_with_me();
-    *a.slot_mut(1) = Some(Cell::new(b"theirs".to_vec(), OTHER));
+    *a.slot_mut(1) = cell("theirs", OTHER);
     let copy = Instruction::Copy { x: 2, y: 1 };
     assert_eq!(visit(&mut a, None, None, copy), Effect::Empty);
     // From a full cell it is `occupied`.
-    *a.slot_mut(2) = Some(Cell::new(b"x".to_vec(), ME));
+    *a.slot_mut(2) = cell("x", ME);
     assert_eq!(visit(&mut a, None, None, copy), Effect::Occupied);
     assert_eq!(code(&a, 1), Some(&b"theirs"[..]));
     // An update of an empty cell with nothing staged for it: `empty`, not `unstaged`.
@@ -116,7 +105,7 @@ fn when_two_effects_apply_the_first_in_the_documented_order_is_recorded() {
     let update = Instruction::Update { x: 3 };
     assert_eq!(visit(&mut a, None, None, update), Effect::Empty);
     // Of a full cell with nothing staged for it: `unstaged`.
-    *a.slot_mut(3) = Some(Cell::new(b"x".to_vec(), OTHER));
+    *a.slot_mut(3) = cell("x", OTHER);
     assert_eq!(visit(&mut a, None, None, update), Effect::Unstaged);
     assert_eq!(code(&a, 3), Some(&b"x"[..]));
 }

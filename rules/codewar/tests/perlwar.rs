@@ -9,10 +9,11 @@ use std::cell::RefCell;
 use codewar_rules::stages::{visit_one, Round};
 use codewar_rules::visit::Outcome;
 use codewar_rules::{
-    Array, Cell, Effect, Effects, Instruction, Run, Segfault, SegfaultKind, Settings, View,
+    Array, Effect, Effects, Instruction, Run, Segfault, SegfaultKind, Settings, View,
 };
 
-type Code = Vec<u8>;
+mod support;
+use support::{cell, effect, sized, Code};
 
 const NEO: usize = 0;
 const SMITH: usize = 1;
@@ -20,10 +21,8 @@ const MORPHEUS: usize = 2;
 
 fn settings() -> Settings {
     Settings {
-        array_size: 97,
-        max_size: 67,
         iterations: 95,
-        ..Settings::default()
+        ..sized(97, 67)
     }
 }
 
@@ -35,10 +34,6 @@ fn round(s: &Settings) -> Round<'_> {
         iteration: 13,
         max_size: 67,
     }
-}
-
-fn cell(code: &str, owner: usize) -> Option<Cell<Code>> {
-    Some(Cell::new(code.as_bytes().to_vec(), owner))
 }
 
 fn code_of(a: &Array<Code>, i: usize) -> Option<String> {
@@ -247,14 +242,7 @@ fn a_copy_then_a_claim_leaves_the_parent_its_owner() {
     let mut a = Array::new(97);
     *a.slot_mut(0) = cell("copy:0,2", luigi);
     *a.slot_mut(1) = cell("claim:1", mario);
-    let v = run(&mut a, &s, 0).unwrap();
-    assert!(matches!(
-        v.outcome,
-        Outcome::Ran {
-            effect: Effect::Done,
-            ..
-        }
-    ));
+    assert_eq!(effect(run(&mut a, &s, 0)), Effect::Done);
     assert_eq!(a.get(2).unwrap().owner, luigi);
     assert!(
         !a.get(2).unwrap().may_run,
@@ -277,14 +265,7 @@ fn a_copy_onto_another_players_agent_fails() {
     let mut a = Array::new(97);
     *a.slot_mut(0) = cell("copy:0,1", NEO);
     *a.slot_mut(1) = cell("x", SMITH);
-    let v = run(&mut a, &s, 0).unwrap();
-    assert!(matches!(
-        v.outcome,
-        Outcome::Ran {
-            effect: Effect::Occupied,
-            ..
-        }
-    ));
+    assert_eq!(effect(run(&mut a, &s, 0)), Effect::Occupied);
     assert_eq!(code_of(&a, 1).unwrap(), "x");
     // Onto its own player's agent it succeeds.
     a.slot_mut(1).as_mut().unwrap().owner = NEO;

@@ -6,19 +6,24 @@
 use farm_rules::{for_each_payment, Animal, Herd, ANIMALS, KINDS, WORTH};
 use proptest::prelude::*;
 
-/// The definition: every count of each kind from the largest down, horses first and rabbits
-/// last, no pruning.
+/// The definition: every count of each kind from the largest down, the kinds from the most
+/// valuable down (of equal worth, in kind order: the animal before its dog), so horses first and
+/// rabbits last; no pruning.
 fn reference(available: &Herd, worth: u32, except: Option<Animal>) -> Vec<Herd> {
-    const ORDER: [Animal; KINDS] = [
-        Animal::Horse,
-        Animal::Cow,
-        Animal::BigDog,
-        Animal::Pig,
-        Animal::Sheep,
-        Animal::SmallDog,
-        Animal::Rabbit,
-    ];
-    fn walk(allowed: &Herd, depth: usize, left: u32, current: &mut Herd, out: &mut Vec<Herd>) {
+    let mut order = ANIMALS;
+    order.sort_by_key(|a| std::cmp::Reverse(WORTH[a.index()]));
+    assert_eq!(
+        (order[0], order[KINDS - 1]),
+        (Animal::Horse, Animal::Rabbit)
+    );
+    fn walk(
+        order: &[Animal; KINDS],
+        allowed: &Herd,
+        depth: usize,
+        left: u32,
+        current: &mut Herd,
+        out: &mut Vec<Herd>,
+    ) {
         if left == 0 {
             out.push(*current);
             return;
@@ -26,11 +31,11 @@ fn reference(available: &Herd, worth: u32, except: Option<Animal>) -> Vec<Herd> 
         if depth == KINDS {
             return;
         }
-        let kind = ORDER[depth];
+        let kind = order[depth];
         let w = WORTH[kind.index()];
         for n in (0..=allowed.get(kind).min(left / w)).rev() {
             current.set(kind, n);
-            walk(allowed, depth + 1, left - n * w, current, out);
+            walk(order, allowed, depth + 1, left - n * w, current, out);
         }
         current.set(kind, 0);
     }
@@ -40,7 +45,7 @@ fn reference(available: &Herd, worth: u32, except: Option<Animal>) -> Vec<Herd> 
     }
     let mut out = Vec::new();
     let mut current = Herd::EMPTY;
-    walk(&allowed, 0, worth, &mut current, &mut out);
+    walk(&order, &allowed, 0, worth, &mut current, &mut out);
     out
 }
 

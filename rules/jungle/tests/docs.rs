@@ -1,30 +1,12 @@
 //! docs/JUNGLE.md says what the crate does: the piece table, the start position, the draw
 //! limit, the names of the ways a game ends, and the perft counts.
 
-use std::path::Path;
-
+use arena_doc_support::{doc, thousands};
 use jungle_rules::{perft, DrawReason, Kind, Piece, Position, Side, WinReason, DRAW_PLIES, START};
-
-fn doc() -> String {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/JUNGLE.md");
-    std::fs::read_to_string(root).unwrap()
-}
-
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
 
 #[test]
 fn the_piece_table_and_the_start() {
-    let text = doc();
+    let text = doc("JUNGLE.md");
     for kind in Kind::ALL {
         let row = format!(
             "| {} | {} | `{}` | {} / {} |",
@@ -42,7 +24,7 @@ fn the_piece_table_and_the_start() {
 
 #[test]
 fn the_end_of_the_game() {
-    let text = doc();
+    let text = doc("JUNGLE.md");
     assert!(text.contains(&format!(
         "**{DRAW_PLIES} plies** ({} moves of each player)",
         DRAW_PLIES / 2
@@ -60,7 +42,7 @@ fn the_end_of_the_game() {
 
 #[test]
 fn the_perft_table() {
-    let text = doc();
+    let text = doc("JUNGLE.md");
     let start = Position::start();
     for depth in 1..=6 {
         let row = format!("| {depth} | {} |", thousands(perft(&start, depth)));

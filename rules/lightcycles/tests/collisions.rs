@@ -209,7 +209,7 @@ fn two_heads_entering_one_cell() {
 
 #[test]
 fn three_heads_entering_one_cell_while_a_fourth_lives() {
-    let mut s = state(
+    let start = state(
         "
         ........
         ...C....
@@ -221,24 +221,14 @@ fn three_heads_entering_one_cell_while_a_fourth_lives() {
         ......D.",
         &[Dir::East, Dir::West, Dir::South, Dir::North],
     );
+    let mut s = start;
     assert_eq!(tick(&mut s, &[S, S, S, S]), [None, None, None, None]);
     assert_eq!(
         tick(&mut s, &[R, L, S, S]),
         [None, None, None, None],
         "seats 0 and 1 turned away"
     );
-    let mut s = state(
-        "
-        ........
-        ...C....
-        ........
-        .A...B..
-        ........
-        ........
-        ........
-        ......D.",
-        &[Dir::East, Dir::West, Dir::South, Dir::North],
-    );
+    let mut s = start;
     // Seat 2 comes down to (3, 2), seats 0 and 1 to (2, 3) and (4, 3); then all three enter
     // (3, 3): seat 2 straight, seat 0 straight, seat 1 straight.
     assert_eq!(tick(&mut s, &[S, S, S, S]), [None, None, None, None]);

@@ -2,20 +2,14 @@
 //! their codes, the names of the ways a game ends, the settings' defaults and bounds, and the
 //! values of the seed's stream.
 
-use std::path::Path;
-
+use arena_doc_support::doc;
 use lightcycles_rules::{
     Cause, End, Settings, State, Stream, MAX_SIDE, MAX_TICK_CAP, MAX_WALLS, MIN_SIDE, WALL_SALT,
 };
 
-fn doc() -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/LIGHTCYCLES.md");
-    std::fs::read_to_string(path).unwrap()
-}
-
 #[test]
 fn the_start_pictures_are_the_starts() {
-    let text = doc();
+    let text = doc("LIGHTCYCLES.md");
     for players in [2, 6] {
         let start = State::start(&Settings::default(), players, 0).unwrap();
         let picture = format!("```\n{start}```\n");
@@ -25,7 +19,7 @@ fn the_start_pictures_are_the_starts() {
 
 #[test]
 fn causes_ends_and_settings() {
-    let text = doc();
+    let text = doc("LIGHTCYCLES.md");
     for cause in Cause::ALL {
         let row = format!("| {} | `{}` |", cause.code(), cause.name());
         assert!(text.contains(&row), "{row}");
@@ -51,7 +45,7 @@ fn causes_ends_and_settings() {
 
 #[test]
 fn the_stream_as_documented() {
-    let text = doc();
+    let text = doc("LIGHTCYCLES.md");
     assert!(text.contains(&format!("`seed XOR 0x{WALL_SALT:016X}`")));
     let mut s = Stream::walls(1);
     let (a, b) = (s.next_u64(), s.next_u64());

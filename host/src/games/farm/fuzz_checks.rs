@@ -6,7 +6,6 @@
 use farm_rules::{check_offer, execute_trade, Herd, Offer, Partner, Position, KINDS, MAX_PLAYERS};
 
 use super::abi::{decode_accept_answer, decode_trade_answer};
-use super::record::read_record;
 use super::FaultKind;
 
 /// `farm_trade`'s answer: 0 is a pass, 64..=buffer length an offer read from the first 64
@@ -41,14 +40,9 @@ pub fn answers(len: i32, ret: i32, buf: &[u8]) {
     }
 }
 
-/// Any bytes: reading and verifying a record never panics, and a record that verifies also
-/// parses.
+/// Any bytes: verifying them as a record never panics.
 pub fn record_bytes(bytes: &[u8]) {
-    let verified = crate::games::registry().verify_record_bytes(bytes).is_ok();
-    if let Ok(text) = std::str::from_utf8(bytes) {
-        let parsed = read_record(text).is_ok();
-        assert!(!verified || parsed, "a record verified but does not parse");
-    }
+    let _ = crate::games::registry().verify_record_bytes(bytes);
 }
 
 /// Any position (herds and stock of up to 2^20 of each kind, any forfeits) and any offer:

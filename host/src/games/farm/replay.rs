@@ -82,15 +82,12 @@ impl Serialize for Turn<'_> {
 
 /// The replay data of a game, as JSON, from its record's lines.
 pub(super) fn replay(r: &RecordLines<'_>) -> anyhow::Result<Vec<u8>> {
-    Ok(json(&data(r.id, r.record, r.setup, r.lines)?))
-}
-
-fn data<'r>(
-    id: usize,
-    record: &'r str,
-    setup: &'r Object<'r>,
-    lines: &'r [Json<'r>],
-) -> anyhow::Result<FarmReplay<'r>> {
+    let &RecordLines {
+        id,
+        record,
+        setup,
+        lines,
+    } = r;
     let players = player_names(setup)?;
     let n = players.len();
     let start = setup.get("start").filter(|s| !s.is_null());
@@ -154,7 +151,7 @@ fn data<'r>(
     let tally_matches_final = final_position
         .as_ref()
         .map(|f| f.herds == tally.herds && f.stock == tally.stock);
-    Ok(FarmReplay {
+    Ok(json(&FarmReplay {
         fault_policy: setup.get("fault_policy"),
         final_position,
         game: super::NAME,
@@ -168,7 +165,7 @@ fn data<'r>(
         seed: setup.get("seed"),
         tally_matches_final,
         turns,
-    })
+    }))
 }
 
 /// Animal counts of a record herd (`{"rabbit":3}`), by kind index.

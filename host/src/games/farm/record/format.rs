@@ -1,60 +1,16 @@
-//! The JSON shape of each line of a Little Animal Farm record (docs/RECORDS.md). These types only
-//! describe JSON; turning them into a `GameRecord` (and checking seats and totals) is `read.rs`'s
-//! job.
+//! The JSON of the parts of a Little Animal Farm record's lines (docs/RECORDS.md) that both the
+//! writer (`write.rs`) and the reader (`read.rs`) use: the dice, a start position, an offer, a roll
+//! and a failed trade's reason (and the events, `event_json.rs`). These types only describe JSON;
+//! checking seats and totals is `read.rs`'s job.
 
 use farm_rules::{FailReason, FoxFace, Offer, Roll, WolfFace, KINDS};
 use serde::{Deserialize, Serialize};
 
 pub use super::event_json::{EventJson, HerdJson, PartyJson};
-use crate::games::farm::{AgentLog, FaultPolicy, Outcome};
 pub use crate::records::{FORMAT_NAME, FORMAT_VERSION};
 
 /// `game` field of the setup line.
 pub const GAME_NAME: &str = crate::games::farm::NAME;
-
-/// One line of a record, tagged by its `type` field.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum Line {
-    Setup(SetupLine),
-    Start(StartLine),
-    Turn(TurnLine),
-    End(EndLine),
-}
-
-impl Line {
-    pub fn type_name(&self) -> &'static str {
-        match self {
-            Line::Setup(_) => "setup",
-            Line::Start(_) => "start",
-            Line::Turn(_) => "turn",
-            Line::End(_) => "end",
-        }
-    }
-}
-
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct SetupLine {
-    pub format: String,
-    pub format_version: u32,
-    pub game: String,
-    pub rules_version: u32,
-    pub players: Vec<PlayerJson>,
-    pub seed: Option<u64>,
-    pub dice: DiceKind,
-    pub round_cap: u32,
-    pub fault_policy: FaultPolicy,
-    pub limits: serde_json::Map<String, serde_json::Value>,
-    pub start: Option<StartJson>,
-}
-
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct PlayerJson {
-    pub seat: usize,
-    pub name: String,
-    /// SHA-256 of the agent's module, lower-case hex; `null` for a native player.
-    pub agent: Option<String>,
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -68,70 +24,6 @@ pub struct StartJson {
     pub herds: Vec<HerdJson>,
     pub stock: HerdJson,
     pub to_move: usize,
-}
-
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct StartLine {
-    pub events: Vec<EventJson>,
-    /// Agents' debug output while loading; left out when there is none.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub logs: Vec<LogJson>,
-}
-
-/// Debug output of one agent during one decision.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct LogJson {
-    pub seat: usize,
-    pub text: String,
-}
-
-impl From<&AgentLog> for LogJson {
-    fn from(l: &AgentLog) -> LogJson {
-        LogJson {
-            seat: l.seat,
-            text: l.text.clone(),
-        }
-    }
-}
-
-impl From<&LogJson> for AgentLog {
-    fn from(l: &LogJson) -> AgentLog {
-        AgentLog {
-            seat: l.seat,
-            text: l.text.clone(),
-        }
-    }
-}
-
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct TurnLine {
-    pub turn: u32,
-    pub round: u32,
-    pub seat: usize,
-    pub offer: Option<OfferJson>,
-    pub answer: Option<bool>,
-    pub roll: Option<RollJson>,
-    pub events: Vec<EventJson>,
-    /// Agents' debug output while deciding in this turn; left out when there is none.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub logs: Vec<LogJson>,
-}
-
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct EndLine {
-    pub outcome: Outcome,
-    pub rounds: u32,
-    pub forfeits: Vec<usize>,
-    #[serde(rename = "final")]
-    pub final_position: FinalJson,
-    pub digest: String,
-}
-
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct FinalJson {
-    pub herds: Vec<HerdJson>,
-    pub stock: HerdJson,
 }
 
 /// The offer exactly as the agent gave it: raw codes and signed amounts, so that an illegal offer

@@ -1,37 +1,21 @@
-//! Little Animal Farm's records (docs/RECORDS.md): the JSON of its lines (`format.rs`, its
-//! events' in `event_json.rs`), the lines as written from a game (`write.rs`), and read back
-//! (`read.rs`): here for the verifier, which
-//! replays the recorded decisions (and dice, when the record gives them) through the host's game
-//! loop, and whole, for a game as played (`read_record`).
+//! Little Animal Farm's records (docs/RECORDS.md): the JSON of their parts (`format.rs`, the
+//! events' in `event_json.rs`), the lines as written from a game (`write.rs`), and read back for
+//! the verifier (`read.rs`), which replays the recorded decisions (and dice, when the record gives
+//! them) through the host's game loop and requires the very same lines back.
 
 mod event_json;
 pub mod format;
-pub mod read;
+mod read;
 pub mod write;
 
-use super::rules::{roll_faces, State, ACCEPT, TRADE};
+use super::rules::State;
 use super::turn::{Answer, GameEnd};
-use super::{Decision, Event, Farm, Setup, TurnRecord};
-use crate::game::record::{
-    Line, Lines, Record, RecordMeta, Recorded, RecordedDecision, VerifyError,
-};
+use super::{Farm, Setup, TurnRecord};
+use crate::game::record::{Line, Lines, Record, RecordMeta, Recorded, VerifyError};
 use crate::game::Loaded;
 
-pub use read::{read_record, ParsedRecord};
 use write::{end_line, setup_line, start_line, TurnLine};
 pub use write::{record_bytes, record_to_string};
-
-/// The fault event of `seat`'s decision `decision` in `events`.
-fn fault_in(events: &[Event], seat: usize, decision: Decision) -> Option<crate::game::Fault> {
-    events.iter().find_map(|e| match e {
-        Event::Fault {
-            seat: s,
-            decision: d,
-            fault,
-        } if *s == seat && *d == decision => Some(fault.clone()),
-        _ => None,
-    })
-}
 
 impl Record for Farm {
     // A turn line is 200 to 500 bytes.
@@ -67,73 +51,18 @@ impl Record for Farm {
     }
 
     fn read_setup(&self, line: &Line) -> Result<(Setup, RecordMeta), VerifyError> {
-        Ok(read::setup_of(line)?)
+        read::setup_of(line)
     }
 
     fn read_start(&self, setup: &Setup, line: &Line) -> Result<Vec<Loaded>, VerifyError> {
-        let (events, logs) = read::start_of(line, setup.players)?;
-        Ok(read::loaded_of(&events, &logs, setup.players))
+        read::start_of(line, setup.players)
     }
 
     /// The decisions of a turn: the trade (an offer, or the fault of the decision), then the
     /// partner's answer to an offer made to it (or the fault of that decision); and the roll of a
     /// record whose dice are given.
     fn read_turn(&self, setup: &Setup, line: &Line) -> Result<Recorded<Answer>, VerifyError> {
-        let turn = read::turn_of(line, setup.players)?;
-        let log_of = |seat: usize| {
-            turn.logs
-                .iter()
-                .find(|l| l.seat == seat)
-                .map(|l| l.text.clone())
-        };
-        let mut recorded = Recorded::default();
-        let trade = match (
-            turn.offer,
-            fault_in(&turn.events, turn.seat, Decision::Trade),
-        ) {
-            (Some(offer), _) => Some(Ok(Answer::Offer(offer))),
-            (None, Some(fault)) => Some(Err(fault)),
-            (None, None) => None,
-        };
-        if let Some(answer) = trade {
-            recorded.decision(RecordedDecision {
-                seat: turn.seat,
-                decision: TRADE,
-                answer,
-                fuel: 0,
-                log: log_of(turn.seat),
-            });
-        }
-        let accept = turn.events.iter().find_map(|e| match e {
-            Event::Fault {
-                seat,
-                decision: Decision::Accept,
-                fault,
-            } => Some((*seat, Err(fault.clone()))),
-            _ => None,
-        });
-        let accept = accept.or_else(|| {
-            let answered = turn.events.iter().find_map(|e| match e {
-                Event::Answer { seat, .. } => Some(*seat),
-                _ => None,
-            });
-            Some((answered?, Ok(Answer::Accept(turn.answer?))))
-        });
-        if let Some((seat, answer)) = accept {
-            recorded.decision(RecordedDecision {
-                seat,
-                decision: ACCEPT,
-                answer,
-                fuel: 0,
-                log: log_of(seat),
-            });
-        }
-        if setup.seed.is_none() {
-            if let Some(roll) = turn.roll {
-                recorded.throw(roll_faces(roll));
-            }
-        }
-        Ok(recorded)
+        read::turn_of(setup, line)
     }
 
     /// A difference in a roll is not the dice of the seed.
@@ -144,11 +73,6 @@ impl Record for Farm {
             }
             _ => String::new(),
         }
-    }
-
-    fn read_end(&self, setup: &Setup, line: &Line) -> Result<String, VerifyError> {
-        let (end, _, _) = read::end_of(line, setup.players)?;
-        Ok(end.digest)
     }
 
     fn round_cap(&self, setup: &Setup) -> u32 {

@@ -1,3 +1,6 @@
+//! A farm record's lines as written from a game, each serialized straight from borrowed views
+//! of it (the envelope's `jsonl` parts for the seats' limits and the logs).
+
 use std::io;
 
 use farm_rules::{Herd, Position, RULES_VERSION};
@@ -92,9 +95,8 @@ fn invalid(msg: String) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidInput, msg)
 }
 
-// The lines as the writer sees them: `format.rs`'s line types, field for field and in the same
-// order (so the same bytes), but borrowing from the game instead of owning copies of it. `kind`
-// is the `type` tag that `format::Line` adds in front of every line.
+// The lines as the writer sees them, borrowing from the game. The fields' order is the bytes of
+// every farm record (tests/identity.rs pins them); `kind` is the `type` field, which comes first.
 
 #[derive(Serialize)]
 pub(crate) struct SetupLine<'a> {

@@ -54,19 +54,25 @@ fn structural_errors_name_their_line_and_field() {
     let e = error_of(&replace_line(&text, 1, |l| {
         l.replace("\"round_cap\":4,", "")
     }));
-    assert_eq!(e, "line 1: missing field `round_cap`");
+    assert_eq!(e, "line 1: setup line: missing field `round_cap`");
     let e = error_of(&replace_line(&text, 1, |l| {
         l.replace("\"round_cap\":4", "\"round_cap\":\"4\"")
     }));
-    assert!(e.starts_with("line 1: round_cap: invalid type"), "{e}");
+    assert!(
+        e.starts_with("line 1: setup line: round_cap: invalid type"),
+        "{e}"
+    );
     let e = error_of(&replace_line(&text, 1, |l| {
         l.replace("\"round_cap\":4", "\"round_cap\":-4")
     }));
-    assert!(e.starts_with("line 1: round_cap: invalid value"), "{e}");
+    assert!(
+        e.starts_with("line 1: setup line: round_cap: invalid value"),
+        "{e}"
+    );
     let e = error_of(&replace_line(&text, 1, |l| {
         l.replace("\"rules_version\":1", "\"rules_version\":99")
     }));
-    assert!(e.contains("rules version"), "{e}");
+    assert!(e.contains("rules_version 99 is not the version"), "{e}");
     let e = error_of(&replace_line(&text, 3, |l| {
         l.replace("\"rabbit\"", "\"goat\"")
     }));

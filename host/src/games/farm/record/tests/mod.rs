@@ -9,15 +9,17 @@ mod positions;
 mod properties;
 mod strategy;
 
-/// `text` with every line read into [`format::Line`](super::format::Line) and serialized
-/// again: the bytes the writer produced when it built those owned line types first. The writer now
-/// serializes borrowed twins of them; it must still produce exactly these bytes, which the digest
-/// and every published record depend on.
-fn through_format_types(text: &str) -> String {
-    text.lines()
-        .map(|l| {
-            let line: super::format::Line = serde_json::from_str(l).unwrap();
-            serde_json::to_string(&line).unwrap() + "\n"
-        })
-        .collect()
-}
+/// The `type` of every event a record can hold (docs/RECORDS.md).
+const EVENT_TYPES: &[&str] = &[
+    "answer",
+    "trade_failed",
+    "transfer",
+    "rolled",
+    "wolf",
+    "fox",
+    "bred",
+    "fault",
+    "forfeit",
+    "win",
+    "draw",
+];

@@ -98,19 +98,7 @@ const NAME_LISTS: &[&[&str]] = &[
     &["win", "draw", "unfinished"],
     &["seeded", "explicit"],
     &["forfeit", "lose_move"],
-    &[
-        "answer",
-        "trade_failed",
-        "transfer",
-        "rolled",
-        "wolf",
-        "fox",
-        "bred",
-        "fault",
-        "forfeit",
-        "win",
-        "draw",
-    ],
+    super::EVENT_TYPES,
     &["setup", "start", "turn", "end"],
 ];
 

@@ -1,12 +1,11 @@
-//! Random games: conservation, termination, and write → read → verify round trips.
+//! Random games: conservation, termination, and write → verify round trips.
 
 use farm_rules::START_STOCK;
 use proptest::prelude::*;
 
 use super::ledger::check_ledger;
 use super::strategy::{random_game, Style};
-use super::through_format_types;
-use crate::games::farm::record::{read_record, record_to_string};
+use crate::games::farm::record::record_to_string;
 use crate::games::farm::{FaultPolicy, Outcome};
 use crate::records::{DiceOrigin, RecordMeta};
 
@@ -47,11 +46,6 @@ proptest! {
 
         let meta = RecordMeta::anonymous(players);
         let text = record_to_string(&record, &meta).unwrap();
-        prop_assert_eq!(through_format_types(&text), text.as_str());
-        let back = read_record(&text).unwrap();
-        prop_assert_eq!(&back.record, &record);
-        prop_assert_eq!(&back.meta.names, &meta.names);
-
         let summary = crate::games::registry().verify_record(&text).map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert_eq!(summary.turns, record.turns.len());
         prop_assert_eq!(summary.outcome, record.end.outcome);
@@ -109,9 +103,6 @@ fn metadata_round_trips() {
         ),
     };
     let text = record_to_string(&record, &meta).unwrap();
-    assert_eq!(through_format_types(&text), text);
-    let back = read_record(&text).unwrap();
-    assert_eq!(back.meta, meta);
     assert!(crate::games::registry().verify_record(&text).is_ok());
 }
 
@@ -185,20 +176,7 @@ fn random_games_cover_every_event_kind() {
             }
         }
     }
-    let all = [
-        "answer",
-        "trade_failed",
-        "transfer",
-        "rolled",
-        "wolf",
-        "fox",
-        "bred",
-        "fault",
-        "forfeit",
-        "win",
-        "draw",
-    ];
-    for k in all {
+    for &k in super::EVENT_TYPES {
         assert!(
             kinds.contains(k),
             "no {k} event in the random games: {kinds:?}"
@@ -240,6 +218,4 @@ fn agents_debug_logs_are_kept_per_turn_and_verified() {
     crate::games::registry()
         .verify_record(&text)
         .expect("a record with logs verifies");
-    let parsed = crate::games::farm::record::read_record(&text).unwrap();
-    assert_eq!(parsed.record.turns, record.turns, "logs survive reading");
 }
