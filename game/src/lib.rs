@@ -15,6 +15,7 @@
 
 pub mod component;
 pub mod fault;
+pub mod fuel_clock;
 pub mod game;
 pub mod info;
 pub mod json;
@@ -28,10 +29,13 @@ pub mod rules;
 pub mod seed;
 mod smoke;
 pub mod smoke_games;
+pub mod started;
+pub mod table_setup;
 pub mod terminal;
 pub mod vocab;
 
 pub use fault::{Fault, FaultKind, FaultPolicy};
+pub use fuel_clock::FuelClock;
 pub use game::{Game, Hosted, Played, Present, Strategies};
 pub use info::{
     no_settings, GameInfo, Narration, Perft, Smoke, SmokeOptions, Template, TemplateFile, Terminal,
@@ -47,4 +51,5 @@ pub use record::{Record, RecordMeta};
 pub use registry::Registry;
 pub use rules::{Answered, Decided, Dice, Faults, Loaded, Next, Question, Rules, Seats, Sink};
 pub use smoke::smoke_game;
+pub use started::{LoadFault, Started};
 pub use vocab::{AgentLog, FaultNote, GameSettings, Outcome, SeatUsage, Summary, Table};

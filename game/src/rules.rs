@@ -11,7 +11,8 @@
 
 use std::ops::ControlFlow;
 
-use arena_sandbox::{Init, WasmPlayer};
+pub use arena_sandbox::Init;
+use arena_sandbox::WasmPlayer;
 
 use crate::{Fault, FaultKind, FaultPolicy, GameInfo, Host, Summary, Table};
 

@@ -5,7 +5,7 @@
 
 use std::ops::ControlFlow;
 
-use arena_game::seed::{agent_seed, SeededDice};
+use arena_game::seed::SeededDice;
 use arena_game::{
     play, Answered, Decided, Dice, Fault, FaultKind, FaultPolicy, Faults, GameInfo, Host, Loaded,
     Next, Outcome, Player, Question, Reply, Rules, Seats, Sink, Summary, Table,
@@ -41,7 +41,8 @@ struct Picks;
 #[derive(Clone)]
 struct Setup {
     players: usize,
-    ticks: u32,
+    /// The tick cap.
+    round_cap: u32,
     policy: FaultPolicy,
     seed: u64,
 }
@@ -72,37 +73,18 @@ impl Rules for Picks {
     fn setup(&self, table: &Table, _host: &Host<'_>) -> anyhow::Result<Setup> {
         Ok(Setup {
             players: table.meta.names.len(),
-            ticks: table.round_cap,
+            round_cap: table.round_cap,
             policy: table.policy,
             seed: table.seed,
         })
     }
 
-    fn players(&self, setup: &Setup) -> usize {
-        setup.players
-    }
-
-    fn init(&self, setup: &Setup, seat: usize) -> Init {
-        Init {
-            seat,
-            players: setup.players,
-            seed: agent_seed(setup.seed, seat),
-            round_cap: setup.ticks,
-        }
-    }
-
-    fn policy(&self, setup: &Setup) -> FaultPolicy {
-        setup.policy
-    }
-
-    fn seed(&self, setup: &Setup) -> Option<u64> {
-        Some(setup.seed)
-    }
+    arena_game::table_setup!(|s| s.players);
 
     fn start(&self, setup: &Setup, loaded: &[Loaded]) -> State {
         State {
             tick: 0,
-            cap: setup.ticks,
+            cap: setup.round_cap,
             scores: vec![0; setup.players],
             living: Seats::of((0..setup.players).filter(|&s| loaded[s].fault.is_none())),
             rolled: true,
@@ -255,7 +237,7 @@ fn scripted(pick: fn(u32) -> u8, faults_at: Option<u32>) -> Scripted {
 fn every_living_seat_answers_each_tick_before_any_answer_is_applied() {
     let setup = Setup {
         players: 3,
-        ticks: 4,
+        round_cap: 4,
         policy: FaultPolicy::Forfeit,
         seed: 11,
     };

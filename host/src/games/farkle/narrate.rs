@@ -123,13 +123,13 @@ impl Teller<'_> {
 
     /// What the agents logged and how they failed while loading.
     fn before_first_turn(&self, record: &GameRecord, out: &mut String) {
-        let logs_to_show = self.logs && !record.end.start_logs.is_empty();
-        if record.end.load_faults.is_empty() && !logs_to_show {
+        let logs_to_show = self.logs && !record.end.started.logs.is_empty();
+        if record.end.started.load_faults.is_empty() && !logs_to_show {
             return;
         }
         let _ = writeln!(out, "Before the first turn:");
-        self.print_logs(&record.end.start_logs, out);
-        for f in &record.end.load_faults {
+        self.print_logs(&record.end.started.logs, out);
+        for f in &record.end.started.load_faults {
             let _ = writeln!(
                 out,
                 "  FAULT: {} failed to load: {} ({})\n  {} is out of the game",
@@ -456,8 +456,7 @@ mod tests {
                 ),
             ],
             end: GameEnd {
-                load_faults: vec![],
-                start_logs: vec![],
+                started: Default::default(),
                 outcome: Outcome::Draw { round_cap: true },
                 scores: vec![1250],
                 forfeits: vec![],

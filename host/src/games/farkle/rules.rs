@@ -7,15 +7,13 @@
 use farkle_rules::{check_answer, is_farkle, Action, DICE};
 
 use super::abi::{encode_observation, read_answer};
-use super::turn::{
-    Answer, GameEnd, LoadFault, Observation, RollRecord, Setup, TurnEnd, TurnRecord,
-};
+use super::turn::{Answer, GameEnd, Observation, RollRecord, Setup, TurnEnd, TurnRecord};
 use super::{Farkle, INFO};
 use crate::game::{
-    AgentLog, Answered, Decided, Dice, Fault, FaultPolicy, Faults, GameInfo, Host, Loaded, Next,
-    Outcome, Question, Rules, Summary, Table,
+    AgentLog, Answered, Decided, Dice, Fault, Faults, GameInfo, Host, Loaded, Next, Outcome,
+    Question, Rules, Started, Summary, Table,
 };
-use crate::sandbox::{Init, WasmPlayer};
+use crate::sandbox::WasmPlayer;
 
 /// The turn being played.
 struct Playing {
@@ -35,8 +33,7 @@ struct Playing {
 pub struct State {
     setup: Setup,
     /// The start line: agents that failed to load, and what agents logged loading.
-    pub load_faults: Vec<LoadFault>,
-    pub start_logs: Vec<AgentLog>,
+    pub started: Started,
     out: Vec<bool>,
     forfeits: Vec<usize>,
     scores: Vec<u32>,
@@ -185,33 +182,13 @@ impl Rules for Farkle {
         })
     }
 
-    fn players(&self, setup: &Setup) -> usize {
-        setup.players
-    }
-
-    fn init(&self, setup: &Setup, seat: usize) -> Init {
-        Init {
-            seat,
-            players: setup.players,
-            seed: crate::game::seed::agent_seed(setup.seed, seat),
-            round_cap: setup.round_cap,
-        }
-    }
-
-    fn policy(&self, setup: &Setup) -> FaultPolicy {
-        setup.policy
-    }
-
-    fn seed(&self, setup: &Setup) -> Option<u64> {
-        Some(setup.seed)
-    }
+    crate::game::table_setup!(|s| s.players);
 
     fn start(&self, setup: &Setup, loaded: &[Loaded]) -> State {
         let n = setup.players;
         let mut state = State {
             setup: setup.clone(),
-            load_faults: Vec::new(),
-            start_logs: Vec::new(),
+            started: Started::of(loaded),
             out: vec![false; n],
             forfeits: Vec::new(),
             scores: vec![0; n],
@@ -225,21 +202,9 @@ impl Rules for Farkle {
             playing: None,
             finished: None,
         };
-        for (seat, l) in loaded.iter().enumerate() {
-            if let Some(text) = &l.log {
-                state.start_logs.push(AgentLog {
-                    seat,
-                    text: text.clone(),
-                });
-            }
-            if let Some(fault) = &l.fault {
-                state.load_faults.push(LoadFault {
-                    seat,
-                    fault: fault.clone(),
-                });
-                state.out[seat] = true;
-                state.forfeits.push(seat);
-            }
+        for f in &state.started.load_faults {
+            state.out[f.seat] = true;
+            state.forfeits.push(f.seat);
         }
         state.outcome = state.standing();
         state
@@ -366,8 +331,7 @@ impl Rules for Farkle {
 
     fn end(&self, state: State) -> GameEnd {
         GameEnd {
-            load_faults: state.load_faults,
-            start_logs: state.start_logs,
+            started: state.started,
             outcome: state.outcome.unwrap_or(Outcome::Draw { round_cap: true }),
             scores: state.scores,
             forfeits: state.forfeits,

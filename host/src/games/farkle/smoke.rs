@@ -35,7 +35,7 @@ pub fn solo_report(record: &GameRecord) -> SoloReport {
     if r.score >= record.setup.target {
         r.turns_to_target = Some(r.turns);
     }
-    for f in &record.end.load_faults {
+    for f in &record.end.started.load_faults {
         r.faults.push((
             String::new(),
             format!(
@@ -136,7 +136,7 @@ impl SmokeGames for Farkle {
             );
             *smoke.warnings.entry(warning).or_default() += n;
         }
-        let start = record.end.start_logs.iter().map(|l| (0, l));
+        let start = record.end.started.logs.iter().map(|l| (0, l));
         let turns = record
             .turns
             .iter()

@@ -317,7 +317,7 @@ fn records_are_the_bytes_the_value_writer_wrote() {
         &mut [&mut Greedy { risk: 300 }, &mut NoLoad, &mut Crasher],
         &meta,
     );
-    assert_eq!(record.end.load_faults.len(), 1);
+    assert_eq!(record.end.started.load_faults.len(), 1);
     assert_same_bytes_as_the_value_writer(&record, &meta, &bytes);
     verify_record(std::str::from_utf8(&bytes).unwrap()).unwrap();
 }

@@ -4,7 +4,8 @@
 
 use farkle_rules::Reject;
 
-use crate::game::{AgentLog, Fault, FaultPolicy, Outcome};
+pub use crate::game::LoadFault;
+use crate::game::{AgentLog, Fault, FaultPolicy, Outcome, Started};
 
 /// Everything that determines a game apart from the players' answers.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -101,19 +102,11 @@ pub struct TurnRecord {
     pub logs: Vec<AgentLog>,
 }
 
-/// A fault while an agent was loaded for the game (always a forfeit).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LoadFault {
-    pub seat: usize,
-    pub fault: Fault,
-}
-
 /// How a game ended (and how it began: what the record's start line says).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameEnd {
     /// Agents that failed to load, and what agents logged loading.
-    pub load_faults: Vec<LoadFault>,
-    pub start_logs: Vec<AgentLog>,
+    pub started: Started,
     pub outcome: Outcome,
     pub scores: Vec<u32>,
     /// Seats that forfeited, in the order they did.

@@ -194,7 +194,7 @@ pub fn narrate(names: &[String], record: &GameRecord, logs: bool, boards: bool) 
             }
         }
     };
-    for f in &record.end.load_faults {
+    for f in &record.end.started.load_faults {
         let _ = writeln!(
             out,
             "{} failed to load: {} fault: {}",
@@ -203,7 +203,7 @@ pub fn narrate(names: &[String], record: &GameRecord, logs: bool, boards: bool) 
             terminal::line(&f.fault.detail)
         );
     }
-    print_logs(&record.end.start_logs, &mut out);
+    print_logs(&record.end.started.logs, &mut out);
     let _ = writeln!(out, "{}", setup.start);
     out.push_str(&board(&setup.start, None));
     out.push('\n');

@@ -42,7 +42,7 @@ impl Narrating {
 
 impl Sink<Jungle> for Narrating {
     fn start(&mut self, rules: &Jungle, state: &State) -> ControlFlow<()> {
-        for f in state.start().0 {
+        for f in &state.started.load_faults {
             self.say(&format!(
                 "{} failed to load: {} fault: {}\n",
                 self.name(f.seat),

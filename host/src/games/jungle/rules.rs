@@ -7,13 +7,14 @@ use arena_abi::jungle::{Clock, Observation, Played};
 use jungle_rules::{DrawReason, Illegal, Move, Outcome as RulesOutcome, Position, WinReason};
 
 use super::abi::{encode_observation, read_answer};
-use super::turn::{EndReason, GameEnd, LoadFault, Ply, PlyFault, Setup};
+use super::turn::{EndReason, GameEnd, Ply, PlyFault, Setup};
 use super::{Jungle, INFO};
+use crate::game::fuel_clock::Asked;
 use crate::game::{
     AgentLog, Answered, Decided, Fault, FaultKind, FaultPolicy, Faults, GameInfo, Host, Loaded,
-    Next, Outcome, Question, Rules, Summary, Table,
+    Next, Outcome, Question, Rules, Started, Summary, Table,
 };
-use crate::sandbox::{Init, WasmPlayer};
+use crate::sandbox::WasmPlayer;
 
 /// One decision the game asks of the side to move: what the seat is shown.
 #[derive(Clone, Copy, Debug)]
@@ -57,19 +58,11 @@ pub fn illegal_fault(mv: Move, why: Illegal) -> Fault {
     )
 }
 
-/// The decision being asked: its seat, the seat's clock once the increment was added, and the
-/// fuel it may use.
-struct Asked {
-    seat: usize,
-    before: u64,
-    allowance: u64,
-}
-
 /// A game of Jungle being played.
 pub struct State {
     setup: Setup,
-    load_faults: Vec<LoadFault>,
-    start_logs: Vec<AgentLog>,
+    /// The start line: agents that failed to load, and what agents logged loading.
+    pub started: Started,
     pos: Position,
     clocks: [u64; 2],
     fuel: [u64; 2],
@@ -78,17 +71,11 @@ pub struct State {
     seen: [usize; 2],
     /// Plies asked so far.
     turn: u32,
-    asked: Option<Asked>,
+    /// The decision being asked: its seat and its clock.
+    asked: Option<(usize, Asked)>,
     finished: Option<Ply>,
     /// How the game ended, once it has: outcome, reason, forfeits.
     ended: Option<(Outcome, EndReason, Vec<usize>)>,
-}
-
-impl State {
-    /// The start line: agents that failed to load, and what agents logged loading.
-    pub fn start(&self) -> (&[LoadFault], &[AgentLog]) {
-        (&self.load_faults, &self.start_logs)
-    }
 }
 
 impl Rules for Jungle {
@@ -109,32 +96,12 @@ impl Rules for Jungle {
         Setup::of(table, host)
     }
 
-    fn players(&self, _setup: &Setup) -> usize {
-        2
-    }
-
-    fn init(&self, setup: &Setup, seat: usize) -> Init {
-        Init {
-            seat,
-            players: 2,
-            seed: setup.agent_seed(seat),
-            round_cap: setup.round_cap,
-        }
-    }
-
-    fn policy(&self, setup: &Setup) -> FaultPolicy {
-        setup.policy
-    }
-
-    fn seed(&self, setup: &Setup) -> Option<u64> {
-        Some(setup.seed)
-    }
+    crate::game::table_setup!(|_| 2);
 
     fn start(&self, setup: &Setup, loaded: &[Loaded]) -> State {
         let mut state = State {
             setup: setup.clone(),
-            load_faults: Vec::new(),
-            start_logs: Vec::new(),
+            started: Started::of(loaded),
             pos: setup.start,
             clocks: [setup.clock.start; 2],
             fuel: [0; 2],
@@ -145,21 +112,7 @@ impl Rules for Jungle {
             finished: None,
             ended: None,
         };
-        for (seat, l) in loaded.iter().enumerate() {
-            if let Some(text) = &l.log {
-                state.start_logs.push(AgentLog {
-                    seat,
-                    text: text.clone(),
-                });
-            }
-            if let Some(fault) = &l.fault {
-                state.load_faults.push(LoadFault {
-                    seat,
-                    fault: fault.clone(),
-                });
-            }
-        }
-        state.ended = match state.load_faults.as_slice() {
+        state.ended = match state.started.load_faults.as_slice() {
             [] => None,
             [one] => Some((
                 Outcome::Win {
@@ -213,14 +166,12 @@ impl Rules for Jungle {
     fn observe(&self, state: &mut State, seat: usize) -> (Question, Ask) {
         let clock = state.setup.clock;
         state.turn += 1;
-        state.clocks[seat] = state.clocks[seat].saturating_add(clock.increment);
-        let before = state.clocks[seat];
-        let allowance = before.min(clock.decision_cap);
+        let asked = clock.ask(&mut state.clocks[seat]);
         let observation = Observation::new(
             &state.pos,
             state.setup.ply_cap(),
             Clock {
-                mine: before,
+                mine: asked.before,
                 theirs: state.clocks[1 - seat],
                 increment: clock.increment,
                 decision_cap: clock.decision_cap,
@@ -228,11 +179,8 @@ impl Rules for Jungle {
             &state.history[state.seen[seat]..],
         );
         state.seen[seat] = state.history.len();
-        state.asked = Some(Asked {
-            seat,
-            before,
-            allowance,
-        });
+        state.asked = Some((seat, asked));
+        let allowance = asked.allowance;
         let ask = Ask {
             seat,
             turn: state.pos.ply().saturating_add(1),
@@ -250,17 +198,10 @@ impl Rules for Jungle {
     }
 
     fn apply(&self, state: &mut State, decided: Decided<Move>, faults: &mut Faults) {
-        let Some(Asked {
-            seat,
-            before,
-            allowance,
-        }) = state.asked.take()
-        else {
+        let Some((seat, asked)) = state.asked.take() else {
             return;
         };
-        let clock = state.setup.clock;
         let pos = state.pos;
-        let mut used = decided.fuel.min(allowance);
         let mut ply = Ply {
             turn: state.turn,
             round: pos.move_number(),
@@ -299,15 +240,16 @@ impl Rules for Jungle {
             }
             Answered::Fault { fault, .. } => Some(fault),
         };
+        let spent = asked.spend(
+            decided.fuel,
+            fault.as_ref(),
+            &mut state.clocks[seat],
+            &mut state.fuel[seat],
+        );
         if let Some(fault) = fault {
             faults.note(seat, "move", &fault);
-            // Running out of fuel spends all of it; with no more on the clock than the cap, the
-            // clock was the limit: the game is lost on time, whatever the policy.
-            let out_of_fuel = fault.kind == FaultKind::DecisionFuel;
-            if out_of_fuel {
-                used = allowance;
-            }
-            let time = out_of_fuel && before <= clock.decision_cap;
+            // Out of fuel on a clock no larger than the cap loses on time, whatever the policy.
+            let time = spent.time;
             let forfeit = !time && state.setup.policy == FaultPolicy::Forfeit;
             if time {
                 state.ended = Some((
@@ -337,9 +279,7 @@ impl Rules for Jungle {
             }
             ply.fault = Some(PlyFault { fault, forfeit });
         }
-        state.clocks[seat] -= used;
-        state.fuel[seat] = state.fuel[seat].saturating_add(used);
-        ply.fuel = used;
+        ply.fuel = spent.fuel;
         ply.clock = state.clocks[seat];
         ply.position = state.pos;
         state.finished = Some(ply);
@@ -356,8 +296,7 @@ impl Rules for Jungle {
             Vec::new(),
         ));
         GameEnd {
-            load_faults: state.load_faults,
-            start_logs: state.start_logs,
+            started: state.started,
             outcome,
             reason,
             position: state.pos,

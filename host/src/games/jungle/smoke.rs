@@ -79,7 +79,7 @@ impl SmokeGames for Jungle {
             fuel(end.clocks[seat]),
             terminal::millis(game.took)
         );
-        for f in end.load_faults.iter().filter(|f| f.seat == seat) {
+        for f in end.started.load_faults.iter().filter(|f| f.seat == seat) {
             let what = format!(
                 "{} fault while loading: {}",
                 f.fault.kind.name(),

@@ -4,17 +4,8 @@
 use jungle_rules::{DrawReason, Illegal, Move, Piece, Position, Side, WinReason};
 
 use super::Settings;
-use crate::game::{AgentLog, Fault, FaultPolicy, Host, Outcome, Table};
-use crate::sandbox::Limits;
-
-/// The fuel clock of a game: what each player starts with, what it gets at each decision, and
-/// the per-decision cap (the sandbox's `fuel_per_decision`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FuelClock {
-    pub start: u64,
-    pub increment: u64,
-    pub decision_cap: u64,
-}
+use crate::game::{AgentLog, Fault, FaultPolicy, Host, Outcome, Started, Table};
+pub use crate::game::{FuelClock, LoadFault};
 
 /// Everything that determines a game apart from the players' answers.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,33 +39,16 @@ impl Setup {
         self.round_cap.saturating_mul(2)
     }
 
-    /// Seed for the agent in `seat`'s own randomness (the derivation of the other games).
-    pub fn agent_seed(&self, seat: usize) -> u64 {
-        crate::game::seed::agent_seed(self.seed, seat)
-    }
-
     /// The setup of one game of `table`: its settings (the clock, the start position), and the
     /// per-decision cap of `host`'s sandbox (the default limits' where only native strategies
     /// play).
     pub fn of(table: &Table, host: &Host<'_>) -> anyhow::Result<Setup> {
         let settings = Settings::of_map(&table.settings)?;
-        let decision_cap = host
-            .sandbox
-            .map_or(Limits::default().fuel_per_decision, |s| {
-                s.limits().fuel_per_decision
-            });
+        let clock = FuelClock::of(settings.clock, settings.increment, host);
         Ok(Setup {
             policy: table.policy,
             start: settings.start()?,
-            ..Setup::new(
-                table.seed,
-                table.round_cap,
-                FuelClock {
-                    start: settings.clock,
-                    increment: settings.increment,
-                    decision_cap,
-                },
-            )
+            ..Setup::new(table.seed, table.round_cap, clock)
         })
     }
 }
@@ -177,19 +151,11 @@ pub struct Ply {
     pub logs: Vec<AgentLog>,
 }
 
-/// A fault while an agent was loaded for the game (always a forfeit).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LoadFault {
-    pub seat: usize,
-    pub fault: Fault,
-}
-
 /// How a game ended (and how it began: what the record's start line says).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameEnd {
     /// Agents that failed to load, and what agents logged loading.
-    pub load_faults: Vec<LoadFault>,
-    pub start_logs: Vec<AgentLog>,
+    pub started: Started,
     /// The outcome every game shares (standings read it): a forfeit is a win `last_standing`;
     /// the rules' draws (no capture, the ply cap) are draws `round_cap`, both players failing to
     /// load a draw without it.

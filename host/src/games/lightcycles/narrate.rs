@@ -86,12 +86,12 @@ pub fn narrate(names: &[String], game: &GameRecord, logs: bool, every_tick: bool
         setup.seed,
         setup.round_cap
     );
-    for (seat, fault) in &game.end.load_faults {
+    for f in &game.end.started.load_faults {
         let _ = writeln!(
             out,
             "{} failed to load ({}): out at the first tick",
-            name(*seat),
-            terminal::line(&fault.detail)
+            name(f.seat),
+            terminal::line(&f.fault.detail)
         );
     }
     let last = game.turns.len();

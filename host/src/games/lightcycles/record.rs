@@ -6,26 +6,19 @@
 
 use lightcycles_rules::{Answer, Turn};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::rules::{FuelClock, GameEnd, Setup, State, TickPlayed};
 use super::{Lightcycles, Settings, NAME};
+use crate::game::fuel_clock::{ClockJson, CLOCK_HINT};
 use crate::game::record::jsonl::{seats_of, LimitsJson, LogsJson, PlayersJson};
 use crate::game::record::read::{answer_or_fault, read_start, typed_line, SetupHead};
-use crate::game::record::seat_lines::{LogJson, StartLine};
+use crate::game::record::seat_lines::LogJson;
 use crate::game::record::{
     fail, Line, Lines, Record, RecordMeta, Recorded, RecordedDecision, VerifyError, VerifySummary,
     FORMAT_NAME, FORMAT_VERSION,
 };
 use crate::game::{Fault, FaultPolicy, GameSettings, Loaded, Summary};
-
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ClockJson {
-    decision_cap: u64,
-    increment: u64,
-    start: u64,
-}
 
 #[derive(Serialize)]
 struct SetupLine<'a> {
@@ -136,23 +129,6 @@ fn played_name(a: Answer) -> &'static str {
     }
 }
 
-/// The limits of a setup line must agree with its clock where they say the same thing.
-fn check_limits(limits: &Map<String, Value>, clock: &FuelClock) -> Result<(), VerifyError> {
-    for (key, value) in [
-        ("clock", clock.start),
-        ("increment", clock.increment),
-        ("fuel_per_decision", clock.decision_cap),
-    ] {
-        if let Some(found) = limits.get(key).filter(|f| f.as_u64() != Some(value)) {
-            return Err(fail(
-                1,
-                format!("limits.{key} is {found}, but the clock says {value}"),
-            ));
-        }
-    }
-    Ok(())
-}
-
 impl Record for Lightcycles {
     // A turn line is about 120 bytes a seat.
     const TURN_BYTES: usize = 320;
@@ -164,13 +140,8 @@ impl Record for Lightcycles {
         out: &mut Lines<'_>,
     ) -> anyhow::Result<()> {
         let (players, limits) = seats_of(meta, setup.players)?;
-        let c = setup.clock;
         out.push(&SetupLine {
-            clock: ClockJson {
-                decision_cap: c.decision_cap,
-                increment: c.increment,
-                start: c.start,
-            },
+            clock: setup.clock.into(),
             fault_policy: setup.policy,
             format: FORMAT_NAME,
             format_version: FORMAT_VERSION,
@@ -189,8 +160,7 @@ impl Record for Lightcycles {
     }
 
     fn start_lines(&self, state: &State, out: &mut Lines<'_>) -> serde_json::Result<()> {
-        let (faults, logs) = state.start();
-        out.push(&StartLine::new(faults.iter().map(|(s, f)| (*s, f)), logs)?)
+        out.push(&state.started.line()?)
     }
 
     fn turn_lines(&self, t: &TickPlayed, out: &mut Lines<'_>) -> serde_json::Result<()> {
@@ -250,12 +220,13 @@ impl Record for Lightcycles {
         // The seats' number is the setup's to check (`Setup::check`).
         let head = SetupHead::read(first, NAME, lightcycles_rules::RULES_VERSION, |_| Ok(()))?;
         let s: SetupJson = typed_line(&first.value, 1, "setup")?;
-        let clock = FuelClock {
-            start: s.clock.start,
-            increment: s.clock.increment,
-            decision_cap: s.clock.decision_cap,
-        };
-        check_limits(head.limits(), &clock)?;
+        let clock: FuelClock = s.clock.into();
+        // The limits must agree with the clock where they say the same thing.
+        if let Some(d) = clock.disagreement(head.limits()) {
+            let (key, found, value) = (d.key, d.found, d.value);
+            let message = format!("limits.{key} is {found}, but the clock says {value}");
+            return Err(fail(1, message));
+        }
         let setup = Setup {
             seed: s.seed,
             players: head.players(),
@@ -307,10 +278,7 @@ impl Record for Lightcycles {
 
     fn hint(&self, _setup: &Setup, path: &str) -> String {
         if path.contains("clock") || path.contains("fuel") {
-            " (the clock: the increment is added before each decision, the fuel the decision \
-             used is taken off, and a decision may use at most the smaller of the clock and the \
-             per-decision cap)"
-                .into()
+            CLOCK_HINT.into()
         } else {
             String::new()
         }

@@ -11,20 +11,13 @@ use lightcycles_rules::{Seats as RulesSeats, MAX_PLAYERS};
 
 use super::abi::{encode_observation, read_answer};
 use super::{Lightcycles, Settings, INFO};
+use crate::game::fuel_clock::Asked;
 use crate::game::{
-    AgentLog, Answered, Decided, Fault, FaultKind, FaultPolicy, Faults, GameInfo, Host, Loaded,
-    Next, Outcome, Question, Rules, Seats, Summary, Table,
+    AgentLog, Answered, Decided, Fault, FaultPolicy, Faults, GameInfo, Host, Loaded, Next, Outcome,
+    Question, Rules, Seats, Started, Summary, Table,
 };
-use crate::sandbox::{Init, Limits, WasmPlayer};
-
-/// The fuel clock of a game: what each player starts with, what it gets at each decision, and
-/// the per-decision cap (the sandbox's `fuel_per_decision`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FuelClock {
-    pub start: u64,
-    pub increment: u64,
-    pub decision_cap: u64,
-}
+pub use crate::game::{FuelClock, LoadFault};
+use crate::sandbox::WasmPlayer;
 
 /// Everything that determines a game apart from the players' answers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,21 +37,12 @@ impl Setup {
     /// limits' where only native strategies play).
     pub fn of(table: &Table, host: &Host<'_>) -> anyhow::Result<Setup> {
         let settings = Settings::of_map(&table.settings)?;
-        let decision_cap = host
-            .sandbox
-            .map_or(Limits::default().fuel_per_decision, |s| {
-                s.limits().fuel_per_decision
-            });
         let setup = Setup {
             seed: table.seed,
             players: table.meta.names.len(),
             round_cap: table.round_cap,
             policy: table.policy,
-            clock: FuelClock {
-                start: settings.clock,
-                increment: settings.increment,
-                decision_cap,
-            },
+            clock: FuelClock::of(settings.clock, settings.increment, host),
             settings,
         };
         setup.check()?;
@@ -137,8 +121,8 @@ pub struct TickPlayed {
 /// How a game ended (and how it began: what the record's start line says).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameEnd {
-    pub load_faults: Vec<(usize, Fault)>,
-    pub start_logs: Vec<AgentLog>,
+    /// Agents that failed to load, and what agents logged loading.
+    pub started: Started,
     pub end: End,
     /// Every seat's place, from 1, and death.
     pub places: Vec<u8>,
@@ -179,22 +163,17 @@ pub struct State {
     game: Grid,
     clocks: [u64; MAX_PLAYERS],
     fuel: [u64; MAX_PLAYERS],
-    load_faults: Vec<(usize, Fault)>,
-    start_logs: Vec<AgentLog>,
+    /// The start line: agents that failed to load, and what agents logged loading.
+    pub started: Started,
     /// Seats out before the first tick (a fault while loading): not asked, out at tick 1.
     unloaded: RulesSeats,
     /// Each seat's clock when asked this tick (the increment added), and its allowance.
-    asked: [(u64, u64); MAX_PLAYERS],
+    asked: [Asked; MAX_PLAYERS],
     forfeits: Vec<usize>,
     finished: Option<TickPlayed>,
 }
 
 impl State {
-    /// The start line: agents that failed to load, and what agents logged loading.
-    pub fn start(&self) -> (&[(usize, Fault)], &[AgentLog]) {
-        (&self.load_faults, &self.start_logs)
-    }
-
     /// The seats to ask at the next tick: the living, but those out before the first.
     fn to_ask(&self) -> Seats {
         Seats::of(
@@ -207,7 +186,6 @@ impl State {
 
     /// Plays one tick with `decided` (in seat order) and the seats not asked out.
     fn tick(&mut self, decided: Vec<Decided<Turn>>, faults: &mut Faults) {
-        let clock = self.setup.clock;
         let mut answers: Answers = [None; MAX_PLAYERS];
         let mut moves = Vec::new();
         let mut decided = decided.into_iter().peekable();
@@ -226,40 +204,40 @@ impl State {
                 logs: Vec::new(),
             };
             if let Some(d) = decided.next_if(|d| d.seat == seat) {
-                let (before, allowance) = self.asked[seat];
-                let mut used = d.fuel.min(allowance);
                 m.asked = true;
                 m.logs = d
                     .log
                     .map(|text| AgentLog { seat, text })
                     .into_iter()
                     .collect();
-                match d.answered {
+                let fault = match d.answered {
                     Answered::Answer(turn) => {
                         m.answer = Some(turn);
                         m.played = Answer::Turn(turn);
+                        None
                     }
-                    Answered::Fault { fault, .. } => {
-                        faults.note(seat, "turn", &fault);
-                        // Running out of fuel spends all of it; with no more on the clock than
-                        // the cap, the clock was the limit: out on time, whatever the policy.
-                        let out_of_fuel = fault.kind == FaultKind::DecisionFuel;
-                        if out_of_fuel {
-                            used = allowance;
-                        }
-                        let time = out_of_fuel && before <= clock.decision_cap;
-                        let out = time || self.setup.policy == FaultPolicy::Forfeit;
-                        m.played = if out {
-                            Answer::Out
-                        } else {
-                            Answer::Turn(Turn::Straight)
-                        };
-                        m.fault = Some(MoveFault { fault, out, time });
-                    }
+                    Answered::Fault { fault, .. } => Some(fault),
+                };
+                let spent = self.asked[seat].spend(
+                    d.fuel,
+                    fault.as_ref(),
+                    &mut self.clocks[seat],
+                    &mut self.fuel[seat],
+                );
+                if let Some(fault) = fault {
+                    faults.note(seat, "turn", &fault);
+                    // Out of fuel on a clock no larger than the cap: out on time, whatever the
+                    // policy.
+                    let time = spent.time;
+                    let out = time || self.setup.policy == FaultPolicy::Forfeit;
+                    m.played = if out {
+                        Answer::Out
+                    } else {
+                        Answer::Turn(Turn::Straight)
+                    };
+                    m.fault = Some(MoveFault { fault, out, time });
                 }
-                self.clocks[seat] -= used;
-                self.fuel[seat] = self.fuel[seat].saturating_add(used);
-                m.fuel = used;
+                m.fuel = spent.fuel;
                 m.clock = self.clocks[seat];
             }
             if m.played == Answer::Out {
@@ -300,26 +278,7 @@ impl Rules for Lightcycles {
         Setup::of(table, host)
     }
 
-    fn players(&self, setup: &Setup) -> usize {
-        setup.players
-    }
-
-    fn init(&self, setup: &Setup, seat: usize) -> Init {
-        Init {
-            seat,
-            players: setup.players,
-            seed: crate::game::seed::agent_seed(setup.seed, seat),
-            round_cap: setup.round_cap,
-        }
-    }
-
-    fn policy(&self, setup: &Setup) -> FaultPolicy {
-        setup.policy
-    }
-
-    fn seed(&self, setup: &Setup) -> Option<u64> {
-        Some(setup.seed)
-    }
+    crate::game::table_setup!(|s| s.players);
 
     fn start(&self, setup: &Setup, loaded: &[Loaded]) -> State {
         let mut state = State {
@@ -327,24 +286,14 @@ impl Rules for Lightcycles {
             game: setup.start().expect("a checked setup starts"),
             clocks: [setup.clock.start; MAX_PLAYERS],
             fuel: [0; MAX_PLAYERS],
-            load_faults: Vec::new(),
-            start_logs: Vec::new(),
+            started: Started::of(loaded),
             unloaded: RulesSeats::NONE,
-            asked: [(0, 0); MAX_PLAYERS],
+            asked: [Asked::default(); MAX_PLAYERS],
             forfeits: Vec::new(),
             finished: None,
         };
-        for (seat, l) in loaded.iter().enumerate() {
-            if let Some(text) = &l.log {
-                state.start_logs.push(AgentLog {
-                    seat,
-                    text: text.clone(),
-                });
-            }
-            if let Some(fault) = &l.fault {
-                state.load_faults.push((seat, fault.clone()));
-                state.unloaded.insert(seat);
-            }
+        for f in &state.started.load_faults {
+            state.unloaded.insert(f.seat);
         }
         state
     }
@@ -364,10 +313,9 @@ impl Rules for Lightcycles {
 
     fn observe(&self, state: &mut State, seat: usize) -> (Question, Ask) {
         let clock = state.setup.clock;
-        state.clocks[seat] = state.clocks[seat].saturating_add(clock.increment);
-        let before = state.clocks[seat];
-        let allowance = before.min(clock.decision_cap);
-        state.asked[seat] = (before, allowance);
+        let asked = clock.ask(&mut state.clocks[seat]);
+        state.asked[seat] = asked;
+        let (before, allowance) = (asked.before, asked.allowance);
         let mut seats = [0; MAX_PLAYERS];
         seats[..state.setup.players].copy_from_slice(&state.clocks[..state.setup.players]);
         let observation = Observation::new(
@@ -419,8 +367,7 @@ impl Rules for Lightcycles {
             },
         };
         GameEnd {
-            load_faults: state.load_faults,
-            start_logs: state.start_logs,
+            started: state.started,
             end: outcome.end,
             places: outcome.places[..players].to_vec(),
             deaths: state.game.cycles().iter().map(|c| c.death).collect(),

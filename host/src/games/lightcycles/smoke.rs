@@ -90,7 +90,8 @@ impl SmokeGames for Lightcycles {
             fuel(max),
         );
         let context = format!("light cycles game {number} (seed {seed})");
-        for (_, f) in end.load_faults.iter().filter(|(s, _)| *s == seat) {
+        for f in end.started.load_faults.iter().filter(|f| f.seat == seat) {
+            let f = &f.fault;
             let what = format!("{} fault while loading: {}", f.kind.name(), f.detail);
             smoke.fault(out, &context, &what);
         }

@@ -19,7 +19,7 @@ use crate::game::{Fault, FaultPolicy, Loaded, Outcome, Summary};
 pub(crate) mod value_writer;
 mod write;
 
-use write::{end_line, setup_line, start_line, TurnLine};
+use write::{end_line, setup_line, TurnLine};
 
 /// The setup line's own fields (the envelope's are [`SetupHead`]'s).
 #[derive(Deserialize)]
@@ -64,7 +64,7 @@ impl Record for Farkle {
     }
 
     fn start_lines(&self, state: &State, out: &mut Lines<'_>) -> serde_json::Result<()> {
-        out.push(&start_line(&state.load_faults, &state.start_logs)?)
+        out.push(&state.started.line()?)
     }
 
     fn turn_lines(&self, turn: &TurnRecord, out: &mut Lines<'_>) -> serde_json::Result<()> {

@@ -46,12 +46,12 @@ pub fn write_record(record: &GameRecord, meta: &RecordMeta) -> anyhow::Result<Ve
         with_logs(
             json!({
                 "type": "start",
-                "faults": record.end.load_faults.iter().map(|f| json!({
+                "faults": record.end.started.load_faults.iter().map(|f| json!({
                     "seat": f.seat,
                     "fault": f.fault,
                 })).collect::<Vec<_>>(),
             }),
-            &record.end.start_logs,
+            &record.end.started.logs,
         ),
     ];
     lines.extend(record.turns.iter().map(turn_line));

@@ -6,11 +6,10 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::super::turn::{LoadFault, RollRecord, Setup, TurnEnd, TurnRecord};
+use super::super::turn::{RollRecord, Setup, TurnEnd, TurnRecord};
 use crate::game::record::jsonl::{seats_of, LimitsJson, LogsJson, PlayersJson};
-use crate::game::record::seat_lines::StartLine;
 use crate::game::record::{RecordMeta, FORMAT_NAME, FORMAT_VERSION};
-use crate::game::{AgentLog, FaultPolicy, Outcome};
+use crate::game::{FaultPolicy, Outcome};
 
 /// The setup line of a game with `setup` and `meta`.
 pub(crate) fn setup_line<'a>(
@@ -32,14 +31,6 @@ pub(crate) fn setup_line<'a>(
         target: setup.target,
         kind: "setup",
     })
-}
-
-/// The start line: agents that failed to load, and what agents logged loading.
-pub(crate) fn start_line<'a>(
-    faults: &[LoadFault],
-    logs: &'a [AgentLog],
-) -> serde_json::Result<StartLine<'a>> {
-    StartLine::new(faults.iter().map(|f| (f.seat, &f.fault)), logs)
 }
 
 /// The end line.

@@ -6,11 +6,12 @@
 
 use jungle_rules::{Move, Position};
 use serde::Deserialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::rules::State;
-use super::turn::{FuelClock, GameEnd, Ply, Setup};
+use super::turn::{GameEnd, Ply, Setup};
 use super::Jungle;
+use crate::game::fuel_clock::{ClockJson, FuelClock, CLOCK_HINT};
 use crate::game::record::read::{answer_or_fault, read_start, typed_line, SetupHead};
 use crate::game::record::seat_lines::LogJson;
 use crate::game::record::{
@@ -20,7 +21,7 @@ use crate::game::{Fault, FaultPolicy, GameSettings, Loaded, Outcome, Summary};
 
 mod write;
 
-use write::{end_line, setup_line, start_line, TurnLine};
+use write::{end_line, setup_line, TurnLine};
 
 /// The setup line's own fields (the envelope's are [`SetupHead`]'s).
 #[derive(Deserialize)]
@@ -30,14 +31,6 @@ struct SetupJson {
     fault_policy: FaultPolicy,
     clock: ClockJson,
     position: String,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ClockJson {
-    start: u64,
-    increment: u64,
-    decision_cap: u64,
 }
 
 #[derive(Deserialize)]
@@ -55,38 +48,10 @@ struct TurnJson {
 /// A difference in a clock or a fuel figure says how the clock runs.
 fn clock_hint(path: &str) -> String {
     if path == "clock" || path == "fuel" || path.starts_with("clocks") {
-        " (the clock: the increment is added before each decision, the fuel the decision used \
-         is taken off, and a decision may use at most the smaller of the clock and the \
-         per-decision cap)"
-            .into()
+        CLOCK_HINT.into()
     } else {
         String::new()
     }
-}
-
-/// The limits of a setup line must agree with its clock where they say the same thing (a
-/// league's limits carry its clock and cap, and `arena verify --league` compares the limits).
-fn check_limits(limits: &Map<String, Value>, clock: &FuelClock) -> Result<(), VerifyError> {
-    for (key, value) in [
-        ("clock", clock.start),
-        ("increment", clock.increment),
-        ("fuel_per_decision", clock.decision_cap),
-    ] {
-        if let Some(found) = limits.get(key) {
-            if found.as_u64() != Some(value) {
-                let field = match key {
-                    "clock" => "start",
-                    "fuel_per_decision" => "decision_cap",
-                    other => other,
-                };
-                return Err(fail(
-                    1,
-                    format!("limits.{key} is {found}, but clock.{field} is {value}"),
-                ));
-            }
-        }
-    }
-    Ok(())
 }
 
 impl Record for Jungle {
@@ -104,8 +69,7 @@ impl Record for Jungle {
     }
 
     fn start_lines(&self, state: &State, out: &mut Lines<'_>) -> serde_json::Result<()> {
-        let (faults, logs) = state.start();
-        out.push(&start_line(faults, logs)?)
+        out.push(&state.started.line()?)
     }
 
     fn turn_lines(&self, ply: &Ply, out: &mut Lines<'_>) -> serde_json::Result<()> {
@@ -133,12 +97,13 @@ impl Record for Jungle {
                 format!("position {}: {e}", Value::String(setup.position.clone())),
             )
         })?;
-        let clock = FuelClock {
-            start: setup.clock.start,
-            increment: setup.clock.increment,
-            decision_cap: setup.clock.decision_cap,
-        };
-        check_limits(head.limits(), &clock)?;
+        let clock: FuelClock = setup.clock.into();
+        // The limits must agree with the clock where they say the same thing.
+        if let Some(d) = clock.disagreement(head.limits()) {
+            let (key, found, field, value) = (d.key, d.found, d.field, d.value);
+            let message = format!("limits.{key} is {found}, but clock.{field} is {value}");
+            return Err(fail(1, message));
+        }
         let meta = head.meta();
         let game = Setup {
             seed: setup.seed,

@@ -5,11 +5,11 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::super::turn::{FuelClock, GameEnd, LoadFault, Ply, Setup};
+use super::super::turn::{GameEnd, Ply, Setup};
+use crate::game::fuel_clock::ClockJson;
 use crate::game::record::jsonl::{seats_of, LimitsJson, LogsJson, PlayersJson};
-use crate::game::record::seat_lines::StartLine;
 use crate::game::record::{RecordMeta, FORMAT_NAME, FORMAT_VERSION};
-use crate::game::{AgentLog, FaultPolicy};
+use crate::game::FaultPolicy;
 
 /// The setup line of a game with `setup` and `meta`.
 pub(crate) fn setup_line<'a>(
@@ -18,7 +18,7 @@ pub(crate) fn setup_line<'a>(
 ) -> anyhow::Result<SetupLine<'a>> {
     let (players, limits) = seats_of(meta, 2)?;
     Ok(SetupLine {
-        clock: ClockJson::of(&setup.clock),
+        clock: setup.clock.into(),
         fault_policy: setup.policy,
         format: FORMAT_NAME,
         format_version: FORMAT_VERSION,
@@ -32,14 +32,6 @@ pub(crate) fn setup_line<'a>(
         seed: setup.seed,
         kind: "setup",
     })
-}
-
-/// The start line: agents that failed to load, and what agents logged loading.
-pub(crate) fn start_line<'a>(
-    faults: &[LoadFault],
-    logs: &'a [AgentLog],
-) -> serde_json::Result<StartLine<'a>> {
-    StartLine::new(faults.iter().map(|f| (f.seat, &f.fault)), logs)
 }
 
 /// The end line.
@@ -56,23 +48,6 @@ pub(crate) fn end_line<'a>(end: &GameEnd, digest: &'a str) -> serde_json::Result
         turns: end.turns,
         kind: "end",
     })
-}
-
-#[derive(Serialize)]
-pub(crate) struct ClockJson {
-    decision_cap: u64,
-    increment: u64,
-    start: u64,
-}
-
-impl ClockJson {
-    fn of(c: &FuelClock) -> ClockJson {
-        ClockJson {
-            decision_cap: c.decision_cap,
-            increment: c.increment,
-            start: c.start,
-        }
-    }
 }
 
 #[derive(Serialize)]
