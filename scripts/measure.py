@@ -193,16 +193,14 @@ def duplicates():
 def main():
     verbose = "-v" in sys.argv
     print(f"games lines without tests: {games_lines()} ({games_lines(False)} with files' own test modules)")
-    fns = long_functions()
-    print(f"production functions over 100 lines: {len(fns)}")
-    if verbose:
-        for n, where in fns:
-            print(f"  {n:4} {where}")
-    files = long_files()
-    print(f"production files over 500 lines without tests: {len(files)}")
-    if verbose:
-        for n, where in files:
-            print(f"  {n:4} {where}")
+    for what, found in [
+        ("production functions over 100 lines", long_functions()),
+        ("production files over 500 lines without tests", long_files()),
+    ]:
+        print(f"{what}: {len(found)}")
+        if verbose:
+            for n, where in found:
+                print(f"  {n:4} {where}")
     pairs = cycles()
     print(f"host module pairs importing each other: {len(pairs)}")
     if verbose:

@@ -118,14 +118,7 @@ fn league_results_are_identical_with_one_and_two_threads_and_every_record_verifi
     assert_eq!(one.len(), 4 + 10 * 4);
     assert_eq!(one, result_files(&dir.join("two")));
 
-    let records: Vec<String> = std::fs::read_dir(dir.join("one").join("records"))
-        .unwrap()
-        .map(|e| e.unwrap().path().to_string_lossy().into_owned())
-        .collect();
-    let mut args = vec!["verify"];
-    args.extend(records.iter().map(String::as_str));
-    let out = run(&args);
-    assert!(out.status.success(), "{}", text(&out));
+    records_verify(&dir.join("one"));
 }
 
 #[test]

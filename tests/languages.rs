@@ -331,14 +331,7 @@ fn every_language_plays_a_league_against_the_rust_examples_without_faults() {
         );
     }
     // The records of the foreign agents replay.
-    let records: Vec<String> = std::fs::read_dir(results.join("records"))
-        .unwrap()
-        .map(|e| e.unwrap().path().to_string_lossy().into_owned())
-        .collect();
-    let mut args = vec!["verify"];
-    args.extend(records.iter().map(String::as_str));
-    let out = run(&args);
-    assert!(out.status.success(), "{}", text(&out));
+    records_verify(&results);
 }
 
 /// `arena new NAME --lang LANG` in a fresh folder, then the printed build and check commands.

@@ -41,6 +41,16 @@ fn write_bytes(dir: &std::path::Path, name: &std::ffi::OsStr, bytes: &[u8]) -> s
     path
 }
 
+/// The version number `arena submit` printed (`... version N ...`).
+fn submitted_version(out: &std::process::Output) -> i64 {
+    let line = String::from_utf8_lossy(&out.stdout);
+    line.split("version ")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no version in {line:?}"))
+}
+
 async fn count(pool: &sqlx::AnyPool, sql: &'static str) -> i64 {
     sqlx::query(sql)
         .fetch_one(pool)
@@ -117,13 +127,7 @@ check_games = 1
                         .output()
                         .unwrap();
                     if out.status.code() == Some(0) {
-                        let line = String::from_utf8_lossy(&out.stdout).to_string();
-                        let v: i64 = line
-                            .split("version ")
-                            .nth(1)
-                            .and_then(|r| r.split_whitespace().next())
-                            .and_then(|n| n.parse().ok())
-                            .unwrap_or_else(|| panic!("no version in {line:?}"));
+                        let v = submitted_version(&out);
                         ack.lock().unwrap().push((names[who].to_string(), v));
                     }
                     i += 1;
@@ -158,13 +162,7 @@ check_games = 1
             let file = write(&dir, &format!("last-{who}.wat"), &climber(&tag[..11]));
             let out = server.submit(token, &file);
             assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-            let line = String::from_utf8_lossy(&out.stdout).to_string();
-            let v: i64 = line
-                .split("version ")
-                .nth(1)
-                .and_then(|r| r.split_whitespace().next())
-                .and_then(|n| n.parse().ok())
-                .unwrap_or_else(|| panic!("no version in {line:?}"));
+            let v = submitted_version(&out);
             acknowledged
                 .lock()
                 .unwrap()

@@ -17,11 +17,10 @@ max_games_per_version = 4
 check_games = 2
 "#;
 
-/// The game's Python or JavaScript template, as `arena new` writes it.
+/// The farm's Python or JavaScript template, as `arena new` writes it: the example agent
+/// `climber.py` or `climber.js`.
 fn template(file: &str) -> String {
-    std::fs::read_to_string(workspace().join("host/src/games/farm/templates").join(file))
-        .expect("template")
-        .replace("{{name}}", "web-bot")
+    std::fs::read_to_string(workspace().join("example-agents").join(file)).expect("template")
 }
 
 /// An HTTP client that reads error statuses as answers and waits up to ten minutes for one (a
@@ -81,7 +80,10 @@ fn sources_are_built_confined_checked_and_kept_for_their_author() {
     let bob = server.add_contestant("bob");
 
     // A syntax error: the verdict is the build's, with Python's message and the line.
-    let broken = format!("{}\ndef broken(:\n    pass\n", template("python/agent.py"));
+    let broken = format!(
+        "{}\ndef broken(:\n    pass\n",
+        template("python/climber.py")
+    );
     let line = broken.lines().count() - 1;
     let (status, answer) = submit_sources(&server, &alice, "python", &[("bot.py", &broken)]);
     assert_eq!(status, 422, "{answer}");
@@ -98,7 +100,7 @@ fn sources_are_built_confined_checked_and_kept_for_their_author() {
     );
 
     // `arena submit bot.py`: accepted, and it plays.
-    let bot = write(&dir, "bot.py", &template("python/agent.py"));
+    let bot = write(&dir, "bot.py", &template("python/climber.py"));
     let out = server.submit(&alice, &bot);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     assert!(text(&out).contains("accepted: version 2"), "{}", text(&out));
@@ -117,14 +119,14 @@ fn sources_are_built_confined_checked_and_kept_for_their_author() {
     let sources: serde_json::Value = serde_json::from_str(&body).unwrap();
     assert_eq!(sources["lang"], "python");
     assert_eq!(sources["files"][0]["path"], "bot.py");
-    assert_eq!(sources["files"][0]["text"], template("python/agent.py"));
+    assert_eq!(sources["files"][0]["text"], template("python/climber.py"));
     let (status, body) = server.get_as(&bob, &format!("/api/versions/{id}/source"));
     assert_eq!(status, 404, "{body}");
     assert!(!body.contains("WitWorld"), "{body}");
     assert_eq!(server.get(&format!("/api/versions/{id}/source")).0, 401);
 
     // JavaScript: a syntax error names its file and line (Node parses first); then the template.
-    let broken = format!("{}\nconst = 5;\n", template("javascript/agent.js"));
+    let broken = format!("{}\nconst = 5;\n", template("javascript/climber.js"));
     let line = broken.lines().count();
     let (status, answer) = submit_sources(&server, &bob, "javascript", &[("agent.js", &broken)]);
     assert_eq!(status, 422, "{answer}");
@@ -139,7 +141,7 @@ fn sources_are_built_confined_checked_and_kept_for_their_author() {
         &server,
         &bob,
         "javascript",
-        &[("agent.js", &template("javascript/agent.js"))],
+        &[("agent.js", &template("javascript/climber.js"))],
     );
     assert_eq!(status, 201, "{answer}");
     assert!(answer["source_url"].as_str().is_some(), "{answer}");
@@ -241,7 +243,7 @@ fn test_runs_play_chosen_opponents_without_making_a_version() {
     let bob = server.add_contestant("bob");
     let rival = write(&dir, "rival.wat", &climber("rival-climb"));
     assert_eq!(server.submit(&bob, &rival).status.code(), Some(0));
-    let agent = template("python/agent.py");
+    let agent = template("python/climber.py");
 
     // Unknown opponents: 422 naming them, and not counted against the limit.
     for unknown in ["builtin:nope", "nobody", "builtin:jungle-greedy"] {
@@ -386,7 +388,7 @@ fn a_server_without_toolchains_says_so_and_refuses_sources() {
         "{log}"
     );
     let carol = server.add_contestant("carol");
-    let bot = write(&dir, "bot.py", &template("python/agent.py"));
+    let bot = write(&dir, "bot.py", &template("python/climber.py"));
     let out = server.submit(&carol, &bot);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(

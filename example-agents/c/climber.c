@@ -1,5 +1,7 @@
 /*
- * climber: a Little Animal Farm agent in freestanding C (no libc).
+ * A Little Animal Farm agent in freestanding C (no libc): the example climber.c, and the agent.c
+ * that `arena new --lang c` writes. arena.h (the ABI v1 bindings) defines the exports; edit
+ * agent_trade and agent_accept.
  *
  * Each turn it buys one animal from the stock, in this order of wishes:
  *   1. a small dog if it has none (it guards the rabbits from the fox),
@@ -9,9 +11,10 @@
  * largest first, for exactly the wish's worth, so every offer it makes is a legal trade.
  * It declines every offer from other players.
  *
- * Build (clang and wasm-ld):
+ * Build (clang and wasm-ld), in example-agents/c/:
  *   clang --target=wasm32 -O2 -nostdlib -mbulk-memory -I ../../agent-sdk/c \
  *     -Wl,--no-entry -o climber.wasm climber.c
+ * In a project of `arena new` (arena.h beside agent.c), the command it printed.
  */
 #include "arena.h"
 

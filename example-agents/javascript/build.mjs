@@ -1,15 +1,18 @@
 // Builds a JavaScript agent into a WebAssembly component of one arena world, with
-// @bytecodealliance/componentize-js (installed by `npm ci` in this folder).
+// @bytecodealliance/componentize-js (installed by `npm ci` or `npm install` in this folder).
 //
 //   node build.mjs WORLD SOURCE.js OUT.wasm     (WORLD: farm, farkle or jungle)
 //
-// The environment variable ARENA_WIT names the WIT package (default: ../../wit from this file).
+// The environment variable ARENA_WIT names the WIT package; by default it is the wit/ folder next
+// to this file (a project of `arena new --lang javascript`, whose `npm run build` runs this
+// script), else ../../wit from it (the arena's sources, for example-agents/javascript/).
 //
 // A farm agent is built for world `farm-json` (wit/farm.wit): a glue module written next to the
 // source exports that world and hands the agent's own `trade` and `acceptOffer` the view of one
 // `JSON.parse`, objects of the same shape as world `farm`'s, for about half the fuel of a
 // decision (docs/COMPONENTS.md). The source is unchanged; ARENA_FARM_WORLD=farm builds it for
 // world `farm` as it is.
+import { existsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,7 +24,9 @@ if (!world || !source || !out) {
   process.exit(2);
 }
 const here = dirname(fileURLToPath(import.meta.url));
-const witPath = resolve(process.env.ARENA_WIT ?? resolve(here, '../../wit'));
+const witPath = resolve(
+  process.env.ARENA_WIT ?? (existsSync(join(here, 'wit')) ? join(here, 'wit') : resolve(here, '../../wit')),
+);
 
 // The glue of world `farm-json` for the agent module `file` (in the same folder).
 const farmJsonGlue = (file) => `// Written by the arena's build: world farm-json for ${file}.

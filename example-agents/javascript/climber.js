@@ -1,4 +1,4 @@
-// climber: a Little Animal Farm agent in JavaScript, a WebAssembly component of world
+// A Little Animal Farm agent in JavaScript, a WebAssembly component of world
 // `arena:games/farm` (built by build.mjs with componentize-js).
 //
 // Each turn it buys one animal from the stock, by a fixed priority (the idea of the Rust example

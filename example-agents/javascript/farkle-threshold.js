@@ -1,4 +1,4 @@
-// threshold: a Farkle agent in JavaScript, a WebAssembly component of world `arena:games/farkle`
+// A Farkle agent in JavaScript, a WebAssembly component of world `arena:games/farkle`
 // (built by build.mjs with componentize-js).
 //
 // It drafts the best (highest-scoring) draft of the roll, then rolls on while fewer than

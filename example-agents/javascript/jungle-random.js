@@ -1,12 +1,12 @@
-// jungle-random: a Jungle agent in JavaScript, a WebAssembly component of world
-// `arena:games/jungle` (built by build.mjs with componentize-js).
+// A Jungle agent in JavaScript, a WebAssembly component of world `arena:games/jungle` (built
+// by build.mjs with componentize-js).
 //
 // It plays a uniformly random move from the legal moves the host lists, drawn with Math.random,
 // which the arena derives from the game seed (so a replay repeats it): the Rust example
 // `jungle-random`. Once per game it logs how much fuel its first decision has left
 // (`fuelLeft()`, the fuel clock's meter).
 //
-// Build: node build.mjs jungle jungle-random.js jungle-random.wasm   (see README.md)
+// Build: see README.md.
 
 import { log, fuelLeft } from 'arena:games/host@1.0.0';
 

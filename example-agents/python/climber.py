@@ -1,4 +1,4 @@
-"""climber: a Little Animal Farm agent in Python, a WebAssembly component of world `arena:games/farm`.
+"""A Little Animal Farm agent in Python, a WebAssembly component of world `arena:games/farm`.
 
 Each turn it buys one animal from the stock, by a fixed priority (the idea of the Rust example
 `greedy`): a small dog if it has none (it guards the rabbits from the fox), a big dog if it has
@@ -7,7 +7,7 @@ first. It pays with spare farm animals only (it keeps one of each kind it owns a
 dogs), the most valuable first, for exactly the price, so every offer it makes is a legal trade.
 It declines every offer from other players.
 
-Build: ./build.sh farm climber.py climber.wasm   (see README.md)
+Build: see README.md.
 """
 
 from componentize_py_types import Err

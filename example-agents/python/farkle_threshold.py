@@ -1,11 +1,11 @@
-"""threshold: a Farkle agent in Python, a WebAssembly component of world `arena:games/farkle`.
+"""A Farkle agent in Python, a WebAssembly component of world `arena:games/farkle`.
 
 It drafts the best (highest-scoring) draft of the roll, then rolls on while fewer than THRESHOLD
 points are at risk and at least MIN_DICE dice are left (all six after hot dice); otherwise it
 banks. It banks as soon as the turn reaches the target, and in the final round of a race it rolls
 on until it leads. The same strategy as the Rust example `farkle-threshold`.
 
-Build: ./build.sh farkle farkle_threshold.py farkle-threshold.wasm   (see README.md)
+Build: see README.md.
 """
 
 from itertools import combinations

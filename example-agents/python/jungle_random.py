@@ -1,10 +1,10 @@
-"""jungle_random: a Jungle agent in Python, a WebAssembly component of world `arena:games/jungle`.
+"""A Jungle agent in Python, a WebAssembly component of world `arena:games/jungle`.
 
 It plays a uniformly random move from the legal moves the host lists, drawn from the seed it is
 given at `init` (so a replay repeats it): the Rust example `jungle-random`. Once per game it logs
 how much fuel its first decision has left (`host.fuel_left()`, the fuel clock's meter).
 
-Build: ./build.sh jungle jungle_random.py jungle-random.wasm   (see README.md)
+Build: see README.md.
 """
 
 import random

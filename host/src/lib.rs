@@ -35,6 +35,9 @@ pub mod resolve;
 pub mod serve;
 pub mod stats;
 pub mod utc;
+
+#[cfg(test)]
+mod testing;
 pub use arena_game::terminal;
 
 /// The sandbox (the `arena-sandbox` crate).

@@ -27,6 +27,22 @@ use arena_doc_support::thousands;
 use farm_rules::Offer;
 use serde_json::Value;
 
+/// Plays the league `cfg` of `game` afresh between native `contestants` on 2 threads, quietly.
+fn play_natives(
+    game: &'static dyn arena::game::Game,
+    cfg: &LeagueConfig,
+    contestants: &[&dyn Contestant],
+) -> arena::league::LeagueRun {
+    let opts = RunOptions {
+        fresh: true,
+        threads: Some(2),
+        quiet: true,
+        ..RunOptions::default()
+    };
+    let limits = serde_json::json!({"native": true});
+    play_league(game, &Host::default(), cfg, contestants, &limits, &opts).unwrap()
+}
+
 const ANIMALS: [&str; 7] = [
     "rabbit",
     "sheep",
@@ -429,21 +445,7 @@ fn report_and_replay_in_headless_chromium() {
     let shepherd = native::<shepherd::Shepherd>(cap);
     let crasher = Crasher::entrant();
     let contestants: [&dyn Contestant; 5] = [&greedy, &insurance, &trader, &shepherd, &crasher];
-    let opts = RunOptions {
-        fresh: true,
-        threads: Some(2),
-        quiet: true,
-        ..RunOptions::default()
-    };
-    let run = play_league(
-        &Hosted(Farm),
-        &Host::default(),
-        &cfg,
-        &contestants,
-        &serde_json::json!({"native": true}),
-        &opts,
-    )
-    .unwrap();
+    let run = play_natives(&Hosted(Farm), &cfg, &contestants);
     let index = arena::report::write_report(&cfg.output).unwrap();
 
     // The standings table lists every agent with the numbers of standings.json.
@@ -710,21 +712,7 @@ fn farkle_league(work: &Path, name: &str, players: usize) -> (PathBuf, Vec<GameR
     let one = farkle_bot::<farkle_one_and_done::OneAndDone>();
     let threshold = farkle_bot::<farkle_threshold::Threshold>();
     let contestants: [&dyn Contestant; 3] = [&banker, &one, &threshold];
-    let opts = RunOptions {
-        fresh: true,
-        threads: Some(2),
-        quiet: true,
-        ..RunOptions::default()
-    };
-    let run = play_league(
-        &Hosted(Farkle),
-        &Host::default(),
-        &cfg,
-        &contestants,
-        &serde_json::json!({"native": true}),
-        &opts,
-    )
-    .unwrap();
+    let run = play_natives(&Hosted(Farkle), &cfg, &contestants);
     arena::report::write_report(&cfg.output).unwrap();
     (cfg.output, run.results)
 }
@@ -856,20 +844,7 @@ fn jungle_pages_in_headless_chromium() {
     let greedy = jungle_bot::<jungle_greedy::Greedy>();
     let random = jungle_bot::<jungle_random::Random>();
     let contestants: [&dyn Contestant; 3] = [&search, &greedy, &random];
-    let run = play_league(
-        &Hosted(Jungle),
-        &Host::default(),
-        &cfg,
-        &contestants,
-        &serde_json::json!({"native": true}),
-        &RunOptions {
-            fresh: true,
-            threads: Some(2),
-            quiet: true,
-            ..RunOptions::default()
-        },
-    )
-    .unwrap();
+    let run = play_natives(&Hosted(Jungle), &cfg, &contestants);
     arena::report::write_report(&cfg.output).unwrap();
     let report = cfg.output.join("report");
     let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("report-screenshots");

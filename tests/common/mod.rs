@@ -13,7 +13,7 @@ pub mod components;
 
 #[path = "../scratch/mod.rs"]
 mod scratch;
-pub use scratch::TempDir;
+pub use scratch::{workspace, TempDir};
 
 pub const EXAMPLES: [&str; 5] = ["passer", "greedy", "insurance", "trader", "shepherd"];
 
@@ -27,13 +27,6 @@ pub const FARKLE_EXAMPLES: [&str; 4] = [
 
 /// The Rust Jungle example agents, weakest first.
 pub const JUNGLE_EXAMPLES: [&str; 3] = ["jungle-random", "jungle-greedy", "jungle-search"];
-
-pub fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace root")
-        .to_path_buf()
-}
 
 pub fn arena() -> Command {
     Command::new(env!("CARGO_BIN_EXE_arena"))
@@ -169,6 +162,18 @@ pub fn named_league_file<N: AsRef<str>, P: AsRef<Path>>(
 pub fn standings(out: &Path) -> serde_json::Value {
     serde_json::from_slice(&std::fs::read(out.join("standings.json")).expect("standings.json"))
         .expect("standings.json is JSON")
+}
+
+/// `arena verify` of every record of the league output folder `out` passes (each record alone).
+pub fn records_verify(out: &Path) {
+    let records: Vec<String> = std::fs::read_dir(out.join("records"))
+        .unwrap()
+        .map(|e| e.unwrap().path().to_string_lossy().into_owned())
+        .collect();
+    let mut args = vec!["verify"];
+    args.extend(records.iter().map(String::as_str));
+    let o = run(&args);
+    assert!(o.status.success(), "{}", text(&o));
 }
 
 /// `arena verify --league` of the output folder `out` passes, and its report holds the game's

@@ -8,6 +8,14 @@ use std::ffi::OsStr;
 use std::ops::Deref;
 use std::path::{Path, PathBuf};
 
+/// The workspace's root folder (whose `target/` holds the scratch folders).
+pub fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace root")
+        .to_path_buf()
+}
+
 /// A fresh, empty folder `target/<area>/<name>-<pid>`; see the module's comment.
 pub struct TempDir(PathBuf);
 

@@ -12,14 +12,7 @@ use serde_json::Value;
 
 #[path = "../scratch/mod.rs"]
 mod scratch;
-pub use scratch::TempDir;
-
-pub fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace root")
-        .to_path_buf()
-}
+pub use scratch::{workspace, TempDir};
 
 pub fn arena() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_arena"));

@@ -6,13 +6,13 @@
 use std::path::{Path, PathBuf};
 
 use super::{audit_league, AuditReport};
-use crate::game::{Host, Hosted, Native as NativeSeat, Seat};
+use crate::game::{Hosted, Native as NativeSeat, Seat};
 use crate::games::farkle::Farkle;
 use crate::games::farm::strategies::native;
 use crate::games::farm::Farm;
 use crate::league::config::LeagueConfig;
 use crate::league::output::{GAMES_CSV, STANDINGS_CSV, STANDINGS_JSON};
-use crate::league::runner::{play_league, RunOptions};
+use crate::league::tests::play_fresh;
 use crate::league::Contestant;
 use crate::records::sha256_hex;
 
@@ -70,22 +70,8 @@ fn farm_league(dir: &Path) -> PathBuf {
         })
         .collect();
     let contestants: Vec<&dyn Contestant> = natives.iter().map(|c| c as &dyn Contestant).collect();
-    let opts = RunOptions {
-        fresh: true,
-        threads: Some(2),
-        quiet: true,
-        ..RunOptions::default()
-    };
     let limits = serde_json::json!({"fuel_per_decision": 1000});
-    play_league(
-        &Hosted(Farm),
-        &Host::default(),
-        &cfg,
-        &contestants,
-        &limits,
-        &opts,
-    )
-    .unwrap();
+    play_fresh(&Hosted(Farm), &cfg, &contestants, &limits, 2);
     cfg.output
 }
 
@@ -357,22 +343,13 @@ fn a_solo_farkle_league_audits_with_its_benchmark_files() {
     let banker = bot::<farkle_banker::Banker>("banker");
     let threshold = bot::<farkle_threshold::Threshold>("threshold");
     let contestants: Vec<&dyn Contestant> = vec![&banker, &threshold];
-    let opts = RunOptions {
-        fresh: true,
-        threads: Some(1),
-        quiet: true,
-        ..RunOptions::default()
-    };
-    let limits = serde_json::json!({});
-    play_league(
+    play_fresh(
         &Hosted(Farkle),
-        &Host::default(),
         &cfg,
         &contestants,
-        &limits,
-        &opts,
-    )
-    .unwrap();
+        &serde_json::json!({}),
+        1,
+    );
 
     let report = audit_league(&cfg.output, Some(&dir)).unwrap();
     assert!(report.problems.is_empty(), "{}", problems(&report));

@@ -2,7 +2,7 @@
 //! distinct agents (cold and warm module cache) and the resident memory of a long league.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
@@ -121,6 +121,25 @@ fn copies_league(
     Ok(path)
 }
 
+/// `arena league --fresh --quiet` of the league file `league`, started (its errors piped), with
+/// `cache` as its compiled-module cache when given.
+fn spawn_league(opts: &BenchOptions, league: &Path, cache: Option<&Path>) -> anyhow::Result<Child> {
+    let mut command = Command::new(&opts.arena);
+    command
+        .arg("league")
+        .arg("--config")
+        .arg(league)
+        .args(["--fresh", "--quiet"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    if let Some(cache) = cache {
+        command.env(crate::sandbox::CACHE_DIR_ENV, cache);
+    }
+    command
+        .spawn()
+        .with_context(|| format!("cannot run {}", opts.arena.display()))
+}
+
 /// Seconds from starting `arena league` over `count` distinct agents to its first game record,
 /// twice: first with an empty module cache (every agent compiled), then with the agents compiled
 /// by the first run. The cache is a new folder of the scratch folder: the copies' bytes are the
@@ -133,16 +152,7 @@ fn startup(opts: &BenchOptions, w: &Workload, count: usize) -> anyhow::Result<(f
         let records = dir.join("out").join(crate::league::runner::RECORDS_DIR);
         let _ = std::fs::remove_dir_all(dir.join("out"));
         let t = Instant::now();
-        let mut child = Command::new(&opts.arena)
-            .arg("league")
-            .arg("--config")
-            .arg(&league)
-            .args(["--fresh", "--quiet"])
-            .env(crate::sandbox::CACHE_DIR_ENV, &cache)
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .with_context(|| format!("cannot run {}", opts.arena.display()))?;
+        let mut child = spawn_league(opts, &league, Some(&cache))?;
         loop {
             let first = std::fs::read_dir(&records)
                 .map(|mut d| d.next().is_some())
@@ -179,15 +189,7 @@ fn memory(
     let dir = opts.scratch.join("memory");
     let league = copies_league(opts, w, &dir, count, per_group, 2)?;
     let t = Instant::now();
-    let mut child = Command::new(&opts.arena)
-        .arg("league")
-        .arg("--config")
-        .arg(&league)
-        .args(["--fresh", "--quiet"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .with_context(|| format!("cannot run {}", opts.arena.display()))?;
+    let mut child = spawn_league(opts, &league, None)?;
     let status_file = format!("/proc/{}/status", child.id());
     let mut peak_kib = 0u64;
     let status = loop {

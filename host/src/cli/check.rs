@@ -225,6 +225,12 @@ mod tests {
   (func (export "farm_accept") (param i32) (result i32) i32.const 1))"#;
 
     fn check(name: &str, content: &str) -> anyhow::Result<i32> {
+        check_with(name, content, 50, false)
+    }
+
+    /// `arena check` of the agent `content` written as `name` (each test its own name), on two
+    /// smoke games of `round_cap` rounds with small fuel budgets.
+    fn check_with(name: &str, content: &str, round_cap: u32, logs: bool) -> anyhow::Result<i32> {
         let dir = std::env::temp_dir().join(format!("arena-check-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join(name);
@@ -232,9 +238,9 @@ mod tests {
         run(CheckArgs {
             agents: vec![path],
             games: 2,
-            round_cap: 50,
+            round_cap,
             seed: 1,
-            logs: false,
+            logs,
             json: false,
             limits: LimitArgs {
                 fuel_per_decision: Some(200_000),
@@ -337,24 +343,7 @@ mod tests {
     const BANKER: &str = include_str!("../games/farkle/templates/wat/farkle.wat");
 
     fn check_farkle(name: &str, content: &str) -> i32 {
-        let dir = std::env::temp_dir().join(format!("arena-check-farkle-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join(name);
-        std::fs::write(&path, content).unwrap();
-        run(CheckArgs {
-            agents: vec![path],
-            games: 2,
-            round_cap: 100,
-            seed: 1,
-            logs: true,
-            json: false,
-            limits: LimitArgs {
-                fuel_per_decision: Some(200_000),
-                fuel_per_game: Some(5_000_000),
-                ..LimitArgs::default()
-            },
-        })
-        .unwrap()
+        check_with(name, content, 100, true).unwrap()
     }
 
     #[test]

@@ -93,8 +93,6 @@ fn catch_stop_signals() -> anyhow::Result<Arc<AtomicBool>> {
 mod tests {
     use super::*;
     use signal_hook::consts::{SIGINT, SIGTERM};
-    use std::os::unix::process::ExitStatusExt;
-    use std::process::Command;
     use std::sync::atomic::Ordering;
 
     /// Set in the child process that receives the signals (a signal to the test process itself
@@ -115,17 +113,6 @@ mod tests {
         }
         let name =
             "cli::worker::tests::sigterm_asks_the_worker_to_stop_and_a_second_signal_ends_it";
-        let out = Command::new(std::env::current_exe().unwrap())
-            .args(["--exact", name, "--nocapture", "--test-threads=1"])
-            .env(CHILD, "1")
-            .output()
-            .unwrap();
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(
-            stdout.contains("caught SIGTERM") && !stdout.contains("lived through"),
-            "{stdout}{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        assert_eq!(out.status.signal(), Some(SIGINT), "{stdout}");
+        crate::testing::assert_second_signal_ends_child(name, CHILD, "caught SIGTERM", SIGINT);
     }
 }

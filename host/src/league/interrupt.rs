@@ -52,8 +52,6 @@ impl std::error::Error for Interrupted {}
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
-    use std::os::unix::process::ExitStatusExt;
-    use std::process::Command;
 
     /// Set in the child process that receives the signals (a Ctrl-C to the test process itself
     /// would end every test).
@@ -74,17 +72,11 @@ mod tests {
         }
         let name = "league::interrupt::tests::\
                     the_first_ctrl_c_asks_the_league_to_stop_and_the_second_ends_the_process";
-        let out = Command::new(std::env::current_exe().unwrap())
-            .args(["--exact", name, "--nocapture", "--test-threads=1"])
-            .env(CHILD, "1")
-            .output()
-            .unwrap();
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(
-            stdout.contains("caught the first Ctrl-C") && !stdout.contains("lived through"),
-            "{stdout}{}",
-            String::from_utf8_lossy(&out.stderr)
+        crate::testing::assert_second_signal_ends_child(
+            name,
+            CHILD,
+            "caught the first Ctrl-C",
+            sigint,
         );
-        assert_eq!(out.status.signal(), Some(sigint), "{stdout}");
     }
 }

@@ -29,4 +29,4 @@ pub use executor::Executor;
 pub use runner::{play_league, LeagueRun, RunOptions, Watcher};
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

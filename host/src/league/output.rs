@@ -247,19 +247,23 @@ pub fn fit_name(name: &str, width: usize) -> String {
     out
 }
 
+/// The width of a table's agent column: the longest name's, from 5 to 32 characters (a longer
+/// name is cut by [`fit_name`]).
+fn name_width<'a>(names: impl Iterator<Item = &'a str>) -> usize {
+    names
+        .map(|n| n.chars().count())
+        .max()
+        .unwrap_or(5)
+        .clamp(5, 32)
+}
+
 /// The standings as a terminal table; for a solo league, the benchmark table instead (ratings
 /// and the cross-table mean nothing when nobody meets anybody).
 pub fn table(s: &Standings) -> String {
     if let Some(b) = &s.benchmark {
         return benchmark_table(s, b);
     }
-    let width = s
-        .agents
-        .iter()
-        .map(|a| a.name.chars().count())
-        .max()
-        .unwrap_or(5)
-        .clamp(5, 32);
+    let width = name_width(s.agents.iter().map(|a| a.name.as_str()));
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -392,13 +396,7 @@ fn faults_text(faults: &std::collections::BTreeMap<String, u32>) -> String {
 
 /// The solo benchmark as a terminal table: turns to the target over the games that reached it.
 fn benchmark_table(s: &Standings, b: &Benchmark) -> String {
-    let width = b
-        .agents
-        .iter()
-        .map(|a| a.name.chars().count())
-        .max()
-        .unwrap_or(5)
-        .clamp(5, 32);
+    let width = name_width(b.agents.iter().map(|a| a.name.as_str()));
     let mut out = String::new();
     let _ = writeln!(
         out,

@@ -1,6 +1,8 @@
 //! The files of agents built as WebAssembly components (`arena new --lang python` and
 //! `--lang javascript`): the game's template, the WIT package of the arena (`wit/`: the shared
-//! types and every game's world), and the toolchain's build files and command.
+//! types and every game's world), and the toolchain's build files and command. A JavaScript
+//! project's build.mjs is example-agents/javascript/build.mjs, which its package.json runs for the
+//! project's world.
 
 use super::Lang;
 use crate::game::{Game, TemplateFile};
@@ -15,7 +17,10 @@ pub(super) fn files(lang: Lang, template: &[TemplateFile]) -> Vec<TemplateFile> 
     let own: &[TemplateFile] = match lang {
         Lang::JavaScript => &[
             ("README.md", include_str!("templates/javascript/README.md")),
-            ("build.mjs", include_str!("templates/javascript/build.mjs")),
+            (
+                "build.mjs",
+                include_str!("../../../example-agents/javascript/build.mjs"),
+            ),
             (
                 "package.json",
                 include_str!("templates/javascript/package.json"),

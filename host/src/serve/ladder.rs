@@ -178,6 +178,15 @@ impl Board {
     pub fn active(&self) -> Vec<ActiveVersion> {
         self.lock().active.clone()
     }
+
+    /// The active version of contestant `id`, if one plays.
+    pub fn active_of(&self, id: i64) -> Option<ActiveVersion> {
+        self.lock()
+            .active
+            .iter()
+            .find(|v| v.contestant_id == id)
+            .cloned()
+    }
 }
 
 /// The ids of the active versions.

@@ -58,8 +58,8 @@ impl Present for Farkle {
     const TEMPLATES: &'static [Template] = &crate::game::templates![
         "rust": "src/lib.rs" => include_str!("templates/rust/lib.rs"),
         "wat": "{{name}}.wat" => include_str!("templates/wat/farkle.wat"),
-        "python": "agent.py" => include_str!("templates/python/agent.py"),
-        "javascript": "agent.js" => include_str!("templates/javascript/agent.js"),
+        "python": "agent.py" => include_str!("../../../../example-agents/python/farkle_threshold.py"),
+        "javascript": "agent.js" => include_str!("../../../../example-agents/javascript/farkle-threshold.js"),
     ];
 
     fn narrate(&self, game: &GameRecord, opts: &Narration<'_>) -> String {

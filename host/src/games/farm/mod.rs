@@ -64,12 +64,12 @@ impl Present for Farm {
     /// `arena new`'s templates: every language of the SDK, and components in Python and JavaScript.
     const TEMPLATES: &'static [Template] = &crate::game::templates![
         "rust": "src/lib.rs" => include_str!("templates/rust/lib.rs"),
-        "c": "agent.c" => include_str!("templates/c/agent.c"),
+        "c": "agent.c" => include_str!("../../../../example-agents/c/climber.c"),
         "wat": "{{name}}.wat" => include_str!("../../../../example-agents/wat/climber.wat"),
         "assemblyscript": "assembly/index.ts" => include_str!("templates/assemblyscript/index.ts"),
         "zig": "agent.zig" => include_str!("templates/zig/agent.zig"),
-        "python": "agent.py" => include_str!("templates/python/agent.py"),
-        "javascript": "agent.js" => include_str!("templates/javascript/agent.js"),
+        "python": "agent.py" => include_str!("../../../../example-agents/python/climber.py"),
+        "javascript": "agent.js" => include_str!("../../../../example-agents/javascript/climber.js"),
     ];
 
     fn narrate(&self, game: &GameRecord, opts: &Narration<'_>) -> String {

@@ -83,13 +83,13 @@ impl Present for Jungle {
         &crate::game::viewer!("jungle.html", "▶ board", ["jungle.js", "jungle.css"]);
 
     /// `arena new`'s templates: a Rust agent on the SDK and the rules crate, a WAT agent, and
-    /// Python and JavaScript components (copies of the example agents `jungle_random.py` and
+    /// Python and JavaScript components (the example agents `jungle_random.py` and
     /// `jungle-random.js`).
     const TEMPLATES: &'static [Template] = &crate::game::templates![
         "rust": "src/lib.rs" => include_str!("templates/rust/src/lib.rs"),
         "wat": "{{name}}.wat" => include_str!("templates/wat/jungle.wat"),
-        "python": "agent.py" => include_str!("templates/python/agent.py"),
-        "javascript": "agent.js" => include_str!("templates/javascript/agent.js"),
+        "python": "agent.py" => include_str!("../../../../example-agents/python/jungle_random.py"),
+        "javascript": "agent.js" => include_str!("../../../../example-agents/javascript/jungle-random.js"),
     ];
 
     fn settings(&self, keys: Option<&toml::Table>) -> anyhow::Result<GameSettings> {

@@ -160,6 +160,25 @@ fn try_run(
     play_with(&Hosted(Farm), cfg, out, &contestants, threads, resume)
 }
 
+/// Plays the league `cfg` of `game` afresh with `contestants` on `threads` threads, without
+/// progress lines; `limits` is what its files state as the budgets (the report's and the audit's
+/// tests).
+pub(crate) fn play_fresh(
+    game: &'static dyn Game,
+    cfg: &LeagueConfig,
+    contestants: &[&dyn Contestant],
+    limits: &serde_json::Value,
+    threads: usize,
+) -> super::runner::LeagueRun {
+    let opts = RunOptions {
+        fresh: true,
+        threads: Some(threads),
+        quiet: true,
+        ..RunOptions::default()
+    };
+    play_league(game, &Host::default(), cfg, contestants, limits, &opts).unwrap()
+}
+
 /// Plays `cfg` of `game` with `contestants` into `out` (fresh, or resuming).
 fn play_with(
     game: &'static dyn Game,

@@ -10,11 +10,12 @@ mod reference;
 mod same_bytes;
 
 use super::*;
-use crate::game::{Host, Hosted, Native, Player, Question, Reply};
+use crate::game::{Hosted, Native, Player, Question, Reply};
 use crate::games::farkle::{Answer, Farkle, Observation as FarkleObservation};
 use crate::games::farm::tests::support::FarmPlayer;
 use crate::games::farm::{AcceptView, Farm, Fault, FaultKind, Observation};
-use crate::league::{play_league, Contestant, LeagueConfig, NativeEntrant, RunOptions};
+use crate::league::tests::play_fresh;
+use crate::league::{Contestant, LeagueConfig, NativeEntrant};
 use crate::sandbox::Init;
 use reference::read_record_lines;
 
@@ -71,21 +72,7 @@ fn league(dir: &Path) -> PathBuf {
     let trader = native::<trader::Trader>();
     let crasher = Crasher::entrant();
     let contestants: [&dyn Contestant; 3] = [&greedy, &trader, &crasher];
-    let opts = RunOptions {
-        fresh: true,
-        threads: Some(1),
-        quiet: true,
-        ..RunOptions::default()
-    };
-    play_league(
-        &Hosted(Farm),
-        &Host::default(),
-        &cfg,
-        &contestants,
-        &json!({"test": true}),
-        &opts,
-    )
-    .unwrap();
+    play_fresh(&Hosted(Farm), &cfg, &contestants, &json!({"test": true}), 1);
     cfg.output
 }
 
@@ -447,21 +434,13 @@ fn farkle_league(dir: &Path, players: usize, games: u32, round_cap: u32) -> Path
     };
     let (careful, bold, timid) = (careful.entrant(), bold.entrant(), timid.entrant());
     let contestants: [&dyn Contestant; 3] = [&careful, &bold, &timid];
-    let opts = RunOptions {
-        fresh: true,
-        threads: Some(2),
-        quiet: true,
-        ..RunOptions::default()
-    };
-    let run = play_league(
+    let run = play_fresh(
         &Hosted(Farkle),
-        &Host::default(),
         &cfg,
         &contestants,
         &json!({"test": true}),
-        &opts,
-    )
-    .unwrap();
+        2,
+    );
     let table = crate::league::output::table(&run.standings);
     if players == 1 {
         assert!(

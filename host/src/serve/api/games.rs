@@ -105,11 +105,7 @@ pub(super) async fn agent(
         .contestant(id)
         .await?
         .ok_or_else(|| ApiError(StatusCode::NOT_FOUND, format!("no contestant {id}")))?;
-    let active = app
-        .board
-        .active()
-        .into_iter()
-        .find(|v| v.contestant_id == id);
+    let active = app.board.active_of(id);
     let board = app.board.current();
     let standing = board.agents.iter().find(|e| e.contestant == id);
     let games = match &active {

@@ -44,6 +44,16 @@ fn anonymous_csrf(app: &App, headers: &HeaderMap) -> anyhow::Result<(String, Opt
     }
 }
 
+/// [`check_csrf`] of a posted form's `csrf` field.
+pub(super) fn check_form_csrf(
+    app: &App,
+    headers: &HeaderMap,
+    cookie: &str,
+    form: &HashMap<String, String>,
+) -> Result<(), PageError> {
+    check_csrf(app, headers, cookie, form.get("csrf").map(String::as_str))
+}
+
 pub(super) fn check_csrf(
     app: &App,
     headers: &HeaderMap,
@@ -95,12 +105,7 @@ pub(super) async fn login(
     headers: HeaderMap,
     Form(form): Form<HashMap<String, String>>,
 ) -> Result<Response, PageError> {
-    check_csrf(
-        &app,
-        &headers,
-        auth::PRE_SESSION_COOKIE,
-        form.get("csrf").map(String::as_str),
-    )?;
+    check_form_csrf(&app, &headers, auth::PRE_SESSION_COOKIE, &form)?;
     let token = form.get("token").map(|t| t.trim()).unwrap_or("");
     let Some(c) = app.db.contestant_by_token(&auth::token_hash(token)).await? else {
         return Err(PageError(
@@ -126,12 +131,7 @@ pub(super) async fn logout(
     headers: HeaderMap,
     Form(form): Form<HashMap<String, String>>,
 ) -> Result<Response, PageError> {
-    check_csrf(
-        &app,
-        &headers,
-        auth::SESSION_COOKIE,
-        form.get("csrf").map(String::as_str),
-    )?;
+    check_form_csrf(&app, &headers, auth::SESSION_COOKIE, &form)?;
     if let Some(s) = cookie_value(&headers, auth::SESSION_COOKIE) {
         app.db.delete_session(&auth::token_hash(s)).await?;
     }
@@ -162,12 +162,7 @@ pub(super) async fn register(
     headers: HeaderMap,
     Form(form): Form<HashMap<String, String>>,
 ) -> Result<Response, PageError> {
-    check_csrf(
-        &app,
-        &headers,
-        auth::PRE_SESSION_COOKIE,
-        form.get("csrf").map(String::as_str),
-    )?;
+    check_form_csrf(&app, &headers, auth::PRE_SESSION_COOKIE, &form)?;
     let field = |k: &str| form.get(k).map(String::as_str).unwrap_or("");
     let (name, token) =
         match api::account::registration(&app, field("name"), field("invite_code")).await {

@@ -77,19 +77,28 @@ pub(super) async fn replay_data(
         .and_then(|n| n.parse().ok())
         .ok_or_else(|| PageError(StatusCode::NOT_FOUND, format!("no such file: {file}")))?;
     let text = viewer_record(&app, &headers, id).await?;
-    let script = tokio::task::spawn_blocking(move || {
-        engine::replay_script(&text, id as usize, &format!("/api/games/{id}/record"))
-    })
-    .await
-    .map_err(|e| anyhow::anyhow!("{e}"))??;
-    Ok((
+    replay_script(text, id as usize, format!("/api/games/{id}/record")).await
+}
+
+/// The replay data script of game `n` whose record is `text` (fetched from `record_url`), made
+/// off the async threads.
+async fn replay_script(text: String, n: usize, record_url: String) -> Result<Response, PageError> {
+    let script = tokio::task::spawn_blocking(move || engine::replay_script(&text, n, &record_url))
+        .await
+        .map_err(|e| anyhow::anyhow!("{e}"))??;
+    Ok(private("text/javascript; charset=utf-8", script))
+}
+
+/// `body` as `content_type`, kept by no cache: a game may be seen by its players only.
+fn private(content_type: &'static str, body: impl IntoResponse) -> Response {
+    (
         [
-            (header::CONTENT_TYPE, "text/javascript; charset=utf-8"),
+            (header::CONTENT_TYPE, content_type),
             (header::CACHE_CONTROL, "private, no-store"),
         ],
-        script,
+        body,
     )
-        .into_response())
+        .into_response()
 }
 
 /// The viewers' files of a test run's replays (`/replays/tests/ID/game.html?game=N`): the same
@@ -120,25 +129,12 @@ pub(super) async fn test_replay_data(
     let me = viewer(&app, &headers).await?.map(|c| c.id);
     let text = app.tests.record(&test, n, me).ok_or_else(missing)?;
     if !script {
-        return Ok((
-            [
-                (header::CONTENT_TYPE, "application/x-ndjson"),
-                (header::CACHE_CONTROL, "private, no-store"),
-            ],
-            text,
-        )
-            .into_response());
+        return Ok(private("application/x-ndjson", text));
     }
-    let url = format!("/replays/tests/{test}/games/game-{n:06}.jsonl");
-    let script = tokio::task::spawn_blocking(move || engine::replay_script(&text, n, &url))
-        .await
-        .map_err(|e| anyhow::anyhow!("{e}"))??;
-    Ok((
-        [
-            (header::CONTENT_TYPE, "text/javascript; charset=utf-8"),
-            (header::CACHE_CONTROL, "private, no-store"),
-        ],
-        script,
+    replay_script(
+        text,
+        n,
+        format!("/replays/tests/{test}/games/game-{n:06}.jsonl"),
     )
-        .into_response())
+    .await
 }

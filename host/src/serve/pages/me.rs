@@ -12,10 +12,10 @@ use axum::Form;
 use super::super::api::{self, viewer};
 use super::super::db::{Contestant, GameRow};
 use super::super::html::{self, time};
-use super::super::sources::Lang;
+use super::super::sources::{Lang, Sources};
 use super::super::uploads::{self, Refusal};
 use super::super::{auth, App};
-use super::account::{check_csrf, cookie_value};
+use super::account::{check_csrf, check_form_csrf, cookie_value};
 use super::{games_list, render, status_line, AppState, PageError};
 use crate::league::result::GameResult;
 
@@ -179,15 +179,10 @@ pub(super) async fn source_submit(
     headers: HeaderMap,
     request: axum::extract::Request,
 ) -> Result<Response, PageError> {
-    if !auth::same_origin(&headers) {
-        return Err(api::foreign_origin().into());
-    }
-    let Some(who) = viewer(&app, &headers).await? else {
-        return Ok(Redirect::to("/login").into_response());
+    let who = match uploader(&app, &headers).await? {
+        Ok(who) => who,
+        Err(answer) => return Ok(answer),
     };
-    if let Err(r) = uploads::admit(&app, &who).await {
-        return refused_upload(r);
-    }
     let declared = api::content_length(&headers);
     let room = match uploads::reserve(&app, declared.unwrap_or(FORM_OVERHEAD)).await {
         Ok(room) => room,
@@ -196,12 +191,7 @@ pub(super) async fn source_submit(
     let Form(form) = Form::<HashMap<String, String>>::from_request(request, &())
         .await
         .map_err(|e| PageError(StatusCode::BAD_REQUEST, format!("unreadable form: {e}")))?;
-    check_csrf(
-        &app,
-        &headers,
-        auth::SESSION_COOKIE,
-        form.get("csrf").map(String::as_str),
-    )?;
+    check_form_csrf(&app, &headers, auth::SESSION_COOKIE, &form)?;
     let unbuildable = |why: String| PageError(StatusCode::UNPROCESSABLE_ENTITY, why);
     let file = match form.get("lang").map(String::as_str) {
         Some("python") => "agent.py",
@@ -212,13 +202,40 @@ pub(super) async fn source_submit(
     if text.trim().is_empty() {
         return Ok(Redirect::to("/me?error=empty").into_response());
     }
-    let sources = super::super::sources::Sources::single(file, text).map_err(unbuildable)?;
-    if let Some(why) = app.builds.unavailable(sources.lang) {
-        return Err(unbuildable(why));
-    }
+    let sources = buildable(&app, file, text)?;
     match uploads::take_sources(&app, &who, &sources, room).await {
         Ok(checked) => Ok(Redirect::to(&format!("/me#v{}", checked.version)).into_response()),
         Err(r) => refused_upload(r),
+    }
+}
+
+/// The contestant of an upload (`POST /me/upload` or `/me/source`), before its body is read:
+/// the form must come from this site, the session must be one (else the answer is the login
+/// page) and the contestant may upload now (else the answer is `/me` with why not).
+async fn uploader(
+    app: &App,
+    headers: &HeaderMap,
+) -> Result<Result<Contestant, Response>, PageError> {
+    if !auth::same_origin(headers) {
+        return Err(api::foreign_origin().into());
+    }
+    let Some(who) = viewer(app, headers).await? else {
+        return Ok(Err(Redirect::to("/login").into_response()));
+    };
+    if let Err(r) = uploads::admit(app, &who).await {
+        return refused_upload(r).map(Err);
+    }
+    Ok(Ok(who))
+}
+
+/// The one-file agent `file` holding `text`, as sources this server can build (else the
+/// reason, as an unprocessable upload).
+fn buildable(app: &App, file: &str, text: &str) -> Result<Sources, PageError> {
+    let unbuildable = |why: String| PageError(StatusCode::UNPROCESSABLE_ENTITY, why);
+    let sources = Sources::single(file, text).map_err(unbuildable)?;
+    match app.builds.unavailable(sources.lang) {
+        Some(why) => Err(unbuildable(why)),
+        None => Ok(sources),
     }
 }
 
@@ -268,16 +285,11 @@ pub(super) async fn upload(
     headers: HeaderMap,
     request: axum::extract::Request,
 ) -> Result<Response, PageError> {
-    if !auth::same_origin(&headers) {
-        return Err(api::foreign_origin().into());
-    }
-    let Some(who) = viewer(&app, &headers).await? else {
-        return Ok(Redirect::to("/login").into_response());
+    let who = match uploader(&app, &headers).await? {
+        Ok(who) => who,
+        Err(answer) => return Ok(answer),
     };
     let refused = refused_upload;
-    if let Err(r) = uploads::admit(&app, &who).await {
-        return refused(r);
-    }
     let limit = app.challenge.uploads.max_bytes;
     let declared = api::content_length(&headers);
     if declared.is_some_and(|n| n > limit + FORM_OVERHEAD) {
@@ -331,10 +343,7 @@ pub(super) async fn upload(
         let text = String::from_utf8(bytes.to_vec())
             .map_err(|_| unbuildable(format!("{name}: not UTF-8 text")))?;
         let file = name.rsplit(['/', '\\']).next().unwrap_or(&name);
-        let sources = crate::serve::sources::Sources::single(file, &text).map_err(unbuildable)?;
-        if let Some(why) = app.builds.unavailable(sources.lang) {
-            return Err(unbuildable(why));
-        }
+        let sources = buildable(&app, file, &text)?;
         uploads::take_sources(&app, &who, &sources, room).await
     } else {
         uploads::take(&app, &who, uploads::Received::new(bytes, room)).await

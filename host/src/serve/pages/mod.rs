@@ -235,7 +235,7 @@ async fn agent_page(
 ) -> Result<Response, PageError> {
     let anonymous =
         !headers.contains_key(header::COOKIE) && !headers.contains_key(header::AUTHORIZATION);
-    let plays = app.board.active().iter().any(|v| v.contestant_id == id);
+    let plays = app.board.active_of(id).is_some();
     if anonymous && plays {
         // The page of an agent that plays, for visitors: rendered once per change.
         let html = app
@@ -259,11 +259,7 @@ async fn agent_html(app: &App, who: Option<&Contestant>, id: i64) -> Result<Stri
             format!("There is no contestant {id}."),
         )
     })?;
-    let active = app
-        .board
-        .active()
-        .into_iter()
-        .find(|v| v.contestant_id == id);
+    let active = app.board.active_of(id);
     let board = app.board.current();
     // `live.js` keeps the standing and the games up to date: the fields by their `data-field`,
     // the games of the version labelled `data-label` (a new version reloads the page).
