@@ -484,7 +484,7 @@ pub fn unique_names(names: Vec<String>) -> Vec<String> {
 mod tests {
     use super::*;
 
-    use crate::testing::LOGGING_PASSER as PASSER;
+    use crate::games::farm::tests::support::LOGGING_PASSER as PASSER;
 
     fn temp(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("arena-play-{name}-{}", std::process::id()));

@@ -296,7 +296,7 @@ mod tests {
         crate::games::registry().verify_record_bytes(b)
     }
 
-    use crate::testing::LOGGING_PASSER as PASSER;
+    use crate::games::farm::tests::support::LOGGING_PASSER as PASSER;
 
     fn engine() -> Engine {
         Engine::new(Rules {

@@ -367,15 +367,7 @@ mod tests {
     use crate::records::RecordMeta;
     use crate::sandbox::{run_with_big_stack, Limits, Sandbox};
 
-    const PASSER: &str = r#"(module
-  (import "arena" "log" (func $log (param i32 i32)))
-  (memory (export "memory") 1)
-  (data (i32.const 0) "thinking")
-  (func (export "arena_abi_version") (result i32) i32.const 1)
-  (func (export "arena_buffer") (result i32) i32.const 4096)
-  (func (export "arena_buffer_size") (result i32) i32.const 16384)
-  (func (export "farm_trade") (param i32) (result i32) (call $log (i32.const 0) (i32.const 8)) i32.const 0)
-  (func (export "farm_accept") (param i32) (result i32) i32.const 0))"#;
+    use crate::games::farm::tests::support::LOGGING_PASSER as PASSER;
 
     #[test]
     fn names_logs_and_fault_details_cannot_act_on_the_terminal() {

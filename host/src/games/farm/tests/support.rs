@@ -139,3 +139,15 @@ impl ExplicitDice {
 pub fn native<P: FarmPlayer + 'static>(make: impl Fn() -> P + Send + Sync + 'static) -> Native {
     Native::typed::<Farm>(move || Box::new(Seated(make())))
 }
+
+/// A Little Animal Farm agent in WAT that passes every turn, declines every offer and logs
+/// `thinking` at each of its turns: the smallest agent with a debug log.
+pub const LOGGING_PASSER: &str = r#"(module
+  (import "arena" "log" (func $log (param i32 i32)))
+  (memory (export "memory") 1)
+  (data (i32.const 0) "thinking")
+  (func (export "arena_abi_version") (result i32) i32.const 1)
+  (func (export "arena_buffer") (result i32) i32.const 4096)
+  (func (export "arena_buffer_size") (result i32) i32.const 16384)
+  (func (export "farm_trade") (param i32) (result i32) (call $log (i32.const 0) (i32.const 8)) i32.const 0)
+  (func (export "farm_accept") (param i32) (result i32) i32.const 0))"#;
