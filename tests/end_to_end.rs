@@ -338,7 +338,7 @@ fn nothing_an_agent_or_a_record_says_reaches_the_terminal_raw() {
     assert_eq!(lines.len(), 3, "{stdout}");
     assert!(lines[0].starts_with("ok  "), "{stdout}");
     assert!(
-        lines[1].starts_with("FAIL ") && lines[1].contains("\\r\\x1b[2Kok  game.jsonl"),
+        lines[1].starts_with("FAIL ") && lines[1].contains("\\r\\u{1b}[2Kok  game.jsonl"),
         "{stdout}"
     );
     assert_eq!(lines[2], "1 record verified, 1 failed");
