@@ -1,7 +1,7 @@
 // Builds a JavaScript agent into a WebAssembly component of one arena world, with
 // @bytecodealliance/componentize-js (installed by `npm ci` or `npm install` in this folder).
 //
-//   node build.mjs WORLD SOURCE.js OUT.wasm     (WORLD: farm, farkle or jungle)
+//   node build.mjs WORLD SOURCE.js OUT.wasm     (WORLD: farm, farkle, jungle or lightcycles)
 //
 // The environment variable ARENA_WIT names the WIT package; by default it is the wit/ folder next
 // to this file (a project of `arena new --lang javascript`, whose `npm run build` runs this
@@ -20,7 +20,7 @@ import { componentize } from '@bytecodealliance/componentize-js';
 
 const [world, source, out] = process.argv.slice(2);
 if (!world || !source || !out) {
-  console.error('usage: node build.mjs WORLD SOURCE.js OUT.wasm   (WORLD: farm, farkle or jungle)');
+  console.error('usage: node build.mjs WORLD SOURCE.js OUT.wasm   (WORLD: farm, farkle, jungle or lightcycles)');
   process.exit(2);
 }
 const here = dirname(fileURLToPath(import.meta.url));
