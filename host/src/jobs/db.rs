@@ -4,7 +4,7 @@
 //! SQLite (one WAL file in the data folder) is `arena serve`'s default; the same SQL runs on
 //! PostgreSQL (`$1` placeholders, `RETURNING`, `ON CONFLICT`, no `SUM` of integers, whose type
 //! differs). Queries are checked at run time, so building needs no database. Schema migrations
-//! are versioned, one folder per database with the same versions (`migrations/`): sqlx keeps each
+//! are versioned, each written once for both databases ([`super::schema`]): sqlx keeps each
 //! applied migration's checksum, so a migration, once released, keeps its bytes.
 //!
 //! A PostgreSQL database is *shared*: workers on other machines (`arena worker`) reach it, so it
