@@ -11,12 +11,14 @@ use serde_json::{Map, Value};
 use crate::{Fault, FaultKind, Host};
 
 /// The fuel clock of a game: what each player starts with, what it gets at each decision, and
-/// the per-decision cap (the sandbox's `fuel_per_decision`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// the per-decision cap (the sandbox's `fuel_per_decision`). A record's setup line has it as
+/// `clock`, its fields in sorted order (hence their order here).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct FuelClock {
-    pub start: u64,
-    pub increment: u64,
     pub decision_cap: u64,
+    pub increment: u64,
+    pub start: u64,
 }
 
 /// A decision being asked: the seat's clock once the increment was added, and the fuel the
@@ -82,35 +84,6 @@ impl Asked {
             fuel,
             // With no more on the clock than the cap, the clock was the limit.
             time: out_of_fuel && self.allowance == self.before,
-        }
-    }
-}
-
-/// The clock as a record's setup line has it (`clock`), fields in sorted order.
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ClockJson {
-    decision_cap: u64,
-    increment: u64,
-    start: u64,
-}
-
-impl From<FuelClock> for ClockJson {
-    fn from(c: FuelClock) -> ClockJson {
-        ClockJson {
-            decision_cap: c.decision_cap,
-            increment: c.increment,
-            start: c.start,
-        }
-    }
-}
-
-impl From<ClockJson> for FuelClock {
-    fn from(c: ClockJson) -> FuelClock {
-        FuelClock {
-            start: c.start,
-            increment: c.increment,
-            decision_cap: c.decision_cap,
         }
     }
 }

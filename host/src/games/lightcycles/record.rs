@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::rules::{FuelClock, GameEnd, Setup, State, TickPlayed};
 use super::{Lightcycles, Settings, NAME};
-use crate::game::fuel_clock::{ClockJson, CLOCK_HINT};
+use crate::game::fuel_clock::CLOCK_HINT;
 use crate::game::record::jsonl::{seats_of, LimitsJson, LogsJson, PlayersJson};
 use crate::game::record::read::{answer_or_fault, read_start, typed_line, SetupHead};
 use crate::game::record::seat_lines::LogJson;
@@ -22,7 +22,7 @@ use crate::game::{Fault, FaultPolicy, GameSettings, Loaded, Summary};
 
 #[derive(Serialize)]
 struct SetupLine<'a> {
-    clock: ClockJson,
+    clock: FuelClock,
     fault_policy: FaultPolicy,
     format: &'static str,
     format_version: u32,
@@ -45,7 +45,7 @@ struct SetupJson {
     seed: u64,
     round_cap: u32,
     fault_policy: FaultPolicy,
-    clock: ClockJson,
+    clock: FuelClock,
     width: u32,
     height: u32,
     walls: u32,
@@ -141,7 +141,7 @@ impl Record for Lightcycles {
     ) -> anyhow::Result<()> {
         let (players, limits) = seats_of(meta, setup.players)?;
         out.push(&SetupLine {
-            clock: setup.clock.into(),
+            clock: setup.clock,
             fault_policy: setup.policy,
             format: FORMAT_NAME,
             format_version: FORMAT_VERSION,
@@ -220,7 +220,7 @@ impl Record for Lightcycles {
         // The seats' number is the setup's to check (`Setup::check`).
         let head = SetupHead::read(first, NAME, lightcycles_rules::RULES_VERSION, |_| Ok(()))?;
         let s: SetupJson = typed_line(&first.value, 1, "setup")?;
-        let clock: FuelClock = s.clock.into();
+        let clock = s.clock;
         // The limits must agree with the clock where they say the same thing.
         if let Some(d) = clock.disagreement(head.limits()) {
             let (key, found, value) = (d.key, d.found, d.value);

@@ -11,7 +11,7 @@ use serde_json::Value;
 use super::rules::State;
 use super::turn::{GameEnd, Ply, Setup};
 use super::Jungle;
-use crate::game::fuel_clock::{ClockJson, FuelClock, CLOCK_HINT};
+use crate::game::fuel_clock::{FuelClock, CLOCK_HINT};
 use crate::game::record::read::{answer_or_fault, read_start, typed_line, SetupHead};
 use crate::game::record::seat_lines::LogJson;
 use crate::game::record::{
@@ -29,7 +29,7 @@ struct SetupJson {
     seed: u64,
     round_cap: u32,
     fault_policy: FaultPolicy,
-    clock: ClockJson,
+    clock: FuelClock,
     position: String,
 }
 
@@ -97,7 +97,7 @@ impl Record for Jungle {
                 format!("position {}: {e}", Value::String(setup.position.clone())),
             )
         })?;
-        let clock: FuelClock = setup.clock.into();
+        let clock = setup.clock;
         // The limits must agree with the clock where they say the same thing.
         if let Some(d) = clock.disagreement(head.limits()) {
             let (key, found, field, value) = (d.key, d.found, d.field, d.value);

@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::super::turn::{GameEnd, Ply, Setup};
-use crate::game::fuel_clock::ClockJson;
+use crate::game::fuel_clock::FuelClock;
 use crate::game::record::jsonl::{seats_of, LimitsJson, LogsJson, PlayersJson};
 use crate::game::record::{RecordMeta, FORMAT_NAME, FORMAT_VERSION};
 use crate::game::FaultPolicy;
@@ -18,7 +18,7 @@ pub(crate) fn setup_line<'a>(
 ) -> anyhow::Result<SetupLine<'a>> {
     let (players, limits) = seats_of(meta, 2)?;
     Ok(SetupLine {
-        clock: setup.clock.into(),
+        clock: setup.clock,
         fault_policy: setup.policy,
         format: FORMAT_NAME,
         format_version: FORMAT_VERSION,
@@ -52,7 +52,7 @@ pub(crate) fn end_line<'a>(end: &GameEnd, digest: &'a str) -> serde_json::Result
 
 #[derive(Serialize)]
 pub(crate) struct SetupLine<'a> {
-    clock: ClockJson,
+    clock: FuelClock,
     fault_policy: FaultPolicy,
     format: &'static str,
     format_version: u32,
