@@ -33,6 +33,7 @@ pub mod started;
 pub mod table_setup;
 pub mod terminal;
 pub mod vocab;
+pub mod words;
 
 pub use fault::{Fault, FaultKind, FaultPolicy};
 pub use fuel_clock::FuelClock;

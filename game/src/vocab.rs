@@ -100,6 +100,25 @@ pub struct Table {
     pub meta: RecordMeta,
 }
 
+impl Table {
+    /// A table of players named `names`, with no settings of the game's own and no code hashes
+    /// or limits written into the record (smoke games, tests).
+    pub fn named(seed: u64, round_cap: u32, policy: FaultPolicy, names: Vec<String>) -> Table {
+        let agent_hashes = vec![None; names.len()];
+        Table {
+            seed,
+            round_cap,
+            policy,
+            settings: Default::default(),
+            meta: RecordMeta {
+                names,
+                agent_hashes,
+                limits: Default::default(),
+            },
+        }
+    }
+}
+
 /// What one agent used in a game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SeatUsage {

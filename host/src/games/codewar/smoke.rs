@@ -12,9 +12,9 @@ use anyhow::Context;
 use serde_json::Value;
 
 use super::settings::CodewarSettings;
+use crate::game::words::won_or_lost;
 use crate::game::{FaultPolicy, Smoke, SmokeOptions, Table};
 use crate::records::lines::RecordReader;
-use crate::records::RecordMeta;
 use crate::sandbox::AgentModule;
 
 /// The opponent of the smoke games.
@@ -54,15 +54,8 @@ pub(super) fn smoke_games(
         let mut names = vec!["crawler".to_owned(), "crawler".to_owned()];
         names[seat] = agent.name().to_owned();
         let table = Table {
-            seed,
-            round_cap: opts.round_cap,
-            policy: FaultPolicy::Forfeit,
             settings: Arc::new(map.clone()),
-            meta: RecordMeta {
-                names,
-                agent_hashes: vec![None, None],
-                limits: Arc::new(Value::Null),
-            },
+            ..Table::named(seed, opts.round_cap, FaultPolicy::Forfeit, names)
         };
         let t = Instant::now();
         let played = super::play(&table, &settings, &modules)?;
@@ -95,11 +88,7 @@ pub(super) fn smoke_games(
             }
         }
         let cells = played.summary.scores.as_ref().map_or(0, |s| s[seat]);
-        let result = match played.summary.outcome.winner() {
-            Some(w) if w == seat => "won",
-            Some(_) => "lost",
-            None => "a draw",
-        };
+        let result = won_or_lost(played.summary.outcome.winner(), seat).unwrap_or("a draw");
         let _ = writeln!(
             out,
             "  game {} (seat {seat}, seed {seed}): {result}, {cells} cells at the end, {} \

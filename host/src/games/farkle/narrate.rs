@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use farkle_rules::{Action, Reject, DICE};
 
 use super::{Answer, GameRecord, TurnEnd, TurnRecord};
-use crate::game::{AgentLog, FaultPolicy, Outcome};
+use crate::game::words::Teller;
 use crate::terminal;
 
 /// What a rejection means, for people.
@@ -17,13 +17,6 @@ pub fn describe_reject(r: Reject) -> &'static str {
         Reject::RepeatedIndex => "a die is drafted twice",
         Reject::NonScoring => "a drafted die scores nothing",
         Reject::UnknownAction => "the action is neither 0 (roll) nor 1 (bank)",
-    }
-}
-
-fn policy_name(p: FaultPolicy) -> &'static str {
-    match p {
-        FaultPolicy::Forfeit => "forfeit",
-        FaultPolicy::LoseMove => "lose_move",
     }
 }
 
@@ -60,187 +53,143 @@ fn action_words(code: u32) -> String {
 pub fn narrate(names: &[String], record: &GameRecord, logs: bool) -> String {
     let tell = Teller { names, logs };
     let mut out = String::new();
-    tell.heading(record, &mut out);
-    tell.before_first_turn(record, &mut out);
+    heading(&tell, record, &mut out);
+    before_first_turn(&tell, record, &mut out);
     for t in &record.turns {
-        tell.turn(t, &mut out);
+        turn(&tell, t, &mut out);
     }
     out.push('\n');
     if record.setup.players == 1 {
-        tell.solo_result(record, &mut out);
+        solo_result(&tell, record, &mut out);
     } else {
-        tell.race_result(record, &mut out);
+        race_result(&tell, record, &mut out);
     }
     let _ = writeln!(out, "turns taken: {}", record.turns.len());
     out
 }
 
-/// Tells a game: the players' names, and whether their logs are told.
-struct Teller<'a> {
-    names: &'a [String],
-    logs: bool,
+/// The first line: the kind of game, who sits where, the setup.
+fn heading(tell: &Teller, record: &GameRecord, out: &mut String) {
+    let setup = &record.setup;
+    let _ = writeln!(
+        out,
+        "Farkle, {} ({}), seed {}, target {}, round cap {}, fault policy {}\n",
+        if setup.players == 1 {
+            "solo benchmark".to_string()
+        } else {
+            format!("race of {} players", setup.players)
+        },
+        tell.seats(setup.players),
+        setup.seed,
+        setup.target,
+        setup.round_cap,
+        setup.policy.name()
+    );
 }
 
-impl Teller<'_> {
-    fn name(&self, seat: usize) -> String {
-        self.names
-            .get(seat)
-            .map(|n| terminal::line(n).into_owned())
-            .unwrap_or_else(|| format!("seat {seat}"))
+/// What the agents logged and how they failed while loading.
+fn before_first_turn(tell: &Teller, record: &GameRecord, out: &mut String) {
+    let logs_to_show = tell.logs && !record.end.started.logs.is_empty();
+    if record.end.started.load_faults.is_empty() && !logs_to_show {
+        return;
     }
-
-    fn print_logs(&self, logs_of: &[AgentLog], out: &mut String) {
-        if self.logs {
-            for l in logs_of {
-                for line in terminal::log_lines(&l.text) {
-                    let _ = writeln!(out, "  [{} log] {line}", self.name(l.seat));
-                }
-            }
-        }
-    }
-
-    /// The first line: the kind of game, who sits where, the setup.
-    fn heading(&self, record: &GameRecord, out: &mut String) {
-        let setup = &record.setup;
-        let seats: Vec<String> = (0..setup.players)
-            .map(|s| format!("seat {s}: {}", self.name(s)))
-            .collect();
+    let _ = writeln!(out, "Before the first turn:");
+    tell.logs(out, "  ", &record.end.started.logs);
+    for f in &record.end.started.load_faults {
         let _ = writeln!(
             out,
-            "Farkle, {} ({}), seed {}, target {}, round cap {}, fault policy {}\n",
-            if setup.players == 1 {
-                "solo benchmark".to_string()
+            "  FAULT: {} failed to load: {} ({})\n  {} is out of the game",
+            tell.name(f.seat),
+            terminal::line(&f.fault.detail),
+            f.fault.kind.name(),
+            tell.name(f.seat)
+        );
+    }
+    out.push('\n');
+}
+
+/// One turn: its rolls, what was drafted from each, and how it ended.
+fn turn(tell: &Teller, t: &TurnRecord, out: &mut String) {
+    let _ = writeln!(
+        out,
+        "Turn {} (round {}): {}, score {}",
+        t.turn,
+        t.round,
+        tell.name(t.seat),
+        t.score - t.banked
+    );
+    tell.logs(out, "  ", &t.logs);
+    let at_risk = rolls(t, out);
+    let end = match &t.end {
+        TurnEnd::Banked => format!("banks {}: score {}", t.banked, t.score),
+        TurnEnd::Farkle if at_risk > 0 => {
+            format!("loses the {at_risk} points of the turn: score {}", t.score)
+        }
+        TurnEnd::Farkle => format!("scores nothing: score {}", t.score),
+        TurnEnd::Rejected(reason) => format!(
+            "REJECTED: {} ({}); the turn ends with no points: score {}",
+            describe_reject(*reason),
+            reason.name(),
+            t.score
+        ),
+        TurnEnd::Fault { fault, forfeit } => format!(
+            "FAULT: {} ({}); {}",
+            terminal::line(&fault.detail),
+            fault.kind.name(),
+            if *forfeit {
+                format!("{} is out of the game", tell.name(t.seat))
             } else {
-                format!("race of {} players", setup.players)
-            },
-            seats.join(", "),
-            setup.seed,
+                format!("the turn ends with no points: score {}", t.score)
+            }
+        ),
+    };
+    let _ = writeln!(out, "  {end}");
+}
+
+/// The solo benchmark's result: turns to the target, or why it was not reached.
+fn solo_result(tell: &Teller, record: &GameRecord, out: &mut String) {
+    let (setup, turns) = (&record.setup, record.turns.len());
+    let score = record.end.scores[0];
+    let line = if score >= setup.target {
+        format!(
+            "Result: {} reached {} in {turns} turns (score {score})",
+            tell.name(0),
+            setup.target
+        )
+    } else if record.end.forfeits.contains(&0) {
+        format!(
+            "Result: {} forfeited after {turns} turns and did not reach {} (score {score})",
+            tell.name(0),
+            setup.target
+        )
+    } else {
+        format!(
+            "Result: {} did not reach {} within the round cap of {} (score {score})",
+            tell.name(0),
             setup.target,
-            setup.round_cap,
-            policy_name(setup.policy)
-        );
-    }
+            setup.round_cap
+        )
+    };
+    let _ = writeln!(out, "{line}");
+}
 
-    /// What the agents logged and how they failed while loading.
-    fn before_first_turn(&self, record: &GameRecord, out: &mut String) {
-        let logs_to_show = self.logs && !record.end.started.logs.is_empty();
-        if record.end.started.load_faults.is_empty() && !logs_to_show {
-            return;
-        }
-        let _ = writeln!(out, "Before the first turn:");
-        self.print_logs(&record.end.started.logs, out);
-        for f in &record.end.started.load_faults {
-            let _ = writeln!(
-                out,
-                "  FAULT: {} failed to load: {} ({})\n  {} is out of the game",
-                self.name(f.seat),
-                terminal::line(&f.fault.detail),
-                f.fault.kind.name(),
-                self.name(f.seat)
-            );
-        }
-        out.push('\n');
-    }
-
-    /// One turn: its rolls, what was drafted from each, and how it ended.
-    fn turn(&self, t: &TurnRecord, out: &mut String) {
+/// A race's result, and each player's score.
+fn race_result(tell: &Teller, record: &GameRecord, out: &mut String) {
+    let result = tell.outcome(record.end.outcome, "draw");
+    let _ = writeln!(out, "Result after {} rounds: {result}", record.end.rounds);
+    for s in 0..record.setup.players {
+        let played = record.turns.iter().filter(|t| t.seat == s).count();
+        let out_mark = if record.end.forfeits.contains(&s) {
+            " (out)"
+        } else {
+            ""
+        };
         let _ = writeln!(
             out,
-            "Turn {} (round {}): {}, score {}",
-            t.turn,
-            t.round,
-            self.name(t.seat),
-            t.score - t.banked
+            "  {}: {} in {played} turns{out_mark}",
+            tell.name(s),
+            record.end.scores[s]
         );
-        self.print_logs(&t.logs, out);
-        let at_risk = rolls(t, out);
-        let end = match &t.end {
-            TurnEnd::Banked => format!("banks {}: score {}", t.banked, t.score),
-            TurnEnd::Farkle if at_risk > 0 => {
-                format!("loses the {at_risk} points of the turn: score {}", t.score)
-            }
-            TurnEnd::Farkle => format!("scores nothing: score {}", t.score),
-            TurnEnd::Rejected(reason) => format!(
-                "REJECTED: {} ({}); the turn ends with no points: score {}",
-                describe_reject(*reason),
-                reason.name(),
-                t.score
-            ),
-            TurnEnd::Fault { fault, forfeit } => format!(
-                "FAULT: {} ({}); {}",
-                terminal::line(&fault.detail),
-                fault.kind.name(),
-                if *forfeit {
-                    format!("{} is out of the game", self.name(t.seat))
-                } else {
-                    format!("the turn ends with no points: score {}", t.score)
-                }
-            ),
-        };
-        let _ = writeln!(out, "  {end}");
-    }
-
-    /// The solo benchmark's result: turns to the target, or why it was not reached.
-    fn solo_result(&self, record: &GameRecord, out: &mut String) {
-        let (setup, turns) = (&record.setup, record.turns.len());
-        let score = record.end.scores[0];
-        let line = if score >= setup.target {
-            format!(
-                "Result: {} reached {} in {turns} turns (score {score})",
-                self.name(0),
-                setup.target
-            )
-        } else if record.end.forfeits.contains(&0) {
-            format!(
-                "Result: {} forfeited after {turns} turns and did not reach {} (score {score})",
-                self.name(0),
-                setup.target
-            )
-        } else {
-            format!(
-                "Result: {} did not reach {} within the round cap of {} (score {score})",
-                self.name(0),
-                setup.target,
-                setup.round_cap
-            )
-        };
-        let _ = writeln!(out, "{line}");
-    }
-
-    /// A race's result, and each player's score.
-    fn race_result(&self, record: &GameRecord, out: &mut String) {
-        let result = match record.end.outcome {
-            Outcome::Win {
-                seat,
-                last_standing,
-            } => format!(
-                "{} wins{}",
-                self.name(seat),
-                if last_standing {
-                    " (last player left)"
-                } else {
-                    ""
-                }
-            ),
-            Outcome::Draw { round_cap: true } => "draw (round cap)".into(),
-            Outcome::Draw { round_cap: false } => "draw".into(),
-            Outcome::Unfinished => "unfinished".into(),
-        };
-        let _ = writeln!(out, "Result after {} rounds: {result}", record.end.rounds);
-        for s in 0..record.setup.players {
-            let played = record.turns.iter().filter(|t| t.seat == s).count();
-            let out_mark = if record.end.forfeits.contains(&s) {
-                " (out)"
-            } else {
-                ""
-            };
-            let _ = writeln!(
-                out,
-                "  {}: {} in {played} turns{out_mark}",
-                self.name(s),
-                record.end.scores[s]
-            );
-        }
     }
 }
 
@@ -285,9 +234,8 @@ fn rolls(t: &TurnRecord, out: &mut String) -> u32 {
 mod tests {
     use super::*;
     use crate::game::{play_seeded, Fault, FaultKind, Game, Host, Hosted, Seat, Table};
-    use crate::game::{Kept, Player, Question, Reply};
+    use crate::game::{AgentLog, FaultPolicy, Kept, Outcome, Player, Question, Reply};
     use crate::games::farkle::{Farkle, GameEnd, Observation, RollRecord, Setup, TurnRecord};
-    use crate::records::RecordMeta;
     use crate::sandbox::{run_with_big_stack, Init, Limits, Sandbox};
 
     /// The WAT Farkle agent of `arena new --game farkle --lang wat`.
@@ -298,17 +246,7 @@ mod tests {
         let sb = Sandbox::new(crate::games::registry().agents(), Limits::default()).unwrap();
         let m = sb.load_bytes("banker", BANKER.as_bytes()).unwrap();
         let names = vec!["a".to_string(), "b".to_string()];
-        let table = Table {
-            seed: 8,
-            round_cap: 100,
-            policy: FaultPolicy::Forfeit,
-            settings: Default::default(),
-            meta: RecordMeta {
-                names: names.clone(),
-                agent_hashes: vec![None, None],
-                limits: Default::default(),
-            },
-        };
+        let table = Table::named(8, 100, FaultPolicy::Forfeit, names.clone());
         let seats = [Seat::Agent(&m), Seat::Agent(&m)];
         let played =
             run_with_big_stack(|| Hosted(Farkle).play(&Host::default(), &table, &seats)).unwrap();

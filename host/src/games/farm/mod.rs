@@ -73,8 +73,7 @@ impl Present for Farm {
     ];
 
     fn narrate(&self, game: &GameRecord, opts: &Narration<'_>) -> String {
-        let logs = opts.logs.then(|| narrate::logs_of(game));
-        narrate::Narrator::new(opts.names, &game.setup).narrate(game, logs.as_ref())
+        narrate::Narrator::new(opts.names, &game.setup, opts.logs).narrate(game)
     }
 
     fn replay(&self, record: &RecordLines<'_>) -> anyhow::Result<Vec<u8>> {

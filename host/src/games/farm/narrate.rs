@@ -6,25 +6,9 @@ use std::fmt::Write as _;
 
 use farm_rules::{Herd, Offer, OfferKind, Position, ANIMALS, KINDS, MAX_PLAYERS};
 
-use super::{Decision, Event, FaultPolicy, GameRecord, Outcome, Party, Setup};
+use super::{Decision, Event, GameRecord, Party, Setup};
+use crate::game::words::Teller;
 use crate::terminal;
-
-/// What agents logged, by turn: (turn, seat, text); turn 0 is before the first turn.
-pub type Logs = Vec<(u32, usize, String)>;
-
-/// What the agents logged in a game, from its record: while loading (turn 0), then turn by turn,
-/// in the order they logged it.
-pub fn logs_of(record: &GameRecord) -> Logs {
-    let start = record.end.start_logs.iter().map(|l| (0, l));
-    let turns = record
-        .turns
-        .iter()
-        .flat_map(|t| t.logs.iter().map(move |l| (t.turn, l)));
-    start
-        .chain(turns)
-        .map(|(turn, l)| (turn, l.seat, l.text.clone()))
-        .collect()
-}
 
 /// Plural names for narration.
 fn animal_words(kind: usize, n: i64) -> String {
@@ -76,21 +60,23 @@ pub fn compact_herd(h: &Herd) -> String {
 
 /// Turns a game record into text.
 pub struct Narrator<'a> {
-    names: &'a [String],
+    teller: Teller<'a>,
     setup: &'a Setup,
 }
 
 impl<'a> Narrator<'a> {
-    pub fn new(names: &'a [String], setup: &'a Setup) -> Narrator<'a> {
-        Narrator { names, setup }
+    /// The narrator of a game of `setup` between `names`; `logs`: what agents logged is told,
+    /// under the turn they logged it in.
+    pub fn new(names: &'a [String], setup: &'a Setup, logs: bool) -> Narrator<'a> {
+        Narrator {
+            teller: Teller { names, logs },
+            setup,
+        }
     }
 
     /// A seat's name, ready for a terminal.
     fn name(&self, seat: usize) -> String {
-        self.names
-            .get(seat)
-            .map(|n| terminal::line(n).into_owned())
-            .unwrap_or_else(|| format!("seat {seat}"))
+        self.teller.name(seat)
     }
 
     fn party(&self, p: Party) -> String {
@@ -107,7 +93,7 @@ impl<'a> Narrator<'a> {
             Some(OfferKind::Pass) => "passes".into(),
             Some(OfferKind::Stock) => format!("offers the stock {give} for {get}"),
             Some(OfferKind::Player) => {
-                let partner = if (0..self.names.len() as i32).contains(&offer.partner)
+                let partner = if (0..self.teller.names.len() as i32).contains(&offer.partner)
                     && offer.partner as usize != seat
                 {
                     self.name(offer.partner as usize)
@@ -214,63 +200,38 @@ impl<'a> Narrator<'a> {
         let _ = writeln!(out, "  herds: {}", parts.join(" | "));
     }
 
-    /// The whole game as text; `logs` adds what agents logged, under the turn they logged it in.
-    pub fn narrate(&self, record: &GameRecord, logs: Option<&Logs>) -> String {
-        let mut out = String::new();
-        let seats: Vec<String> = (0..self.setup.players)
-            .map(|s| format!("seat {s}: {}", self.name(s)))
-            .collect();
+    /// The whole game as text.
+    pub fn narrate(&self, record: &GameRecord) -> String {
+        let (mut out, tell, end) = (String::new(), &self.teller, &record.end);
         let _ = writeln!(
             out,
             "Little Animal Farm, {} players ({}), seed {}, round cap {}, fault policy {}",
             self.setup.players,
-            seats.join(", "),
+            tell.seats(self.setup.players),
             self.setup.seed.map_or("none".into(), |s| s.to_string()),
             self.setup.round_cap,
-            match self.setup.policy {
-                FaultPolicy::Forfeit => "forfeit",
-                FaultPolicy::LoseMove => "lose_move",
-            }
+            self.setup.policy.name()
         );
         let _ = writeln!(
             out,
             "herds: r rabbit, s sheep, p pig, c cow, h horse, d small dog, D big dog\n"
         );
         let mut pos = self.setup.initial_position();
-        let print_logs = |turn: u32, out: &mut String| {
-            if let Some(logs) = logs {
-                for (_, seat, text) in logs.iter().filter(|(t, _, _)| *t == turn) {
-                    for line in terminal::log_lines(text) {
-                        let _ = writeln!(out, "  [{} log] {line}", self.name(*seat));
-                    }
-                }
-            }
-        };
-        if !record.end.start_events.is_empty() || logs.is_some_and(|l| l.iter().any(|e| e.0 == 0)) {
+        if !end.start_events.is_empty() || (tell.logs && !end.start_logs.is_empty()) {
             let _ = writeln!(out, "Before the first turn:");
-            print_logs(0, &mut out);
-            for e in &record.end.start_events {
+            tell.logs(&mut out, "  ", &end.start_logs);
+            for e in &end.start_events {
                 apply(&mut pos, e);
                 self.event(e, &mut out);
             }
             out.push('\n');
         }
         for turn in &record.turns {
-            let _ = writeln!(
-                out,
-                "Turn {} (round {}): {}",
-                turn.turn,
-                turn.round,
-                self.name(turn.seat)
-            );
-            print_logs(turn.turn, &mut out);
+            let name = self.name(turn.seat);
+            let _ = writeln!(out, "Turn {} (round {}): {name}", turn.turn, turn.round);
+            tell.logs(&mut out, "  ", &turn.logs);
             if let Some(offer) = &turn.offer {
-                let _ = writeln!(
-                    out,
-                    "  {} {}",
-                    self.name(turn.seat),
-                    self.offer(turn.seat, offer)
-                );
+                let _ = writeln!(out, "  {name} {}", self.offer(turn.seat, offer));
             }
             for e in &turn.events {
                 apply(&mut pos, e);
@@ -281,32 +242,12 @@ impl<'a> Narrator<'a> {
         let _ = writeln!(
             out,
             "\nResult after {} rounds: {}",
-            record.end.rounds,
-            match record.end.outcome {
-                Outcome::Win {
-                    seat,
-                    last_standing,
-                } => format!(
-                    "{} wins{}",
-                    self.name(seat),
-                    if last_standing {
-                        " (last player left)"
-                    } else {
-                        ""
-                    }
-                ),
-                Outcome::Draw { round_cap: true } => "draw (round cap)".into(),
-                Outcome::Draw { round_cap: false } => "draw (every player out)".into(),
-                Outcome::Unfinished => "unfinished".into(),
-            }
+            end.rounds,
+            tell.outcome(end.outcome, "draw (every player out)")
         );
         for s in 0..self.setup.players {
-            let _ = writeln!(
-                out,
-                "  {}: {}",
-                self.name(s),
-                describe_herd(&record.end.final_position.herds[s])
-            );
+            let herd = describe_herd(&end.final_position.herds[s]);
+            let _ = writeln!(out, "  {}: {herd}", self.name(s));
         }
         out
     }
@@ -363,8 +304,7 @@ mod tests {
     use crate::game::Hosted;
     use crate::game::{Game, Host, Seat, Table};
     use crate::games::farm::tests::support::{play_game, FarmPlayer, SeededDice};
-    use crate::games::farm::{AcceptView, Farm, Fault, Observation};
-    use crate::records::RecordMeta;
+    use crate::games::farm::{AcceptView, AgentLog, Farm, Fault, FaultPolicy, Observation};
     use crate::sandbox::{run_with_big_stack, Limits, Sandbox};
 
     use crate::games::farm::tests::support::LOGGING_PASSER as PASSER;
@@ -387,13 +327,16 @@ mod tests {
             policy: FaultPolicy::LoseMove,
             ..Setup::standard(2, 3, 2)
         };
-        let record = play_game(&setup, &mut [&mut Evil, &mut Evil], &mut SeededDice::new(3));
+        let mut record = play_game(&setup, &mut [&mut Evil, &mut Evil], &mut SeededDice::new(3));
         let names = vec![
             "evil\u{1b}]0;title\u{7}".to_string(),
             "two\u{9b}31m".to_string(),
         ];
-        let logs: Logs = vec![(1, 0, "first\n\u{1b}[2Kok  forged\r\n".to_string())];
-        let text = Narrator::new(&names, &setup).narrate(&record, Some(&logs));
+        record.turns[0].logs = vec![AgentLog {
+            seat: 0,
+            text: "first\n\u{1b}[2Kok  forged\r\n".to_string(),
+        }];
+        let text = Narrator::new(&names, &setup, true).narrate(&record);
         assert!(
             !text.chars().any(|c| c.is_control() && c != '\n'),
             "{text:?}"
@@ -414,17 +357,7 @@ mod tests {
         let sb = Sandbox::new(crate::games::registry().agents(), Limits::default()).unwrap();
         let m = sb.load_bytes("quiet", PASSER.as_bytes()).unwrap();
         let names = vec!["a".to_string(), "b".to_string()];
-        let table = Table {
-            seed: 5,
-            round_cap: 20,
-            policy: FaultPolicy::Forfeit,
-            settings: Default::default(),
-            meta: RecordMeta {
-                names: names.clone(),
-                agent_hashes: vec![None, None],
-                limits: Default::default(),
-            },
-        };
+        let table = Table::named(5, 20, FaultPolicy::Forfeit, names.clone());
         let seats = [Seat::Agent(&m), Seat::Agent(&m)];
         let played =
             run_with_big_stack(|| Hosted(Farm).play(&Host::default(), &table, &seats)).unwrap();
@@ -434,8 +367,7 @@ mod tests {
             .flatten()
             .all(|u| u.fuel > 0 && u.max_decision_fuel > 0));
         let record = played.detail.downcast_ref::<GameRecord>().unwrap();
-        let logs = logs_of(record);
-        let text = Narrator::new(&names, &record.setup).narrate(record, Some(&logs));
+        let text = Narrator::new(&names, &record.setup, true).narrate(record);
         assert!(text.contains("Turn 1 (round 1): a"), "{text}");
         assert!(text.contains("a passes"), "{text}");
         assert!(text.contains("rolls: fox die"), "{text}");
@@ -454,7 +386,7 @@ mod tests {
         );
         let names = vec!["a".to_string(), "b".to_string()];
         let setup = Setup::standard(2, 1, 10);
-        let n = Narrator::new(&names, &setup);
+        let n = Narrator::new(&names, &setup, false);
         let offer = Offer::with_player(1, Herd([0, 1, 0, 0, 0, 0, 0]), Herd([6, 0, 0, 0, 0, 0, 0]));
         assert_eq!(n.offer(0, &offer), "offers b 1 sheep for 6 rabbits");
         let mut bad = Offer::PASS;

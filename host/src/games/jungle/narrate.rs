@@ -7,7 +7,9 @@ use jungle_rules::{Kind, Move, Piece, Position, Side, Square, FILES, RANKS};
 
 use super::turn::{EndReason, GameEnd, Ply};
 use super::GameRecord;
-use crate::game::{FaultPolicy, Outcome};
+pub use crate::game::words::thousands as fuel;
+use crate::game::words::Teller;
+use crate::game::Outcome;
 use crate::terminal;
 
 /// The board as text, rank 9 at the top, with the pieces' letters (upper case: the first
@@ -78,19 +80,6 @@ pub fn piece_name(p: Piece) -> &'static str {
     }
 }
 
-/// A fuel figure with thousands separators: 60,000,000.
-pub fn fuel(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 /// One ply in words, without the board: `  12. b greedy: e7e6 elephant, takes the rat  (fuel
 /// 1,234; clock 58,000,000)`. `name` gives a seat's (sanitized) name.
 pub fn ply_line(ply: &Ply, name: &dyn Fn(usize) -> String) -> String {
@@ -159,12 +148,8 @@ pub fn result_line(end: &GameEnd, name: &dyn Fn(usize) -> String) -> String {
 /// when `boards`, and after every capture otherwise), the final board and the result. `logs`
 /// adds what the agents logged, under the ply they logged it in.
 pub fn narrate(names: &[String], record: &GameRecord, logs: bool, boards: bool) -> String {
-    let name = |seat: usize| {
-        names
-            .get(seat)
-            .map(|n| terminal::line(n).into_owned())
-            .unwrap_or_else(|| format!("seat {seat}"))
-    };
+    let tell = Teller { names, logs };
+    let name = |seat: usize| tell.name(seat);
     let setup = &record.setup;
     let mut out = String::new();
     let _ = writeln!(
@@ -180,20 +165,8 @@ pub fn narrate(names: &[String], record: &GameRecord, logs: bool, boards: bool) 
         fuel(setup.clock.increment),
         fuel(setup.clock.decision_cap),
         setup.ply_cap(),
-        match setup.policy {
-            FaultPolicy::Forfeit => "forfeit",
-            FaultPolicy::LoseMove => "lose_move",
-        }
+        setup.policy.name()
     );
-    let print_logs = |logs_of: &[crate::game::AgentLog], out: &mut String| {
-        if logs {
-            for l in logs_of {
-                for line in terminal::log_lines(&l.text) {
-                    let _ = writeln!(out, "        [{} log] {line}", name(l.seat));
-                }
-            }
-        }
-    };
     for f in &record.end.started.load_faults {
         let _ = writeln!(
             out,
@@ -203,13 +176,13 @@ pub fn narrate(names: &[String], record: &GameRecord, logs: bool, boards: bool) 
             terminal::line(&f.fault.detail)
         );
     }
-    print_logs(&record.end.started.logs, &mut out);
+    tell.logs(&mut out, "        ", &record.end.started.logs);
     let _ = writeln!(out, "{}", setup.start);
     out.push_str(&board(&setup.start, None));
     out.push('\n');
     for ply in &record.turns {
         let _ = writeln!(out, "{}", ply_line(ply, &name));
-        print_logs(&ply.logs, &mut out);
+        tell.logs(&mut out, "        ", &ply.logs);
         if boards || ply.captured.is_some() {
             out.push('\n');
             out.push_str(&board(
@@ -266,13 +239,5 @@ mod tests {
         let text = board(&start.after(mv), Some(mv));
         assert!(text.contains(" 4  [E] ~ "), "{text}");
         assert!(text.contains(" 3   *  .  W "), "{text}");
-    }
-
-    #[test]
-    fn fuel_has_separators() {
-        assert_eq!(fuel(0), "0");
-        assert_eq!(fuel(999), "999");
-        assert_eq!(fuel(1000), "1,000");
-        assert_eq!(fuel(60_000_000), "60,000,000");
     }
 }
