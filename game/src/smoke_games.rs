@@ -15,8 +15,11 @@ use crate::kept::Kept;
 use crate::player::Native;
 use crate::rules::Rules;
 use crate::smoke_game;
+use crate::started::Started;
 use crate::terminal;
-use crate::vocab::SeatUsage;
+use crate::vocab::{AgentLog, SeatUsage};
+use crate::words::won_or_lost;
+use crate::Fault;
 
 /// A game's part of its smoke games.
 pub trait SmokeGames: Rules {
@@ -68,6 +71,80 @@ pub struct SmokeGame<'a, R: Rules> {
 }
 
 impl<R: Rules> SmokeGame<'_, R> {
+    /// `game N (seed S)`, after `game` (the game's title, or nothing): where a fault was seen.
+    pub fn context(&self, game: &str) -> String {
+        format!("{game}game {} (seed {})", self.number, self.seed)
+    }
+
+    /// How the game ended for the agent, of the game's `winner`: `won`, `lost`, or `drawn` (in
+    /// the game's words) when no one won.
+    pub fn result(&self, winner: Option<usize>, drawn: &'static str) -> &'static str {
+        won_or_lost(winner, self.seat).unwrap_or(drawn)
+    }
+
+    /// The name of `seat` in a game against built-in players called `others`: the agent's,
+    /// ready for a terminal, in its seat.
+    pub fn name_or(&self, seat: usize, others: &str) -> String {
+        if seat == self.seat {
+            terminal::line(self.agent.name()).into_owned()
+        } else {
+            others.to_owned()
+        }
+    }
+
+    /// The line of a game told by decision, but its end: `  game 1 (seed 1, seat 0): won:
+    /// {ended}; 40 decisions, 1.2M fuel (50k at most)`, the figures in the game's words (`fuel`),
+    /// the fuel of the agent's `decisions` added to `spent`.
+    pub fn decisions_line(
+        &self,
+        spent: &mut Spent,
+        fuel: fn(u64) -> String,
+        (winner, ended): (Option<usize>, String),
+        decisions: &[u64],
+    ) -> String {
+        let (used, max) = spent.add(decisions.iter().copied());
+        format!(
+            "  game {} (seed {}, seat {}): {}: {ended}; {} decisions, {} fuel ({} at most)",
+            self.number,
+            self.seed,
+            self.seat,
+            self.result(winner, "drawn"),
+            decisions.len(),
+            fuel(used),
+            fuel(max)
+        )
+    }
+
+    /// The agent's fault in a decision, at `at` (`Jungle game 1 (seed 1), ply 7`), to `smoke`.
+    pub fn fault(&self, smoke: &mut Smoke, out: &mut dyn Write, at: &str, fault: &Fault) {
+        let what = format!("{} fault: {}", fault.kind.name(), fault.detail);
+        smoke.fault(out, at, &what);
+    }
+
+    /// The agent's fault while loading, if it had one, in `context`, to `smoke`.
+    pub fn load_fault(&self, smoke: &mut Smoke, out: &mut dyn Write, context: &str, s: &Started) {
+        for f in s.load_faults.iter().filter(|f| f.seat == self.seat) {
+            let f = &f.fault;
+            let what = format!("{} fault while loading: {}", f.kind.name(), f.detail);
+            smoke.fault(out, context, &what);
+        }
+    }
+
+    /// What the agent logged while loading (`turn 0`) and in each of `turns` (its number and its
+    /// logs), when its logs are told.
+    pub fn turn_logs<'l>(
+        &self,
+        out: &mut dyn Write,
+        start: &'l [AgentLog],
+        turns: impl Iterator<Item = (u32, &'l [AgentLog])>,
+    ) {
+        let start = start.iter().map(|l| (0, l));
+        let turns = turns.flat_map(|(turn, logs)| logs.iter().map(move |l| (turn, l)));
+        for (turn, l) in start.chain(turns).filter(|(_, l)| l.seat == self.seat) {
+            self.log(out, &format!("turn {turn}"), &l.text);
+        }
+    }
+
     /// What the agent logged at `at` (`turn 7`), one line each (`    [log, turn 7] ...`), when
     /// its logs are told.
     pub fn log(&self, out: &mut dyn Write, at: &str, text: &str) {

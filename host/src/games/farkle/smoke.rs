@@ -120,9 +120,9 @@ impl SmokeGames for Farkle {
             usage.max_decision_fuel,
             crate::terminal::millis(game.took)
         );
+        let context = game.context("Farkle ");
         for (at, what) in &report.faults {
-            let context = format!("Farkle game {} (seed {seed}){at}", game.number);
-            smoke.fault(out, &context, what);
+            smoke.fault(out, &format!("{context}{at}"), what);
         }
         for (reason, n) in &report.rejections {
             let reason = farkle_rules::Reject::ALL
@@ -136,14 +136,8 @@ impl SmokeGames for Farkle {
             );
             *smoke.warnings.entry(warning).or_default() += n;
         }
-        let start = record.end.started.logs.iter().map(|l| (0, l));
-        let turns = record
-            .turns
-            .iter()
-            .flat_map(|t| t.logs.iter().map(move |l| (t.turn, l)));
-        for (turn, log) in start.chain(turns) {
-            game.log(out, &format!("turn {turn}"), &log.text);
-        }
+        let turns = record.turns.iter().map(|t| (t.turn, &t.logs[..]));
+        game.turn_logs(out, &record.end.started.logs, turns);
     }
 
     fn smoke_close(&self, reached: Vec<usize>, games: u32, out: &mut dyn Write) {

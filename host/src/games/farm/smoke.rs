@@ -46,10 +46,8 @@ impl SmokeGames for Farm {
         tally.0 += fuel;
         tally.1 += game.usage.decisions;
         let result = match record.end.outcome {
-            Outcome::Win { seat: w, .. } if w == seat => "won",
-            Outcome::Win { .. } => "lost",
-            Outcome::Draw { .. } => "draw",
             Outcome::Unfinished => "unfinished",
+            outcome => game.result(outcome.winner(), "draw"),
         };
         let _ = writeln!(
             out,
@@ -60,7 +58,7 @@ impl SmokeGames for Farm {
             record.turns.len(),
             terminal::millis(game.took)
         );
-        let context = format!("game {} (seed {})", game.number, game.seed);
+        let context = game.context("");
         for e in all_events(record) {
             match e {
                 Event::Fault {
@@ -89,14 +87,8 @@ impl SmokeGames for Farm {
                 _ => {}
             }
         }
-        let start = record.end.start_logs.iter().map(|l| (0, l));
-        let turns = record
-            .turns
-            .iter()
-            .flat_map(|t| t.logs.iter().map(move |l| (t.turn, l)));
-        for (turn, l) in start.chain(turns).filter(|(_, l)| l.seat == seat) {
-            game.log(out, &format!("turn {turn}"), &l.text);
-        }
+        let turns = record.turns.iter().map(|t| (t.turn, &t.logs[..]));
+        game.turn_logs(out, &record.end.start_logs, turns);
     }
 
     fn smoke_close(&self, (fuel, decisions): (u64, u64), _games: u32, out: &mut dyn Write) {

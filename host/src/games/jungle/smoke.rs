@@ -12,7 +12,7 @@ use super::settings::DEFAULT;
 use super::turn::{EndReason, FuelClock, Setup};
 use super::{native, Jungle};
 use crate::game::smoke_games::{SmokeGame, SmokeGames, Spent};
-use crate::game::{FaultPolicy, Native, Outcome, Smoke};
+use crate::game::{FaultPolicy, Native, Smoke};
 use crate::sandbox::AgentModule;
 use crate::terminal;
 
@@ -52,51 +52,26 @@ impl SmokeGames for Jungle {
         smoke: &mut Smoke,
         out: &mut dyn Write,
     ) {
-        let (record, seat, seed, number) = (&game.kept, game.seat, game.seed, game.number);
-        let mine: Vec<_> = record.turns.iter().filter(|p| p.seat == seat).collect();
-        let (used, max) = spent.add(mine.iter().map(|p| p.fuel));
-        let end = &record.end;
-        let result = match end.outcome {
-            Outcome::Win { seat: w, .. } if w == seat => "won",
-            Outcome::Win { .. } => "lost",
-            _ => "drawn",
-        };
-        let name = |s: usize| {
-            if s == seat {
-                terminal::line(game.agent.name()).into_owned()
-            } else {
-                "random".to_string()
-            }
-        };
+        let (seat, end) = (game.seat, &game.kept.end);
+        let mine: Vec<_> = game.kept.turns.iter().filter(|p| p.seat == seat).collect();
+        let ended = result_line(end, &|s| game.name_or(s, "random"));
+        let fuels: Vec<u64> = mine.iter().map(|p| p.fuel).collect();
         let _ = writeln!(
             out,
-            "  game {number} (seed {seed}, seat {seat}): {result}: {}; {} decisions, {} fuel ({} \
-             at most), clock at the end {}, {}",
-            result_line(end, &name),
-            mine.len(),
-            fuel(used),
-            fuel(max),
+            "{}, clock at the end {}, {}",
+            game.decisions_line(spent, fuel, (end.outcome.winner(), ended), &fuels),
             fuel(end.clocks[seat]),
             terminal::millis(game.took)
         );
-        for f in end.started.load_faults.iter().filter(|f| f.seat == seat) {
-            let what = format!(
-                "{} fault while loading: {}",
-                f.fault.kind.name(),
-                f.fault.detail
-            );
-            smoke.fault(out, &format!("Jungle game {number} (seed {seed})"), &what);
-        }
+        let context = game.context("Jungle ");
+        game.load_fault(smoke, out, &context, &end.started);
         for p in &mine {
             if let Some(f) = &p.fault {
-                let what = format!("{} fault: {}", f.fault.kind.name(), f.fault.detail);
-                let at = format!("Jungle game {number} (seed {seed}), ply {}", p.turn);
-                smoke.fault(out, &at, &what);
+                game.fault(smoke, out, &format!("{context}, ply {}", p.turn), &f.fault);
             }
         }
         if end.reason == EndReason::Time && end.outcome.winner() != Some(seat) {
-            let msg =
-                format!("Jungle game {number} (seed {seed}): lost on time (its clock ran out)");
+            let msg = format!("{context}: lost on time (its clock ran out)");
             let _ = writeln!(out, "    {}", terminal::line(&msg));
             smoke.errors.push(msg);
         }

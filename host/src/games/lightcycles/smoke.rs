@@ -12,9 +12,8 @@ use super::rules::{FuelClock, Setup};
 use super::settings::DEFAULT;
 use super::{native, Lightcycles};
 use crate::game::smoke_games::{SmokeGame, SmokeGames, Spent};
-use crate::game::{FaultPolicy, Native, Outcome, Smoke};
+use crate::game::{FaultPolicy, Native, Smoke};
 use crate::sandbox::AgentModule;
-use crate::terminal;
 
 impl SmokeGames for Lightcycles {
     type Tally = Spent;
@@ -59,46 +58,23 @@ impl SmokeGames for Lightcycles {
         smoke: &mut Smoke,
         out: &mut dyn Write,
     ) {
-        let (record, seat, seed, number) = (&game.kept, game.seat, game.seed, game.number);
-        let mine: Vec<_> = record
+        let (seat, end) = (game.seat, &game.kept.end);
+        let mine: Vec<_> = game
+            .kept
             .turns
             .iter()
             .flat_map(|t| t.moves.iter().map(move |m| (t.tick, m)))
             .filter(|(_, m)| m.seat == seat && m.asked)
             .collect();
-        let (used, max) = spent.add(mine.iter().map(|(_, m)| m.fuel));
-        let end = &record.end;
-        let result = match end.outcome {
-            Outcome::Win { seat: w, .. } if w == seat => "won",
-            Outcome::Win { .. } => "lost",
-            _ => "drawn",
-        };
-        let name = |s: usize| {
-            if s == seat {
-                terminal::line(game.agent.name()).into_owned()
-            } else {
-                "random".to_string()
-            }
-        };
-        let _ = writeln!(
-            out,
-            "  game {number} (seed {seed}, seat {seat}): {result}: {}; {} decisions, {} fuel ({} \
-             at most)",
-            result_line(end, &name),
-            mine.len(),
-            fuel(used),
-            fuel(max),
-        );
-        let context = format!("light cycles game {number} (seed {seed})");
-        for f in end.started.load_faults.iter().filter(|f| f.seat == seat) {
-            let f = &f.fault;
-            let what = format!("{} fault while loading: {}", f.kind.name(), f.detail);
-            smoke.fault(out, &context, &what);
-        }
+        let ended = result_line(end, &|s| game.name_or(s, "random"));
+        let fuels: Vec<u64> = mine.iter().map(|(_, m)| m.fuel).collect();
+        let line = game.decisions_line(spent, fuel, (end.outcome.winner(), ended), &fuels);
+        let _ = writeln!(out, "{line}");
+        let context = game.context("light cycles ");
+        game.load_fault(smoke, out, &context, &end.started);
         for (tick, m) in &mine {
             if let Some(f) = &m.fault {
-                let what = format!("{} fault: {}", f.fault.kind.name(), f.fault.detail);
-                smoke.fault(out, &format!("{context}, tick {tick}"), &what);
+                game.fault(smoke, out, &format!("{context}, tick {tick}"), &f.fault);
                 if f.time {
                     let msg = format!("{context}: out on time (its clock ran out)");
                     smoke.errors.push(msg);
