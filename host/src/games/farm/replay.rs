@@ -6,36 +6,15 @@ use std::borrow::Cow;
 
 use anyhow::Context;
 use farm_rules::{ANIMALS, KINDS, START_STOCK};
-use serde::{Serialize, Serializer};
+use serde::Serialize;
 
-use crate::game::json::{Json, Object};
-use crate::game::replay::{json, of_type, player_names, RecordLines, NULL};
+use crate::game::json::Json;
+use crate::game::replay::{of_type, player_names, Data, Edited, RecordLines, StartEnd, NULL};
 
 type Counts = [i64; KINDS];
 
 /// The party that is not a seat, as the events name it.
 static STOCK: Json<'static> = Json::String(Cow::Borrowed("stock"));
-
-/// Fields in key order (see `crate::report::replay`).
-#[derive(Serialize)]
-struct FarmReplay<'r> {
-    fault_policy: Option<&'r Json<'r>>,
-    #[serde(rename = "final")]
-    final_position: Option<Position>,
-    game: &'static str,
-    id: usize,
-    initial: Initial<'r>,
-    outcome: Option<&'r Json<'r>>,
-    players: Vec<&'r str>,
-    record: &'r str,
-    round_cap: Option<&'r Json<'r>>,
-    rounds: Option<&'r Json<'r>>,
-    seed: Option<&'r Json<'r>>,
-    /// False would mean the events do not add up to the final position the record states: the
-    /// viewer then warns that the record should be checked with `arena verify`.
-    tally_matches_final: Option<bool>,
-    turns: Vec<Turn<'r>>,
-}
 
 #[derive(Serialize)]
 struct Position {
@@ -52,42 +31,18 @@ struct Initial<'r> {
     to_move: Cow<'r, Json<'r>>,
 }
 
-/// A turn line without its `type`, with the tally after it.
-struct Turn<'r> {
-    line: &'r Object<'r>,
-    herds: Vec<Counts>,
-    stock: Counts,
-    out: Vec<usize>,
-}
-
 /// A field the report adds to a turn line.
 #[derive(Serialize)]
 #[serde(untagged)]
-enum Added<'t> {
-    Herds(&'t [Counts]),
-    Stock(&'t Counts),
-    Out(&'t [usize]),
-}
-
-impl Serialize for Turn<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let added = [
-            ("herds", Added::Herds(&self.herds)),
-            ("out", Added::Out(&self.out)),
-            ("stock", Added::Stock(&self.stock)),
-        ];
-        self.line.serialize_edited(serializer, "type", &added)
-    }
+enum Added {
+    Herds(Vec<Counts>),
+    Stock(Counts),
+    Out(Vec<usize>),
 }
 
 /// The replay data of a game, as JSON, from its record's lines.
 pub(super) fn replay(r: &RecordLines<'_>) -> anyhow::Result<Vec<u8>> {
-    let &RecordLines {
-        id,
-        record,
-        setup,
-        lines,
-    } = r;
+    let (setup, lines) = (r.setup, r.lines);
     let players = player_names(setup)?;
     let n = players.len();
     let start = setup.get("start").filter(|s| !s.is_null());
@@ -110,10 +65,11 @@ pub(super) fn replay(r: &RecordLines<'_>) -> anyhow::Result<Vec<u8>> {
         }
         tally.stock = counts(start.get("stock"))?;
     }
-    let start_events = of_type(lines, "start").next().and_then(|l| l.get("events"));
-    tally.apply_all(start_events)?;
+    let ends = StartEnd::of(lines);
+    let start_events = ends.start_list("events");
+    tally.apply_all(Some(&start_events))?;
     let initial = Initial {
-        events: start_events.map_or_else(|| Cow::Owned(Json::Array(Vec::new())), Cow::Borrowed),
+        events: start_events,
         herds: tally.herds.clone(),
         out: tally.out.clone(),
         stock: tally.stock,
@@ -127,16 +83,15 @@ pub(super) fn replay(r: &RecordLines<'_>) -> anyhow::Result<Vec<u8>> {
         tally
             .apply_all(line.get("events"))
             .with_context(|| format!("turn {}", line.get("turn").unwrap_or(&NULL)))?;
-        turns.push(Turn {
-            line,
-            herds: tally.herds.clone(),
-            stock: tally.stock,
-            out: tally.out.clone(),
-        });
+        let added = [
+            ("herds", Added::Herds(tally.herds.clone())),
+            ("out", Added::Out(tally.out.clone())),
+            ("stock", Added::Stock(tally.stock)),
+        ];
+        turns.push(Edited { line, added });
     }
 
-    let end = of_type(lines, "end").next();
-    let final_position = match end.and_then(|e| e.get("final")) {
+    let final_position = match ends.end("final") {
         Some(f) => Some(Position {
             herds: f
                 .get("herds")
@@ -151,21 +106,17 @@ pub(super) fn replay(r: &RecordLines<'_>) -> anyhow::Result<Vec<u8>> {
     let tally_matches_final = final_position
         .as_ref()
         .map(|f| f.herds == tally.herds && f.stock == tally.stock);
-    Ok(json(&FarmReplay {
-        fault_policy: setup.get("fault_policy"),
-        final_position,
-        game: super::NAME,
-        id,
-        initial,
-        outcome: end.and_then(|e| e.get("outcome")),
-        players,
-        record,
-        round_cap: setup.get("round_cap"),
-        rounds: end.and_then(|e| e.get("rounds")),
-        seed: setup.get("seed"),
-        tally_matches_final,
-        turns,
-    }))
+    let mut data = Data::new(super::NAME, r, &players);
+    data.setup(&["fault_policy", "round_cap", "seed"]);
+    data.end(&ends, &["outcome", "rounds"]);
+    data.set("final", &final_position);
+    data.set("initial", &initial);
+    // False would mean the events do not add up to the final position the record states: the
+    // viewer then warns that the record should be checked with `arena verify`.
+    data.set("tally_matches_final", &tally_matches_final);
+    // The turn lines, each with the herds, the seats out and the stock after it.
+    data.set("turns", &turns);
+    Ok(data.json())
 }
 
 /// Animal counts of a record herd (`{"rabbit":3}`), by kind index.

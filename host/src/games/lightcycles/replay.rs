@@ -5,43 +5,12 @@
 
 use anyhow::Context;
 use lightcycles_rules::Content;
-use serde::{Serialize, Serializer};
 
 use super::rules::Setup;
 use super::settings::DEFAULT;
-use crate::game::json::{Json, Object};
-use crate::game::replay::{json, of_type, player_names, RecordLines};
+use crate::game::json::Json;
+use crate::game::replay::{of_type, player_names, Data, Edited, RecordLines, StartEnd};
 use crate::game::FaultPolicy;
-
-/// Fields in key order (the report writes its JSON in key order).
-#[derive(Serialize)]
-struct LightcyclesReplay<'r> {
-    end: Option<&'r Json<'r>>,
-    game: &'static str,
-    height: u32,
-    id: usize,
-    outcome: Option<&'r Json<'r>>,
-    places: Option<&'r Json<'r>>,
-    players: Vec<&'r str>,
-    record: &'r str,
-    /// A string: JavaScript numbers would round a 64-bit seed.
-    seed: String,
-    /// Each seat's start cell, `[x, y]`.
-    starts: Vec<[u8; 2]>,
-    ticks: Vec<TurnData<'r>>,
-    /// The wall cells, `y × width + x`.
-    walls: Vec<usize>,
-    width: u32,
-}
-
-/// A turn line without its `type`.
-struct TurnData<'r>(&'r Object<'r>);
-
-impl Serialize for TurnData<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.0.serialize_edited::<S, ()>(serializer, "type", &[])
-    }
-}
 
 /// The replay data of a game, as JSON, from its record's lines.
 pub(super) fn replay(r: &RecordLines<'_>) -> anyhow::Result<Vec<u8>> {
@@ -75,10 +44,10 @@ pub(super) fn replay(r: &RecordLines<'_>) -> anyhow::Result<Vec<u8>> {
     rules.check()?;
     let start = rules.start().expect("a checked setup starts");
     let grid = start.grid();
-    let walls = (0..grid.len())
+    let walls: Vec<usize> = (0..grid.len())
         .filter(|&i| grid.get(grid.pos(i)) == Content::Wall)
         .collect();
-    let starts = start
+    let starts: Vec<[u8; 2]> = start
         .cycles()
         .iter()
         .map(|c| [c.head.x, c.head.y])
@@ -91,22 +60,19 @@ pub(super) fn replay(r: &RecordLines<'_>) -> anyhow::Result<Vec<u8>> {
                 let tick = line.get("tick").map(Json::to_string).unwrap_or_default();
                 format!("tick {tick}: no moves")
             })?;
-        ticks.push(TurnData(line));
+        ticks.push(Edited::whole(line));
     }
-    let end = of_type(r.lines, "end").next();
-    Ok(json(&LightcyclesReplay {
-        end: end.and_then(|e| e.get("end")),
-        game: super::NAME,
-        height,
-        id: r.id,
-        outcome: end.and_then(|e| e.get("outcome")),
-        places: end.and_then(|e| e.get("places")),
-        players,
-        record: r.record,
-        seed: rules.seed.to_string(),
-        starts,
-        ticks,
-        walls,
-        width,
-    }))
+    let ends = StartEnd::of(r.lines);
+    let mut data = Data::new(super::NAME, r, &players);
+    data.end(&ends, &["end", "outcome", "places"]);
+    data.set("height", &height);
+    // A string: JavaScript numbers would round a 64-bit seed.
+    data.set("seed", &rules.seed.to_string());
+    // Each seat's start cell, `[x, y]`.
+    data.set("starts", &starts);
+    data.set("ticks", &ticks);
+    // The wall cells, `y × width + x`.
+    data.set("walls", &walls);
+    data.set("width", &width);
+    Ok(data.json())
 }
