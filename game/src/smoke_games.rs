@@ -115,7 +115,7 @@ impl<R: Rules> SmokeGame<'_, R> {
         )
     }
 
-    /// The agent's fault in a decision, at `at` (`Jungle game 1 (seed 1), ply 7`), to `smoke`.
+    /// The agent's fault in a decision, at `at` (`game 1 (seed 1), turn 7`), to `smoke`.
     pub fn fault(&self, smoke: &mut Smoke, out: &mut dyn Write, at: &str, fault: &Fault) {
         let what = format!("{} fault: {}", fault.kind.name(), fault.detail);
         smoke.fault(out, at, &what);
