@@ -13,6 +13,7 @@
 //! The vocabulary every game shares with the arena is here too: [`Outcome`], [`Summary`],
 //! [`FaultNote`], [`Fault`], [`FaultPolicy`], [`Table`], the seeds and dice ([`seed`]).
 
+mod abi_calls;
 pub mod component;
 pub mod fault;
 pub mod fuel_clock;

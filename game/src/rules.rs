@@ -11,8 +11,7 @@
 
 use std::ops::ControlFlow;
 
-pub use arena_sandbox::Init;
-use arena_sandbox::WasmPlayer;
+pub use arena_sandbox::{Init, WasmPlayer};
 
 use crate::{Fault, FaultKind, FaultPolicy, GameInfo, Host, Summary, Table};
 

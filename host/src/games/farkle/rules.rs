@@ -10,10 +10,9 @@ use super::abi::{encode_observation, read_answer};
 use super::turn::{Answer, GameEnd, Observation, RollRecord, Setup, TurnEnd, TurnRecord};
 use super::{Farkle, INFO};
 use crate::game::{
-    AgentLog, Answered, Decided, Dice, Fault, Faults, GameInfo, Host, Loaded, Next, Outcome,
-    Question, Rules, Started, Summary, Table,
+    AgentLog, Answered, Decided, Dice, Faults, GameInfo, Host, Loaded, Next, Outcome, Question,
+    Rules, Started, Summary, Table,
 };
-use crate::sandbox::WasmPlayer;
 
 /// The turn being played.
 struct Playing {
@@ -351,21 +350,9 @@ impl Rules for Farkle {
         )
     }
 
-    fn encode(&self, q: &Question, obs: &Observation<'_>, buf: &mut [u8]) -> usize {
-        let _ = q;
-        encode_observation(obs, buf)
-    }
-
-    fn decode(&self, _q: &Question, ret: i32, buf: &[u8]) -> Result<Answer, Fault> {
-        read_answer(ret, buf)
-    }
-
-    fn call_component(
-        &self,
-        _q: &Question,
-        obs: &Observation<'_>,
-        player: &mut WasmPlayer,
-    ) -> Result<Answer, Fault> {
-        super::component::draft(player, obs)
+    crate::game::abi_calls! {
+        encode: encode_observation,
+        decode: read_answer,
+        component: super::component::draft,
     }
 }

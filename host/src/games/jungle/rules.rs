@@ -14,7 +14,6 @@ use crate::game::{
     AgentLog, Answered, Decided, Fault, FaultKind, FaultPolicy, Faults, GameInfo, Host, Loaded,
     Next, Outcome, Question, Rules, Started, Summary, Table,
 };
-use crate::sandbox::WasmPlayer;
 
 /// One decision the game asks of the side to move: what the seat is shown.
 #[derive(Clone, Copy, Debug)]
@@ -311,20 +310,9 @@ impl Rules for Jungle {
         Summary::of(end.outcome, end.turns, end.rounds(), &end.forfeits, None)
     }
 
-    fn encode(&self, _q: &Question, ask: &Ask, buf: &mut [u8]) -> usize {
-        encode_observation(ask, buf)
-    }
-
-    fn decode(&self, _q: &Question, ret: i32, buf: &[u8]) -> Result<Move, Fault> {
-        read_answer(ret, buf)
-    }
-
-    fn call_component(
-        &self,
-        _q: &Question,
-        ask: &Ask,
-        player: &mut WasmPlayer,
-    ) -> Result<Move, Fault> {
-        super::component::choose(player, ask)
+    crate::game::abi_calls! {
+        encode: encode_observation,
+        decode: read_answer,
+        component: super::component::choose,
     }
 }
