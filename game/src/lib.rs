@@ -27,6 +27,7 @@ pub mod record;
 pub mod registry;
 pub mod replay;
 pub mod rules;
+pub mod rounds;
 pub mod seed;
 mod smoke;
 pub mod smoke_games;

@@ -10,6 +10,7 @@ use super::abi::{encode_observation, read_answer};
 use super::turn::{EndReason, GameEnd, Ply, PlyFault, Setup};
 use super::{Jungle, INFO};
 use crate::game::fuel_clock::Asked;
+use crate::game::rounds::standing;
 use crate::game::{
     AgentLog, Answered, Decided, Fault, FaultKind, FaultPolicy, Faults, GameInfo, Host, Loaded,
     Next, Outcome, Question, Rules, Started, Summary, Table,
@@ -90,8 +91,7 @@ impl Rules for Jungle {
     }
 
     fn setup(&self, table: &Table, host: &Host<'_>) -> anyhow::Result<Setup> {
-        let players = table.meta.names.len();
-        anyhow::ensure!(players == 2, "Jungle is played by 2 players, not {players}");
+        INFO.check_players(table.meta.names.len())?;
         Setup::of(table, host)
     }
 
@@ -111,22 +111,10 @@ impl Rules for Jungle {
             finished: None,
             ended: None,
         };
-        state.ended = match state.started.load_faults.as_slice() {
-            [] => None,
-            [one] => Some((
-                Outcome::Win {
-                    seat: 1 - one.seat,
-                    last_standing: true,
-                },
-                EndReason::Forfeit,
-                vec![one.seat],
-            )),
-            _ => Some((
-                Outcome::Draw { round_cap: false },
-                EndReason::Forfeit,
-                vec![0, 1],
-            )),
-        };
+        // A seat whose agent failed to load forfeits.
+        let faulted: Vec<usize> = state.started.load_faults.iter().map(|f| f.seat).collect();
+        state.ended = standing(2, |s| faulted.contains(&s))
+            .map(|outcome| (outcome, EndReason::Forfeit, faulted));
         state
     }
 
