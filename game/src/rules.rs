@@ -84,6 +84,25 @@ pub struct Question {
     pub allowance: Option<u64>,
 }
 
+impl Question {
+    /// `seat` is asked the decision `decision`, on the sandbox's budget per decision.
+    pub fn new(seat: usize, decision: usize) -> Question {
+        Question {
+            seat,
+            decision,
+            allowance: None,
+        }
+    }
+
+    /// The same question, on a clock that allows the decision `fuel` at the most.
+    pub fn on_clock(self, fuel: u64) -> Question {
+        Question {
+            allowance: Some(fuel),
+            ..self
+        }
+    }
+}
+
 /// A seat's decision as the rules receive it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Decided<A> {

@@ -209,11 +209,7 @@ impl Rules for Farkle {
             target: state.setup.target,
             round_cap: state.setup.round_cap,
         };
-        let q = Question {
-            seat,
-            decision: 0,
-            allowance: None,
-        };
+        let q = Question::new(seat, 0);
         (q, obs)
     }
 

@@ -294,11 +294,7 @@ impl Rules for Farm {
         };
         let seen = state.cursors[seat];
         state.cursors[seat] = state.log.len();
-        let q = Question {
-            seat,
-            decision: if offer.is_some() { ACCEPT } else { TRADE },
-            allowance: None,
-        };
+        let q = Question::new(seat, if offer.is_some() { ACCEPT } else { TRADE });
         let asked = Asked {
             observation: Observation {
                 seat,

@@ -176,11 +176,7 @@ impl Rules for Jungle {
             observation,
             allowance,
         };
-        let q = Question {
-            seat,
-            decision: 0,
-            allowance: Some(allowance),
-        };
+        let q = Question::new(seat, 0).on_clock(allowance);
         (q, ask)
     }
 

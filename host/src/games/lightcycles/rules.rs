@@ -332,11 +332,7 @@ impl Rules for Lightcycles {
             observation,
             allowance,
         };
-        let q = Question {
-            seat,
-            decision: 0,
-            allowance: Some(allowance),
-        };
+        let q = Question::new(seat, 0).on_clock(allowance);
         (q, ask)
     }
 
