@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use farm_rules::{Herd, Position};
 
-use super::native::Sdk;
+use super::native::sdk;
 use super::rules::TRADE;
 use super::turn::{Asked, Observation};
 use super::Farm;
@@ -33,11 +33,11 @@ pub static STRATEGIES: Strategies = Strategies {
 /// A native agent of the strategy `name`.
 pub fn native(name: &str) -> Option<Box<dyn NativeAgent>> {
     Some(match name {
-        "passer" => Box::new(Sdk(passer::Passer)),
-        "greedy" => Box::new(Sdk(greedy::Greedy)),
-        "insurance" => Box::new(Sdk(insurance::Insurance)),
-        "trader" => Box::new(Sdk(trader::Trader)),
-        "shepherd" => Box::new(Sdk(shepherd::Shepherd)),
+        "passer" => Box::new(sdk(passer::Passer)),
+        "greedy" => Box::new(sdk(greedy::Greedy)),
+        "insurance" => Box::new(sdk(insurance::Insurance)),
+        "trader" => Box::new(sdk(trader::Trader)),
+        "shepherd" => Box::new(sdk(shepherd::Shepherd)),
         _ => return None,
     })
 }

@@ -40,7 +40,7 @@ use crate::game::{
     Viewer,
 };
 
-pub use native::{native, Sdk};
+pub use native::{native, sdk};
 pub use rules::{passed, Ask};
 pub use settings::Settings;
 pub use turn::{EndReason, FuelClock, GameEnd, LoadFault, Ply, PlyFault, Setup};

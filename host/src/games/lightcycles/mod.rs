@@ -33,7 +33,7 @@ use crate::game::{
     GameInfo, GameSettings, Kept, Narration, Played, Present, SeatUsage, Template, Viewer,
 };
 
-pub use native::{native, Sdk};
+pub use native::{native, sdk};
 pub use rules::{FuelClock, GameEnd, Setup, TickPlayed};
 pub use settings::Settings;
 
