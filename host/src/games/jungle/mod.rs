@@ -66,16 +66,6 @@ pub struct Jungle;
 /// A game of Jungle as played.
 pub type GameRecord = Kept<Jungle>;
 
-/// Each seat's fuel in a game's decisions: the total and the largest decision.
-fn usage(record: &GameRecord, seat: usize) -> SeatUsage {
-    let mine = record.turns.iter().filter(|p| p.seat == seat);
-    SeatUsage {
-        fuel: record.end.fuel[seat],
-        max_decision_fuel: mine.clone().map(|p| p.fuel).max().unwrap_or(0),
-        decisions: mine.count() as u64,
-    }
-}
-
 impl Present for Jungle {
     /// The game viewer (`jungle.html?game=N`): the board drawn from each position's notation, the
     /// last move, captures and both fuel clocks, with the controls and keys of the other viewers.
@@ -96,13 +86,13 @@ impl Present for Jungle {
         Settings::from_keys(keys)?.to_map()
     }
 
-    fn usage(
-        &self,
-        game: &GameRecord,
-        seat: usize,
-        counted: Option<SeatUsage>,
-    ) -> Option<SeatUsage> {
-        counted.map(|_| usage(game, seat))
+    /// Each seat's fuel on its clock: the total and each decision's.
+    fn usage(&self, game: &GameRecord, seat: usize) -> Option<SeatUsage> {
+        let mine = game.turns.iter().filter(|p| p.seat == seat);
+        Some(SeatUsage::of_decisions(
+            game.end.fuel[seat],
+            mine.map(|p| p.fuel),
+        ))
     }
 
     fn narrate(&self, game: &GameRecord, opts: &Narration<'_>) -> String {
