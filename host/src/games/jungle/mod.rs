@@ -28,16 +28,12 @@ pub mod settings;
 pub mod smoke;
 pub mod turn;
 
-use std::cell::RefCell;
-use std::rc::Rc;
-
 use arena_abi::names;
 
 use crate::game::info::WithPerson;
 use crate::game::replay::RecordLines;
 use crate::game::{
-    GameInfo, GameSettings, Kept, Narration, Perft, Played, Present, Seat, SeatUsage, Template,
-    Viewer,
+    GameInfo, GameSettings, Kept, Narration, Perft, Played, Present, SeatUsage, Template, Viewer,
 };
 
 pub use native::{native, sdk};
@@ -108,26 +104,7 @@ impl Present for Jungle {
     }
 
     fn play_person(&self, game: WithPerson<'_>) -> anyhow::Result<Option<Played>> {
-        let setup = Setup::of(game.table, game.host)?;
-        let (person, agent) = match game.seats {
-            [None, Some(Seat::Agent(m))] => (0, *m),
-            [Some(Seat::Agent(m)), None] => (1, *m),
-            _ => anyhow::bail!(
-                "a person plays Jungle against one agent: `arena play human AGENT` (or `arena \
-                 play AGENT human` to play second)"
-            ),
-        };
-        let screen: human::Screen = Rc::new(RefCell::new(game.io.screen));
-        person::play_with_person(
-            &setup,
-            &game.table.meta,
-            agent,
-            game.opts.names,
-            person,
-            game.io.input,
-            screen,
-            game.opts.logs,
-        )
+        person::play_person(game)
     }
 }
 
