@@ -9,26 +9,55 @@ pub mod __paths {
     pub use arena_sandbox::{wrong_world, ComponentWorld, HostState, Init, WorldPre};
 }
 
-/// The world `arena:games/GAME@1.0.0` of a game (file `wit/GAME.wit`), for the sandbox, over the
-/// module `bindings` that `bindgen!` made of it: the unit struct `World` (a `ComponentWorld`),
+/// The world `arena:games/GAME@1.0.0` of a game (file `wit/GAME.wit`), for the sandbox: the
+/// module `bindings` that `bindgen!` makes of it, the unit struct `World` (a `ComponentWorld`),
 /// the `WorldPre` of the generated `Pre<HostState>` (an agent's `init` is given its seat,
 /// players, seed and round cap) and `fn instance`, an instance as the generated world type (a
-/// `wrong_world` error for another game's).
+/// `wrong_world` error for another game's). The WIT package is the folder `wit` beside the
+/// invoking crate's.
 ///
 /// ```text
 /// arena_game::component_world! {
 ///     /// World `arena:games/dominoes`, for the sandbox.
-///     pub struct DominoesWorld for "dominoes" {
-///         bindings: bindings, world: Dominoes, pre: DominoesPre,
+///     pub struct DominoesWorld for "dominoes" in mod bindings {
+///         world: Dominoes,
+///         pre: DominoesPre,
 ///         exports: ["init", "place"],
-///         wit: include_str!("../../../../wit/dominoes.wit"),
 ///     }
-///     /// The instance of a dominoes agent.
-///     fn dominoes;
 /// }
 /// ```
+///
+/// A world whose bindings are made otherwise (`bindgen!` with `with`) names them, its WIT file
+/// and its instance function: `struct W for "G" { bindings: b, world: B, pre: P, exports: [..],
+/// wit: include_str!(..) } fn g;`.
 #[macro_export]
 macro_rules! component_world {
+    (
+        $(#[$meta:meta])*
+        $vis:vis struct $World:ident for $game:tt in mod $bindings:ident {
+            world: $Bound:ident,
+            pre: $Pre:ident,
+            exports: [$($export:literal),* $(,)?] $(,)?
+        }
+    ) => {
+        #[doc = concat!("The typed exports of world `", $game, "`, generated from the WIT package.")]
+        pub mod $bindings {
+            ::wasmtime::component::bindgen!({ path: "../wit", world: $game });
+        }
+
+        $crate::component_world! {
+            $(#[$meta])*
+            $vis struct $World for $game {
+                bindings: $bindings,
+                world: $Bound,
+                pre: $Pre,
+                exports: [$($export),*],
+                wit: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../wit/", $game, ".wit")),
+            }
+            /// An agent's instance as this world's.
+            fn instance;
+        }
+    };
     (
         $(#[$meta:meta])*
         $vis:vis struct $World:ident for $game:literal {

@@ -75,15 +75,12 @@ pub trait Present: Record + SmokeGames {
         seat_players(self, seats, table)
     }
 
-    /// What the agent of `seat` used, given what its player counted (`None`: a native seat).
-    fn usage(
-        &self,
-        kept: &Kept<Self>,
-        seat: usize,
-        counted: Option<SeatUsage>,
-    ) -> Option<SeatUsage> {
+    /// What the agent of `seat` used, for a game that counts it itself (a fuel clock: what each
+    /// decision took off the clock, [`SeatUsage::of_decisions`]); `None` (the default): what its
+    /// player counted. A native seat counts nothing either way.
+    fn usage(&self, kept: &Kept<Self>, seat: usize) -> Option<SeatUsage> {
         let _ = (kept, seat);
-        counted
+        None
     }
 
     /// `arena play`: the game as text for a terminal (which the host fits to the terminal's
@@ -321,7 +318,7 @@ impl<R: Present> Hosted<R> {
         let usage = counted
             .into_iter()
             .enumerate()
-            .map(|(seat, c)| rules.usage(&kept, seat, c))
+            .map(|(seat, c)| c.map(|c| rules.usage(&kept, seat).unwrap_or(c)))
             .collect();
         Ok(Played {
             record,

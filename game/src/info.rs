@@ -79,6 +79,23 @@ impl GameInfo {
         self
     }
 
+    /// Refuses a table of `players` the game is not played by, in the words every game uses
+    /// (`Dominoes is played by 2 to 4 players, not 5`).
+    pub fn check_players(&self, players: usize) -> anyhow::Result<()> {
+        let (least, most) = (*self.seats.start(), *self.seats.end());
+        let counts = if least == most {
+            format!("{least}")
+        } else {
+            format!("{least} to {most}")
+        };
+        anyhow::ensure!(
+            self.seats.contains(&players),
+            "{} is played by {counts} players, not {players}",
+            self.title
+        );
+        Ok(())
+    }
+
     /// The same game, whose turns are called `word`.
     pub const fn with_turn_word(mut self, word: &'static str) -> GameInfo {
         self.turn_word = word;

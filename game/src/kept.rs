@@ -9,6 +9,7 @@ use crate::player::Player;
 use crate::record::{Record, RecordMeta, Writer};
 use crate::rules::{Loaded, Rules, Sink};
 use crate::seed::{DiceSource, SeededDice};
+use crate::SeatUsage;
 
 /// A game as played, for its narration: its setup, how each agent started, every record turn and
 /// the end.
@@ -17,6 +18,24 @@ pub struct Kept<R: Rules> {
     pub loaded: Vec<Loaded>,
     pub turns: Vec<R::Turn>,
     pub end: R::End,
+}
+
+impl SeatUsage {
+    /// What a seat used in a game that counts it itself: the game's `total` for the seat, and
+    /// the fuel of each of its decisions (the largest, and how many).
+    pub fn of_decisions(total: u64, decisions: impl Iterator<Item = u64>) -> SeatUsage {
+        decisions.fold(
+            SeatUsage {
+                fuel: total,
+                ..SeatUsage::default()
+            },
+            |u, fuel| SeatUsage {
+                max_decision_fuel: u.max_decision_fuel.max(fuel),
+                decisions: u.decisions + 1,
+                ..u
+            },
+        )
+    }
 }
 
 impl<R: Rules> Clone for Kept<R>

@@ -13,6 +13,7 @@
 //! The vocabulary every game shares with the arena is here too: [`Outcome`], [`Summary`],
 //! [`FaultNote`], [`Fault`], [`FaultPolicy`], [`Table`], the seeds and dice ([`seed`]).
 
+mod abi_calls;
 pub mod component;
 pub mod fault;
 pub mod fuel_clock;
@@ -20,12 +21,15 @@ pub mod game;
 pub mod info;
 pub mod json;
 pub mod kept;
+pub mod person;
 pub mod play;
 pub mod player;
 pub mod record;
 pub mod registry;
 pub mod replay;
+pub mod rounds;
 pub mod rules;
+pub mod sdk_agent;
 pub mod seed;
 mod smoke;
 pub mod smoke_games;

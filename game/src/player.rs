@@ -159,6 +159,12 @@ impl Native {
         Native(Make::Agent(Box::new(make)))
     }
 
+    /// A seat of a strategy `A` made afresh every game (`A::default()`), played as `adapt` makes
+    /// it a native agent.
+    pub fn fresh<A: Default + 'static, N: NativeAgent + 'static>(adapt: fn(A) -> N) -> Native {
+        Native::new(move || Box::new(adapt(A::default())))
+    }
+
     /// A seat of the game `R` whose players are made by `make`.
     pub fn typed<R: Rules>(
         make: impl Fn() -> Box<dyn Player<R>> + Send + Sync + 'static,

@@ -11,8 +11,7 @@
 
 use std::ops::ControlFlow;
 
-pub use arena_sandbox::Init;
-use arena_sandbox::WasmPlayer;
+pub use arena_sandbox::{Init, WasmPlayer};
 
 use crate::{Fault, FaultKind, FaultPolicy, GameInfo, Host, Summary, Table};
 
@@ -83,6 +82,25 @@ pub struct Question {
     /// The most fuel this decision may use, for a game that runs a clock; `None`: the sandbox's
     /// budget per decision.
     pub allowance: Option<u64>,
+}
+
+impl Question {
+    /// `seat` is asked the decision `decision`, on the sandbox's budget per decision.
+    pub fn new(seat: usize, decision: usize) -> Question {
+        Question {
+            seat,
+            decision,
+            allowance: None,
+        }
+    }
+
+    /// The same question, on a clock that allows the decision `fuel` at the most.
+    pub fn on_clock(self, fuel: u64) -> Question {
+        Question {
+            allowance: Some(fuel),
+            ..self
+        }
+    }
 }
 
 /// A seat's decision as the rules receive it.

@@ -5,10 +5,9 @@
 use std::path::PathBuf;
 
 use arena::bench::{workload, Player};
-use arena::game::{Player as _, Question};
-use arena::games::farm::rules::TRADE;
-use arena::games::farm::strategies::{sample_events, NAMES, PASSER_WAT};
-use arena::games::farm::{native, Asked, Farm, Observation};
+use arena::game::Player as _;
+use arena::games::farm::strategies::{sample_events, sample_trade, NAMES, PASSER_WAT};
+use arena::games::farm::{native, Farm};
 use arena::resolve::resolve_agent;
 use arena::sandbox::{AgentModule, Init, Limits, Sandbox};
 use criterion::{criterion_group, criterion_main, Criterion};
@@ -25,23 +24,7 @@ fn decisions(c: &mut Criterion) {
         .unwrap();
     let pos = Position::new(2);
     let events = sample_events();
-    let obs = Observation {
-        seat: 0,
-        to_move: 0,
-        turn: 3,
-        round: 2,
-        position: &pos,
-        events: &events,
-    };
-    let asked = Asked {
-        observation: obs,
-        offer: None,
-    };
-    let q = Question {
-        seat: 0,
-        decision: TRADE,
-        allowance: None,
-    };
+    let (q, asked) = sample_trade(&pos, &events);
     let init = Init {
         seat: 0,
         players: 2,

@@ -6,25 +6,16 @@ use super::{Answer, Observation};
 use crate::game::{Fault, FaultKind};
 use crate::sandbox::WasmPlayer;
 
-/// The typed exports of world `farkle`, generated from the WIT package.
-pub mod bindings {
-    wasmtime::component::bindgen!({ path: "../wit", world: "arena:games/farkle" });
-}
-
-use bindings::arena::games::farkle_types as wit;
-
 crate::game::component_world! {
     /// World `arena:games/farkle`, for the sandbox.
-    pub struct FarkleWorld for "farkle" {
-        bindings: bindings,
+    pub struct FarkleWorld for "farkle" in mod bindings {
         world: Farkle,
         pre: FarklePre,
         exports: ["init", "draft"],
-        wit: include_str!("../../../../wit/farkle.wit"),
     }
-    /// The instance of a Farkle agent.
-    fn farkle;
 }
+
+use bindings::arena::games::farkle_types as wit;
 
 /// Most dice a draft can name: the byte ABI's limit (k ≤ 6); more is a `bad_answer` fault.
 const MAX_DICE: usize = 6;
@@ -32,7 +23,7 @@ const MAX_DICE: usize = 6;
 pub(crate) fn draft(player: &mut WasmPlayer, obs: &Observation) -> Result<Answer, Fault> {
     let view = view(obs);
     let answer = player.call_component("draft", |store, world| {
-        farkle(world)?.call_draft(store, &view)
+        instance(world)?.call_draft(store, &view)
     })?;
     if answer.dice.len() > MAX_DICE {
         return Err(Fault::new(

@@ -22,7 +22,7 @@ use arena_abi::names;
 use crate::game::replay::RecordLines;
 use crate::game::{GameInfo, Kept, Narration, Present, Template, Viewer};
 
-pub use native::{native, Sdk};
+pub use native::{native, sdk};
 pub use turn::{Answer, GameEnd, LoadFault, Observation, RollRecord, Setup, TurnEnd, TurnRecord};
 
 /// The game's name in league files, records and on the command line.

@@ -3,22 +3,17 @@
 
 use arena_agent_sdk::{handle_farkle_draft, handle_farkle_init, FarkleAgent};
 
-use crate::game::{Native, NativeAgent, NativeReply, Question};
+use crate::game::sdk_agent::SdkAgent;
+use crate::game::{Native, NativeAgent, NativeReply};
 
 /// An SDK strategy as a native agent.
-pub struct Sdk<A>(pub A);
-
-impl<A: FarkleAgent + Send> NativeAgent for Sdk<A> {
-    fn init(&mut self, buf: &mut [u8], len: usize) -> i32 {
-        handle_farkle_init(&mut self.0, buf, len as i32)
-    }
-
-    fn decide(&mut self, _q: &Question, buf: &mut [u8], len: usize) -> NativeReply {
-        NativeReply::ret(handle_farkle_draft(&mut self.0, buf, len as i32))
-    }
+pub fn sdk<A: FarkleAgent + Send + 'static>(agent: A) -> impl NativeAgent + 'static {
+    SdkAgent::new(agent, handle_farkle_init::<A>, |a: &mut A, _q, buf, len| {
+        NativeReply::ret(handle_farkle_draft(a, buf, len))
+    })
 }
 
 /// A native seat of the SDK strategy `A`: a fresh `A::default()` every game.
 pub fn native<A: FarkleAgent + Default + Send + 'static>() -> Native {
-    Native::new(|| Box::new(Sdk(A::default())))
+    Native::fresh(sdk::<A>)
 }

@@ -9,11 +9,11 @@ use farkle_rules::{check_answer, is_farkle, Action, DICE};
 use super::abi::{encode_observation, read_answer};
 use super::turn::{Answer, GameEnd, Observation, RollRecord, Setup, TurnEnd, TurnRecord};
 use super::{Farkle, INFO};
+use crate::game::rounds::{standing, NoTurn, Rounds};
 use crate::game::{
-    AgentLog, Answered, Decided, Dice, Fault, Faults, GameInfo, Host, Loaded, Next, Outcome,
-    Question, Rules, Started, Summary, Table,
+    AgentLog, Answered, Decided, Dice, Faults, GameInfo, Host, Loaded, Next, Outcome, Question,
+    Rules, Started, Summary, Table,
 };
-use crate::sandbox::WasmPlayer;
 
 /// The turn being played.
 struct Playing {
@@ -38,12 +38,7 @@ pub struct State {
     forfeits: Vec<usize>,
     scores: Vec<u32>,
     turns_done: Vec<u32>,
-    /// Turns begun, and the round of the last one.
-    turn: u32,
-    rounds: u32,
-    /// The round being played (0 before the first), and the next seat of it to consider.
-    round: u32,
-    next_seat: usize,
+    rounds: Rounds,
     final_round: bool,
     outcome: Option<Outcome>,
     playing: Option<Playing>,
@@ -54,16 +49,7 @@ impl State {
     /// The outcome forced by forfeits: in a race, one player left wins; nobody left is a draw (a
     /// solo game whose player forfeited has not reached the target).
     fn standing(&self) -> Option<Outcome> {
-        let n = self.setup.players;
-        let active: Vec<usize> = (0..n).filter(|&s| !self.out[s]).collect();
-        match active.as_slice() {
-            [] => Some(Outcome::Draw { round_cap: false }),
-            [seat] if n > 1 => Some(Outcome::Win {
-                seat: *seat,
-                last_standing: true,
-            }),
-            _ => None,
-        }
+        standing(self.setup.players, |s| self.out[s])
     }
 
     /// After the final round: the highest score wins; a shared highest score is a draw.
@@ -88,48 +74,37 @@ impl State {
 
     /// Begins the next turn, if the game goes on.
     fn begin_turn(&mut self) -> bool {
-        let n = self.setup.players;
-        loop {
-            if self.outcome.is_some() {
+        if self.outcome.is_some() {
+            return false;
+        }
+        let out = &self.out;
+        let (n, cap) = (self.setup.players, self.setup.round_cap);
+        let seat = match self.rounds.begin(n, 0, cap, |s| out[s], self.final_round) {
+            Ok(seat) => seat,
+            Err(NoTurn::LastRound) => {
+                self.outcome = Some(self.best_score());
                 return false;
             }
-            if self.round == 0 || self.next_seat >= n {
-                if self.round > 0 && self.final_round {
-                    self.outcome = Some(self.best_score());
-                    return false;
-                }
-                if self.round >= self.setup.round_cap {
-                    return false;
-                }
-                self.round += 1;
-                self.next_seat = 0;
-            }
-            let seat = self.next_seat;
-            self.next_seat += 1;
-            if self.out[seat] {
-                continue;
-            }
-            self.turn += 1;
-            self.rounds = self.round;
-            self.playing = Some(Playing {
-                record: TurnRecord {
-                    turn: self.turn,
-                    round: self.round,
-                    seat,
-                    rolls: Vec::new(),
-                    end: TurnEnd::Banked,
-                    banked: 0,
-                    score: 0,
-                    logs: Vec::new(),
-                },
-                points: 0,
-                left: DICE,
-                roll: None,
-                final_round: self.final_round,
-                turns_done: self.turns_done[seat],
-            });
-            return true;
-        }
+            Err(NoTurn::RoundCap) => return false,
+        };
+        self.playing = Some(Playing {
+            record: TurnRecord {
+                turn: self.rounds.turns,
+                round: self.rounds.rounds,
+                seat,
+                rolls: Vec::new(),
+                end: TurnEnd::Banked,
+                banked: 0,
+                score: 0,
+                logs: Vec::new(),
+            },
+            points: 0,
+            left: DICE,
+            roll: None,
+            final_round: self.final_round,
+            turns_done: self.turns_done[seat],
+        });
+        true
     }
 
     /// Ends the turn being played with `end`.
@@ -172,10 +147,7 @@ impl Rules for Farkle {
 
     fn setup(&self, table: &Table, _host: &Host<'_>) -> anyhow::Result<Setup> {
         let players = table.meta.names.len();
-        anyhow::ensure!(
-            INFO.seats.contains(&players),
-            "Farkle is played by 1 to 6 players, not {players}"
-        );
+        INFO.check_players(players)?;
         Ok(Setup {
             policy: table.policy,
             ..Setup::new(players, table.seed, table.round_cap)
@@ -193,10 +165,7 @@ impl Rules for Farkle {
             forfeits: Vec::new(),
             scores: vec![0; n],
             turns_done: vec![0; n],
-            turn: 0,
-            rounds: 0,
-            round: 0,
-            next_seat: 0,
+            rounds: Rounds::default(),
             final_round: false,
             outcome: None,
             playing: None,
@@ -240,11 +209,7 @@ impl Rules for Farkle {
             target: state.setup.target,
             round_cap: state.setup.round_cap,
         };
-        let q = Question {
-            seat,
-            decision: 0,
-            allowance: None,
-        };
+        let q = Question::new(seat, 0);
         (q, obs)
     }
 
@@ -335,8 +300,8 @@ impl Rules for Farkle {
             outcome: state.outcome.unwrap_or(Outcome::Draw { round_cap: true }),
             scores: state.scores,
             forfeits: state.forfeits,
-            turns: state.turn,
-            rounds: state.rounds,
+            turns: state.rounds.turns,
+            rounds: state.rounds.rounds,
         }
     }
 
@@ -351,21 +316,9 @@ impl Rules for Farkle {
         )
     }
 
-    fn encode(&self, q: &Question, obs: &Observation<'_>, buf: &mut [u8]) -> usize {
-        let _ = q;
-        encode_observation(obs, buf)
-    }
-
-    fn decode(&self, _q: &Question, ret: i32, buf: &[u8]) -> Result<Answer, Fault> {
-        read_answer(ret, buf)
-    }
-
-    fn call_component(
-        &self,
-        _q: &Question,
-        obs: &Observation<'_>,
-        player: &mut WasmPlayer,
-    ) -> Result<Answer, Fault> {
-        super::component::draft(player, obs)
+    crate::game::abi_calls! {
+        encode: encode_observation,
+        decode: read_answer,
+        component: super::component::draft,
     }
 }

@@ -250,16 +250,9 @@ mod tests {
             .map(|i| Event::Forfeit { seat: i % 2 })
             .chain([Event::Draw { round_cap: true }])
             .collect();
-        let obs = Observation {
-            seat: 0,
-            to_move: 0,
-            turn: 3,
-            round: 2,
-            position: &pos,
-            events: &events,
-        };
+        let (_, asked) = crate::games::farm::strategies::sample_trade(&pos, &events);
         let mut buf = vec![0u8; MIN_OBSERVATION_BYTES + 3 * EVENT_SIZE + 5];
-        let n = encode_observation(&obs, None, &mut buf);
+        let n = encode_observation(&asked.observation, None, &mut buf);
         assert_eq!(n, MIN_OBSERVATION_BYTES + 3 * EVENT_SIZE);
         let env = Envelope::decode(&buf).unwrap();
         let o = arena_abi::farm::Observation::decode(env.payload(&buf)).unwrap();

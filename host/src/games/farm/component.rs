@@ -13,9 +13,13 @@ use crate::sandbox::{ComponentWorld, HostState, JavaScriptGlue, WasmPlayer, Worl
 mod json;
 use json::view_json;
 
-/// The typed exports of world `farm`, generated from the WIT package.
-pub mod bindings {
-    wasmtime::component::bindgen!({ path: "../wit", world: "arena:games/farm" });
+crate::game::component_world! {
+    /// World `arena:games/farm`, the view as a record.
+    struct RecordWorld for "farm" in mod bindings {
+        world: Farm,
+        pre: FarmPre,
+        exports: ["init", "trade", "accept-offer"],
+    }
 }
 
 use bindings::arena::games::farm_types as wit;
@@ -29,19 +33,6 @@ pub mod json_bindings {
         world: "arena:games/farm-json",
         with: { "arena:games/farm-types": super::bindings::arena::games::farm_types },
     });
-}
-
-crate::game::component_world! {
-    /// World `arena:games/farm`, the view as a record.
-    struct RecordWorld for "farm" {
-        bindings: bindings,
-        world: Farm,
-        pre: FarmPre,
-        exports: ["init", "trade", "accept-offer"],
-        wit: include_str!("../../../../wit/farm.wit"),
-    }
-    /// The instance of a farm agent of world `farm`.
-    fn farm;
 }
 
 crate::game::component_world! {
@@ -170,7 +161,7 @@ const PLAYER: u32 = 2;
 
 pub(crate) fn trade(player: &mut WasmPlayer, obs: &Observation) -> Result<Offer, Fault> {
     let view = view(obs);
-    let answer = player.call_component("trade", |store, world| match farm(world) {
+    let answer = player.call_component("trade", |store, world| match instance(world) {
         Ok(typed) => typed.call_trade(store, &view),
         Err(_) => farm_json(world)?.call_trade(store, &view_json(&view)),
     })?;
@@ -184,7 +175,7 @@ pub(crate) fn accept(
 ) -> Result<bool, Fault> {
     let view = view(obs);
     let given = offer_of(&put.offer);
-    player.call_component("accept-offer", |store, world| match farm(world) {
+    player.call_component("accept-offer", |store, world| match instance(world) {
         Ok(typed) => typed.call_accept_offer(store, &view, given),
         Err(_) => farm_json(world)?.call_accept_offer(store, &view_json(&view), given),
     })

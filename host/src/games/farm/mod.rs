@@ -30,7 +30,7 @@ use crate::game::{GameInfo, Kept, Narration, Present, Strategies, Template, View
 pub use crate::game::{AgentLog, Outcome};
 pub use event::{Event, Party};
 pub use fault::{Decision, Fault, FaultKind, FaultPolicy};
-pub use native::{native, Sdk};
+pub use native::{native, sdk};
 pub use rules::roll_faces;
 pub use turn::{AcceptView, Answer, Asked, GameEnd, Observation, Setup, StartPosition, TurnRecord};
 

@@ -5,26 +5,21 @@
 use arena_agent_sdk::{handle_accept, handle_init, handle_trade, FarmAgent};
 
 use super::rules::ACCEPT;
-use crate::game::{Native, NativeAgent, NativeReply, Question};
+use crate::game::sdk_agent::SdkAgent;
+use crate::game::{Native, NativeAgent, NativeReply};
 
 /// An SDK strategy as a native agent.
-pub struct Sdk<A>(pub A);
-
-impl<A: FarmAgent + Send> NativeAgent for Sdk<A> {
-    fn init(&mut self, buf: &mut [u8], len: usize) -> i32 {
-        handle_init(&mut self.0, buf, len as i32)
-    }
-
-    fn decide(&mut self, q: &Question, buf: &mut [u8], len: usize) -> NativeReply {
+pub fn sdk<A: FarmAgent + Send + 'static>(agent: A) -> impl NativeAgent + 'static {
+    SdkAgent::new(agent, handle_init::<A>, |a: &mut A, q, buf, len| {
         NativeReply::ret(if q.decision == ACCEPT {
-            handle_accept(&mut self.0, buf, len as i32)
+            handle_accept(a, buf, len)
         } else {
-            handle_trade(&mut self.0, buf, len as i32)
+            handle_trade(a, buf, len)
         })
-    }
+    })
 }
 
 /// A native seat of the SDK strategy `A`: a fresh `A::default()` every game.
 pub fn native<A: FarmAgent + Default + Send + 'static>() -> Native {
-    Native::new(|| Box::new(Sdk(A::default())))
+    Native::fresh(sdk::<A>)
 }

@@ -4,13 +4,14 @@
 //! to the turn's record and to the observations of the seats that have not seen it. A failed
 //! decision is a fault, which the fault policy makes a forfeit or a lost move.
 
-use farm_rules::{apply_roll, Partner, Position, Roll, FOX_DIE, MAX_PLAYERS, WOLF_DIE};
+use farm_rules::{apply_roll, Partner, Position, Roll, FOX_DIE, WOLF_DIE};
 
 use super::abi::{decode_accept_answer, decode_trade_answer, encode_observation};
 use super::event::Event;
 use super::fault::{Decision, Fault, FaultPolicy};
 use super::turn::{AcceptView, Answer, Asked, GameEnd, Observation, Setup, TurnRecord};
 use super::{Farm, INFO};
+use crate::game::rounds::{standing, Rounds};
 use crate::game::{
     AgentLog, Answered, Decided, Dice, Faults, GameInfo, Host, Loaded, Next, Outcome, Question,
     Rules, Summary, Table,
@@ -56,12 +57,8 @@ pub struct State {
     /// The start line: events and logs before the first turn.
     start_events: Vec<Event>,
     start_logs: Vec<AgentLog>,
-    /// Turns begun, the round of the last one, the round being played (0 before the first) and
-    /// the next seat of it to consider (from the first to move).
-    turn: u32,
-    rounds: u32,
-    round: u32,
-    next: usize,
+    /// Turns begun, and the round of the last one (each round from the first to move).
+    rounds: Rounds,
     outcome: Option<Outcome>,
     playing: Option<Playing>,
     finished: Option<TurnRecord>,
@@ -121,17 +118,7 @@ impl State {
 
     /// The outcome forced by forfeits: one player left wins, none left is a draw.
     fn standing_outcome(&mut self) -> Option<Outcome> {
-        let active: Vec<usize> = (0..self.setup.players)
-            .filter(|&s| !self.pos.is_out(s))
-            .collect();
-        let outcome = match active.as_slice() {
-            [] => Outcome::Draw { round_cap: false },
-            [seat] if self.setup.players > 1 => Outcome::Win {
-                seat: *seat,
-                last_standing: true,
-            },
-            _ => return None,
-        };
+        let outcome = standing(self.setup.players, |s| self.pos.is_out(s))?;
         self.emit_outcome(outcome);
         Some(outcome)
     }
@@ -161,40 +148,32 @@ impl State {
 
     /// Begins the next turn, if the game goes on.
     fn begin_turn(&mut self) -> bool {
-        let n = self.setup.players;
-        loop {
-            if self.outcome.is_some() {
-                return false;
-            }
-            if self.round == 0 || self.next >= n {
-                if self.round >= self.setup.round_cap {
-                    return false;
-                }
-                self.round += 1;
-                self.next = 0;
-            }
-            let seat = (self.setup.first_to_move() + self.next) % n;
-            self.next += 1;
-            if self.pos.is_out(seat) {
-                continue;
-            }
-            self.turn += 1;
-            self.rounds = self.round;
-            self.playing = Some(Playing {
-                record: TurnRecord {
-                    turn: self.turn,
-                    round: self.round,
-                    seat,
-                    offer: None,
-                    answer: None,
-                    roll: None,
-                    events: Vec::new(),
-                    logs: Vec::new(),
-                },
-                phase: Phase::Trade,
-            });
-            return true;
+        if self.outcome.is_some() {
+            return false;
         }
+        let (n, first, cap) = (
+            self.setup.players,
+            self.setup.first_to_move(),
+            self.setup.round_cap,
+        );
+        let pos = &self.pos;
+        let Ok(seat) = self.rounds.begin(n, first, cap, |s| pos.is_out(s), false) else {
+            return false;
+        };
+        self.playing = Some(Playing {
+            record: TurnRecord {
+                turn: self.rounds.turns,
+                round: self.rounds.rounds,
+                seat,
+                offer: None,
+                answer: None,
+                roll: None,
+                events: Vec::new(),
+                logs: Vec::new(),
+            },
+            phase: Phase::Trade,
+        });
+        true
     }
 
     /// Ends the turn being played; `ended`: the game ends with it.
@@ -226,10 +205,7 @@ impl Rules for Farm {
 
     fn setup(&self, table: &Table, _host: &Host<'_>) -> anyhow::Result<Setup> {
         let players = table.meta.names.len();
-        anyhow::ensure!(
-            (2..=MAX_PLAYERS).contains(&players),
-            "Little Animal Farm is played by 2 to {MAX_PLAYERS} players, not {players}"
-        );
+        INFO.check_players(players)?;
         Ok(Setup {
             players,
             seed: Some(table.seed),
@@ -272,10 +248,7 @@ impl Rules for Farm {
             agent_logs: Vec::new(),
             start_events: Vec::new(),
             start_logs: Vec::new(),
-            turn: 0,
-            rounds: 0,
-            round: 0,
-            next: 0,
+            rounds: Rounds::default(),
             outcome: None,
             playing: None,
             finished: None,
@@ -321,11 +294,7 @@ impl Rules for Farm {
         };
         let seen = state.cursors[seat];
         state.cursors[seat] = state.log.len();
-        let q = Question {
-            seat,
-            decision: if offer.is_some() { ACCEPT } else { TRADE },
-            allowance: None,
-        };
+        let q = Question::new(seat, if offer.is_some() { ACCEPT } else { TRADE });
         let asked = Asked {
             observation: Observation {
                 seat,
@@ -414,8 +383,8 @@ impl Rules for Farm {
             outcome: state.outcome.unwrap_or(Outcome::Draw { round_cap: true }),
             final_position: state.pos,
             forfeits: state.forfeits,
-            turns: state.turn,
-            rounds: state.rounds,
+            turns: state.rounds.turns,
+            rounds: state.rounds.rounds,
         }
     }
 

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use farm_rules::{Herd, Position};
 
-use super::native::Sdk;
+use super::native::sdk;
 use super::rules::TRADE;
 use super::turn::{Asked, Observation};
 use super::Farm;
@@ -33,11 +33,11 @@ pub static STRATEGIES: Strategies = Strategies {
 /// A native agent of the strategy `name`.
 pub fn native(name: &str) -> Option<Box<dyn NativeAgent>> {
     Some(match name {
-        "passer" => Box::new(Sdk(passer::Passer)),
-        "greedy" => Box::new(Sdk(greedy::Greedy)),
-        "insurance" => Box::new(Sdk(insurance::Insurance)),
-        "trader" => Box::new(Sdk(trader::Trader)),
-        "shepherd" => Box::new(Sdk(shepherd::Shepherd)),
+        "passer" => Box::new(sdk(passer::Passer)),
+        "greedy" => Box::new(sdk(greedy::Greedy)),
+        "insurance" => Box::new(sdk(insurance::Insurance)),
+        "trader" => Box::new(sdk(trader::Trader)),
+        "shepherd" => Box::new(sdk(shepherd::Shepherd)),
         _ => return None,
     })
 }
@@ -47,23 +47,27 @@ pub fn native(name: &str) -> Option<Box<dyn NativeAgent>> {
 fn time_sample(seat: Seat<'_>, init: &Init, calls: u32) -> anyhow::Result<Duration> {
     let pos = Position::new(2);
     let events = sample_events();
+    let (q, asked) = sample_trade(&pos, &events);
+    time_decisions(&Farm, seat, init, &q, &asked, calls)
+}
+
+/// The trade decision the timings ask: seat 0 to move at turn 3 of round 2 of `pos`, shown
+/// `events`.
+pub fn sample_trade<'a>(pos: &'a Position, events: &'a [Event]) -> (Question, Asked<'a>) {
+    let observation = Observation {
+        seat: 0,
+        to_move: 0,
+        turn: 3,
+        round: 2,
+        position: pos,
+        events,
+    };
+    let q = Question::new(0, TRADE);
     let asked = Asked {
-        observation: Observation {
-            seat: 0,
-            to_move: 0,
-            turn: 3,
-            round: 2,
-            position: &pos,
-            events: &events,
-        },
+        observation,
         offer: None,
     };
-    let q = Question {
-        seat: 0,
-        decision: TRADE,
-        allowance: None,
-    };
-    time_decisions(&Farm, seat, init, &q, &asked, calls)
+    (q, asked)
 }
 
 /// A few events, as a decision typically carries.

@@ -9,30 +9,21 @@ use super::rules::Ask;
 use crate::game::{Fault, FaultKind};
 use crate::sandbox::WasmPlayer;
 
-/// The typed exports of world `jungle`, generated from the WIT package.
-pub mod bindings {
-    wasmtime::component::bindgen!({ path: "../wit", world: "arena:games/jungle" });
+crate::game::component_world! {
+    /// World `arena:games/jungle`, for the sandbox.
+    pub struct JungleWorld for "jungle" in mod bindings {
+        world: Jungle,
+        pre: JunglePre,
+        exports: ["init", "choose-move"],
+    }
 }
 
 use bindings::arena::games::jungle_types as wit;
 
-crate::game::component_world! {
-    /// World `arena:games/jungle`, for the sandbox.
-    pub struct JungleWorld for "jungle" {
-        bindings: bindings,
-        world: Jungle,
-        pre: JunglePre,
-        exports: ["init", "choose-move"],
-        wit: include_str!("../../../../wit/jungle.wit"),
-    }
-    /// The instance of a Jungle agent.
-    fn jungle;
-}
-
 pub(crate) fn choose(player: &mut WasmPlayer, ask: &Ask) -> Result<Move, Fault> {
     let view = view(ask);
     let answer = player.call_component("choose-move", |store, world| {
-        jungle(world)?.call_choose_move(store, &view)
+        instance(world)?.call_choose_move(store, &view)
     })?;
     let square = |i: u8, which: &str| {
         Square::from_index(i).ok_or_else(|| {

@@ -3,63 +3,44 @@
 //! refuse is refused with the reason (the rules crate's `Illegal`) and asked again. `moves`
 //! lists the legal moves; `quit`, or the end of the input, leaves the game.
 
-use std::cell::RefCell;
-use std::io::{BufRead, Write};
-use std::rc::Rc;
-
 use jungle_rules::{Move, Position};
 
 use super::narrate::{board, fuel, piece_name, side_words};
 use super::rules::Ask;
 use super::Jungle;
+use crate::game::person::Person;
 use crate::game::{Fault, FaultKind, Player, Question, Reply};
 use crate::sandbox::Init;
 use crate::terminal;
 
-/// Where the person's text goes, shared with the narration of the game.
-pub type Screen = Rc<RefCell<Box<dyn Write>>>;
-
 /// A person playing through `input` and `screen`.
 pub struct Human {
-    input: Box<dyn BufRead>,
-    screen: Screen,
+    person: Person,
     /// The opponent's name, as shown.
     opponent: String,
-    left: bool,
 }
 
 impl Human {
-    pub fn new(input: Box<dyn BufRead>, screen: Screen, opponent: &str) -> Human {
+    pub fn new(person: Person, opponent: &str) -> Human {
         Human {
-            input,
-            screen,
+            person,
             opponent: terminal::line(opponent).into_owned(),
-            left: false,
         }
     }
 
     fn say(&self, text: &str) {
-        let mut s = self.screen.borrow_mut();
-        let _ = s.write_all(text.as_bytes());
-        let _ = s.flush();
+        self.person.say(text);
     }
 
     /// The next line typed, trimmed; `None` at the end of the input.
     fn read(&mut self) -> Option<String> {
-        let mut line = String::new();
-        match self.input.read_line(&mut line) {
-            Ok(0) | Err(_) => None,
-            Ok(_) => Some(line.trim().to_owned()),
-        }
+        self.person.read().map(|line| line.trim().to_owned())
     }
 
     fn leave(&mut self, why: &str) -> Reply<Move> {
-        self.left = true;
         self.say(&format!("\n{why}: the game is stopped, unfinished.\n"));
-        Reply {
-            answer: Err(Fault::new(FaultKind::LoadFailed, "the player left")),
-            fuel: 0,
-        }
+        let fault = Fault::new(FaultKind::LoadFailed, "the player left");
+        self.person.leave(fault)
     }
 }
 
@@ -137,6 +118,6 @@ impl Player<Jungle> for Human {
     }
 
     fn left(&self) -> bool {
-        self.left
+        self.person.left()
     }
 }

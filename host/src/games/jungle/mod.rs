@@ -28,19 +28,15 @@ pub mod settings;
 pub mod smoke;
 pub mod turn;
 
-use std::cell::RefCell;
-use std::rc::Rc;
-
 use arena_abi::names;
 
 use crate::game::info::WithPerson;
 use crate::game::replay::RecordLines;
 use crate::game::{
-    GameInfo, GameSettings, Kept, Narration, Perft, Played, Present, Seat, SeatUsage, Template,
-    Viewer,
+    GameInfo, GameSettings, Kept, Narration, Perft, Played, Present, SeatUsage, Template, Viewer,
 };
 
-pub use native::{native, Sdk};
+pub use native::{native, sdk};
 pub use rules::{passed, Ask};
 pub use settings::Settings;
 pub use turn::{EndReason, FuelClock, GameEnd, LoadFault, Ply, PlyFault, Setup};
@@ -66,16 +62,6 @@ pub struct Jungle;
 /// A game of Jungle as played.
 pub type GameRecord = Kept<Jungle>;
 
-/// Each seat's fuel in a game's decisions: the total and the largest decision.
-fn usage(record: &GameRecord, seat: usize) -> SeatUsage {
-    let mine = record.turns.iter().filter(|p| p.seat == seat);
-    SeatUsage {
-        fuel: record.end.fuel[seat],
-        max_decision_fuel: mine.clone().map(|p| p.fuel).max().unwrap_or(0),
-        decisions: mine.count() as u64,
-    }
-}
-
 impl Present for Jungle {
     /// The game viewer (`jungle.html?game=N`): the board drawn from each position's notation, the
     /// last move, captures and both fuel clocks, with the controls and keys of the other viewers.
@@ -96,13 +82,13 @@ impl Present for Jungle {
         Settings::from_keys(keys)?.to_map()
     }
 
-    fn usage(
-        &self,
-        game: &GameRecord,
-        seat: usize,
-        counted: Option<SeatUsage>,
-    ) -> Option<SeatUsage> {
-        counted.map(|_| usage(game, seat))
+    /// Each seat's fuel on its clock: the total and each decision's.
+    fn usage(&self, game: &GameRecord, seat: usize) -> Option<SeatUsage> {
+        let mine = game.turns.iter().filter(|p| p.seat == seat);
+        Some(SeatUsage::of_decisions(
+            game.end.fuel[seat],
+            mine.map(|p| p.fuel),
+        ))
     }
 
     fn narrate(&self, game: &GameRecord, opts: &Narration<'_>) -> String {
@@ -118,26 +104,7 @@ impl Present for Jungle {
     }
 
     fn play_person(&self, game: WithPerson<'_>) -> anyhow::Result<Option<Played>> {
-        let setup = Setup::of(game.table, game.host)?;
-        let (person, agent) = match game.seats {
-            [None, Some(Seat::Agent(m))] => (0, *m),
-            [Some(Seat::Agent(m)), None] => (1, *m),
-            _ => anyhow::bail!(
-                "a person plays Jungle against one agent: `arena play human AGENT` (or `arena \
-                 play AGENT human` to play second)"
-            ),
-        };
-        let screen: human::Screen = Rc::new(RefCell::new(game.io.screen));
-        person::play_with_person(
-            &setup,
-            &game.table.meta,
-            agent,
-            game.opts.names,
-            person,
-            game.io.input,
-            screen,
-            game.opts.logs,
-        )
+        person::play_person(game)
     }
 }
 

@@ -2,20 +2,20 @@
 //! human` to play second): the game told as it is played, the person's moves read by
 //! [`Human`], and recorded as any game.
 
-use std::io::{BufRead, Write};
 use std::ops::ControlFlow;
 
 use jungle_rules::Move;
 
-use super::human::{Human, Screen};
+use super::human::Human;
 use super::narrate::{board, fuel, ply_line, result_line, side_words};
 use super::rules::State;
 use super::turn::{Ply, Setup};
 use super::Jungle;
+use crate::game::info::WithPerson;
+use crate::game::person::{self, Person, Screen};
 use crate::game::record::Writer;
 use crate::game::seed::SeededDice;
-use crate::game::{play, Hosted, Played, Player, RecordMeta, SeatUsage, Sink};
-use crate::sandbox::AgentModule;
+use crate::game::{play, Hosted, Played, Player, Seat, SeatUsage, Sink};
 use crate::terminal;
 
 /// Tells the game on the screen as it is played, and writes its record.
@@ -34,9 +34,7 @@ impl Narrating {
     }
 
     fn say(&self, text: &str) {
-        let mut s = self.screen.borrow_mut();
-        let _ = s.write_all(terminal::block(text).as_bytes());
-        let _ = s.flush();
+        person::say(&self.screen, &terminal::block(text));
     }
 }
 
@@ -69,27 +67,29 @@ impl Sink<Jungle> for Narrating {
     }
 }
 
-/// A game of the person at `screen` and `input` (in `human_seat`) against `module`, told as it is
-/// played, and its record for `meta`'s players; `None` when the person left before the end. Must
-/// run on a big-stack thread.
-#[allow(clippy::too_many_arguments)]
-pub fn play_with_person(
-    setup: &Setup,
-    meta: &RecordMeta,
-    module: &AgentModule,
-    names: &[String],
-    human_seat: usize,
-    input: Box<dyn BufRead>,
-    screen: Screen,
-    logs: bool,
-) -> anyhow::Result<Option<Played>> {
+/// A game of the person in the seat that is `None` against the agent in the other, told as it
+/// is played, and its record; `None` when the person left before the end. Must run on a
+/// big-stack thread.
+pub fn play_person(game: WithPerson<'_>) -> anyhow::Result<Option<Played>> {
+    let setup = &Setup::of(game.table, game.host)?;
+    let (human_seat, module) = match game.seats {
+        [None, Some(Seat::Agent(m))] => (0, *m),
+        [Some(Seat::Agent(m)), None] => (1, *m),
+        _ => anyhow::bail!(
+            "a person plays Jungle against one agent: `arena play human AGENT` (or `arena \
+             play AGENT human` to play second)"
+        ),
+    };
+    let names = game.opts.names;
     let mut agent = module.player_with_round_cap(setup.round_cap);
-    let mut human = Human::new(input, screen.clone(), &names[1 - human_seat]);
+    let person = Person::at(game.io);
+    let screen = person.screen.clone();
+    let mut human = Human::new(person, &names[1 - human_seat]);
     let mut sink = Narrating {
-        screen: screen.clone(),
+        screen,
         names: names.to_vec(),
-        logs,
-        writer: Writer::new(&Jungle, setup, meta, true)?,
+        logs: game.opts.logs,
+        writer: Writer::new(&Jungle, setup, &game.table.meta, true)?,
         last: None,
     };
     let me = jungle_rules::Side::from_index(human_seat).expect("seat 0 or 1");

@@ -10,11 +10,11 @@ use super::abi::{encode_observation, read_answer};
 use super::turn::{EndReason, GameEnd, Ply, PlyFault, Setup};
 use super::{Jungle, INFO};
 use crate::game::fuel_clock::Asked;
+use crate::game::rounds::standing;
 use crate::game::{
     AgentLog, Answered, Decided, Fault, FaultKind, FaultPolicy, Faults, GameInfo, Host, Loaded,
     Next, Outcome, Question, Rules, Started, Summary, Table,
 };
-use crate::sandbox::WasmPlayer;
 
 /// One decision the game asks of the side to move: what the seat is shown.
 #[derive(Clone, Copy, Debug)]
@@ -91,8 +91,7 @@ impl Rules for Jungle {
     }
 
     fn setup(&self, table: &Table, host: &Host<'_>) -> anyhow::Result<Setup> {
-        let players = table.meta.names.len();
-        anyhow::ensure!(players == 2, "Jungle is played by 2 players, not {players}");
+        INFO.check_players(table.meta.names.len())?;
         Setup::of(table, host)
     }
 
@@ -112,22 +111,10 @@ impl Rules for Jungle {
             finished: None,
             ended: None,
         };
-        state.ended = match state.started.load_faults.as_slice() {
-            [] => None,
-            [one] => Some((
-                Outcome::Win {
-                    seat: 1 - one.seat,
-                    last_standing: true,
-                },
-                EndReason::Forfeit,
-                vec![one.seat],
-            )),
-            _ => Some((
-                Outcome::Draw { round_cap: false },
-                EndReason::Forfeit,
-                vec![0, 1],
-            )),
-        };
+        // A seat whose agent failed to load forfeits.
+        let faulted: Vec<usize> = state.started.load_faults.iter().map(|f| f.seat).collect();
+        state.ended = standing(2, |s| faulted.contains(&s))
+            .map(|outcome| (outcome, EndReason::Forfeit, faulted));
         state
     }
 
@@ -189,11 +176,7 @@ impl Rules for Jungle {
             observation,
             allowance,
         };
-        let q = Question {
-            seat,
-            decision: 0,
-            allowance: Some(allowance),
-        };
+        let q = Question::new(seat, 0).on_clock(allowance);
         (q, ask)
     }
 
@@ -311,20 +294,9 @@ impl Rules for Jungle {
         Summary::of(end.outcome, end.turns, end.rounds(), &end.forfeits, None)
     }
 
-    fn encode(&self, _q: &Question, ask: &Ask, buf: &mut [u8]) -> usize {
-        encode_observation(ask, buf)
-    }
-
-    fn decode(&self, _q: &Question, ret: i32, buf: &[u8]) -> Result<Move, Fault> {
-        read_answer(ret, buf)
-    }
-
-    fn call_component(
-        &self,
-        _q: &Question,
-        ask: &Ask,
-        player: &mut WasmPlayer,
-    ) -> Result<Move, Fault> {
-        super::component::choose(player, ask)
+    crate::game::abi_calls! {
+        encode: encode_observation,
+        decode: read_answer,
+        component: super::component::choose,
     }
 }

@@ -8,30 +8,21 @@ use super::rules::Ask;
 use crate::game::Fault;
 use crate::sandbox::WasmPlayer;
 
-/// The typed exports of world `lightcycles`, generated from the WIT package.
-pub mod bindings {
-    wasmtime::component::bindgen!({ path: "../wit", world: "arena:games/lightcycles" });
+crate::game::component_world! {
+    /// World `arena:games/lightcycles`, for the sandbox.
+    pub struct LightcyclesWorld for "lightcycles" in mod bindings {
+        world: Lightcycles,
+        pre: LightcyclesPre,
+        exports: ["init", "choose-turn"],
+    }
 }
 
 use bindings::arena::games::lightcycles_types as wit;
 
-crate::game::component_world! {
-    /// World `arena:games/lightcycles`, for the sandbox.
-    pub struct LightcyclesWorld for "lightcycles" {
-        bindings: bindings,
-        world: Lightcycles,
-        pre: LightcyclesPre,
-        exports: ["init", "choose-turn"],
-        wit: include_str!("../../../../wit/lightcycles.wit"),
-    }
-    /// The instance of a light cycles agent.
-    fn world;
-}
-
 pub(crate) fn choose(player: &mut WasmPlayer, ask: &Ask) -> Result<Turn, Fault> {
     let view = view(ask);
     let turn = player.call_component("choose-turn", |store, w| {
-        world(w)?.call_choose_turn(store, &view)
+        instance(w)?.call_choose_turn(store, &view)
     })?;
     Ok(match turn {
         wit::Turn::Left => Turn::Left,

@@ -3,16 +3,13 @@
 //! Enter (`l`, `s` or `r`, the arrow keys ←, ↑, →, or Enter alone to go straight), and the game
 //! recorded as any game. End of input leaves the game (nothing is recorded).
 
-use std::cell::RefCell;
-use std::io::{BufRead, Write};
-use std::rc::Rc;
-
 use lightcycles_rules::Turn;
 
 use super::narrate::result_line;
 use super::rules::{Ask, Setup};
 use super::{GameRecord, Lightcycles};
 use crate::game::info::WithPerson;
+use crate::game::person::{self, Person, Screen};
 use crate::game::record::Writer;
 use crate::game::{seat_players, Fault, FaultKind, Hosted, Played, Player, Question, Reply, Seat};
 use crate::sandbox::Init;
@@ -29,28 +26,20 @@ pub fn read_turn(line: &str) -> Option<Turn> {
 }
 
 /// The person's seat: shown the grid, asked a turn.
-struct Person {
-    input: Box<dyn BufRead>,
-    screen: Screen,
-    gone: bool,
-}
+struct PersonSeat(Person);
 
-/// The terminal's screen, shared by the person's seat and the end of the game.
-type Screen = Rc<RefCell<Box<dyn Write>>>;
-
+/// Writes `text` to `screen` at once, as a block of the terminal.
 fn say(screen: &Screen, text: &str) {
-    let mut s = screen.borrow_mut();
-    let _ = s.write_all(terminal::block(text).as_bytes());
-    let _ = s.flush();
+    person::say(screen, &terminal::block(text));
 }
 
-impl Person {
+impl PersonSeat {
     fn say(&mut self, text: &str) {
-        say(&self.screen, text);
+        say(&self.0.screen, text);
     }
 }
 
-impl Player<Lightcycles> for Person {
+impl Player<Lightcycles> for PersonSeat {
     fn start(&mut self, _rules: &Lightcycles, _init: &Init) -> Result<(), Fault> {
         Ok(())
     }
@@ -69,18 +58,10 @@ impl Player<Lightcycles> for Person {
             me.heading.name()
         ));
         loop {
-            let mut line = String::new();
-            match self.input.read_line(&mut line) {
-                Ok(0) | Err(_) => {
-                    self.gone = true;
-                    let fault = Fault::new(FaultKind::BadAnswer, "the person left the game");
-                    return Reply {
-                        answer: Err(fault),
-                        fuel: 0,
-                    };
-                }
-                Ok(_) => {}
-            }
+            let Some(line) = self.0.read() else {
+                let fault = Fault::new(FaultKind::BadAnswer, "the person left the game");
+                return self.0.leave(fault);
+            };
             if let Some(turn) = read_turn(&line) {
                 return Reply {
                     answer: Ok(turn),
@@ -92,7 +73,7 @@ impl Player<Lightcycles> for Person {
     }
 
     fn left(&self) -> bool {
-        self.gone
+        self.0.left()
     }
 }
 
@@ -115,12 +96,8 @@ pub fn play(game: WithPerson<'_>) -> anyhow::Result<Option<Played>> {
     let setup = Setup::of(table, host)?;
     let agents: Vec<Seat<'_>> = seats.iter().flatten().cloned().collect();
     let mut players = seat_players(&Lightcycles, &agents, table)?;
-    let screen: Screen = Rc::new(RefCell::new(io.screen));
-    let mut person = Person {
-        input: io.input,
-        screen: screen.clone(),
-        gone: false,
-    };
+    let mut person = PersonSeat(Person::at(io));
+    let screen = person.0.screen.clone();
     person.say(&format!(
         "Light cycles on a {} × {} grid, {} players; you are {} ({}). Every cycle moves one cell \
          each tick; leave the grid or enter a wall (#) or any trail and you crash. Last one \

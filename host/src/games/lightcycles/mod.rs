@@ -33,7 +33,7 @@ use crate::game::{
     GameInfo, GameSettings, Kept, Narration, Played, Present, SeatUsage, Template, Viewer,
 };
 
-pub use native::{native, Sdk};
+pub use native::{native, sdk};
 pub use rules::{FuelClock, GameEnd, Setup, TickPlayed};
 pub use settings::Settings;
 
@@ -80,22 +80,14 @@ impl Present for Lightcycles {
         Settings::from_keys(keys)?.to_map()
     }
 
-    fn usage(
-        &self,
-        game: &GameRecord,
-        seat: usize,
-        counted: Option<SeatUsage>,
-    ) -> Option<SeatUsage> {
-        let mine = game
-            .turns
-            .iter()
-            .flat_map(|t| &t.moves)
-            .filter(|m| m.seat == seat && m.asked);
-        counted.map(|_| SeatUsage {
-            fuel: game.end.fuel[seat],
-            max_decision_fuel: mine.clone().map(|m| m.fuel).max().unwrap_or(0),
-            decisions: mine.count() as u64,
-        })
+    /// Each seat's fuel on its clock: the total and each decision's.
+    fn usage(&self, game: &GameRecord, seat: usize) -> Option<SeatUsage> {
+        let moves = game.turns.iter().flat_map(|t| &t.moves);
+        let mine = moves.filter(|m| m.seat == seat && m.asked);
+        Some(SeatUsage::of_decisions(
+            game.end.fuel[seat],
+            mine.map(|m| m.fuel),
+        ))
     }
 
     fn narrate(&self, game: &GameRecord, opts: &Narration<'_>) -> String {

@@ -5,40 +5,30 @@
 
 use arena_agent_sdk::{fuel, handle_lightcycles_init, handle_lightcycles_turn, LightcyclesAgent};
 
-use crate::game::{Fault, FaultKind, Native, NativeAgent, NativeReply, Question};
+use crate::game::sdk_agent::{on_clock, FuelStandIn, SdkAgent};
+use crate::game::{Native, NativeAgent};
 
 /// An SDK strategy as a native agent; spending more than the allowance is a `decision_fuel`
 /// fault.
-pub struct Sdk<A>(pub A);
-
-impl<A: LightcyclesAgent + Send> NativeAgent for Sdk<A> {
-    fn init(&mut self, buf: &mut [u8], len: usize) -> i32 {
-        handle_lightcycles_init(&mut self.0, buf, len as i32)
-    }
-
-    fn decide(&mut self, q: &Question, buf: &mut [u8], len: usize) -> NativeReply {
-        let allowance = q.allowance.unwrap_or(u64::MAX);
-        let allowed = i64::try_from(allowance).unwrap_or(i64::MAX);
-        fuel::native::set(allowed);
-        let ret = handle_lightcycles_turn(&mut self.0, buf, len as i32);
-        let left = fuel::native::left();
-        let used = (allowed - left.min(allowed)).max(0) as u64;
-        let ret = if left < 0 {
-            Err(Fault::new(
-                FaultKind::DecisionFuel,
-                format!("lightcycles_turn used up the {allowance} fuel the game allowed it"),
-            ))
-        } else {
-            Ok(ret)
-        };
-        NativeReply {
-            ret,
-            fuel: used.min(allowance),
-        }
-    }
+pub fn sdk<A: LightcyclesAgent + Send + 'static>(agent: A) -> impl NativeAgent + 'static {
+    SdkAgent::new(
+        agent,
+        handle_lightcycles_init::<A>,
+        |a: &mut A, q, buf, len| {
+            on_clock(q, "lightcycles_turn", FUEL, || {
+                handle_lightcycles_turn(a, buf, len)
+            })
+        },
+    )
 }
+
+/// The SDK's stand-in for the fuel meter.
+const FUEL: FuelStandIn = FuelStandIn {
+    set: fuel::native::set,
+    left: fuel::native::left,
+};
 
 /// A native seat of the SDK strategy `A`: a fresh `A::default()` every game.
 pub fn native<A: LightcyclesAgent + Default + Send + 'static>() -> Native {
-    Native::new(|| Box::new(Sdk(A::default())))
+    Native::fresh(sdk::<A>)
 }

@@ -17,7 +17,6 @@ use crate::game::{
     Question, Rules, Seats, Started, Summary, Table,
 };
 pub use crate::game::{FuelClock, LoadFault};
-use crate::sandbox::WasmPlayer;
 
 /// Everything that determines a game apart from the players' answers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -333,11 +332,7 @@ impl Rules for Lightcycles {
             observation,
             allowance,
         };
-        let q = Question {
-            seat,
-            decision: 0,
-            allowance: Some(allowance),
-        };
+        let q = Question::new(seat, 0).on_clock(allowance);
         (q, ask)
     }
 
@@ -389,20 +384,9 @@ impl Rules for Lightcycles {
         )
     }
 
-    fn encode(&self, _q: &Question, ask: &Ask, buf: &mut [u8]) -> usize {
-        encode_observation(ask, buf)
-    }
-
-    fn decode(&self, _q: &Question, ret: i32, buf: &[u8]) -> Result<Turn, Fault> {
-        read_answer(ret, buf)
-    }
-
-    fn call_component(
-        &self,
-        _q: &Question,
-        ask: &Ask,
-        player: &mut WasmPlayer,
-    ) -> Result<Turn, Fault> {
-        super::component::choose(player, ask)
+    crate::game::abi_calls! {
+        encode: encode_observation,
+        decode: read_answer,
+        component: super::component::choose,
     }
 }
