@@ -8,6 +8,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::record::{fail, VerifyError};
 use crate::{Fault, FaultKind, Host};
 
 /// The fuel clock of a game: what each player starts with, what it gets at each decision, and
@@ -101,6 +102,19 @@ pub struct Disagreement {
 }
 
 impl FuelClock {
+    /// The clock a setup line (line 1) states, refused when its `limits` disagree with it
+    /// (`message`: what to say of the disagreement).
+    pub fn agreeing_with(
+        self,
+        limits: &Map<String, Value>,
+        message: impl FnOnce(Disagreement) -> String,
+    ) -> Result<FuelClock, VerifyError> {
+        match self.disagreement(limits) {
+            Some(d) => Err(fail(1, message(d))),
+            None => Ok(self),
+        }
+    }
+
     /// The first of `limits` that disagrees with the clock, if any.
     pub fn disagreement(&self, limits: &Map<String, Value>) -> Option<Disagreement> {
         [

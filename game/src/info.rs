@@ -130,6 +130,24 @@ pub fn settings_of_map<T: DeserializeOwned>(map: &GameSettings, whose: &str) -> 
         .with_context(|| format!("{whose} of this table"))
 }
 
+/// Inside the `impl` of a game's own settings (a serde type), the methods `to_map` and `of_map`
+/// ([`settings_map`], [`settings_of_map`]): written once rather than by every game with settings.
+/// The argument names the settings in errors (`"the game's settings"`).
+#[macro_export]
+macro_rules! settings_map {
+    ($whose:expr) => {
+        /// The settings as the game's settings of a league (JSON).
+        pub fn to_map(&self) -> ::anyhow::Result<$crate::GameSettings> {
+            $crate::info::settings_map(self, $whose)
+        }
+
+        /// The settings from the game's settings of a league (as `to_map` wrote them).
+        pub fn of_map(map: &$crate::GameSettings) -> ::anyhow::Result<Self> {
+            $crate::info::settings_of_map(map, $whose)
+        }
+    };
+}
+
 /// How `arena play` narrates a game.
 pub struct Narration<'a> {
     /// The players' names, by seat.

@@ -20,3 +20,29 @@ pub fn assert_second_signal_ends_child(name: &str, child: &str, caught: &str, si
     );
     assert_eq!(out.status.signal(), Some(signal), "{stdout}");
 }
+
+/// A record of `rules`' game of `setup` (2 players or more) whose setup line names an agent by
+/// anything but its SHA-256 is refused at that line, naming the field; the same line with the
+/// agents' hashes is not (the verifier goes on to the start line, which this record lacks).
+pub fn assert_tampered_agent_refused<R: crate::game::Record>(rules: &R, setup: &R::Setup) {
+    use crate::game::record::{sha256_hex, verify_text, Lines};
+    let players = rules.players(setup);
+    let mut meta = crate::game::RecordMeta::anonymous(players);
+    meta.agent_hashes = (0..players).map(|s| Some(sha256_hex(&[s as u8]))).collect();
+    let mut good = Vec::new();
+    rules
+        .setup_line(setup, &meta, &mut Lines::bytes(&mut good))
+        .unwrap();
+    let good = String::from_utf8(good).unwrap();
+    let e = verify_text(rules, &good).unwrap_err();
+    assert_eq!(e.line, 2, "{e}");
+    let hash = meta.agent_hashes[1].clone().unwrap();
+    let tampered = good.replace(&hash, &hash.to_uppercase());
+    assert_eq!(
+        verify_text(rules, &tampered).unwrap_err().to_string(),
+        format!(
+            "line 1: players[1].agent: expected 64 lower-case hex digits or null, found \"{}\"",
+            hash.to_uppercase()
+        )
+    );
+}

@@ -174,6 +174,13 @@ impl<'r> RecordReader<'r> {
         Ok(Some(Line { number, value }))
     }
 
+    /// The next line, which a record whose end line is still to come must have.
+    pub fn next_before_end(&mut self) -> Result<Line, ReadError> {
+        self.next_line()?.ok_or_else(|| {
+            ReadError::new(self.number + 1, "missing end line: the record is truncated")
+        })
+    }
+
     /// The digest of every line read so far except end lines, as RECORDS.md defines it.
     pub fn digest(&self) -> String {
         hex::encode(self.digest.clone().finish())

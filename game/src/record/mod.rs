@@ -24,6 +24,7 @@ pub mod read;
 pub mod replay;
 pub mod seat_checks;
 pub mod seat_lines;
+pub mod setup_line;
 pub mod stream;
 pub mod strict_json;
 pub mod verify;
@@ -83,14 +84,28 @@ pub trait Record: Rules {
     /// Bytes to reserve per record turn, so that the buffer is not regrown line after line.
     const TURN_BYTES: usize = 256;
 
+    /// The version of its rules the setup line states, and a record must state to be verified.
+    const RULES_VERSION: u32;
+
     /// The setup line of a game of `setup` played by `meta`'s players (an error: `meta` does not
-    /// fit the setup).
+    /// fit the setup): the envelope's fields, the table's and the game's own
+    /// ([`Record::setup_fields`]), as [`setup_line::push`] writes them.
     fn setup_line(
         &self,
         setup: &Self::Setup,
         meta: &RecordMeta,
         out: &mut Lines<'_>,
-    ) -> anyhow::Result<()>;
+    ) -> anyhow::Result<()> {
+        setup_line::push(self, setup, meta, out)
+    }
+
+    /// The setup line's fields that are the game's own (a JSON object; the envelope's and the
+    /// table's seed, round cap and fault policy are written for it). None for a game that writes
+    /// its setup line itself.
+    fn setup_fields(&self, setup: &Self::Setup) -> Value {
+        let _ = setup;
+        Value::Null
+    }
 
     /// The lines of the game's start (agents that failed to load, what they logged), from the
     /// game as [`Rules::start`] made it.
@@ -99,20 +114,35 @@ pub trait Record: Rules {
     /// The lines of one record turn.
     fn turn_lines(&self, turn: &Self::Turn, out: &mut Lines<'_>) -> serde_json::Result<()>;
 
-    /// The end line (`digest`: of every line before it).
+    /// The end line (`digest`: of every line before it): the game's fields
+    /// ([`Record::end_fields`]) and the digest, in sorted key order ([`Lines::push_sorted`]).
     fn end_line(
         &self,
         end: &Self::End,
         digest: &str,
         out: &mut Lines<'_>,
-    ) -> serde_json::Result<()>;
+    ) -> serde_json::Result<()> {
+        let mut fields = self.end_fields(end);
+        fields["digest"] = digest.into();
+        out.push_sorted("end", fields)
+    }
+
+    /// The end line's fields but the digest (a JSON object). None for a game that writes its end
+    /// line itself.
+    fn end_fields(&self, end: &Self::End) -> Value {
+        let _ = end;
+        Value::Null
+    }
 
     /// The setup and the players of a setup line, checked (its format, the game's name and
     /// rules version, its players).
     fn read_setup(&self, line: &Line) -> Result<(Self::Setup, RecordMeta), VerifyError>;
 
-    /// Each seat's start (a fault while loading, a log) from the record's start line.
-    fn read_start(&self, setup: &Self::Setup, line: &Line) -> Result<Vec<Loaded>, VerifyError>;
+    /// Each seat's start (a fault while loading, a log) from the record's start line: the
+    /// shared start line's ([`read::read_start`]), unless the game writes its own.
+    fn read_start(&self, setup: &Self::Setup, line: &Line) -> Result<Vec<Loaded>, VerifyError> {
+        read::read_start(line, self.players(setup))
+    }
 
     /// The decisions (and given dice) of one turn line, in the order the game asks for them.
     fn read_turn(
@@ -134,14 +164,27 @@ pub trait Record: Rules {
         replay::end_digest(line)
     }
 
-    /// How the replayed game ended, in words, for a record that goes on after it.
+    /// How the replayed game ended, in words, for a record that goes on after it: the outcome,
+    /// and the rules' reason when the game has one.
     fn ended(&self, end: &Self::End, summary: &Summary) -> String {
-        let _ = end;
-        VerifySummary::outcome_text(summary.outcome)
+        let outcome = VerifySummary::outcome_text(summary.outcome);
+        match self.end_reason(end) {
+            Some(reason) => format!("{outcome}, {reason}"),
+            None => outcome,
+        }
     }
 
-    /// The setup's round cap, as the record states it.
-    fn round_cap(&self, setup: &Self::Setup) -> u32;
+    /// Why the game ended, as its record's end line names it (`"ply_cap"`); `None` for a game
+    /// whose end line does not say.
+    fn end_reason(&self, end: &Self::End) -> Option<&'static str> {
+        let _ = end;
+        None
+    }
+
+    /// The setup's round cap, as the record states it: what each seat's agent is told.
+    fn round_cap(&self, setup: &Self::Setup) -> u32 {
+        self.init(setup, 0).round_cap
+    }
 
     /// How the game ended, in words, for `arena verify` (`winner: seat 1`).
     fn result(&self, setup: &Self::Setup, end: &Self::End, summary: &Summary) -> String {

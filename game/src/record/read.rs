@@ -1,15 +1,17 @@
 //! Reading the envelope's lines back, for every game's verifier: a line of the expected type as
 //! a game's own type ([`typed_line`]), the fields every setup line has, checked once for every
-//! game ([`SetupHead`]), the start line as each seat's start ([`read_start`]), and a recorded
-//! decision's answer or fault ([`answer_or_fault`]). A game reads its own fields around them.
+//! game ([`SetupHead`]), the start line as each seat's start ([`read_start`]), a turn line's seat
+//! ([`seat_of`]), and a recorded decision's answer or fault ([`answer_or_fault`]) and its log
+//! ([`first_log`]). A game reads its own fields around them.
 
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::lines::Line;
-use super::seat_lines::{PlayerJson, StartJson};
-use super::{fail, RecordMeta, VerifyError, FORMAT_NAME, FORMAT_VERSION};
+use super::seat_checks::agent_hashes;
+use super::seat_lines::{LogJson, PlayerJson, StartJson};
+use super::{fail, Record, RecordMeta, VerifyError, FORMAT_NAME, FORMAT_VERSION};
 use crate::rules::Loaded;
 use crate::{Fault, FaultKind};
 
@@ -47,9 +49,18 @@ pub struct SetupHead {
 }
 
 impl SetupHead {
+    /// The setup line (line 1) of a record of `rules`' game, checked as [`SetupHead::read`] does.
+    pub fn of<R: Record>(
+        rules: &R,
+        line: &Line,
+        seats: impl FnOnce(usize) -> Result<(), String>,
+    ) -> Result<SetupHead, VerifyError> {
+        SetupHead::read(line, rules.info().name, R::RULES_VERSION, seats)
+    }
+
     /// The setup line (line 1) checked: a `setup` line of this record format, of `game` under
     /// `rules_version`, whose seats `seats` accepts (it is given their number; its error is the
-    /// message) and are numbered in order.
+    /// message), are numbered in order and name their agents by SHA-256 (or `null`).
     pub fn read(
         line: &Line,
         game: &str,
@@ -89,6 +100,7 @@ impl SetupHead {
                 format!("players[{i}].seat is {}, expected {i}", p.seat),
             ));
         }
+        agent_hashes(head.players.iter().map(|p| p.agent.as_deref()))?;
         Ok(head)
     }
 
@@ -121,6 +133,20 @@ pub fn read_start(line: &Line, seats: usize) -> Result<Vec<Loaded>, VerifyError>
         .into_iter()
         .map(Loaded::from)
         .collect())
+}
+
+/// `seat`, which line `line` names, if it is a seat of a game of `players` seats.
+pub fn seat_of(line: &Line, seat: usize, players: usize) -> Result<usize, VerifyError> {
+    if seat < players {
+        Ok(seat)
+    } else {
+        Err(fail(line.number, format!("seat {seat} does not exist")))
+    }
+}
+
+/// What a seat logged during a decision, from a line's logs: the first (a decision keeps one).
+pub fn first_log(logs: Vec<LogJson>) -> Option<String> {
+    logs.into_iter().map(|l| l.text).next()
 }
 
 /// A recorded decision's answer: the one the line gives (`answer`, read), else the decision's
@@ -198,6 +224,12 @@ mod tests {
         let mut other = setup("g", 3, &[0]);
         other.value["format_version"] = json!(FORMAT_VERSION + 1);
         assert!(error(SetupHead::read(&other, "g", 3, |_| Ok(()))).contains("format: expected"));
+        let mut tampered = setup("g", 3, &[0, 1]);
+        tampered.value["players"][1]["agent"] = json!("f00d");
+        assert_eq!(
+            error(SetupHead::read(&tampered, "g", 3, |_| Ok(()))),
+            "line 1: players[1].agent: expected 64 lower-case hex digits or null, found \"f00d\""
+        );
         other.value["type"] = json!("turn");
         assert_eq!(
             error(SetupHead::read(&other, "g", 3, |_| Ok(()))),

@@ -2,7 +2,7 @@
 //! says which field is wrong: a seat number must be a seat of the game, and an agent is named by
 //! the SHA-256 of its module (64 lower-case hex digits) or `null`.
 
-use super::{fail, RecordMeta, VerifyError};
+use super::{fail, VerifyError};
 
 /// `seat`, found in the field `what`, is a seat of a game of `players` seats.
 pub fn seat_in(seat: usize, players: usize, what: &str) -> Result<(), String> {
@@ -15,9 +15,12 @@ pub fn seat_in(seat: usize, players: usize, what: &str) -> Result<(), String> {
     }
 }
 
-/// Every agent of the setup line (line 1) is named by 64 lower-case hex digits, or `null`.
-pub fn agent_hashes(meta: &RecordMeta) -> Result<(), VerifyError> {
-    for (i, hash) in meta.agent_hashes.iter().enumerate() {
+/// Every agent of the setup line (line 1), seat by seat, is named by 64 lower-case hex digits, or
+/// `null` (`None`).
+pub fn agent_hashes<'a>(
+    agents: impl IntoIterator<Item = Option<&'a str>>,
+) -> Result<(), VerifyError> {
+    for (i, hash) in agents.into_iter().enumerate() {
         let Some(hash) = hash else { continue };
         let is_hex =
             hash.len() == 64 && hash.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
@@ -48,13 +51,14 @@ mod tests {
 
     #[test]
     fn an_agent_is_a_sha256_or_null() {
-        let mut meta = RecordMeta::anonymous(2);
-        assert!(agent_hashes(&meta).is_ok());
-        meta.agent_hashes[1] = Some("ab".repeat(32));
-        assert!(agent_hashes(&meta).is_ok());
-        meta.agent_hashes[0] = Some("AB".repeat(32));
+        let lower = "ab".repeat(32);
+        let upper = "AB".repeat(32);
+        assert!(agent_hashes([None, None]).is_ok());
+        assert!(agent_hashes([None, Some(&lower[..])]).is_ok());
         assert_eq!(
-            agent_hashes(&meta).unwrap_err().to_string(),
+            agent_hashes([Some(&upper[..]), Some(&lower[..])])
+                .unwrap_err()
+                .to_string(),
             format!(
                 "line 1: players[0].agent: expected 64 lower-case hex digits or null, found \"{}\"",
                 "AB".repeat(32)

@@ -88,7 +88,7 @@ impl<'r, T> TurnLines<'r, T> {
     }
 
     fn next_turn(&mut self, n: u32) -> Result<(Line, T), VerifyError> {
-        let line = self.next_line()?;
+        let line = self.reader.next_before_end()?;
         match line.kind() {
             Some("turn") => {
                 let parsed = (self.parse)(&line)?;
@@ -109,15 +109,6 @@ impl<'r, T> TurnLines<'r, T> {
                 ),
             )),
         }
-    }
-
-    fn next_line(&mut self) -> Result<Line, VerifyError> {
-        self.reader.next_line()?.ok_or_else(|| {
-            fail(
-                self.reader.lines_read() + 1,
-                "missing end line: the record is truncated",
-            )
-        })
     }
 
     /// Compares the replay's turn `n`, as the writer writes it, with the record's line; on a
@@ -153,7 +144,7 @@ impl<'r, T> TurnLines<'r, T> {
         if let Some(e) = self.error {
             return Err(e);
         }
-        let line = self.next_line()?;
+        let line = self.reader.next_before_end()?;
         match line.kind() {
             Some("end") => Ok((line, self.reader)),
             Some("turn") => Err(fail(

@@ -6,7 +6,7 @@
 use std::ops::ControlFlow;
 
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::jsonl::push_line;
 use super::{sha256_hex, Record, RecordMeta};
@@ -47,6 +47,29 @@ impl<'a> Lines<'a> {
                 Ok(())
             }
         }
+    }
+}
+
+/// A line of the fields of a JSON object, in the order the object keeps them (sorted), then its
+/// `type`.
+#[derive(Serialize)]
+struct SortedLine {
+    #[serde(flatten)]
+    fields: Map<String, Value>,
+    #[serde(rename = "type")]
+    kind: &'static str,
+}
+
+impl Lines<'_> {
+    /// One line of the type `kind` with `fields` (a JSON object), its keys in sorted order and
+    /// `type` last, as the records of every game but the oldest have the lines they write once
+    /// (setup, end): a game gives them as a value rather than declare a type for each.
+    pub fn push_sorted(&mut self, kind: &'static str, fields: Value) -> serde_json::Result<()> {
+        let Value::Object(fields) = fields else {
+            let message = format!("the fields of a `{kind}` line are not a JSON object");
+            return Err(serde::ser::Error::custom(message));
+        };
+        self.push(&SortedLine { fields, kind })
     }
 }
 

@@ -1,6 +1,7 @@
 //! The game's parameters, their defaults and their bounds.
 
-use core::fmt;
+use rules_bounds::check;
+pub use rules_bounds::SettingsError;
 
 /// The parameters of one code war. Every field is a league key of the same name (docs/CODEWAR.md,
 /// "Parameters").
@@ -45,46 +46,16 @@ pub const MAX_ITERATIONS: u32 = 100_000;
 /// Most players in one game (a facade and an owner are seat numbers).
 pub const MAX_PLAYERS: usize = 16;
 
-/// A setting out of its bounds.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SettingsError {
-    /// The league key.
-    pub key: &'static str,
-    pub value: u64,
-    pub min: u64,
-    pub max: u64,
-}
-
-impl fmt::Display for SettingsError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} = {} is out of bounds: it must be from {} to {}",
-            self.key, self.value, self.min, self.max
-        )
-    }
-}
-
 impl Settings {
     /// Checks every parameter against its bounds.
     pub fn validate(&self) -> Result<(), SettingsError> {
-        let check = |key, value: u32, min: u32, max: u32| {
-            if (min..=max).contains(&value) {
-                Ok(())
-            } else {
-                Err(SettingsError {
-                    key,
-                    value: value.into(),
-                    min: min.into(),
-                    max: max.into(),
-                })
-            }
-        };
-        check("array_size", self.array_size, 2, MAX_ARRAY_SIZE)?;
-        check("max_size", self.max_size, 1, MAX_AGENT_BYTES)?;
-        check("iterations", self.iterations, 1, MAX_ITERATIONS)?;
-        check("mambo_step", self.mambo_step, 0, MAX_AGENT_BYTES)?;
-        check("reentry_every", self.reentry_every, 0, MAX_ITERATIONS)?;
+        let bounded =
+            |key, value: u32, min: u32, max: u32| check(key, value.into(), min.into(), max.into());
+        bounded("array_size", self.array_size, 2, MAX_ARRAY_SIZE)?;
+        bounded("max_size", self.max_size, 1, MAX_AGENT_BYTES)?;
+        bounded("iterations", self.iterations, 1, MAX_ITERATIONS)?;
+        bounded("mambo_step", self.mambo_step, 0, MAX_AGENT_BYTES)?;
+        bounded("reentry_every", self.reentry_every, 0, MAX_ITERATIONS)?;
         Ok(())
     }
 

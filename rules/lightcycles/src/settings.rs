@@ -2,7 +2,8 @@
 //! name (docs/LIGHTCYCLES.md, "Settings") except `tick_cap`, which the host takes from the
 //! league's round cap.
 
-use core::fmt;
+use rules_bounds::check;
+pub use rules_bounds::SettingsError;
 
 /// The parameters of one game of light cycles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -44,39 +45,6 @@ pub const MAX_TICK_CAP: u32 = MAX_CELLS as u32;
 pub const MIN_PLAYERS: usize = 2;
 /// Most players.
 pub const MAX_PLAYERS: usize = 6;
-
-/// A setting out of its bounds, or a number of players the game does not take.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SettingsError {
-    /// The league key (`players` for the number of players).
-    pub key: &'static str,
-    pub value: u64,
-    pub min: u64,
-    pub max: u64,
-}
-
-impl fmt::Display for SettingsError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} = {} is out of bounds: it must be from {} to {}",
-            self.key, self.value, self.min, self.max
-        )
-    }
-}
-
-fn check(key: &'static str, value: u64, min: u64, max: u64) -> Result<(), SettingsError> {
-    if (min..=max).contains(&value) {
-        Ok(())
-    } else {
-        Err(SettingsError {
-            key,
-            value,
-            min,
-            max,
-        })
-    }
-}
 
 impl Settings {
     /// Checks every parameter against its bounds.

@@ -8,9 +8,6 @@ use anyhow::bail;
 use jungle_rules::Position;
 use serde::{Deserialize, Serialize};
 
-use crate::game::info::{settings_map, settings_of_map};
-use crate::game::GameSettings;
-
 /// The fuel clock every player starts a game with, in fuel (WebAssembly instructions as the
 /// sandbox meters them: the same on every machine), and the start position.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -103,20 +100,13 @@ impl Settings {
         }
     }
 
-    /// The settings as the game's settings of a league (JSON).
-    pub fn to_map(&self) -> anyhow::Result<GameSettings> {
-        settings_map(self, "Jungle's settings")
-    }
-
-    /// The settings from the game's settings of a league (as [`Settings::to_map`] wrote them).
-    pub fn of_map(map: &GameSettings) -> anyhow::Result<Settings> {
-        settings_of_map(map, "Jungle's settings")
-    }
+    crate::game::settings_map!("Jungle's settings");
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::GameSettings;
 
     fn keys(text: &str) -> anyhow::Result<Settings> {
         let table: toml::Table = toml::from_str(text).unwrap();

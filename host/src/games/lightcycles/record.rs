@@ -4,40 +4,20 @@
 //! clock and requires the very same record back, one line at a time. Line types declare their
 //! fields in sorted key order, as the other games' do.
 
-use lightcycles_rules::{Answer, Turn};
+use lightcycles_rules::{Answer, Death, Turn};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use super::rules::{FuelClock, GameEnd, Setup, State, TickPlayed};
-use super::{Lightcycles, Settings, NAME};
+use super::{Lightcycles, Settings};
 use crate::game::fuel_clock::CLOCK_HINT;
-use crate::game::record::jsonl::{seats_of, LimitsJson, LogsJson, PlayersJson};
-use crate::game::record::read::{answer_or_fault, read_start, typed_line, SetupHead};
+use crate::game::record::jsonl::LogsJson;
+use crate::game::record::read::{answer_or_fault, first_log, seat_of, typed_line, SetupHead};
 use crate::game::record::seat_lines::LogJson;
 use crate::game::record::{
     fail, Line, Lines, Record, RecordMeta, Recorded, RecordedDecision, VerifyError, VerifySummary,
-    FORMAT_NAME, FORMAT_VERSION,
 };
-use crate::game::{Fault, FaultPolicy, GameSettings, Loaded, Summary};
-
-#[derive(Serialize)]
-struct SetupLine<'a> {
-    clock: FuelClock,
-    fault_policy: FaultPolicy,
-    format: &'static str,
-    format_version: u32,
-    game: &'static str,
-    height: u32,
-    limits: LimitsJson<'a>,
-    players: PlayersJson<'a>,
-    round_cap: u32,
-    rules_version: u32,
-    seed: u64,
-    walls: u32,
-    width: u32,
-    #[serde(rename = "type")]
-    kind: &'static str,
-}
+use crate::game::{Fault, FaultPolicy, GameSettings, Summary};
 
 /// The setup line's own fields (the envelope's are [`SetupHead`]'s).
 #[derive(Deserialize)]
@@ -101,27 +81,6 @@ struct TurnJson {
     moves: Vec<MoveJson>,
 }
 
-#[derive(Serialize)]
-struct DeathLine {
-    cause: &'static str,
-    tick: u32,
-}
-
-#[derive(Serialize)]
-struct EndLine<'a> {
-    clocks: &'a [u64],
-    deaths: Vec<Option<DeathLine>>,
-    digest: &'a str,
-    end: &'static str,
-    forfeits: &'a [usize],
-    fuel: &'a [u64],
-    outcome: Value,
-    places: &'a [u8],
-    ticks: u32,
-    #[serde(rename = "type")]
-    kind: &'static str,
-}
-
 fn played_name(a: Answer) -> &'static str {
     match a {
         Answer::Turn(t) => t.name(),
@@ -132,31 +91,12 @@ fn played_name(a: Answer) -> &'static str {
 impl Record for Lightcycles {
     // A turn line is about 120 bytes a seat.
     const TURN_BYTES: usize = 320;
+    const RULES_VERSION: u32 = lightcycles_rules::RULES_VERSION;
 
-    fn setup_line(
-        &self,
-        setup: &Setup,
-        meta: &RecordMeta,
-        out: &mut Lines<'_>,
-    ) -> anyhow::Result<()> {
-        let (players, limits) = seats_of(meta, setup.players)?;
-        out.push(&SetupLine {
-            clock: setup.clock,
-            fault_policy: setup.policy,
-            format: FORMAT_NAME,
-            format_version: FORMAT_VERSION,
-            game: NAME,
-            height: setup.settings.height,
-            limits,
-            players,
-            round_cap: setup.round_cap,
-            rules_version: lightcycles_rules::RULES_VERSION,
-            seed: setup.seed,
-            walls: setup.settings.walls,
-            width: setup.settings.width,
-            kind: "setup",
-        })?;
-        Ok(())
+    /// The clock and the grid.
+    fn setup_fields(&self, setup: &Setup) -> Value {
+        let grid = setup.settings;
+        json!({"clock": setup.clock, "height": grid.height, "walls": grid.walls, "width": grid.width})
     }
 
     fn start_lines(&self, state: &State, out: &mut Lines<'_>) -> serde_json::Result<()> {
@@ -192,41 +132,27 @@ impl Record for Lightcycles {
         })
     }
 
-    fn end_line(&self, end: &GameEnd, digest: &str, out: &mut Lines<'_>) -> serde_json::Result<()> {
-        out.push(&EndLine {
-            clocks: &end.clocks,
-            deaths: end
-                .deaths
-                .iter()
-                .map(|d| {
-                    d.map(|d| DeathLine {
-                        cause: d.cause.name(),
-                        tick: d.tick,
-                    })
-                })
-                .collect(),
-            digest,
-            end: end.end.name(),
-            forfeits: &end.forfeits,
-            fuel: &end.fuel,
-            outcome: serde_json::to_value(end.outcome)?,
-            places: &end.places,
-            ticks: end.ticks,
-            kind: "end",
+    fn end_fields(&self, end: &GameEnd) -> Value {
+        let death = |d: &Option<Death>| d.map(|d| json!({"cause": d.cause.name(), "tick": d.tick}));
+        let deaths: Vec<Option<Value>> = end.deaths.iter().map(death).collect();
+        json!({
+            "clocks": end.clocks, "deaths": deaths, "end": end.end.name(),
+            "forfeits": end.forfeits, "fuel": end.fuel, "outcome": end.outcome,
+            "places": end.places, "ticks": end.ticks,
         })
     }
 
     fn read_setup(&self, first: &Line) -> Result<(Setup, RecordMeta), VerifyError> {
         // The seats' number is the setup's to check (`Setup::check`).
-        let head = SetupHead::read(first, NAME, lightcycles_rules::RULES_VERSION, |_| Ok(()))?;
+        let head = SetupHead::of(self, first, |_| Ok(()))?;
         let s: SetupJson = typed_line(&first.value, 1, "setup")?;
-        let clock = s.clock;
         // The limits must agree with the clock where they say the same thing.
-        if let Some(d) = clock.disagreement(head.limits()) {
-            let (key, found, value) = (d.key, d.found, d.value);
-            let message = format!("limits.{key} is {found}, but the clock says {value}");
-            return Err(fail(1, message));
-        }
+        let clock = s.clock.agreeing_with(head.limits(), |d| {
+            format!(
+                "limits.{} is {}, but the clock says {}",
+                d.key, d.found, d.value
+            )
+        })?;
         let setup = Setup {
             seed: s.seed,
             players: head.players(),
@@ -245,18 +171,12 @@ impl Record for Lightcycles {
         Ok((setup, head.meta()))
     }
 
-    fn read_start(&self, setup: &Setup, line: &Line) -> Result<Vec<Loaded>, VerifyError> {
-        read_start(line, setup.players)
-    }
-
     fn read_turn(&self, setup: &Setup, line: &Line) -> Result<Recorded<Turn>, VerifyError> {
         let t: TurnJson = typed_line(&line.value, line.number, "turn")?;
         let mut recorded = Recorded::default();
         // The seats not asked (out at load) have no fuel: nothing to replay.
         for m in t.moves.into_iter().filter(|m| m.fuel.is_some()) {
-            if m.seat >= setup.players {
-                return Err(fail(line.number, format!("seat {} does not exist", m.seat)));
-            }
+            let seat = seat_of(line, m.seat, setup.players)?;
             let answer = m.answer.map(|text| {
                 let turn = Turn::ALL.into_iter().find(|t| t.name() == text);
                 turn.ok_or_else(|| {
@@ -266,11 +186,11 @@ impl Record for Lightcycles {
             });
             let answer = answer_or_fault(answer, m.fault, "an answer")?;
             recorded.decision(RecordedDecision {
-                seat: m.seat,
+                seat,
                 decision: 0,
                 answer,
                 fuel: m.fuel.unwrap_or(0),
-                log: m.logs.into_iter().map(|l| l.text).next(),
+                log: first_log(m.logs),
             });
         }
         Ok(recorded)
@@ -284,16 +204,8 @@ impl Record for Lightcycles {
         }
     }
 
-    fn ended(&self, end: &GameEnd, summary: &Summary) -> String {
-        format!(
-            "{}, {}",
-            VerifySummary::outcome_text(summary.outcome),
-            end.end.name()
-        )
-    }
-
-    fn round_cap(&self, setup: &Setup) -> u32 {
-        setup.round_cap
+    fn end_reason(&self, end: &GameEnd) -> Option<&'static str> {
+        Some(end.end.name())
     }
 
     fn result(&self, _setup: &Setup, end: &GameEnd, summary: &Summary) -> String {
@@ -308,5 +220,28 @@ impl Record for Lightcycles {
 
     fn settings_of(&self, setup: &Setup) -> Option<GameSettings> {
         setup.settings.to_map().ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tampered_agent_hash_is_refused() {
+        let settings = super::super::settings::DEFAULT;
+        let setup = Setup {
+            seed: 7,
+            players: 3,
+            round_cap: 100,
+            policy: FaultPolicy::Forfeit,
+            settings,
+            clock: FuelClock {
+                start: settings.clock,
+                increment: settings.increment,
+                decision_cap: 1000,
+            },
+        };
+        crate::testing::assert_tampered_agent_refused(&Lightcycles, &setup);
     }
 }

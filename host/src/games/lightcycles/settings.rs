@@ -7,9 +7,6 @@
 use anyhow::bail;
 use serde::{Deserialize, Serialize};
 
-use crate::game::info::{settings_map, settings_of_map};
-use crate::game::GameSettings;
-
 /// The grid and the clock of every game of a league.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -93,20 +90,13 @@ impl Settings {
         }
     }
 
-    /// The settings as the game's settings of a league (JSON).
-    pub fn to_map(&self) -> anyhow::Result<GameSettings> {
-        settings_map(self, "light cycles' settings")
-    }
-
-    /// The settings from the game's settings of a league (as [`Settings::to_map`] wrote them).
-    pub fn of_map(map: &GameSettings) -> anyhow::Result<Settings> {
-        settings_of_map(map, "light cycles' settings")
-    }
+    crate::game::settings_map!("light cycles' settings");
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::GameSettings;
 
     fn keys(text: &str) -> anyhow::Result<Settings> {
         let table: toml::Table = toml::from_str(text).unwrap();

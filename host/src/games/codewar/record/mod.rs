@@ -10,3 +10,37 @@ mod write;
 
 pub use verify::{verify_lines, verify_reader, verify_record, Verified};
 pub use write::Recorder;
+
+#[cfg(test)]
+mod tests {
+    use super::lines::{setup, PlayerLine};
+    use super::verify_record;
+    use crate::games::codewar::settings::CodewarSettings;
+    use crate::records::sha256_hex;
+
+    #[test]
+    fn a_tampered_agent_hash_is_refused() {
+        let players: Vec<PlayerLine> = ["a", "b"]
+            .iter()
+            .map(|name| PlayerLine {
+                name,
+                agent: sha256_hex(name.as_bytes()),
+            })
+            .collect();
+        let settings = CodewarSettings::default();
+        let limits = serde_json::Map::new();
+        let line = setup(&players, 7, &settings, &limits, (100, Default::default()));
+        let good = format!("{line}\n");
+        // The setup line is good: the module of seat 0 is missing.
+        assert_eq!(verify_record(&good).unwrap_err().line, 2);
+        let hash = &players[1].agent;
+        let tampered = good.replace(hash, &hash.to_uppercase());
+        assert_eq!(
+            verify_record(&tampered).unwrap_err().to_string(),
+            format!(
+                "line 1: players[1].agent: expected 64 lower-case hex digits or null, found \"{}\"",
+                hash.to_uppercase()
+            )
+        );
+    }
+}

@@ -174,15 +174,6 @@ fn timeouts(line: &Line) -> std::collections::BTreeSet<usize> {
         .collect()
 }
 
-fn next(reader: &mut RecordReader<'_>) -> Result<Line, VerifyError> {
-    reader.next_line()?.ok_or_else(|| {
-        fail(
-            reader.lines_read() + 1,
-            "missing end line: the record is truncated",
-        )
-    })
-}
-
 /// Verifies a record read from `reader` (gzip-compressed or not), running its agents in
 /// the code war's engine. Runs on a thread of its own with a big stack (guest code runs there).
 pub fn verify_reader(reader: impl Read + Send) -> Result<Verified, VerifyError> {
@@ -306,7 +297,7 @@ fn players_modules(
             seats.push(m.clone());
             continue;
         }
-        let line = next(reader)?;
+        let line = reader.next_before_end()?;
         if line.kind() != Some("module") {
             return Err(fail(
                 line.number,
@@ -358,7 +349,7 @@ impl Replay<'_> {
         settings: &CodewarSettings,
     ) -> Result<Line, VerifyError> {
         loop {
-            let line = next(reader)?;
+            let line = reader.next_before_end()?;
             match line.kind() {
                 Some("module") => {
                     // An iteration writes at most two modules per visit.

@@ -4,22 +4,23 @@
 //! dice of the seed and requires the very same record back.
 
 use serde::Deserialize;
+use serde_json::{json, Value};
 
 use super::rules::State;
 use super::turn::{Answer, GameEnd, Setup, TurnRecord};
 use super::Farkle;
-use crate::game::record::read::{read_start, typed_line, SetupHead};
+use crate::game::record::read::{first_log, seat_of, typed_line, SetupHead};
 use crate::game::record::seat_lines::LogJson;
 use crate::game::record::{
     fail, Line, Lines, Record, RecordMeta, Recorded, RecordedDecision, VerifyError, VerifySummary,
 };
-use crate::game::{Fault, FaultPolicy, Loaded, Outcome, Summary};
+use crate::game::{Fault, FaultPolicy, Outcome, Summary};
 
 #[cfg(test)]
 pub(crate) mod value_writer;
 mod write;
 
-use write::{end_line, setup_line, TurnLine};
+use write::TurnLine;
 
 /// The setup line's own fields (the envelope's are [`SetupHead`]'s).
 #[derive(Deserialize)]
@@ -52,15 +53,11 @@ struct RollJson {
 impl Record for Farkle {
     // A turn line is 100 to 400 bytes.
     const TURN_BYTES: usize = 384;
+    const RULES_VERSION: u32 = farkle_rules::RULES_VERSION;
 
-    fn setup_line(
-        &self,
-        setup: &Setup,
-        meta: &RecordMeta,
-        out: &mut Lines<'_>,
-    ) -> anyhow::Result<()> {
-        out.push(&setup_line(setup, meta)?)?;
-        Ok(())
+    /// The dice are always the seed's.
+    fn setup_fields(&self, setup: &Setup) -> Value {
+        json!({"dice": "seeded", "target": setup.target})
     }
 
     fn start_lines(&self, state: &State, out: &mut Lines<'_>) -> serde_json::Result<()> {
@@ -71,19 +68,15 @@ impl Record for Farkle {
         out.push(&TurnLine::of(turn)?)
     }
 
-    fn end_line(&self, end: &GameEnd, digest: &str, out: &mut Lines<'_>) -> serde_json::Result<()> {
-        out.push(&end_line(
-            &end.outcome,
-            end.rounds,
-            &end.scores,
-            &end.forfeits,
-            end.turns as usize,
-            digest,
-        )?)
+    fn end_fields(&self, end: &GameEnd) -> Value {
+        json!({
+            "forfeits": end.forfeits, "outcome": end.outcome, "rounds": end.rounds,
+            "scores": end.scores, "turns": end.turns,
+        })
     }
 
     fn read_setup(&self, first: &Line) -> Result<(Setup, RecordMeta), VerifyError> {
-        let head = SetupHead::read(first, super::NAME, farkle_rules::RULES_VERSION, |n| {
+        let head = SetupHead::of(self, first, |n| {
             if super::INFO.seats.contains(&n) {
                 Ok(())
             } else {
@@ -106,17 +99,11 @@ impl Record for Farkle {
         Ok((game, meta))
     }
 
-    fn read_start(&self, setup: &Setup, line: &Line) -> Result<Vec<Loaded>, VerifyError> {
-        read_start(line, setup.players)
-    }
-
     fn read_turn(&self, setup: &Setup, line: &Line) -> Result<Recorded<Answer>, VerifyError> {
         let t: TurnJson = typed_line(&line.value, line.number, "turn")?;
-        if t.seat >= setup.players {
-            return Err(fail(line.number, format!("seat {} does not exist", t.seat)));
-        }
+        seat_of(line, t.seat, setup.players)?;
         // A turn's log belongs to its first decision (the game keeps one entry per turn).
-        let mut log = t.logs.into_iter().map(|l| l.text).next();
+        let mut log = first_log(t.logs);
         let mut fault = t.fault;
         let mut recorded = Recorded::default();
         let mut decide = |answer, log| {
@@ -151,10 +138,6 @@ impl Record for Farkle {
         }
     }
 
-    fn round_cap(&self, setup: &Setup) -> u32 {
-        setup.round_cap
-    }
-
     /// How a game ended, in words: a solo game reaches the target or not; a race may end in a
     /// shared highest score.
     fn result(&self, setup: &Setup, _end: &GameEnd, summary: &Summary) -> String {
@@ -169,5 +152,14 @@ impl Record for Farkle {
             }
             (_, outcome) => VerifySummary::outcome_text(outcome),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_tampered_agent_hash_is_refused() {
+        let setup = super::Setup::new(3, 7, 20);
+        crate::testing::assert_tampered_agent_refused(&super::Farkle, &setup);
     }
 }

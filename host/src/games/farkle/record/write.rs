@@ -6,52 +6,8 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::super::turn::{RollRecord, Setup, TurnEnd, TurnRecord};
-use crate::game::record::jsonl::{seats_of, LimitsJson, LogsJson, PlayersJson};
-use crate::game::record::{RecordMeta, FORMAT_NAME, FORMAT_VERSION};
-use crate::game::{FaultPolicy, Outcome};
-
-/// The setup line of a game with `setup` and `meta`.
-pub(crate) fn setup_line<'a>(
-    setup: &'a Setup,
-    meta: &'a RecordMeta,
-) -> anyhow::Result<SetupLine<'a>> {
-    let (players, limits) = seats_of(meta, setup.players)?;
-    Ok(SetupLine {
-        dice: "seeded",
-        fault_policy: setup.policy,
-        format: FORMAT_NAME,
-        format_version: FORMAT_VERSION,
-        game: super::super::NAME,
-        limits,
-        players,
-        round_cap: setup.round_cap,
-        rules_version: farkle_rules::RULES_VERSION,
-        seed: setup.seed,
-        target: setup.target,
-        kind: "setup",
-    })
-}
-
-/// The end line.
-pub(crate) fn end_line<'a>(
-    outcome: &Outcome,
-    rounds: u32,
-    scores: &'a [u32],
-    forfeits: &'a [usize],
-    turns: usize,
-    digest: &'a str,
-) -> serde_json::Result<EndLine<'a>> {
-    Ok(EndLine {
-        digest,
-        forfeits,
-        outcome: sorted(outcome)?,
-        rounds,
-        scores,
-        turns,
-        kind: "end",
-    })
-}
+use super::super::turn::{RollRecord, TurnEnd, TurnRecord};
+use crate::game::record::jsonl::LogsJson;
 
 /// `value` as a `serde_json::Value`, whose objects sort their keys: for the few objects of a
 /// record whose types declare their fields in another order (the outcome, a fault).
@@ -60,23 +16,6 @@ fn sorted(value: &impl Serialize) -> serde_json::Result<Value> {
 }
 
 // The lines, fields in sorted order; `kind` is the `type` field, which sorts last.
-
-#[derive(Serialize)]
-pub(crate) struct SetupLine<'a> {
-    dice: &'static str,
-    fault_policy: FaultPolicy,
-    format: &'static str,
-    format_version: u32,
-    game: &'static str,
-    limits: LimitsJson<'a>,
-    players: PlayersJson<'a>,
-    round_cap: u32,
-    rules_version: u32,
-    seed: u64,
-    target: u32,
-    #[serde(rename = "type")]
-    kind: &'static str,
-}
 
 #[derive(Serialize)]
 pub(crate) struct TurnLine<'a> {
@@ -150,16 +89,4 @@ struct Roll<'a> {
     draft: Option<&'a [u32]>,
     #[serde(skip_serializing_if = "Option::is_none")]
     points: Option<u32>,
-}
-
-#[derive(Serialize)]
-pub(crate) struct EndLine<'a> {
-    digest: &'a str,
-    forfeits: &'a [usize],
-    outcome: Value,
-    rounds: u32,
-    scores: &'a [u32],
-    turns: usize,
-    #[serde(rename = "type")]
-    kind: &'static str,
 }

@@ -20,7 +20,9 @@ pub use write::{record_bytes, record_to_string};
 impl Record for Farm {
     // A turn line is 200 to 500 bytes.
     const TURN_BYTES: usize = 512;
+    const RULES_VERSION: u32 = farm_rules::RULES_VERSION;
 
+    /// The farm's setup line keeps the order of its fields of old (`type` first).
     fn setup_line(
         &self,
         setup: &Setup,
@@ -73,10 +75,6 @@ impl Record for Farm {
             }
             _ => String::new(),
         }
-    }
-
-    fn round_cap(&self, setup: &Setup) -> u32 {
-        setup.round_cap
     }
 }
 

@@ -1,6 +1,6 @@
 //! A farm record's lines read back for the verifier, on the envelope's shared readers: the setup
-//! line's common fields are [`SetupHead`]'s, each line is read by [`typed_line`], and seats and
-//! agents are checked by `seat_checks`. What is read here is the farm's own: its setup (dice,
+//! line's common fields (and its agents) are [`SetupHead`]'s, each line is read by [`typed_line`],
+//! and seats are checked by `seat_checks`. What is read here is the farm's own: its setup (dice,
 //! round cap, a start position), the events and logs of the start line, and each turn's offer,
 //! answer, roll, events and logs. The other fields of a line are the replay's to compare.
 
@@ -9,7 +9,7 @@ use serde::Deserialize;
 
 use super::format::{DiceKind, EventJson, OfferJson, RollJson, StartJson, GAME_NAME};
 use crate::game::record::read::{typed_line, SetupHead};
-use crate::game::record::seat_checks::{agent_hashes, seat_in};
+use crate::game::record::seat_checks::seat_in;
 use crate::game::record::seat_lines::LogJson;
 use crate::game::record::{fail, Line, Recorded, RecordedDecision, VerifyError};
 use crate::game::{Loaded, RecordMeta};
@@ -66,7 +66,6 @@ pub(crate) fn setup_of(line: &Line) -> Result<(Setup, RecordMeta), VerifyError> 
     let s: SetupJson = typed_line(&line.value, 1, "setup")?;
     let n = head.players();
     let meta = head.meta();
-    agent_hashes(&meta)?;
     match (s.dice, s.seed) {
         (DiceKind::Seeded, None) => {
             return Err(fail(1, "seed: dice are \"seeded\" but seed is null"))

@@ -6,22 +6,22 @@
 
 use jungle_rules::{Move, Position};
 use serde::Deserialize;
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use super::rules::State;
 use super::turn::{GameEnd, Ply, Setup};
 use super::Jungle;
 use crate::game::fuel_clock::{FuelClock, CLOCK_HINT};
-use crate::game::record::read::{answer_or_fault, read_start, typed_line, SetupHead};
+use crate::game::record::read::{answer_or_fault, first_log, seat_of, typed_line, SetupHead};
 use crate::game::record::seat_lines::LogJson;
 use crate::game::record::{
     fail, Line, Lines, Record, RecordMeta, Recorded, RecordedDecision, VerifyError, VerifySummary,
 };
-use crate::game::{Fault, FaultPolicy, GameSettings, Loaded, Outcome, Summary};
+use crate::game::{Fault, FaultPolicy, GameSettings, Outcome, Summary};
 
 mod write;
 
-use write::{end_line, setup_line, TurnLine};
+use write::TurnLine;
 
 /// The setup line's own fields (the envelope's are [`SetupHead`]'s).
 #[derive(Deserialize)]
@@ -57,15 +57,12 @@ fn clock_hint(path: &str) -> String {
 impl Record for Jungle {
     // A turn line is about 150 bytes.
     const TURN_BYTES: usize = 192;
+    const RULES_VERSION: u32 = jungle_rules::RULES_VERSION;
 
-    fn setup_line(
-        &self,
-        setup: &Setup,
-        meta: &RecordMeta,
-        out: &mut Lines<'_>,
-    ) -> anyhow::Result<()> {
-        out.push(&setup_line(setup, meta)?)?;
-        Ok(())
+    /// The clock, the ply cap and the start position in the notation.
+    fn setup_fields(&self, setup: &Setup) -> Value {
+        let position = setup.start.to_string();
+        json!({"clock": setup.clock, "ply_cap": setup.ply_cap(), "position": position})
     }
 
     fn start_lines(&self, state: &State, out: &mut Lines<'_>) -> serde_json::Result<()> {
@@ -76,20 +73,19 @@ impl Record for Jungle {
         out.push(&TurnLine::of(ply)?)
     }
 
-    fn end_line(&self, end: &GameEnd, digest: &str, out: &mut Lines<'_>) -> serde_json::Result<()> {
-        out.push(&end_line(end, digest)?)
+    fn end_fields(&self, end: &GameEnd) -> Value {
+        json!({
+            "clocks": end.clocks, "forfeits": end.forfeits, "fuel": end.fuel,
+            "outcome": end.outcome, "position": end.position.to_string(),
+            "reason": end.reason.name(), "rounds": end.rounds(), "turns": end.turns,
+        })
     }
 
     fn read_setup(&self, first: &Line) -> Result<(Setup, RecordMeta), VerifyError> {
-        let head = SetupHead::read(
-            first,
-            super::NAME,
-            jungle_rules::RULES_VERSION,
-            |n| match n {
-                2 => Ok(()),
-                n => Err(format!("players: {n} seats, Jungle has 2")),
-            },
-        )?;
+        let head = SetupHead::of(self, first, |n| match n {
+            2 => Ok(()),
+            n => Err(format!("players: {n} seats, Jungle has 2")),
+        })?;
         let setup: SetupJson = typed_line(&first.value, 1, "setup")?;
         let start = Position::parse(&setup.position).map_err(|e| {
             fail(
@@ -97,13 +93,11 @@ impl Record for Jungle {
                 format!("position {}: {e}", Value::String(setup.position.clone())),
             )
         })?;
-        let clock = setup.clock;
         // The limits must agree with the clock where they say the same thing.
-        if let Some(d) = clock.disagreement(head.limits()) {
+        let clock = setup.clock.agreeing_with(head.limits(), |d| {
             let (key, found, field, value) = (d.key, d.found, d.field, d.value);
-            let message = format!("limits.{key} is {found}, but clock.{field} is {value}");
-            return Err(fail(1, message));
-        }
+            format!("limits.{key} is {found}, but clock.{field} is {value}")
+        })?;
         let meta = head.meta();
         let game = Setup {
             seed: setup.seed,
@@ -115,15 +109,9 @@ impl Record for Jungle {
         Ok((game, meta))
     }
 
-    fn read_start(&self, _setup: &Setup, line: &Line) -> Result<Vec<Loaded>, VerifyError> {
-        read_start(line, 2)
-    }
-
     fn read_turn(&self, _setup: &Setup, line: &Line) -> Result<Recorded<Move>, VerifyError> {
         let t: TurnJson = typed_line(&line.value, line.number, "turn")?;
-        if t.seat >= 2 {
-            return Err(fail(line.number, format!("seat {} does not exist", t.seat)));
-        }
+        let seat = seat_of(line, t.seat, 2)?;
         let answer = t.answer.map(|text| {
             Move::parse(&text)
                 .map_err(|e| fail(line.number, format!("move: {}: {e}", Value::String(text))))
@@ -131,11 +119,11 @@ impl Record for Jungle {
         let answer = answer_or_fault(answer, t.fault, "a move")?;
         let mut recorded = Recorded::default();
         recorded.decision(RecordedDecision {
-            seat: t.seat,
+            seat,
             decision: 0,
             answer,
             fuel: t.fuel,
-            log: t.logs.into_iter().map(|l| l.text).next(),
+            log: first_log(t.logs),
         });
         Ok(recorded)
     }
@@ -144,16 +132,8 @@ impl Record for Jungle {
         clock_hint(path)
     }
 
-    fn ended(&self, end: &GameEnd, summary: &Summary) -> String {
-        format!(
-            "{}, {}",
-            VerifySummary::outcome_text(summary.outcome),
-            end.reason.name()
-        )
-    }
-
-    fn round_cap(&self, setup: &Setup) -> u32 {
-        setup.round_cap
+    fn end_reason(&self, end: &GameEnd) -> Option<&'static str> {
+        Some(end.reason.name())
     }
 
     fn result(&self, _setup: &Setup, end: &GameEnd, summary: &Summary) -> String {
@@ -174,5 +154,21 @@ impl Record for Jungle {
         }
         .to_map()
         .ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FuelClock;
+
+    #[test]
+    fn a_tampered_agent_hash_is_refused() {
+        let clock = FuelClock {
+            start: 100,
+            increment: 10,
+            decision_cap: 50,
+        };
+        let setup = super::Setup::new(7, 40, clock);
+        crate::testing::assert_tampered_agent_refused(&super::Jungle, &setup);
     }
 }

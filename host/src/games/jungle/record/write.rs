@@ -5,68 +5,8 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::super::turn::{GameEnd, Ply, Setup};
-use crate::game::fuel_clock::FuelClock;
-use crate::game::record::jsonl::{seats_of, LimitsJson, LogsJson, PlayersJson};
-use crate::game::record::{RecordMeta, FORMAT_NAME, FORMAT_VERSION};
-use crate::game::FaultPolicy;
-
-/// The setup line of a game with `setup` and `meta`.
-pub(crate) fn setup_line<'a>(
-    setup: &'a Setup,
-    meta: &'a RecordMeta,
-) -> anyhow::Result<SetupLine<'a>> {
-    let (players, limits) = seats_of(meta, 2)?;
-    Ok(SetupLine {
-        clock: setup.clock,
-        fault_policy: setup.policy,
-        format: FORMAT_NAME,
-        format_version: FORMAT_VERSION,
-        game: super::super::NAME,
-        limits,
-        players,
-        ply_cap: setup.ply_cap(),
-        position: setup.start.to_string(),
-        round_cap: setup.round_cap,
-        rules_version: jungle_rules::RULES_VERSION,
-        seed: setup.seed,
-        kind: "setup",
-    })
-}
-
-/// The end line.
-pub(crate) fn end_line<'a>(end: &GameEnd, digest: &'a str) -> serde_json::Result<EndLine<'a>> {
-    Ok(EndLine {
-        clocks: end.clocks,
-        digest,
-        forfeits: end.forfeits.clone(),
-        fuel: end.fuel,
-        outcome: serde_json::to_value(end.outcome)?,
-        position: end.position.to_string(),
-        reason: end.reason.name(),
-        rounds: end.rounds(),
-        turns: end.turns,
-        kind: "end",
-    })
-}
-
-#[derive(Serialize)]
-pub(crate) struct SetupLine<'a> {
-    clock: FuelClock,
-    fault_policy: FaultPolicy,
-    format: &'static str,
-    format_version: u32,
-    game: &'static str,
-    limits: LimitsJson<'a>,
-    players: PlayersJson<'a>,
-    ply_cap: u32,
-    position: String,
-    round_cap: u32,
-    rules_version: u32,
-    seed: u64,
-    #[serde(rename = "type")]
-    kind: &'static str,
-}
+use super::super::turn::Ply;
+use crate::game::record::jsonl::LogsJson;
 
 #[derive(Serialize)]
 pub(crate) struct TurnLine<'a> {
@@ -118,19 +58,4 @@ impl<'a> TurnLine<'a> {
             kind: "turn",
         })
     }
-}
-
-#[derive(Serialize)]
-pub(crate) struct EndLine<'a> {
-    clocks: [u64; 2],
-    digest: &'a str,
-    forfeits: Vec<usize>,
-    fuel: [u64; 2],
-    outcome: Value,
-    position: String,
-    reason: &'static str,
-    rounds: u32,
-    turns: u32,
-    #[serde(rename = "type")]
-    kind: &'static str,
 }

@@ -23,3 +23,9 @@ const EVENT_TYPES: &[&str] = &[
     "win",
     "draw",
 ];
+
+#[test]
+fn a_tampered_agent_hash_is_refused() {
+    let setup = crate::games::farm::Setup::standard(3, 7, 40);
+    crate::testing::assert_tampered_agent_refused(&crate::games::farm::Farm, &setup);
+}
