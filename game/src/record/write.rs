@@ -158,3 +158,30 @@ pub fn write_kept<R: Record>(
     rules.end_line(&kept.end, &digest, &mut Lines::bytes(&mut buf))?;
     Ok(buf)
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::Lines;
+
+    /// The lines written once for every game take their order of keys from `serde_json`'s map,
+    /// sorted as long as its `preserve_order` feature is off: were a dependency to turn it on,
+    /// the records of those games would change, and this says why.
+    #[test]
+    fn sorted_lines_have_their_keys_in_order_at_every_depth_and_type_last() {
+        let mut buf = Vec::new();
+        let fields = json!({"b": 1, "a": {"d": 1, "c": 2}, "z": [{"y": 0, "x": 1}]});
+        Lines::bytes(&mut buf).push_sorted("end", fields).unwrap();
+        assert_eq!(
+            String::from_utf8(buf).unwrap(),
+            "{\"a\":{\"c\":2,\"d\":1},\"b\":1,\"z\":[{\"x\":1,\"y\":0}],\"type\":\"end\"}\n",
+            "serde_json's preserve_order feature is on (records' key order depends on it)"
+        );
+        let refused = Lines::bytes(&mut Vec::new()).push_sorted("end", json!([1]));
+        assert!(refused
+            .unwrap_err()
+            .to_string()
+            .contains("not a JSON object"));
+    }
+}
