@@ -5,6 +5,7 @@
 //! database (`database = "postgres://..."`), where an `arena worker` process plays ladder games
 //! besides the server's own worker or instead of it.
 
+#[macro_use]
 mod pg_support;
 mod serve_support;
 // The component examples, built as tests/components.rs builds them (this test uses one).
@@ -19,34 +20,11 @@ use pg_support::Database;
 use serde_json::Value;
 use serve_support::*;
 
-/// `mod NAME { sqlite, postgres }`: the test `NAME(database)` on each database; `short` names its
-/// PostgreSQL database.
-macro_rules! on_both_databases {
-    ($name:ident, $short:literal) => {
-        mod $name {
-            #[test]
-            fn sqlite() {
-                super::$name(super::Database::sqlite())
-            }
-
-            #[test]
-            fn postgres() {
-                super::$name(super::Database::postgres($short))
-            }
-        }
-    };
+/// A small, quick ladder; with PostgreSQL, an `arena worker` process plays its games, and the
+/// server none.
+fn quick(db: &Database) -> String {
+    quick_ladder(if db.url().is_some() { 0 } else { 1 }, 16)
 }
-
-/// A small, quick ladder: one worker, short games, few games per version.
-const QUICK: &str = r#"
-round_cap = 60
-workers = 1
-[ladder]
-placement_games = 2
-max_games_per_version = 16
-[uploads]
-check_games = 2
-"#;
 
 /// `arena verify` with `flags` of `record`, written to `dir/name`: it must pass. Returns what
 /// it said.
@@ -101,12 +79,7 @@ on_both_databases!(
 );
 
 fn the_ladder_plays_uploads_and_each_contestant_sees_only_their_own_logs(db: Database) {
-    // With PostgreSQL, an `arena worker` process plays the ladder's games, and the server none.
-    let quick = match db.url() {
-        None => QUICK.to_owned(),
-        Some(_) => QUICK.replace("workers = 1", "workers = 0"),
-    };
-    let (dir, mut server) = db.serve("ladder", &quick);
+    let (dir, mut server) = db.serve("ladder", &quick(&db));
     let worker = db.worker(&dir, "remote");
     let alice = server.add_contestant("alice");
     let bob = server.add_contestant("bob");
@@ -774,12 +747,8 @@ on_both_databases!(
 /// plays the ladder against a core module, and its games' records verify.
 fn a_component_is_uploaded_checked_and_plays_the_ladder(db: Database) {
     // With PostgreSQL, an `arena worker` process fetches the component's bytes from the database
-    // and plays the games, and the server none.
-    let quick = match db.url() {
-        None => QUICK.to_owned(),
-        Some(_) => QUICK.replace("workers = 1", "workers = 0"),
-    };
-    let (dir, server) = db.serve("component", &quick);
+    // and plays the games.
+    let (dir, server) = db.serve("component", &quick(&db));
     let worker = db.worker(&dir, "remote");
     let rusty = server.add_contestant("rusty");
     let watty = server.add_contestant("watty");

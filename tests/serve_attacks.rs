@@ -3,6 +3,7 @@
 //! sent before the token is known, names that impersonate, and the host acting on contestants.
 //! Each test reproduces an attack and asserts that the server holds.
 
+#[macro_use]
 mod pg_support;
 mod serve_support;
 
@@ -14,23 +15,6 @@ use pg_support::Database;
 use serde_json::Value;
 use serve_support::*;
 use sqlx::Row;
-
-/// `mod NAME { sqlite, postgres }`: the test `NAME(database)` on each database.
-macro_rules! on_both_databases {
-    ($name:ident, $short:literal) => {
-        mod $name {
-            #[test]
-            fn sqlite() {
-                super::$name(super::Database::sqlite())
-            }
-
-            #[test]
-            fn postgres() {
-                super::$name(super::Database::postgres($short))
-            }
-        }
-    };
-}
 
 /// A POST of `body` to `url` with `token`: (status, `Retry-After`, body).
 fn post(url: &str, token: &str, body: &[u8]) -> (u16, Option<String>, String) {

@@ -7,16 +7,6 @@ mod serve_support;
 
 use serve_support::*;
 
-const QUICK: &str = r#"
-round_cap = 60
-workers = 1
-[ladder]
-placement_games = 2
-max_games_per_version = 4
-[uploads]
-check_games = 2
-"#;
-
 /// The farm's Python or JavaScript template, as `arena new` writes it: the example agent
 /// `climber.py` or `climber.js`.
 fn template(file: &str) -> String {
@@ -66,7 +56,7 @@ fn submit_sources(
 #[test]
 fn sources_are_built_confined_checked_and_kept_for_their_author() {
     let dir = temp_dir("sources");
-    let server = Server::start(&dir, QUICK);
+    let server = Server::start(&dir, &quick_ladder(1, 4));
     let log = std::fs::read_to_string(dir.join("server-1.log")).unwrap();
     assert!(
         log.contains("builds Python uploads with componentize-py 0.25.1"),
@@ -379,7 +369,8 @@ fn a_server_without_toolchains_says_so_and_refuses_sources() {
     let dir = temp_dir("no-toolchain");
     let server = Server::start(
         &dir,
-        &format!("{QUICK}python = \"/nonexistent/python3\"\nnode_modules = \"no-such-folder\"\n"),
+        &(quick_ladder(1, 4)
+            + "python = \"/nonexistent/python3\"\nnode_modules = \"no-such-folder\"\n"),
     );
     let log = std::fs::read_to_string(dir.join("server-1.log")).unwrap();
     assert!(log.contains("this server cannot build Python: "), "{log}");

@@ -381,6 +381,25 @@ impl Drop for Cluster {
     }
 }
 
+/// `mod NAME { sqlite, postgres }`: the test `NAME(database)` on each database; `short` names its
+/// PostgreSQL database. For the test binaries that declare this module with `#[macro_use]`.
+#[allow(unused_macros)]
+macro_rules! on_both_databases {
+    ($name:ident, $short:literal) => {
+        mod $name {
+            #[test]
+            fn sqlite() {
+                super::$name($crate::pg_support::Database::sqlite())
+            }
+
+            #[test]
+            fn postgres() {
+                super::$name($crate::pg_support::Database::postgres($short))
+            }
+        }
+    };
+}
+
 /// Where a test's server keeps its database: SQLite in its data folder (the default), or a
 /// database of the test cluster (`database = "postgres://..."` in the challenge file).
 pub enum Database {

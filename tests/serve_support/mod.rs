@@ -26,6 +26,22 @@ pub fn temp_dir(name: &str) -> TempDir {
     TempDir::new(&workspace(), "serve-tmp", name)
 }
 
+/// A small, quick ladder: short games, few games per version; `workers` of the server's own (0
+/// where an `arena worker` process plays the games instead).
+pub fn quick_ladder(workers: u32, max_games_per_version: u32) -> String {
+    format!(
+        r#"
+round_cap = 60
+workers = {workers}
+[ladder]
+placement_games = 2
+max_games_per_version = {max_games_per_version}
+[uploads]
+check_games = 2
+"#
+    )
+}
+
 /// The hand-written climber (buys animals, logs what it buys) with its log text replaced by
 /// `tag` (exactly 11 bytes), so that each contestant's log is recognisable.
 pub fn climber(tag: &str) -> String {
