@@ -10,6 +10,8 @@ use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 
 pub mod components;
+pub mod folders;
+pub use folders::{result_files, snapshot};
 
 #[path = "../scratch/mod.rs"]
 mod scratch;
@@ -184,33 +186,4 @@ pub fn verifies_with_its_viewer(out: &Path, viewer: &str) {
     let report = out.join("report");
     assert!(report.join(format!("{viewer}.html")).is_file());
     assert!(report.join(format!("{viewer}.js")).is_file());
-}
-
-/// The files of a league output folder whose content must depend only on the league: standings,
-/// cross-table, games list and every record.
-pub fn result_files(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out = Vec::new();
-    for name in [
-        "standings.json",
-        "standings.csv",
-        "crosstable.csv",
-        "games.csv",
-    ] {
-        out.push((
-            name.to_string(),
-            std::fs::read(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}")),
-        ));
-    }
-    let mut records: Vec<PathBuf> = std::fs::read_dir(dir.join("records"))
-        .expect("records folder")
-        .map(|e| e.expect("entry").path())
-        .collect();
-    records.sort();
-    for r in records {
-        out.push((
-            r.file_name().unwrap().to_string_lossy().into_owned(),
-            std::fs::read(&r).unwrap(),
-        ));
-    }
-    out
 }

@@ -10,24 +10,7 @@ use super::*;
 
 /// Every file under `dir` (but the lock file) by relative path, with its bytes.
 fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    fn walk(base: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                walk(base, &path, out);
-            } else if path.file_name().unwrap() != LOCK_FILE {
-                let rel = path
-                    .strip_prefix(base)
-                    .unwrap()
-                    .to_string_lossy()
-                    .into_owned();
-                out.insert(rel, std::fs::read(&path).unwrap());
-            }
-        }
-    }
-    let mut out = BTreeMap::new();
-    walk(dir, dir, &mut out);
-    out
+    super::folders::snapshot(dir, LOCK_FILE)
 }
 
 fn league_fingerprint(cfg: &LeagueConfig) -> String {

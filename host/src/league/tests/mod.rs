@@ -7,6 +7,10 @@ mod fresh;
 mod host_failures;
 mod unplayed;
 
+// Read the folders back as the integration tests do.
+#[path = "../../../../tests/common/folders.rs"]
+mod folders;
+
 use std::path::{Path, PathBuf};
 
 use farm_rules::{for_each_stock_trade, Offer, Trade};
@@ -20,6 +24,7 @@ use crate::game::Hosted;
 use crate::game::{Game, Host};
 use crate::games::farm::tests::support::{native, FarmPlayer};
 use crate::games::farm::{AcceptView, Farm, Fault, FaultKind, Observation};
+use folders::result_files as files;
 
 /// Buys the `pick`-th affordable stock trade each turn (a different habit per contestant), and
 /// faults on its `fault_at`-th decision if set (0: fails to load, every game).
@@ -205,25 +210,6 @@ fn play_with(
         &serde_json::json!({"test": true}),
         &opts,
     )
-}
-
-fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out = Vec::new();
-    for name in [STANDINGS_JSON, STANDINGS_CSV, CROSSTABLE_CSV, GAMES_CSV] {
-        out.push((name.to_string(), std::fs::read(dir.join(name)).unwrap()));
-    }
-    let mut records: Vec<_> = std::fs::read_dir(dir.join("records"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    records.sort();
-    for r in records {
-        out.push((
-            r.file_name().unwrap().to_string_lossy().into_owned(),
-            std::fs::read(&r).unwrap(),
-        ));
-    }
-    out
 }
 
 #[test]
