@@ -194,6 +194,21 @@ mod tests {
         }
     }
 
+    /// `e` has cutechess's figures: score, its standard error, Elo, the interval's lower and upper
+    /// ends, the margin and the LOS.
+    fn assert_cutechess_figures(
+        e: &EloEstimate,
+        [score, se, elo, lower, upper, margin, los]: [f64; 7],
+    ) {
+        assert_close("score", e.score, score, 1e-12);
+        assert_close("se", e.score_error, se, 1e-12);
+        assert_close("elo", e.elo.unwrap(), elo, 1e-9);
+        assert_close("lower", e.elo_lower.unwrap(), lower, 1e-9);
+        assert_close("upper", e.elo_upper.unwrap(), upper, 1e-9);
+        assert_close("margin", e.margin().unwrap(), margin, 1e-9);
+        assert_close("los", e.los.unwrap(), los, 1e-12);
+    }
+
     /// Expected figures: elo.cpp's formulas (Elo::Elo, diff, errorMargin, LOS) followed in a
     /// Python transcription with z = scipy.stats.norm.ppf(0.975). cutechess-cli itself, with its
     /// approximate z of 1.95716, prints the margin as 66.588 here and 15.354 below.
@@ -201,25 +216,35 @@ mod tests {
     fn cutechess_figures_for_55_wins_10_draws_35_losses() {
         let e = wdl(55, 10, 35).estimate().unwrap();
         assert_eq!(e.games, 100);
-        assert_close("score", e.score, 0.6, 1e-12);
-        assert_close("se", e.score_error, 0.046_368_092_477_478_515, 1e-12);
-        assert_close("elo", e.elo.unwrap(), 70.436_503_622_272_54, 1e-9);
-        assert_close("lower", e.elo_lower.unwrap(), 6.338_073_089_889_344_5, 1e-9);
-        assert_close("upper", e.elo_upper.unwrap(), 139.710_036_596_857_07, 1e-9);
-        assert_close("margin", e.margin().unwrap(), 66.685_981_753_483_86, 1e-9);
-        assert_close("los", e.los.unwrap(), 0.982_492_509_490_168_8, 1e-12);
+        assert_cutechess_figures(
+            &e,
+            [
+                0.6,
+                0.046_368_092_477_478_515,
+                70.436_503_622_272_54,
+                6.338_073_089_889_344_5,
+                139.710_036_596_857_07,
+                66.685_981_753_483_86,
+                0.982_492_509_490_168_8,
+            ],
+        );
     }
 
     #[test]
     fn cutechess_figures_for_324_wins_491_draws_185_losses() {
         let e = wdl(324, 491, 185).estimate().unwrap();
-        assert_close("score", e.score, 0.5695, 1e-12);
-        assert_close("se", e.score_error, 0.011_064_345_891_194_835, 1e-12);
-        assert_close("elo", e.elo.unwrap(), 48.608_229_050_178_27, 1e-9);
-        assert_close("lower", e.elo_lower.unwrap(), 33.326_602_654_741_13, 1e-9);
-        assert_close("upper", e.elo_upper.unwrap(), 64.079_150_721_225_05, 1e-9);
-        assert_close("margin", e.margin().unwrap(), 15.376_274_033_241_959, 1e-9);
-        assert_close("los", e.los.unwrap(), 0.999_999_999_638_717_2, 1e-12);
+        assert_cutechess_figures(
+            &e,
+            [
+                0.5695,
+                0.011_064_345_891_194_835,
+                48.608_229_050_178_27,
+                33.326_602_654_741_13,
+                64.079_150_721_225_05,
+                15.376_274_033_241_959,
+                0.999_999_999_638_717_2,
+            ],
+        );
     }
 
     /// 9 wins, 1 loss: the interval's upper score, 0.9 + 1.96·0.0949, passes 1, where cutechess

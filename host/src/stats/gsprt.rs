@@ -203,7 +203,7 @@ mod tests {
     /// counts (scipy 1.17). The first two cases are the pentanomial self-tests of fishtest's
     /// `stat_util.py` (`update_SPRT` with elo0=-3, elo1=1; `SPRT_elo` with elo0=0.2, elo1=0.9); the
     /// fourth has empty counts (regularized), the last a single pair.
-    const LOGISTIC: [([u64; 5], f64, f64, f64, f64); 7] = [
+    const LOGISTIC: [LlrCase; 7] = [
         (
             [10789, 19328, 33806, 19402, 10543],
             -3.0,
@@ -255,18 +255,26 @@ mod tests {
         ),
     ];
 
+    /// A case of fishtest's LLRs: counts, the two hypotheses, the exact LLR and its approximation.
+    type LlrCase = ([u64; 5], f64, f64, f64, f64);
+
+    /// Each case's LLR by `exact` and by `approximation` is fishtest's.
+    fn assert_llrs(
+        cases: &[LlrCase],
+        exact: fn(f64, f64, &Pentanomial) -> f64,
+        approximation: fn(f64, f64, &Pentanomial) -> f64,
+    ) {
+        for &(c, h0, h1, want_exact, want_approximation) in cases {
+            let what = format!("{c:?} {h0}..{h1}");
+            assert_close(&what, exact(h0, h1, &counts(c)), want_exact, 1e-8);
+            let got = approximation(h0, h1, &counts(c));
+            assert_close(&what, got, want_approximation, 1e-8);
+        }
+    }
+
     #[test]
     fn logistic_llr_matches_fishtest() {
-        for (c, elo0, elo1, exact, approximation) in LOGISTIC {
-            let what = format!("{c:?} {elo0}..{elo1}");
-            assert_close(&what, llr_logistic(elo0, elo1, &counts(c)), exact, 1e-8);
-            assert_close(
-                &what,
-                llr_logistic_approximation(elo0, elo1, &counts(c)),
-                approximation,
-                1e-8,
-            );
-        }
+        assert_llrs(&LOGISTIC, llr_logistic, llr_logistic_approximation);
     }
 
     /// Expected LLRs: fishtest's `LLRcalc.LLR_normalized` and `LLR_normalized_alt` run on these
@@ -274,7 +282,7 @@ mod tests {
     /// (`SPRT_elo` with elo0=0.764, elo1=3.439).
     #[test]
     fn normalized_llr_matches_fishtest() {
-        for (c, nelo0, nelo1, exact, approximation) in [
+        let cases = [
             (
                 [39, 2226, 31451, 2412, 40],
                 0.764,
@@ -303,16 +311,8 @@ mod tests {
                 -6.070_429_067_588_585,
                 -6.070_282_774_714_087,
             ),
-        ] {
-            let what = format!("{c:?} {nelo0}..{nelo1}");
-            assert_close(&what, llr_normalized(nelo0, nelo1, &counts(c)), exact, 1e-8);
-            assert_close(
-                &what,
-                llr_normalized_approximation(nelo0, nelo1, &counts(c)),
-                approximation,
-                1e-8,
-            );
-        }
+        ];
+        assert_llrs(&cases, llr_normalized, llr_normalized_approximation);
     }
 
     #[test]
