@@ -73,22 +73,14 @@ pub fn play_league(
     opts: &RunOptions,
 ) -> anyhow::Result<LeagueRun> {
     let lock = folder::lock(&cfg.output)?;
-    play_league_locked(game, host, cfg, contestants, limits_json, opts, lock)
-}
-
-/// [`play_league`] in an output folder this process has locked already (see [`folder::lock`]):
-/// a league of sandboxed agents takes the lock before loading them, so that a second run is
-/// turned away at once.
-pub fn play_league_locked(
-    game: &'static dyn Game,
-    host: &Host<'_>,
-    cfg: &LeagueConfig,
-    contestants: &[&dyn Contestant],
-    limits_json: &serde_json::Value,
-    opts: &RunOptions,
-    lock: FolderLock,
-) -> anyhow::Result<LeagueRun> {
-    play_league_watched(game, host, cfg, contestants, limits_json, opts, lock, None)
+    let league = League {
+        game,
+        host,
+        cfg,
+        contestants,
+        limits: limits_json,
+    };
+    play_league_on(&league, opts, lock, None, &mut LocalExecutor)
 }
 
 /// Something that follows a league's results as they come, and may end it early: `arena match`
@@ -98,33 +90,6 @@ pub trait Watcher {
     /// games end (not schedule order). `Some(cycles)` ends the league there, cut to the first
     /// `cycles` cycles of every group: every game of those cycles must have ended already.
     fn journaled(&mut self, result: &GameResult) -> Option<usize>;
-}
-
-/// [`play_league_locked`], with a `watcher` that sees every result. A watched league starts its
-/// games cycle by cycle ([`Schedule::cycle_major`]), so that the games of one cycle end close
-/// together. When the watcher cuts the league, the games already running finish and are
-/// discarded, and the folder is left as the league of `cycles * players_per_game` games per
-/// group would leave it (its records renumbered, its journal rewritten, its standings of that
-/// league): it verifies and reports as that league.
-#[allow(clippy::too_many_arguments)]
-pub fn play_league_watched(
-    game: &'static dyn Game,
-    host: &Host<'_>,
-    cfg: &LeagueConfig,
-    contestants: &[&dyn Contestant],
-    limits_json: &serde_json::Value,
-    opts: &RunOptions,
-    lock: FolderLock,
-    watcher: Option<&mut dyn Watcher>,
-) -> anyhow::Result<LeagueRun> {
-    let league = League {
-        game,
-        host,
-        cfg,
-        contestants,
-        limits: limits_json,
-    };
-    play_league_on(&league, opts, lock, watcher, &mut LocalExecutor)
 }
 
 /// A league ready to be played: its game, its host, its file, and its contestants
@@ -138,8 +103,13 @@ pub struct League<'a> {
     pub limits: &'a serde_json::Value,
 }
 
-/// Plays (or resumes) `league` in its locked output folder, its games played by `executor`, as
-/// [`play_league_watched`] describes.
+/// Plays (or resumes) `league` in its locked output folder (see [`folder::lock`]), its games
+/// played by `executor`, with a `watcher` that sees every result if given. A watched league starts
+/// its games cycle by cycle ([`Schedule::cycle_major`]), so that the games of one cycle end close
+/// together. When the watcher cuts the league, the games already running finish and are
+/// discarded, and the folder is left as the league of `cycles * players_per_game` games per
+/// group would leave it (its records renumbered, its journal rewritten, its standings of that
+/// league): it verifies and reports as that league.
 pub fn play_league_on(
     league: &League<'_>,
     opts: &RunOptions,

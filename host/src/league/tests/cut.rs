@@ -3,8 +3,9 @@
 //! games were still running at the cut.
 
 use super::*;
+use crate::league::local::LocalExecutor;
 use crate::league::result::GameResult;
-use crate::league::runner::{play_league_watched, Watcher};
+use crate::league::runner::{play_league_on, League, Watcher};
 
 /// Cuts the league to `cycles` cycles once every game of them has been journaled.
 struct CutAt {
@@ -36,17 +37,14 @@ fn watched(cfg: &LeagueConfig, out: &Path, threads: usize, watcher: &mut CutAt) 
         ..RunOptions::default()
     };
     let lock = crate::league::folder::lock(out).unwrap();
-    play_league_watched(
-        &crate::game::Hosted(crate::games::farm::Farm),
-        &Host::default(),
-        &cfg,
-        &contestants,
-        &serde_json::json!({"test": true}),
-        &opts,
-        lock,
-        Some(watcher),
-    )
-    .unwrap();
+    let league = League {
+        game: &crate::game::Hosted(crate::games::farm::Farm),
+        host: &Host::default(),
+        cfg: &cfg,
+        contestants: &contestants,
+        limits: &serde_json::json!({"test": true}),
+    };
+    play_league_on(&league, &opts, lock, Some(watcher), &mut LocalExecutor).unwrap();
 }
 
 #[test]
