@@ -197,18 +197,9 @@ pub fn run(args: PlayArgs) -> anyhow::Result<i32> {
     anyhow::ensure!(args.round_cap > 0, "--rounds must be at least 1");
     let limits = args.limits.limits();
     let sandbox = Sandbox::new(crate::games::registry().agents(), limits.clone())?;
-    let mut modules = Vec::new();
-    for path in &args.agents {
-        match load_agent(&sandbox, path) {
-            Ok(m) => modules.push(m),
-            // The host's own failure is no verdict on the agent: exit status 2.
-            Err(e) if HostFailure::find(&e).is_some() => return Err(e),
-            Err(e) => {
-                eprintln!("error: {}", terminal::block(&format!("{e:#}")));
-                return Ok(1);
-            }
-        }
-    }
+    let Some(modules) = load_agents(&sandbox, args.agents.iter())? else {
+        return Ok(1);
+    };
     let game = choose_game(args.game, &modules)?;
     check_seats(game, modules.len())?;
     sandbox.games_at_once(modules.len(), 1)?;
@@ -277,17 +268,9 @@ fn run_person(args: &PlayArgs) -> anyhow::Result<i32> {
     anyhow::ensure!(args.round_cap > 0, "--rounds must be at least 1");
     let limits = args.limits.limits();
     let sandbox = Sandbox::new(crate::games::registry().agents(), limits.clone())?;
-    let mut modules = Vec::new();
-    for path in args.agents.iter().filter(|p| !is_human(p)) {
-        match load_agent(&sandbox, path) {
-            Ok(m) => modules.push(m),
-            Err(e) if HostFailure::find(&e).is_some() => return Err(e),
-            Err(e) => {
-                eprintln!("error: {}", terminal::block(&format!("{e:#}")));
-                return Ok(1);
-            }
-        }
-    }
+    let Some(modules) = load_agents(&sandbox, args.agents.iter().filter(|p| !is_human(p)))? else {
+        return Ok(1);
+    };
     let game = choose_game(args.game, &modules)?;
     check_seats(game, args.agents.len())?;
     let mut agents = modules.iter();
@@ -451,6 +434,27 @@ pub fn choose_game(
 pub fn load_agent(sandbox: &Sandbox, path: &Path) -> anyhow::Result<AgentModule> {
     let wasm = resolve_agent(path)?;
     crate::activity::load(sandbox, &wasm)
+}
+
+/// Loads the agents at `paths`; `None` when one does not load, its error printed (the caller
+/// exits with status 1). The host's own failure is no verdict on the agent: an error (exit
+/// status 2).
+fn load_agents<'a>(
+    sandbox: &Sandbox,
+    paths: impl Iterator<Item = &'a PathBuf>,
+) -> anyhow::Result<Option<Vec<AgentModule>>> {
+    let mut modules = Vec::new();
+    for path in paths {
+        match load_agent(sandbox, path) {
+            Ok(m) => modules.push(m),
+            Err(e) if HostFailure::find(&e).is_some() => return Err(e),
+            Err(e) => {
+                eprintln!("error: {}", terminal::block(&format!("{e:#}")));
+                return Ok(None);
+            }
+        }
+    }
+    Ok(Some(modules))
 }
 
 /// A seed for a game nobody gave one for.

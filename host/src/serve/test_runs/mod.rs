@@ -295,13 +295,23 @@ pub async fn admit(app: &App, who: &Contestant) -> Result<(), super::uploads::Re
             "the host has taken you out of this challenge: tests are refused",
         ));
     }
+    under_hourly_limit(app, who, Tests::room)
+}
+
+/// `check` ([`Tests::room`] asks, [`Tests::start`] counts the run too) on `who`'s tests of the
+/// last hour: over the limit, a refusal that says when to try again.
+fn under_hourly_limit(
+    app: &App,
+    who: &Contestant,
+    check: fn(&Tests, i64, u32, i64) -> Result<(), u64>,
+) -> Result<(), super::uploads::Refusal> {
     let per_hour = app.challenge.uploads.tests_per_hour;
-    app.tests
-        .room(who.id, per_hour, now_ms())
-        .map_err(|retry_after_s| Refusal::TestsLimited {
+    check(&app.tests, who.id, per_hour, now_ms()).map_err(|retry_after_s| {
+        super::uploads::Refusal::TestsLimited {
             per_hour,
             retry_after_s,
-        })
+        }
+    })
 }
 
 /// Counts the run against the hourly limit, queues it and waits for its report.
@@ -312,13 +322,7 @@ pub async fn take(
     opponents: Vec<Opponent>,
 ) -> Result<Report, super::uploads::Refusal> {
     use super::uploads::Refusal;
-    let per_hour = app.challenge.uploads.tests_per_hour;
-    app.tests
-        .start(who.id, per_hour, now_ms())
-        .map_err(|retry_after_s| Refusal::TestsLimited {
-            per_hour,
-            retry_after_s,
-        })?;
+    under_hourly_limit(app, who, Tests::start)?;
     let (tx, rx) = oneshot::channel();
     app.checks.submit_test(
         app,
