@@ -206,27 +206,23 @@ fn a_changed_pack_is_refused_and_removed_and_its_functions_compiled_again() {
     };
 
     // One byte of the code changed (the index's hash of the code no longer matches).
-    let mut bytes = std::fs::read(pack).unwrap();
-    let last = bytes.len() - 1;
-    bytes[last] ^= 0x01;
-    std::fs::write(pack, &bytes).unwrap();
-    let (used, value, _) = compile_and_run(&c, &runtime_module(FUNCTIONS, "B"));
-    assert_eq!(used.hits, 0, "the changed pack was used: {used:?}");
-    assert_eq!(value, expected_run(FUNCTIONS, 5));
-    assert_ne!(
-        std::fs::read(pack).ok().as_ref(),
-        Some(&bytes),
-        "the changed pack is removed (and the functions compiled again stored anew)"
-    );
+    let last = std::fs::read(pack).unwrap().len() - 1;
+    change_a_byte_then_refused(&c, pack, last, "B");
 
     // One byte of the index changed (its HMAC no longer matches): refused when opened.
     let [pack] = &packs(&dir.0)[..] else {
         panic!("the compile after the refusal stored a new pack");
     };
+    change_a_byte_then_refused(&c, pack, 8 + 32 + 4 + 40, "C");
+}
+
+/// Flips a bit of byte `at` of `pack`, then compiles a runtime (snapshot `snapshot`): the changed
+/// pack is not used, and is removed (the functions compiled again are stored anew).
+fn change_a_byte_then_refused(c: &Compiler, pack: &Path, at: usize, snapshot: &str) {
     let mut bytes = std::fs::read(pack).unwrap();
-    bytes[8 + 32 + 4 + 40] ^= 0x01;
+    bytes[at] ^= 0x01;
     std::fs::write(pack, &bytes).unwrap();
-    let (used, value, _) = compile_and_run(&c, &runtime_module(FUNCTIONS, "C"));
+    let (used, value, _) = compile_and_run(c, &runtime_module(FUNCTIONS, snapshot));
     assert_eq!(used.hits, 0, "the changed pack was used: {used:?}");
     assert_eq!(value, expected_run(FUNCTIONS, 5));
     assert_ne!(

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use wasmtime::{ExternType, Linker, Store};
+use wasmtime::{Engine, ExternType, Linker, Store};
 
 use super::game_for_tests::{GAMES, TEST_GAME};
 use super::log::AgentLog;
@@ -151,10 +151,9 @@ fn types(linker: &Linker<HostState>, store: &mut Store<HostState>) -> BTreeMap<S
         .collect()
 }
 
-#[test]
-fn every_wasi_function_of_wasmtime_wasi_is_replaced_with_its_own_type() {
-    let sb = sandbox(1_000_000);
-    let engine = sb.engine();
+/// wasmtime-wasi's own preview1 functions, and the arena's that replace them (and charge fuel),
+/// each in a linker of their own, to compare the two.
+fn original_and_charged(engine: &Engine) -> (Linker<HostState>, Linker<HostState>) {
     let mut original: Linker<HostState> = Linker::new(engine);
     wasmtime_wasi::p1::add_to_linker_sync(&mut original, |s: &mut HostState| {
         s.wasi.as_mut().unwrap()
@@ -162,6 +161,14 @@ fn every_wasi_function_of_wasmtime_wasi_is_replaced_with_its_own_type() {
     .unwrap();
     let mut charged: Linker<HostState> = Linker::new(engine);
     wasi::add_to_linker(&mut charged).unwrap();
+    (original, charged)
+}
+
+#[test]
+fn every_wasi_function_of_wasmtime_wasi_is_replaced_with_its_own_type() {
+    let sb = sandbox(1_000_000);
+    let engine = sb.engine();
+    let (original, charged) = original_and_charged(engine);
     let state = HostState::new(
         &Limits::default(),
         super::store::Guest::Preview1,
@@ -301,13 +308,7 @@ fn random_get_serves_the_bytes_wasmtime_wasi_served() {
         let memory = instance.get_memory(&mut store, "memory").unwrap();
         memory.data(&store)[..total as usize].to_vec()
     };
-    let mut original: Linker<HostState> = Linker::new(engine);
-    wasmtime_wasi::p1::add_to_linker_sync(&mut original, |s: &mut HostState| {
-        s.wasi.as_mut().unwrap()
-    })
-    .unwrap();
-    let mut charged: Linker<HostState> = Linker::new(engine);
-    wasi::add_to_linker(&mut charged).unwrap();
+    let (original, charged) = original_and_charged(engine);
     let want = bytes(&original);
     assert!(want.iter().any(|&b| b != 0));
     assert_eq!(bytes(&charged), want);

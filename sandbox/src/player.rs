@@ -173,6 +173,17 @@ impl WasmPlayer {
         store.data_mut().limiter.refused = None;
     }
 
+    /// What every call starts with: an agent that faulted is not called again; the call is
+    /// counted, and given its fuel (and which budget bounds it) and its wall-clock ticks.
+    fn begin_call(&mut self) -> Result<(u64, FuelScope, u64), Fault> {
+        if let Some(fault) = &self.dead {
+            return Err(fault.clone());
+        }
+        self.calls += 1;
+        let (allowance, scope) = self.allowance()?;
+        Ok((allowance, scope, self.limits().wall_ticks()))
+    }
+
     /// Fuel consumed since `arm(allowance)`.
     fn account(&mut self, store: &Store<HostState>, allowance: u64) {
         let left = store.get_fuel().unwrap_or(0);
@@ -195,12 +206,7 @@ impl WasmPlayer {
         decision: usize,
         encode: impl FnOnce(&mut [u8]) -> usize,
     ) -> Result<(i32, &[u8]), Fault> {
-        if let Some(fault) = &self.dead {
-            return Err(fault.clone());
-        }
-        self.calls += 1;
-        let (allowance, scope) = self.allowance()?;
-        let ticks = self.limits().wall_ticks();
+        let (allowance, scope, ticks) = self.begin_call()?;
         let live = self.live.as_mut().expect("a live instance when not dead");
         let LiveAgent::Core(core) = &live.agent else {
             unreachable!("a component agent is called through `call_component`")
@@ -270,12 +276,7 @@ impl WasmPlayer {
         what: &'static str,
         decide: impl FnOnce(&mut Store<HostState>, &(dyn Any + Send)) -> wasmtime::Result<R>,
     ) -> Result<R, Fault> {
-        if let Some(fault) = &self.dead {
-            return Err(fault.clone());
-        }
-        self.calls += 1;
-        let (allowance, scope) = self.allowance()?;
-        let ticks = self.limits().wall_ticks();
+        let (allowance, scope, ticks) = self.begin_call()?;
         let live = self.live.as_mut().expect("a live instance when not dead");
         let LiveAgent::Component(instance) = &live.agent else {
             unreachable!("a core module is called through `call`")
