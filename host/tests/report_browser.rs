@@ -24,7 +24,7 @@ use arena::league::{play_league, Contestant, LeagueConfig, NativeEntrant, RunOpt
 use arena::sandbox::Init;
 use arena_agent_sdk::FarmAgent;
 use arena_doc_support::thousands;
-use farm_rules::Offer;
+use farm_rules::{Animal, Offer, ANIMALS};
 use serde_json::Value;
 
 /// Plays the league `cfg` of `game` afresh between native `contestants` on 2 threads, quietly.
@@ -42,16 +42,6 @@ fn play_natives(
     let limits = serde_json::json!({"native": true});
     play_league(game, &Host::default(), cfg, contestants, &limits, &opts).unwrap()
 }
-
-const ANIMALS: [&str; 7] = [
-    "rabbit",
-    "sheep",
-    "pig",
-    "cow",
-    "horse",
-    "small_dog",
-    "big_dog",
-];
 
 /// An example strategy in a league, natively (told the table's round cap).
 fn native<A: FarmAgent + Default + Send + 'static>(_round_cap: u32) -> NativeEntrant {
@@ -541,7 +531,7 @@ fn report_and_replay_in_headless_chromium() {
         number(text_after(&dom, &attr).unwrap_or_else(|| panic!("no count {attr}"))) as u64
     };
     for (seat, herd) in end["final"]["herds"].as_array().unwrap().iter().enumerate() {
-        for animal in ANIMALS {
+        for animal in ANIMALS.map(Animal::name) {
             let want = herd.get(animal).and_then(Value::as_u64).unwrap_or(0);
             assert_eq!(
                 shown(&seat.to_string(), animal),
@@ -551,7 +541,7 @@ fn report_and_replay_in_headless_chromium() {
             );
         }
     }
-    for animal in ANIMALS {
+    for animal in ANIMALS.map(Animal::name) {
         let want = end["final"]["stock"]
             .get(animal)
             .and_then(Value::as_u64)

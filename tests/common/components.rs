@@ -61,7 +61,8 @@ fn recipe(name: &str, out: &Path) -> (Command, Vec<PathBuf>) {
     let py = ws.join("example-agents/python");
     let js = ws.join("example-agents/javascript");
     let wit = ws.join("wit");
-    let python = |world: &str, source: &str| {
+    // A `source` is a file of the examples' folder, or the path of a copy with a bug.
+    let python = |world: &str, source: &Path| {
         let mut cmd = Command::new("sh");
         cmd.arg(py.join("build.sh"))
             .arg(world)
@@ -69,7 +70,7 @@ fn recipe(name: &str, out: &Path) -> (Command, Vec<PathBuf>) {
             .arg(out);
         (cmd, vec![py.join("build.sh"), py.join(source), wit.clone()])
     };
-    let javascript = |world: &str, source: &str| {
+    let javascript = |world: &str, source: &Path| {
         let mut cmd = Command::new("node");
         cmd.current_dir(&js)
             .arg("build.mjs")
@@ -91,12 +92,7 @@ fn recipe(name: &str, out: &Path) -> (Command, Vec<PathBuf>) {
                 "counts(view.herds[view.seat + 5])",
                 "py_indexerror.py",
             );
-            let mut cmd = Command::new("sh");
-            cmd.arg(py.join("build.sh"))
-                .arg("farm")
-                .arg(&source)
-                .arg(out);
-            (cmd, vec![py.join("build.sh"), source, wit.clone()])
+            python("farm", &source)
         }
         "js-typeerror" => {
             let source = with_bug(
@@ -105,13 +101,7 @@ fn recipe(name: &str, out: &Path) -> (Command, Vec<PathBuf>) {
                 "counts(view.herds[view.seat + 5].animals)",
                 "js-typeerror.js",
             );
-            let mut cmd = Command::new("node");
-            cmd.current_dir(&js)
-                .arg("build.mjs")
-                .arg("farm")
-                .arg(&source)
-                .arg(out);
-            (cmd, vec![js.join("build.mjs"), source, wit.clone()])
+            javascript("farm", &source)
         }
         // The JavaScript climber logging a hash of every view it is given, built for world
         // `farm` (ARENA_FARM_WORLD=farm) and, as build.mjs builds a farm agent, for `farm-json`:
@@ -126,22 +116,17 @@ fn recipe(name: &str, out: &Path) -> (Command, Vec<PathBuf>) {
                  logView(view);\n",
                 "js-viewlog.js",
             );
-            let mut cmd = Command::new("node");
-            cmd.current_dir(&js)
-                .arg("build.mjs")
-                .arg("farm")
-                .arg(&source)
-                .arg(out);
+            let (mut cmd, sources) = javascript("farm", &source);
             if name == "js-viewlog" {
                 cmd.env("ARENA_FARM_WORLD", "farm");
             }
-            (cmd, vec![js.join("build.mjs"), source, wit.clone()])
+            (cmd, sources)
         }
-        "py-climber" => python("farm", "climber.py"),
-        "py-farkle" => python("farkle", "farkle_threshold.py"),
-        "py-jungle" => python("jungle", "jungle_random.py"),
-        "js-climber" => javascript("farm", "climber.js"),
-        "js-farkle" => javascript("farkle", "farkle-threshold.js"),
+        "py-climber" => python("farm", "climber.py".as_ref()),
+        "py-farkle" => python("farkle", "farkle_threshold.py".as_ref()),
+        "py-jungle" => python("jungle", "jungle_random.py".as_ref()),
+        "js-climber" => javascript("farm", "climber.js".as_ref()),
+        "js-farkle" => javascript("farkle", "farkle-threshold.js".as_ref()),
         "rs-greedy" => {
             let dir = ws.join("example-agents/rust-component");
             let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
