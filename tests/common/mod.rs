@@ -11,6 +11,8 @@ use std::sync::OnceLock;
 
 pub mod components;
 pub mod folders;
+// Not every test binary reads a league folder back.
+#[allow(unused_imports)]
 pub use folders::{result_files, snapshot};
 
 #[path = "../scratch/mod.rs"]
