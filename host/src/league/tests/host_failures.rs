@@ -6,8 +6,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use super::*;
 use crate::game::replay::RecordLines;
 use crate::game::{
-    GameInfo, GameSettings, Narration, Perft, Played, Seat, Smoke, SmokeOptions, Strategies,
-    Summary, Table, Template, Viewer,
+    GameInfo, GameSettings, Narration, Perft, Played, Seat, Smoke, SmokeOptions, Strategies, Table,
+    Template, Viewer,
 };
 use crate::records::lines::{Line, RecordReader};
 use crate::records::{VerifyError, VerifySummary};
@@ -98,15 +98,6 @@ impl Game for FlakyHost {
 
     fn settings(&self, keys: Option<&toml::Table>) -> anyhow::Result<GameSettings> {
         FARM.settings(keys)
-    }
-
-    fn play_unrecorded(
-        &self,
-        host: &Host<'_>,
-        table: &Table,
-        seats: &[Seat<'_>],
-    ) -> anyhow::Result<Summary> {
-        FARM.play_unrecorded(host, table, seats)
     }
 
     fn strategies(&self) -> Option<&'static Strategies> {
