@@ -31,7 +31,7 @@ use crate::league::journal::JOURNAL_FILE;
 use crate::league::{run_league_watched, RunOptions};
 use crate::stats::{SettingsError, SprtSettings, TurnsSprtSettings};
 pub use report::MatchReport;
-use tally::{Tally, Test};
+use tally::Test;
 use watch::MatchWatcher;
 
 /// Games of a match without `--games` and without a sequential test.
@@ -191,15 +191,7 @@ pub fn run_match(settings: &MatchSettings) -> anyhow::Result<MatchRun> {
     let names = [settings.new.name.clone(), settings.old.name.clone()];
     let schedule =
         crate::league::schedule::Schedule::new(&names, players, games_per_group, cfg.seed)?;
-    let mut watcher = MatchWatcher::new(
-        schedule,
-        Tally::new(settings.test),
-        settings.new.name.clone(),
-        settings.mode,
-        settings.round_cap,
-        settings.games,
-        settings.live,
-    );
+    let mut watcher = MatchWatcher::new(schedule, settings);
     let opts = RunOptions {
         resume: false,
         extend: false,

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use super::report::live_line;
 use super::tally::{Half, Tally};
-use super::Mode;
+use super::{MatchSettings, Mode};
 use crate::league::result::GameResult;
 use crate::league::schedule::Schedule;
 use crate::league::Watcher;
@@ -27,23 +27,16 @@ pub struct MatchWatcher {
 }
 
 impl MatchWatcher {
-    pub fn new(
-        schedule: Schedule,
-        tally: Tally,
-        new: String,
-        mode: Mode,
-        round_cap: u32,
-        games_limit: u64,
-        live: bool,
-    ) -> MatchWatcher {
+    /// The watcher of the match `settings`, whose league plays `schedule`.
+    pub fn new(schedule: Schedule, settings: &MatchSettings) -> MatchWatcher {
         MatchWatcher {
             schedule,
-            tally,
-            new,
-            mode,
-            round_cap,
-            games_limit,
-            live: live.then(|| Instant::now() - REDRAW),
+            tally: Tally::new(settings.test),
+            new: settings.new.name.clone(),
+            mode: settings.mode,
+            round_cap: settings.round_cap,
+            games_limit: settings.games,
+            live: settings.live.then(|| Instant::now() - REDRAW),
             shown: false,
         }
     }
