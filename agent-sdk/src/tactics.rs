@@ -80,6 +80,30 @@ pub fn buy_from_stock(
     Some((Offer::with_stock(pay, Herd::of(target, 1)), c))
 }
 
+/// The order a stock climber buys in: the dogs first (they keep the herd through a wolf or a
+/// fox), then the farm kinds from the most valuable down. Rabbits are not in it: nothing is worth
+/// less than a rabbit, so no payment buys one.
+pub const DOGS_THEN_WORTHIEST: [Animal; 6] = [
+    Animal::SmallDog,
+    Animal::BigDog,
+    Animal::Horse,
+    Animal::Cow,
+    Animal::Pig,
+    Animal::Sheep,
+];
+
+/// An offer that buys from the stock the first kind of `order` that `seat`'s herd lacks, the
+/// stock has and the herd can pay for, paying what [`keep_set_cost`] finds cheapest; `None` if
+/// there is no such kind.
+pub fn buy_first_lacking(pos: &Position, seat: usize, order: &[Animal]) -> Option<Offer> {
+    let herd = pos.herds[seat];
+    let cost = |p: &Herd| keep_set_cost(&herd, p);
+    order
+        .iter()
+        .filter(|&&target| herd.get(target) == 0)
+        .find_map(|&target| buy_from_stock(pos, seat, target, &cost).map(|(offer, _)| offer))
+}
+
 /// A trade with the stock after which `seat` owns the whole set, if there is one (the herd must
 /// then win before rolling). Prefers the trade that keeps the most worth.
 pub fn finishing_stock_trade(pos: &Position, seat: usize) -> Option<Offer> {

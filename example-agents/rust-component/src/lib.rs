@@ -5,8 +5,8 @@
 //! dog, then the farm kinds from the most valuable down), paying with its least valuable
 //! animals. It never deals with players.
 
-use arena_agent_sdk::rules::{Animal, Herd as RulesHerd, Offer as RulesOffer, Position, KINDS};
-use arena_agent_sdk::tactics::{buy_from_stock, finishing_stock_trade, keep_set_cost};
+use arena_agent_sdk::rules::{Herd as RulesHerd, Offer as RulesOffer, Position, KINDS};
+use arena_agent_sdk::tactics::{buy_first_lacking, finishing_stock_trade, DOGS_THEN_WORTHIEST};
 
 wit_bindgen::generate!({
     path: "../../wit",
@@ -16,15 +16,6 @@ wit_bindgen::generate!({
 // The world's `use` puts `Setup`, `View` and `Offer` at the crate root.
 use arena::games::farm_types::{Herd, Party};
 use arena::games::host::log;
-
-const PRIORITY: [Animal; 6] = [
-    Animal::SmallDog,
-    Animal::BigDog,
-    Animal::Horse,
-    Animal::Cow,
-    Animal::Pig,
-    Animal::Sheep,
-];
 
 struct Greedy;
 
@@ -46,17 +37,7 @@ impl Guest for Greedy {
             log("completing the set");
             return offer(&o);
         }
-        let herd = pos.herds[seat];
-        let cost = |p: &RulesHerd| keep_set_cost(&herd, p);
-        for target in PRIORITY {
-            if herd.get(target) > 0 {
-                continue;
-            }
-            if let Some((o, _)) = buy_from_stock(&pos, seat, target, &cost) {
-                return offer(&o);
-            }
-        }
-        None
+        buy_first_lacking(&pos, seat, &DOGS_THEN_WORTHIEST).and_then(|o| offer(&o))
     }
 
     fn accept_offer(_view: View, _offer: Offer) -> bool {

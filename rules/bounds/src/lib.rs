@@ -1,9 +1,11 @@
-//! A setting of a game's rules out of its bounds ([`SettingsError`]), checked by [`check`]: the
-//! same type and message for every rules crate whose settings are league keys, written once here
-//! rather than in each. `no_std`, without allocation, so that agents compiled to WebAssembly use
-//! it too.
+//! What the rules crates share, written once here rather than in each: a setting of a game's
+//! rules out of its bounds ([`SettingsError`]), checked by [`check`] (the same type and message
+//! for every rules crate whose settings are league keys), and [`coded_enum!`], their enums of
+//! wire codes. `no_std`, without allocation, so that agents compiled to WebAssembly use it too.
 #![no_std]
 #![forbid(unsafe_code)]
+
+mod coded;
 
 use core::fmt;
 

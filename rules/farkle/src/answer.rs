@@ -34,58 +34,29 @@ impl Action {
     }
 }
 
-/// Why a readable answer is not legal. A rejected answer ends the turn with no points, like a
-/// farkle. [`check_answer`] checks in the order of the codes and reports the first failure.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Reject {
-    /// No index at all.
-    EmptyDraft = 1,
-    /// An index is not below the number of dice rolled.
-    IndexOutOfRange = 2,
-    /// The same index appears twice.
-    RepeatedIndex = 3,
-    /// Some drafted die scores nothing within this draft.
-    NonScoring = 4,
-    /// The action is neither 0 (roll) nor 1 (bank).
-    UnknownAction = 5,
-}
-
-impl Reject {
-    pub const ALL: [Reject; 5] = [
-        Reject::EmptyDraft,
-        Reject::IndexOutOfRange,
-        Reject::RepeatedIndex,
-        Reject::NonScoring,
-        Reject::UnknownAction,
-    ];
-
+rules_bounds::coded_enum! {
+    /// Why a readable answer is not legal. A rejected answer ends the turn with no points, like a
+    /// farkle. [`check_answer`] checks in the order of the codes and reports the first failure.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum Reject: u32 {
+        /// No index at all.
+        EmptyDraft = 1 => "empty_draft",
+        /// An index is not below the number of dice rolled.
+        IndexOutOfRange = 2 => "index_out_of_range",
+        /// The same index appears twice.
+        RepeatedIndex = 3 => "repeated_index",
+        /// Some drafted die scores nothing within this draft.
+        NonScoring = 4 => "non_scoring",
+        /// The action is neither 0 (roll) nor 1 (bank).
+        UnknownAction = 5 => "unknown_action",
+    }
+    const ALL;
     /// The reason code, 1 to 5, as records carry it.
-    pub const fn code(self) -> u32 {
-        self as u32
-    }
-
-    pub const fn from_code(code: u32) -> Option<Reject> {
-        match code {
-            1 => Some(Reject::EmptyDraft),
-            2 => Some(Reject::IndexOutOfRange),
-            3 => Some(Reject::RepeatedIndex),
-            4 => Some(Reject::NonScoring),
-            5 => Some(Reject::UnknownAction),
-            _ => None,
-        }
-    }
-
+    fn code;
+    fn from_code;
     /// The reason's name in records and messages: `empty_draft`, `index_out_of_range`,
     /// `repeated_index`, `non_scoring`, `unknown_action`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Reject::EmptyDraft => "empty_draft",
-            Reject::IndexOutOfRange => "index_out_of_range",
-            Reject::RepeatedIndex => "repeated_index",
-            Reject::NonScoring => "non_scoring",
-            Reject::UnknownAction => "unknown_action",
-        }
-    }
+    fn name;
 }
 
 impl core::fmt::Display for Reject {

@@ -100,71 +100,41 @@ pub struct Trade {
     pub get: Herd,
 }
 
-/// Why a trade failed. Codes and names are stable: they appear in records and in the ABI.
-/// The checks run in the order of the codes and the first failure is reported.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum FailReason {
-    /// The answer is not a trade at all: an unknown kind code.
-    WrongType = 1,
-    /// A negative amount, or more of a kind than exists in the whole game.
-    InvalidAmount = 2,
-    /// The trader does not own everything it offers.
-    NotEnoughAnimals = 3,
-    /// The partner seat is not a seat of this game.
-    NoSuchPlayer = 4,
-    /// The partner is the trader itself.
-    SelfTrade = 5,
-    /// The partner has forfeited the game.
-    PartnerOut = 6,
-    /// The partner player does not own everything asked for (never checked for the stock).
-    PartnerNotEnoughAnimals = 7,
-    /// The worth given differs from the worth asked for.
-    UnequalTrade = 8,
-    /// Neither side of the trade is exactly one animal.
-    ManyToMany = 9,
-    /// The partner player said no.
-    Declined = 10,
+rules_bounds::coded_enum! {
+    /// Why a trade failed. Codes and names are stable: they appear in records and in the ABI.
+    /// The checks run in the order of the codes and the first failure is reported.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    #[repr(u8)]
+    pub enum FailReason: u8 {
+        /// The answer is not a trade at all: an unknown kind code.
+        WrongType = 1 => "wrong_type",
+        /// A negative amount, or more of a kind than exists in the whole game.
+        InvalidAmount = 2 => "invalid_amount",
+        /// The trader does not own everything it offers.
+        NotEnoughAnimals = 3 => "not_enough_animals",
+        /// The partner seat is not a seat of this game.
+        NoSuchPlayer = 4 => "no_such_player",
+        /// The partner is the trader itself.
+        SelfTrade = 5 => "self_trade",
+        /// The partner has forfeited the game.
+        PartnerOut = 6 => "partner_out",
+        /// The partner player does not own everything asked for (never checked for the stock).
+        PartnerNotEnoughAnimals = 7 => "partner_not_enough_animals",
+        /// The worth given differs from the worth asked for.
+        UnequalTrade = 8 => "unequal_trade",
+        /// Neither side of the trade is exactly one animal.
+        ManyToMany = 9 => "many_to_many",
+        /// The partner player said no.
+        Declined = 10 => "declined",
+    }
+    const ALL;
+    fn code;
+    fn from_code;
+    /// Stable snake_case name used in records.
+    fn name;
 }
 
 impl FailReason {
-    pub const ALL: [FailReason; 10] = [
-        FailReason::WrongType,
-        FailReason::InvalidAmount,
-        FailReason::NotEnoughAnimals,
-        FailReason::NoSuchPlayer,
-        FailReason::SelfTrade,
-        FailReason::PartnerOut,
-        FailReason::PartnerNotEnoughAnimals,
-        FailReason::UnequalTrade,
-        FailReason::ManyToMany,
-        FailReason::Declined,
-    ];
-
-    pub const fn code(self) -> u8 {
-        self as u8
-    }
-
-    pub fn from_code(code: u8) -> Option<FailReason> {
-        FailReason::ALL.iter().copied().find(|r| r.code() == code)
-    }
-
-    /// Stable snake_case name used in records.
-    pub const fn name(self) -> &'static str {
-        match self {
-            FailReason::WrongType => "wrong_type",
-            FailReason::InvalidAmount => "invalid_amount",
-            FailReason::NotEnoughAnimals => "not_enough_animals",
-            FailReason::NoSuchPlayer => "no_such_player",
-            FailReason::SelfTrade => "self_trade",
-            FailReason::PartnerOut => "partner_out",
-            FailReason::PartnerNotEnoughAnimals => "partner_not_enough_animals",
-            FailReason::UnequalTrade => "unequal_trade",
-            FailReason::ManyToMany => "many_to_many",
-            FailReason::Declined => "declined",
-        }
-    }
-
     pub fn from_name(name: &str) -> Option<FailReason> {
         FailReason::ALL.iter().copied().find(|r| r.name() == name)
     }

@@ -7,71 +7,42 @@ use core::fmt;
 use crate::board::{Kind, Piece, Square, JUMPS, STEPS, TRAPS};
 use crate::position::{Move, Position};
 
-/// Why a move is not legal. [`Position::check_move`] checks in the order of the codes and
-/// reports the first failure.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Illegal {
-    /// No piece on the from square.
-    Empty = 1,
-    /// The piece on the from square is the opponent's.
-    NotYours = 2,
-    /// The to square is not next to the from square (and not across a lake for a lion or tiger).
-    NotAStep = 3,
-    /// A rat in the water is on the lion's or tiger's way across the lake.
-    JumpBlocked = 4,
-    /// The to square holds one of the mover's own pieces.
-    OwnPiece = 5,
-    /// The to square is the mover's own den.
-    OwnDen = 6,
-    /// Only the rat may enter the water.
-    Water = 7,
-    /// The elephant may not capture the rat (unless the rat stands in the elephant's trap).
-    ElephantTakesRat = 8,
-    /// A rat in the water may not capture the elephant.
-    RatFromWater = 9,
-    /// The piece on the to square outranks the mover.
-    Outranked = 10,
+rules_bounds::coded_enum! {
+    /// Why a move is not legal. [`Position::check_move`] checks in the order of the codes and
+    /// reports the first failure.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum Illegal: u32 {
+        /// No piece on the from square.
+        Empty = 1 => "empty",
+        /// The piece on the from square is the opponent's.
+        NotYours = 2 => "not_yours",
+        /// The to square is not next to the from square (and not across a lake for a lion or
+        /// tiger).
+        NotAStep = 3 => "not_a_step",
+        /// A rat in the water is on the lion's or tiger's way across the lake.
+        JumpBlocked = 4 => "jump_blocked",
+        /// The to square holds one of the mover's own pieces.
+        OwnPiece = 5 => "own_piece",
+        /// The to square is the mover's own den.
+        OwnDen = 6 => "own_den",
+        /// Only the rat may enter the water.
+        Water = 7 => "water",
+        /// The elephant may not capture the rat (unless the rat stands in the elephant's trap).
+        ElephantTakesRat = 8 => "elephant_takes_rat",
+        /// A rat in the water may not capture the elephant.
+        RatFromWater = 9 => "rat_from_water",
+        /// The piece on the to square outranks the mover.
+        Outranked = 10 => "outranked",
+    }
+    const ALL;
+    /// The code, 1 to 10, as records may carry it.
+    fn code;
+    fn from_code;
+    /// The reason's name in records and messages (`empty`, `not_yours`, …).
+    fn name;
 }
 
 impl Illegal {
-    pub const ALL: [Illegal; 10] = [
-        Illegal::Empty,
-        Illegal::NotYours,
-        Illegal::NotAStep,
-        Illegal::JumpBlocked,
-        Illegal::OwnPiece,
-        Illegal::OwnDen,
-        Illegal::Water,
-        Illegal::ElephantTakesRat,
-        Illegal::RatFromWater,
-        Illegal::Outranked,
-    ];
-
-    /// The code, 1 to 10, as records may carry it.
-    pub const fn code(self) -> u32 {
-        self as u32
-    }
-
-    pub fn from_code(code: u32) -> Option<Illegal> {
-        Illegal::ALL.iter().copied().find(|r| r.code() == code)
-    }
-
-    /// The reason's name in records and messages (`empty`, `not_yours`, …).
-    pub const fn name(self) -> &'static str {
-        match self {
-            Illegal::Empty => "empty",
-            Illegal::NotYours => "not_yours",
-            Illegal::NotAStep => "not_a_step",
-            Illegal::JumpBlocked => "jump_blocked",
-            Illegal::OwnPiece => "own_piece",
-            Illegal::OwnDen => "own_den",
-            Illegal::Water => "water",
-            Illegal::ElephantTakesRat => "elephant_takes_rat",
-            Illegal::RatFromWater => "rat_from_water",
-            Illegal::Outranked => "outranked",
-        }
-    }
-
     /// A sentence for a person.
     pub const fn message(self) -> &'static str {
         match self {

@@ -4,56 +4,27 @@
 use crate::geometry::{Dir, Pos, Turn};
 use crate::settings::MAX_PLAYERS;
 
-/// Why a cycle died. The codes are the ABI's.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Cause {
-    /// It left the grid or entered a wall.
-    Wall = 1,
-    /// It entered a trail: its own, another cycle's (a living head's cell included, even when
-    /// that head moves on in the same tick), or a dead cycle's.
-    Trail = 2,
-    /// Another head entered the same empty cell in the same tick (both, or all, die).
-    SameCell = 3,
-    /// It and another head swapped cells: each entered the cell the other left.
-    Swap = 4,
-    /// The host took it out of the game ([`Answer::Out`]: a fault, or its clock ran out).
-    Out = 5,
-}
-
-impl Cause {
-    pub const ALL: [Cause; 5] = [
-        Cause::Wall,
-        Cause::Trail,
-        Cause::SameCell,
-        Cause::Swap,
-        Cause::Out,
-    ];
-
-    pub const fn code(self) -> u8 {
-        self as u8
+rules_bounds::coded_enum! {
+    /// Why a cycle died. The codes are the ABI's.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum Cause: u8 {
+        /// It left the grid or entered a wall.
+        Wall = 1 => "wall",
+        /// It entered a trail: its own, another cycle's (a living head's cell included, even when
+        /// that head moves on in the same tick), or a dead cycle's.
+        Trail = 2 => "trail",
+        /// Another head entered the same empty cell in the same tick (both, or all, die).
+        SameCell = 3 => "same_cell",
+        /// It and another head swapped cells: each entered the cell the other left.
+        Swap = 4 => "swap",
+        /// The host took it out of the game ([`Answer::Out`]: a fault, or its clock ran out).
+        Out = 5 => "out",
     }
-
-    pub const fn from_code(code: u8) -> Option<Cause> {
-        match code {
-            1 => Some(Cause::Wall),
-            2 => Some(Cause::Trail),
-            3 => Some(Cause::SameCell),
-            4 => Some(Cause::Swap),
-            5 => Some(Cause::Out),
-            _ => None,
-        }
-    }
-
+    const ALL;
+    fn code;
+    fn from_code;
     /// The name in records and docs.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Cause::Wall => "wall",
-            Cause::Trail => "trail",
-            Cause::SameCell => "same_cell",
-            Cause::Swap => "swap",
-            Cause::Out => "out",
-        }
-    }
+    fn name;
 }
 
 /// How and when a cycle died.

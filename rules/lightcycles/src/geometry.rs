@@ -20,37 +20,27 @@ impl core::fmt::Display for Pos {
     }
 }
 
-/// Which way a cycle goes. The codes (the ABI's) run clockwise from north.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Dir {
-    /// Up the grid (y − 1).
-    North = 0,
-    /// Right (x + 1).
-    East = 1,
-    /// Down (y + 1).
-    South = 2,
-    /// Left (x − 1).
-    West = 3,
+rules_bounds::coded_enum! {
+    /// Which way a cycle goes. The codes (the ABI's) run clockwise from north.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum Dir: u8 {
+        /// Up the grid (y − 1).
+        North = 0 => "north",
+        /// Right (x + 1).
+        East = 1 => "east",
+        /// Down (y + 1).
+        South = 2 => "south",
+        /// Left (x − 1).
+        West = 3 => "west",
+    }
+    /// Every heading, in code order.
+    const ALL;
+    fn code;
+    fn from_code;
+    fn name;
 }
 
 impl Dir {
-    /// Every heading, in code order.
-    pub const ALL: [Dir; 4] = [Dir::North, Dir::East, Dir::South, Dir::West];
-
-    pub const fn code(self) -> u8 {
-        self as u8
-    }
-
-    pub const fn from_code(code: u8) -> Option<Dir> {
-        match code {
-            0 => Some(Dir::North),
-            1 => Some(Dir::East),
-            2 => Some(Dir::South),
-            3 => Some(Dir::West),
-            _ => None,
-        }
-    }
-
     /// The heading after `turn`: a quarter turn counterclockwise (left), none, or clockwise
     /// (right).
     pub const fn turned(self, turn: Turn) -> Dir {
@@ -77,43 +67,25 @@ impl Dir {
             Dir::West => (-1, 0),
         }
     }
-
-    pub const fn name(self) -> &'static str {
-        match self {
-            Dir::North => "north",
-            Dir::East => "east",
-            Dir::South => "south",
-            Dir::West => "west",
-        }
-    }
 }
 
-/// A player's answer for one tick. The codes (the ABI's) are in the order left, straight,
-/// right, so that the new heading is `(heading + code + 3) mod 4`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Turn {
-    Left = 0,
-    Straight = 1,
-    Right = 2,
+rules_bounds::coded_enum! {
+    /// A player's answer for one tick. The codes (the ABI's) are in the order left, straight,
+    /// right, so that the new heading is `(heading + code + 3) mod 4`.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum Turn: u8 {
+        Left = 0 => "left",
+        Straight = 1 => "straight",
+        Right = 2 => "right",
+    }
+    /// Every turn, in code order.
+    const ALL;
+    fn code;
+    fn from_code;
+    fn name;
 }
 
 impl Turn {
-    /// Every turn, in code order.
-    pub const ALL: [Turn; 3] = [Turn::Left, Turn::Straight, Turn::Right];
-
-    pub const fn code(self) -> u8 {
-        self as u8
-    }
-
-    pub const fn from_code(code: u8) -> Option<Turn> {
-        match code {
-            0 => Some(Turn::Left),
-            1 => Some(Turn::Straight),
-            2 => Some(Turn::Right),
-            _ => None,
-        }
-    }
-
     /// The same turn seen in a mirror: left and right swap.
     pub const fn mirrored(self) -> Turn {
         match self {
@@ -126,14 +98,6 @@ impl Turn {
     /// The turn that takes `from` to `to`, if one does (not half a turn).
     pub fn between(from: Dir, to: Dir) -> Option<Turn> {
         Turn::ALL.into_iter().find(|&t| from.turned(t) == to)
-    }
-
-    pub const fn name(self) -> &'static str {
-        match self {
-            Turn::Left => "left",
-            Turn::Straight => "straight",
-            Turn::Right => "right",
-        }
     }
 }
 

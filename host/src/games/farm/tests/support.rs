@@ -36,32 +36,14 @@ impl FarmPlayer for WasmPlayer {
     }
 
     fn trade(&mut self, obs: &Observation) -> Result<Offer, Fault> {
-        let q = Question {
-            seat: obs.seat,
-            decision: TRADE,
-            allowance: None,
-        };
-        let asked = Asked {
-            observation: *obs,
-            offer: None,
-        };
-        match Player::<Farm>::decide(self, &Farm, &q, &asked).answer? {
+        match ask(self, obs, None)? {
             Answer::Offer(offer) => Ok(offer),
             Answer::Accept(_) => unreachable!("a trade decision answers an offer"),
         }
     }
 
     fn accept(&mut self, obs: &Observation, offer: &AcceptView) -> Result<bool, Fault> {
-        let q = Question {
-            seat: obs.seat,
-            decision: ACCEPT,
-            allowance: None,
-        };
-        let asked = Asked {
-            observation: *obs,
-            offer: Some(*offer),
-        };
-        match Player::<Farm>::decide(self, &Farm, &q, &asked).answer? {
+        match ask(self, obs, Some(*offer))? {
             Answer::Accept(yes) => Ok(yes),
             Answer::Offer(_) => unreachable!("an accept decision answers yes or no"),
         }
@@ -70,6 +52,25 @@ impl FarmPlayer for WasmPlayer {
     fn take_log(&mut self) -> Option<String> {
         WasmPlayer::take_log(self)
     }
+}
+
+/// The agent's answer to the decision `obs` asks: an accept decision when there is an `offer` to
+/// answer, else a trade.
+fn ask(
+    agent: &mut WasmPlayer,
+    obs: &Observation,
+    offer: Option<AcceptView>,
+) -> Result<Answer, Fault> {
+    let q = Question {
+        seat: obs.seat,
+        decision: if offer.is_some() { ACCEPT } else { TRADE },
+        allowance: None,
+    };
+    let asked = Asked {
+        observation: *obs,
+        offer,
+    };
+    Player::<Farm>::decide(agent, &Farm, &q, &asked).answer
 }
 
 impl<P: FarmPlayer + ?Sized> FarmPlayer for &mut P {
