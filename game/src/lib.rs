@@ -22,6 +22,7 @@ pub mod info;
 pub mod json;
 pub mod kept;
 pub mod person;
+pub mod person_game;
 pub mod play;
 pub mod player;
 pub mod record;
