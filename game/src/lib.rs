@@ -32,6 +32,7 @@ pub mod rounds;
 pub mod rules;
 pub mod sdk_agent;
 pub mod seed;
+pub mod setting_keys;
 mod smoke;
 pub mod smoke_games;
 pub mod started;

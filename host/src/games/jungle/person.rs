@@ -190,15 +190,8 @@ impl Telling<Jungle> for Words {
 /// is played, and its record; `None` when the person left before the end. Must run on a
 /// big-stack thread.
 pub fn play_person(game: WithPerson<'_>) -> anyhow::Result<Option<Played>> {
-    let WithPerson {
-        host,
-        table,
-        seats,
-        io,
-        opts,
-    } = game;
-    let setup = Setup::of(table, host)?;
-    let (seat, module) = match seats {
+    let setup = Setup::of(game.table, game.host)?;
+    let (seat, module) = match game.seats {
         [None, Some(Seat::Agent(m))] => (0, *m),
         [Some(Seat::Agent(m)), None] => (1, *m),
         _ => anyhow::bail!(
@@ -208,15 +201,16 @@ pub fn play_person(game: WithPerson<'_>) -> anyhow::Result<Option<Played>> {
     };
     let agent = module.player_with_round_cap(setup.round_cap);
     let words = || Words {
-        names: opts.names.to_vec(),
+        names: game.opts.names.to_vec(),
         me: Side::from_index(seat).expect("seat 0 or 1"),
-        logs: opts.logs,
+        logs: game.opts.logs,
     };
-    let game = PersonGame {
-        table,
+    let (asking, telling) = (words(), words());
+    let with_agent = PersonGame {
+        table: game.table,
         setup,
         seat,
         agents: vec![Box::new(agent)],
     };
-    person_game::play_person(&Hosted(Jungle), game, io, words(), words())
+    person_game::play_person(&Hosted(Jungle), with_agent, game.io, asking, telling)
 }
