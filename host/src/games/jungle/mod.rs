@@ -7,7 +7,7 @@
 //!   game loop runs) and what a game is made of (`turn.rs`: setup, plies, the end); its
 //!   settings (`settings.rs`: the clock and the start position, a league's `[jungle]` table);
 //! * the agents' side: the byte ABI (`abi.rs`), components (`component.rs`), native SDK
-//!   strategies (`native.rs`), a person at the terminal (`human.rs`, `person.rs`);
+//!   strategies (`native.rs`), a person at the terminal (`person.rs`);
 //! * records (`record/`): their lines, written and read back for the verifier;
 //! * the terminal: `arena play`'s narration with the board drawn (`narrate.rs`), `arena perft`
 //!   (`perft.rs`); `arena check`'s smoke games (`smoke.rs`);
@@ -16,7 +16,6 @@
 
 pub mod abi;
 pub(crate) mod component;
-pub mod human;
 pub mod narrate;
 pub mod native;
 pub mod perft;

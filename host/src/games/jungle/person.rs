@@ -1,59 +1,155 @@
 //! A person at the terminal against an agent (`arena play human AGENT`, or `arena play AGENT
-//! human` to play second): the game told as it is played, the person's moves read by
-//! [`Human`], and recorded as any game.
+//! human` to play second): Jungle's words for the game every person's game is
+//! ([`crate::game::person_game`]). The board is drawn before each of their moves, moves are typed
+//! in the notation (`c3c4`), and a move the rules refuse is refused with the reason (the rules
+//! crate's `Illegal`) and asked again; `moves` lists the legal moves; `quit`, or the end of the
+//! input, leaves the game. The game is told as it is played, and recorded as any game.
 
-use std::ops::ControlFlow;
+use jungle_rules::{Move, Position, Side};
 
-use jungle_rules::Move;
-
-use super::human::Human;
-use super::narrate::{board, fuel, ply_line, result_line, side_words};
-use super::rules::State;
+use super::narrate::{board, fuel, piece_name, ply_line, result_line, side_words};
+use super::rules::{Ask, State};
 use super::turn::{Ply, Setup};
 use super::Jungle;
 use crate::game::info::WithPerson;
-use crate::game::person::{self, Person, Screen};
-use crate::game::record::Writer;
-use crate::game::seed::SeededDice;
-use crate::game::{play, Hosted, Played, Player, Seat, SeatUsage, Sink};
+use crate::game::person::{Asking, Typed};
+use crate::game::person_game::{self, PersonGame, Telling};
+use crate::game::{Hosted, Kept, Played, Seat, Table};
+use crate::sandbox::HostFailure;
 use crate::terminal;
 
-/// Tells the game on the screen as it is played, and writes its record.
-struct Narrating {
-    screen: Screen,
+/// What the person is told and asked: the players' names, as shown, and their side.
+struct Words {
     names: Vec<String>,
+    /// The person's side.
+    me: Side,
     logs: bool,
-    writer: Writer<Jungle>,
-    /// The last move played, for the board at the end.
-    last: Option<Move>,
 }
 
-impl Narrating {
+impl Words {
     fn name(&self, seat: usize) -> String {
         terminal::line(&self.names[seat]).into_owned()
     }
 
-    fn say(&self, text: &str) {
-        person::say(&self.screen, &terminal::block(text));
+    /// The name of the person's opponent.
+    fn opponent(&self) -> String {
+        self.name(self.me.opponent().index())
     }
 }
 
-impl Sink<Jungle> for Narrating {
-    fn start(&mut self, rules: &Jungle, state: &State) -> ControlFlow<()> {
-        for f in &state.started.load_faults {
-            self.say(&format!(
-                "{} failed to load: {} fault: {}\n",
-                self.name(f.seat),
-                f.fault.kind.name(),
-                f.fault.detail
-            ));
-        }
-        self.writer.start(rules, state)
+/// Said as the person leaves, for the reason `why`.
+fn leaving(why: &str) -> String {
+    format!("\n{why}: the game is stopped, unfinished.\n")
+}
+
+/// The question, asked again after every line that is no move.
+fn prompt(pos: &Position) -> String {
+    format!(
+        "Move {}: you are the {}. Your move, such as {} (`moves` lists them, `quit` stops): ",
+        pos.move_number(),
+        side_words(pos.side_to_move()),
+        pos.legal_moves()[0]
+    )
+}
+
+/// The legal moves, with the piece of each: `g3g4 rat, g3g2 rat, …`.
+fn move_list(pos: &Position) -> String {
+    let moves: Vec<String> = pos
+        .legal_moves()
+        .iter()
+        .map(|m| match pos.piece_at(m.from) {
+            Some(p) => format!("{m} {}", piece_name(p)),
+            None => m.to_string(),
+        })
+        .collect();
+    moves.join(", ")
+}
+
+impl Asking<Jungle> for Words {
+    fn shown(&self, ask: &Ask) -> Result<String, String> {
+        let obs = ask.observation;
+        let Some(pos) = obs.position() else {
+            return Err(leaving("the host sent a position the rules refuse"));
+        };
+        let last = obs.played().last().and_then(|p| p.mv);
+        Ok(format!(
+            "\n{}\n{}'s clock: {} fuel\n{}",
+            board(&pos, last),
+            self.opponent(),
+            fuel(obs.clock.theirs),
+            prompt(&pos)
+        ))
     }
 
-    fn turn(&mut self, rules: &Jungle, ply: Ply) -> ControlFlow<()> {
+    fn typed(&self, ask: &Ask, line: &str) -> Typed<Move> {
+        let Some(pos) = ask.observation.position() else {
+            return Typed::Leave(leaving("the host sent a position the rules refuse"));
+        };
+        let text = line.trim();
+        let again = |said: String| Typed::Again(said + &prompt(&pos));
+        match text {
+            "" => return again(String::new()),
+            "quit" | "exit" | "q" => return Typed::Leave(leaving("you left")),
+            "moves" | "?" | "help" => return again(format!("legal moves: {}\n", move_list(&pos))),
+            _ => {}
+        }
+        let mv = match Move::parse(text) {
+            Ok(mv) => mv,
+            Err(e) => return again(format!("not a move: {e} (`{}`)\n", terminal::line(text))),
+        };
+        match pos.check_move(mv) {
+            Ok(()) => Typed::Answer(mv),
+            Err(why) => again(format!(
+                "illegal: {mv}: {} ({})\n",
+                why.message(),
+                why.name()
+            )),
+        }
+    }
+
+    fn input_ended(&self) -> String {
+        leaving("end of input")
+    }
+}
+
+impl Telling<Jungle> for Words {
+    fn intro(&self, setup: &Setup) -> String {
+        let opponent = &self.names[self.me.opponent().index()];
+        let mut text = format!(
+            "Jungle: you are the {}, {opponent} the {}. Seed {}; {opponent}'s clock: {} fuel + {} \
+             a move.\nPieces: r rat, c cat, d dog, w wolf, p leopard, t tiger, l lion, e elephant \
+             (upper case: the first player); ~ water, ^ trap, @ den. Move one square (a lion or \
+             tiger may jump a lake) by typing its squares, e.g. c3c4.\n\n{}\n",
+            side_words(self.me),
+            side_words(self.me.opponent()),
+            setup.seed,
+            fuel(setup.clock.start),
+            fuel(setup.clock.increment),
+            setup.start,
+        );
+        if setup.start.side_to_move() != self.me {
+            text += &board(&setup.start, None);
+        }
+        text
+    }
+
+    fn started(&self, state: &State) -> String {
+        let faults = state.started.load_faults.iter();
+        faults
+            .map(|f| {
+                format!(
+                    "{} failed to load: {} fault: {}\n",
+                    self.name(f.seat),
+                    f.fault.kind.name(),
+                    f.fault.detail
+                )
+            })
+            .collect()
+    }
+
+    fn turn(&self, ply: &Ply) -> String {
         let name = |seat: usize| self.name(seat);
-        let mut text = format!("{}\n", ply_line(&ply, &name));
+        let mut text = format!("{}\n", ply_line(ply, &name));
         if self.logs {
             for l in &ply.logs {
                 for line in terminal::log_lines(&l.text) {
@@ -61,9 +157,32 @@ impl Sink<Jungle> for Narrating {
                 }
             }
         }
-        self.say(&text);
-        self.last = ply.answer.filter(|_| ply.fault.is_none());
-        self.writer.turn(rules, ply)
+        text
+    }
+
+    fn result(&self, game: &Kept<Jungle>) -> String {
+        let last = game
+            .turns
+            .last()
+            .and_then(|p| p.answer.filter(|_| p.fault.is_none()));
+        let name = |seat: usize| self.name(seat);
+        format!(
+            "\n{}\nResult: {}\n",
+            board(&game.end.position, last),
+            result_line(&game.end, &name)
+        )
+    }
+
+    /// The agent's failure, as it is: the person's game is no league's.
+    fn host_failure(
+        &self,
+        _table: &Table,
+        failures: Vec<Option<HostFailure>>,
+    ) -> anyhow::Result<()> {
+        match failures.into_iter().flatten().next() {
+            Some(failure) => Err(anyhow::Error::new(failure)),
+            None => Ok(()),
+        }
     }
 }
 
@@ -71,8 +190,8 @@ impl Sink<Jungle> for Narrating {
 /// is played, and its record; `None` when the person left before the end. Must run on a
 /// big-stack thread.
 pub fn play_person(game: WithPerson<'_>) -> anyhow::Result<Option<Played>> {
-    let setup = &Setup::of(game.table, game.host)?;
-    let (human_seat, module) = match game.seats {
+    let setup = Setup::of(game.table, game.host)?;
+    let (seat, module) = match game.seats {
         [None, Some(Seat::Agent(m))] => (0, *m),
         [Some(Seat::Agent(m)), None] => (1, *m),
         _ => anyhow::bail!(
@@ -80,65 +199,18 @@ pub fn play_person(game: WithPerson<'_>) -> anyhow::Result<Option<Played>> {
              play AGENT human` to play second)"
         ),
     };
-    let names = game.opts.names;
-    let mut agent = module.player_with_round_cap(setup.round_cap);
-    let person = Person::at(game.io);
-    let screen = person.screen.clone();
-    let mut human = Human::new(person, &names[1 - human_seat]);
-    let mut sink = Narrating {
-        screen,
-        names: names.to_vec(),
+    let agent = module.player_with_round_cap(setup.round_cap);
+    let words = || Words {
+        names: game.opts.names.to_vec(),
+        me: Side::from_index(seat).expect("seat 0 or 1"),
         logs: game.opts.logs,
-        writer: Writer::new(&Jungle, setup, &game.table.meta, true)?,
-        last: None,
     };
-    let me = jungle_rules::Side::from_index(human_seat).expect("seat 0 or 1");
-    sink.say(&format!(
-        "Jungle: you are the {}, {} the {}. Seed {}; {}'s clock: {} fuel + {} a move.\n\
-         Pieces: r rat, c cat, d dog, w wolf, p leopard, t tiger, l lion, e elephant (upper \
-         case: the first player); ~ water, ^ trap, @ den. Move one square (a lion or tiger may \
-         jump a lake) by typing its squares, e.g. c3c4.\n\n{}\n",
-        side_words(me),
-        names[1 - human_seat],
-        side_words(me.opponent()),
-        setup.seed,
-        names[1 - human_seat],
-        fuel(setup.clock.start),
-        fuel(setup.clock.increment),
-        setup.start,
-    ));
-    if setup.start.side_to_move() != me {
-        sink.say(&board(&setup.start, None));
-    }
-    let ended = {
-        let mut players: [&mut dyn Player<Jungle>; 2] = if human_seat == 0 {
-            [&mut human, &mut agent]
-        } else {
-            [&mut agent, &mut human]
-        };
-        play(
-            &Jungle,
-            setup,
-            &mut players,
-            &mut SeededDice::new(setup.seed),
-            &mut sink,
-        )
+    let (asking, telling) = (words(), words());
+    let with_agent = PersonGame {
+        table: game.table,
+        setup,
+        seat,
+        agents: vec![Box::new(agent)],
     };
-    if let Some(failure) = agent.host_failure() {
-        return Err(anyhow::Error::new(failure.clone()));
-    }
-    let Some(ended) = ended else {
-        return Ok(None);
-    };
-    let name = |seat: usize| sink.name(seat);
-    sink.say(&format!(
-        "\n{}\nResult: {}\n",
-        board(&ended.end.position, sink.last),
-        result_line(&ended.end, &name)
-    ));
-    let mut counted = vec![None, None];
-    counted[1 - human_seat] = Some(SeatUsage::of(&agent));
-    Hosted(Jungle)
-        .played(setup.clone(), ended, sink.writer, counted)
-        .map(Some)
+    person_game::play_person(&Hosted(Jungle), with_agent, game.io, asking, telling)
 }

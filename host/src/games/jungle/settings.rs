@@ -8,6 +8,8 @@ use anyhow::bail;
 use jungle_rules::Position;
 use serde::{Deserialize, Serialize};
 
+use crate::game::setting_keys::each_key;
+
 /// The fuel clock every player starts a game with, in fuel (WebAssembly instructions as the
 /// sandbox meters them: the same on every machine), and the start position.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -43,30 +45,18 @@ impl Settings {
     /// Unknown keys, a clock that gives no fuel at all and a position the rules refuse are
     /// refused, naming the key.
     pub fn from_keys(keys: Option<&toml::Table>) -> anyhow::Result<Settings> {
-        let Some(keys) = keys else {
-            return Ok(DEFAULT);
-        };
         let mut s = DEFAULT;
-        for (key, value) in keys {
-            let number = || match value.as_integer() {
-                Some(n) if n >= 0 => Ok(n as u64),
-                _ => bail!("key `jungle.{key}`: expected a number of fuel from 0, found {value}"),
-            };
-            match key.as_str() {
-                "clock" => s.clock = number()?,
-                "increment" => s.increment = number()?,
-                "position" => {
-                    let Some(text) = value.as_str() else {
-                        bail!("key `jungle.position`: expected a position in the notation, found {value}");
-                    };
-                    s.position = Some(text.to_owned());
-                }
-                other => bail!(
-                    "unknown key `jungle.{other}` (the [jungle] table has `clock`, `increment` \
-                     and `position`)"
-                ),
+        let names = ["clock", "increment", "position"];
+        each_key("jungle", keys, &names, |key| {
+            let fuel = "a number of fuel from 0";
+            match key.name {
+                "clock" => s.clock = key.number(fuel)?,
+                "increment" => s.increment = key.number(fuel)?,
+                // `position`, the only other key `each_key` lets through.
+                _ => s.position = Some(key.text("a position in the notation")?.to_owned()),
             }
-        }
+            Ok(())
+        })?;
         s.check()?;
         // The usual start given in full is no setting: the same league as without it.
         if s.position.is_some() && s.start()? == Position::start() {

@@ -1,7 +1,8 @@
 //! A person at the terminal against agents (`arena play human AGENT --game lightcycles`, the
-//! word `human` in any seat): the grid shown at every tick, the person's turn read as a key and
-//! Enter (`l`, `s` or `r`, the arrow keys ←, ↑, →, or Enter alone to go straight), and the game
-//! recorded as any game. End of input leaves the game (nothing is recorded).
+//! word `human` in any seat): light cycles' words for the game every person's game is
+//! ([`crate::game::person_game`]). The grid is shown at every tick, the person's turn read as a
+//! key and Enter (`l`, `s` or `r`, the arrow keys ←, ↑, →, or Enter alone to go straight), and
+//! the game recorded as any game. End of input leaves the game (nothing is recorded).
 
 use lightcycles_rules::Turn;
 
@@ -9,10 +10,9 @@ use super::narrate::result_line;
 use super::rules::{Ask, Setup};
 use super::{GameRecord, Lightcycles};
 use crate::game::info::WithPerson;
-use crate::game::person::{self, Person, Screen};
-use crate::game::record::Writer;
-use crate::game::{seat_players, Fault, FaultKind, Hosted, Played, Player, Question, Reply, Seat};
-use crate::sandbox::Init;
+use crate::game::person::{Asking, Typed};
+use crate::game::person_game::{self, PersonGame, Telling};
+use crate::game::{seat_players, Hosted, Played, Seat};
 use crate::terminal;
 
 /// What a line typed means: a turn, or `None` for a line that is none.
@@ -25,29 +25,17 @@ pub fn read_turn(line: &str) -> Option<Turn> {
     }
 }
 
-/// The person's seat: shown the grid, asked a turn.
-struct PersonSeat(Person);
-
-/// Writes `text` to `screen` at once, as a block of the terminal.
-fn say(screen: &Screen, text: &str) {
-    person::say(screen, &terminal::block(text));
+/// What the person is told and asked: the players' names, and the person's seat.
+struct Words<'a> {
+    names: &'a [String],
+    me: usize,
 }
 
-impl PersonSeat {
-    fn say(&mut self, text: &str) {
-        say(&self.0.screen, text);
-    }
-}
-
-impl Player<Lightcycles> for PersonSeat {
-    fn start(&mut self, _rules: &Lightcycles, _init: &Init) -> Result<(), Fault> {
-        Ok(())
-    }
-
-    fn decide(&mut self, _rules: &Lightcycles, _q: &Question, ask: &Ask) -> Reply<Turn> {
+impl Asking<Lightcycles> for Words<'_> {
+    fn shown(&self, ask: &Ask) -> Result<String, String> {
         let state = &ask.observation.state;
         let me = state.cycle(ask.seat);
-        self.say(&format!(
+        let text = format!(
             "\ntick {} of at most {}:\n{state}you are {} at ({}, {}) heading {}: l left, s or Enter \
              straight, r right? ",
             ask.tick,
@@ -56,24 +44,41 @@ impl Player<Lightcycles> for PersonSeat {
             me.head.x,
             me.head.y,
             me.heading.name()
-        ));
-        loop {
-            let Some(line) = self.0.read() else {
-                let fault = Fault::new(FaultKind::BadAnswer, "the person left the game");
-                return self.0.leave(fault);
-            };
-            if let Some(turn) = read_turn(&line) {
-                return Reply {
-                    answer: Ok(turn),
-                    fuel: 0,
-                };
-            }
-            self.say("type l (left), s (straight) or r (right), then Enter: ");
+        );
+        Ok(terminal::block(&text).into_owned())
+    }
+
+    fn typed(&self, _ask: &Ask, line: &str) -> Typed<Turn> {
+        match read_turn(line) {
+            Some(turn) => Typed::Answer(turn),
+            None => Typed::Again("type l (left), s (straight) or r (right), then Enter: ".into()),
         }
     }
 
-    fn left(&self) -> bool {
-        self.0.left()
+    fn input_ended(&self) -> String {
+        String::new()
+    }
+}
+
+impl Telling<Lightcycles> for Words<'_> {
+    fn intro(&self, setup: &Setup) -> String {
+        format!(
+            "Light cycles on a {} × {} grid, {} players; you are {} ({}). Every cycle moves one \
+             cell each tick; leave the grid or enter a wall (#) or any trail and you crash. Last \
+             one riding wins.\n",
+            setup.settings.width,
+            setup.settings.height,
+            setup.players,
+            (b'A' + self.me as u8) as char,
+            terminal::line(&self.names[self.me])
+        )
+    }
+
+    fn result(&self, game: &GameRecord) -> String {
+        let last = super::narrate::grids(&game.setup, &game.turns).last();
+        let name = |s: usize| terminal::line(&self.names[s]).into_owned();
+        let grid = last.map(|g| g.to_string()).unwrap_or_default();
+        format!("\n{grid}Result: {}\n", result_line(&game.end, &name))
     }
 }
 
@@ -95,38 +100,18 @@ pub fn play(game: WithPerson<'_>) -> anyhow::Result<Option<Played>> {
     };
     let setup = Setup::of(table, host)?;
     let agents: Vec<Seat<'_>> = seats.iter().flatten().cloned().collect();
-    let mut players = seat_players(&Lightcycles, &agents, table)?;
-    let mut person = PersonSeat(Person::at(io));
-    let screen = person.0.screen.clone();
-    person.say(&format!(
-        "Light cycles on a {} × {} grid, {} players; you are {} ({}). Every cycle moves one cell \
-         each tick; leave the grid or enter a wall (#) or any trail and you crash. Last one \
-         riding wins.\n",
-        setup.settings.width,
-        setup.settings.height,
-        setup.players,
-        (b'A' + me as u8) as char,
-        terminal::line(&opts.names[me])
-    ));
-    players.insert(me, Box::new(person));
-    let hosted = Hosted(Lightcycles);
-    let mut writer = Writer::new(&Lightcycles, &setup, &table.meta, true)?;
-    let Some(ended) = hosted.play_into(table, &setup, &mut players, &mut writer)? else {
-        return Ok(None);
+    let agents = seat_players(&Lightcycles, &agents, table)?;
+    let words = || Words {
+        names: opts.names,
+        me,
     };
-    let counted = players.iter().map(|p| p.usage()).collect();
-    drop(players);
-    let played = hosted.played(setup, ended, writer, counted)?;
-    if let Some(game) = played.detail.downcast_ref::<GameRecord>() {
-        let last = super::narrate::grids(&game.setup, &game.turns).last();
-        let name = |s: usize| terminal::line(&opts.names[s]).into_owned();
-        let grid = last.map(|g| g.to_string()).unwrap_or_default();
-        say(
-            &screen,
-            &format!("\n{grid}Result: {}\n", result_line(&game.end, &name)),
-        );
-    }
-    Ok(Some(played))
+    let game = PersonGame {
+        table,
+        setup,
+        seat: me,
+        agents,
+    };
+    person_game::play_person(&Hosted(Lightcycles), game, io, words(), words())
 }
 
 #[cfg(test)]

@@ -7,6 +7,8 @@
 use anyhow::bail;
 use serde::{Deserialize, Serialize};
 
+use crate::game::setting_keys::each_key;
+
 /// The grid and the clock of every game of a league.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -41,27 +43,19 @@ impl Settings {
     /// of bounds and a clock that gives no fuel are refused, naming the key.
     pub fn from_keys(keys: Option<&toml::Table>) -> anyhow::Result<Settings> {
         let mut s = DEFAULT;
-        for (key, value) in keys.into_iter().flatten() {
-            let number = || match value.as_integer() {
-                Some(n) if n >= 0 => Ok(n as u64),
-                _ => bail!("key `lightcycles.{key}`: expected a number from 0, found {value}"),
-            };
-            let small = || {
-                u32::try_from(number()?)
-                    .map_err(|_| anyhow::anyhow!("key `lightcycles.{key}`: {value} is too large"))
-            };
-            match key.as_str() {
-                "width" => s.width = small()?,
-                "height" => s.height = small()?,
-                "walls" => s.walls = small()?,
-                "clock" => s.clock = number()?,
-                "increment" => s.increment = number()?,
-                other => bail!(
-                    "unknown key `lightcycles.{other}` (the [lightcycles] table has `width`, \
-                     `height`, `walls`, `clock` and `increment`)"
-                ),
+        let names = ["width", "height", "walls", "clock", "increment"];
+        each_key("lightcycles", keys, &names, |key| {
+            let number = "a number from 0";
+            match key.name {
+                "width" => s.width = key.small(number)?,
+                "height" => s.height = key.small(number)?,
+                "walls" => s.walls = key.small(number)?,
+                "clock" => s.clock = key.number(number)?,
+                // `increment`, the only other key `each_key` lets through.
+                _ => s.increment = key.number(number)?,
             }
-        }
+            Ok(())
+        })?;
         s.check()?;
         Ok(s)
     }
