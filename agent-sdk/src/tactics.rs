@@ -94,7 +94,9 @@ pub const DOGS_THEN_WORTHIEST: [Animal; 6] = [
 
 /// An offer that buys from the stock the first kind of `order` that `seat`'s herd lacks, the
 /// stock has and the herd can pay for, paying what [`keep_set_cost`] finds cheapest; `None` if
-/// there is no such kind.
+/// there is no such kind. Inlined because `greedy`, the bench's reference agent, uses it: out of
+/// line it cost `greedy` 2 % more fuel than the loop written in place, inlined 0.7 %.
+#[inline]
 pub fn buy_first_lacking(pos: &Position, seat: usize, order: &[Animal]) -> Option<Offer> {
     let herd = pos.herds[seat];
     let cost = |p: &Herd| keep_set_cost(&herd, p);
