@@ -294,10 +294,7 @@ on_both_databases!(
 );
 
 fn uploads_need_a_token_and_are_capped_limited_and_closed_when_frozen(db: Database) {
-    let (dir, server) = db.serve(
-        "limits",
-        "workers = 1\nround_cap = 30\n[uploads]\nper_hour = 2\nmax_kib = 8\ncheck_games = 1\n",
-    );
+    let (dir, server) = db.serve("limits", &upload_ladder("", "per_hour = 2\nmax_kib = 8\n"));
     let dave = server.add_contestant("dave");
     let erin = server.add_contestant("erin");
     let passer = passer();
@@ -411,10 +408,8 @@ on_both_databases!(
 );
 
 fn pages_escape_what_contestants_control_and_forms_need_their_csrf_token(db: Database) {
-    let (dir, server) = db.serve(
-        "pages",
-        "workers = 1\nround_cap = 30\ninvite_code = \"spring-2026-invite\"\n[uploads]\ncheck_games = 1\n",
-    );
+    let invite = "invite_code = \"spring-2026-invite\"\n";
+    let (dir, server) = db.serve("pages", &upload_ladder(invite, ""));
     let evil = "<script>alert(1)</script>";
     let url = |p: &str| format!("{}{p}", server.url);
     // Self-registration through the API, with the invite code only.

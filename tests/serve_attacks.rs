@@ -67,10 +67,8 @@ fn versions(server: &Server, token: &str) -> Vec<Value> {
 fn abandoned_uploads_hold_their_checker_count_and_keep_their_verdict() {
     let dir = temp_dir("attack-abandoned");
     let config = |cpu_s: u32| {
-        format!(
-            "workers = 1\nround_cap = 30\n[uploads]\nper_hour = 3\nchecks_at_once = 1\n\
-             check_games = 1\ncompile_cpu_s = {cpu_s}\n"
-        )
+        let uploads = format!("per_hour = 3\nchecks_at_once = 1\ncompile_cpu_s = {cpu_s}\n");
+        upload_ladder("", &uploads)
     };
     let mut server = Server::start(&dir, &config(2));
     let mallory = server.add_contestant("mallory");
@@ -206,10 +204,8 @@ on_both_databases!(
 
 /// 12 uploads sent at once with `per_hour = 5`: 5 are taken, 7 refused with `Retry-After`.
 fn uploads_sent_at_once_cannot_pass_the_hourly_limit(db: Database) {
-    let (_dir, server) = db.serve(
-        "attack-rate",
-        "workers = 1\nround_cap = 30\n[uploads]\nper_hour = 5\nchecks_at_once = 2\ncheck_games = 1\n",
-    );
+    let uploads = "per_hour = 5\nchecks_at_once = 2\n";
+    let (_dir, server) = db.serve("attack-rate", &upload_ladder("", uploads));
     let eve = server.add_contestant("eve");
     let url = format!("{}/api/submissions", server.url);
     let answers: Vec<(u16, Option<String>, String)> = std::thread::scope(|s| {

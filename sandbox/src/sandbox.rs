@@ -89,17 +89,8 @@ impl Sandbox {
         Sandbox::with_engine(games, limits, compiler, engine, allocation, instances)
     }
 
-    /// A sandbox that allocates instances as `allocation` says, whatever the machine would pick
-    /// (tests of each way of allocating, here and in the games).
-    pub fn allocating(
-        games: Games,
-        limits: Limits,
-        allocation: Allocation,
-    ) -> anyhow::Result<Sandbox> {
-        Sandbox::allocating_instances(games, limits, allocation, DEFAULT_INSTANCES)
-    }
-
-    /// The same with a pool of `instances` slots.
+    /// A sandbox that allocates its `instances` slots as `allocation` says, whatever the machine
+    /// would pick (tests of each way of allocating, here and in the games).
     pub fn allocating_instances(
         games: Games,
         limits: Limits,

@@ -42,6 +42,13 @@ check_games = 2
     )
 }
 
+/// A ladder for the tests of uploads: one worker of the server's own, short games, one check
+/// game per upload; `top` adds lines to the challenge file's top level, `uploads` to its
+/// `[uploads]` section.
+pub fn upload_ladder(top: &str, uploads: &str) -> String {
+    format!("workers = 1\nround_cap = 30\n{top}[uploads]\n{uploads}check_games = 1\n")
+}
+
 /// The hand-written climber (buys animals, logs what it buys) with its log text replaced by
 /// `tag` (exactly 11 bytes), so that each contestant's log is recognisable.
 pub fn climber(tag: &str) -> String {

@@ -731,10 +731,11 @@ fn a_game_never_sees_what_an_earlier_game_wrote() {
     scribble_games(&sandbox());
     for allocation in [Allocation::Pool, Allocation::OnDemand] {
         scribble_games(
-            &Sandbox::allocating(
+            &Sandbox::allocating_instances(
                 crate::games::registry().agents(),
                 small_limits(),
                 allocation,
+                DEFAULT_INSTANCES,
             )
             .unwrap(),
         );
