@@ -130,20 +130,30 @@ pub fn settings_of_map<T: DeserializeOwned>(map: &GameSettings, whose: &str) -> 
         .with_context(|| format!("{whose} of this table"))
 }
 
-/// Inside the `impl` of a game's own settings (a serde type), the methods `to_map` and `of_map`
-/// ([`settings_map`], [`settings_of_map`]): written once rather than by every game with settings.
-/// The argument names the settings in errors (`"the game's settings"`).
+/// What a game's own settings (a serde type `$settings`, with its defaults the constant
+/// `$defaults`) have the same way in every game with settings: `Default` (the defaults), and the
+/// methods `to_map` and `of_map` ([`settings_map`], [`settings_of_map`]). Written once rather
+/// than by every game with settings. The last argument names the settings in errors
+/// (`"the game's settings"`).
 #[macro_export]
-macro_rules! settings_map {
-    ($whose:expr) => {
-        /// The settings as the game's settings of a league (JSON).
-        pub fn to_map(&self) -> ::anyhow::Result<$crate::GameSettings> {
-            $crate::info::settings_map(self, $whose)
+macro_rules! own_settings {
+    ($settings:ty = $defaults:expr, $whose:expr) => {
+        impl Default for $settings {
+            fn default() -> $settings {
+                $defaults
+            }
         }
 
-        /// The settings from the game's settings of a league (as `to_map` wrote them).
-        pub fn of_map(map: &$crate::GameSettings) -> ::anyhow::Result<Self> {
-            $crate::info::settings_of_map(map, $whose)
+        impl $settings {
+            /// The settings as the game's settings of a league (JSON).
+            pub fn to_map(&self) -> ::anyhow::Result<$crate::GameSettings> {
+                $crate::info::settings_map(self, $whose)
+            }
+
+            /// The settings from the game's settings of a league (as `to_map` wrote them).
+            pub fn of_map(map: &$crate::GameSettings) -> ::anyhow::Result<Self> {
+                $crate::info::settings_of_map(map, $whose)
+            }
         }
     };
 }

@@ -69,10 +69,7 @@ pub fn standing(players: usize, out: impl Fn(usize) -> bool) -> Option<Outcome> 
     let active: Vec<usize> = (0..players).filter(|&s| !out(s)).collect();
     match active.as_slice() {
         [] => Some(Outcome::Draw { round_cap: false }),
-        [seat] if players > 1 => Some(Outcome::Win {
-            seat: *seat,
-            last_standing: true,
-        }),
+        [seat] if players > 1 => Some(Outcome::last_standing(*seat)),
         _ => None,
     }
 }

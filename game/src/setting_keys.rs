@@ -50,14 +50,16 @@ impl Key<'_> {
     }
 }
 
-/// Hands each key of the table `table` (`None`: no such table, no keys) to `set`, after refusing
-/// one that is not among `names` (the keys the table has, in the order the refusal lists them).
-pub fn each_key(
+/// The settings of the table `table` (`None`: no such table, no keys): `settings` (the game's
+/// defaults) with each key handed to `set`, after refusing one that is not among `names` (the
+/// keys the table has, in the order the refusal lists them).
+pub fn each_key<S>(
     table: &str,
     keys: Option<&toml::Table>,
     names: &[&str],
-    mut set: impl FnMut(&Key<'_>) -> anyhow::Result<()>,
-) -> anyhow::Result<()> {
+    mut settings: S,
+    mut set: impl FnMut(&mut S, &Key<'_>) -> anyhow::Result<()>,
+) -> anyhow::Result<S> {
     for (name, value) in keys.into_iter().flatten() {
         if !names.contains(&name.as_str()) {
             bail!(
@@ -65,9 +67,20 @@ pub fn each_key(
                 listed(names)
             );
         }
-        set(&Key { table, name, value })?;
+        set(&mut settings, &Key { table, name, value })?;
     }
-    Ok(())
+    Ok(settings)
+}
+
+/// The settings `from_keys` reads from `text`, a game's table as a league file's author writes
+/// it (without its `[name]` line): how the games' tests try their keys, on the words a person
+/// types rather than on a table built by hand.
+pub fn from_text<S>(
+    text: &str,
+    from_keys: impl FnOnce(Option<&toml::Table>) -> anyhow::Result<S>,
+) -> anyhow::Result<S> {
+    let table: toml::Table = toml::from_str(text)?;
+    from_keys(Some(&table))
 }
 
 /// `names` quoted, as a list in words: `` `a`, `b` and `c` ``.
@@ -85,14 +98,15 @@ mod tests {
     use super::*;
 
     fn refusal(text: &str) -> String {
-        let table: toml::Table = toml::from_str(text).unwrap();
-        let set = |key: &Key<'_>| match key.name {
+        let set = |_: &mut (), key: &Key<'_>| match key.name {
             "size" => key.small("a size").map(drop),
             _ => key.text("a name").map(drop),
         };
-        each_key("t", Some(&table), &["size", "name", "kind"], set)
-            .unwrap_err()
-            .to_string()
+        from_text(text, |keys| {
+            each_key("t", keys, &["size", "name", "kind"], (), set)
+        })
+        .unwrap_err()
+        .to_string()
     }
 
     #[test]
@@ -114,6 +128,6 @@ mod tests {
             "key `t.name`: expected a name, found 3"
         );
         assert_eq!(listed(&["a"]), "`a`");
-        assert!(each_key("t", None, &[], |_| unreachable!()).is_ok());
+        assert!(each_key("t", None, &[], (), |_, _| unreachable!()).is_ok());
     }
 }

@@ -22,6 +22,15 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// The win of `seat` as the last player left, every other having forfeited: how the fault
+    /// policy and the seats going out end a game.
+    pub const fn last_standing(seat: usize) -> Outcome {
+        Outcome::Win {
+            seat,
+            last_standing: true,
+        }
+    }
+
     pub fn winner(&self) -> Option<usize> {
         match self {
             Outcome::Win { seat, .. } => Some(*seat),

@@ -134,10 +134,7 @@ mod tests {
         };
         teller.logs(&mut out, "  ", &[log]);
         assert_eq!(out, "  [b log] one\n  [b log] two\\r\n");
-        let win = Outcome::Win {
-            seat: 0,
-            last_standing: true,
-        };
+        let win = Outcome::last_standing(0);
         assert_eq!(
             teller.outcome(win, "draw"),
             "a\\x1b[2K wins (last player left)"

@@ -259,13 +259,7 @@ fn faults_forfeit_or_lose_the_turn_by_policy() {
     let setup = Setup::new(2, 3, 40);
     let (record, text) = play(&setup, &mut [&mut Crasher, &mut Greedy { risk: 300 }]);
     assert_eq!(record.end.forfeits, vec![0]);
-    assert_eq!(
-        record.end.outcome,
-        Outcome::Win {
-            seat: 1,
-            last_standing: true
-        }
-    );
+    assert_eq!(record.end.outcome, Outcome::last_standing(1));
     assert!(
         text.contains("about to crash"),
         "the log of a faulty decision is kept"

@@ -245,10 +245,7 @@ impl Rules for Jungle {
                 ));
             } else if forfeit {
                 state.ended = Some((
-                    Outcome::Win {
-                        seat: 1 - seat,
-                        last_standing: true,
-                    },
+                    Outcome::last_standing(1 - seat),
                     EndReason::Forfeit,
                     vec![seat],
                 ));

@@ -34,20 +34,15 @@ pub const DEFAULT: Settings = Settings {
     position: None,
 };
 
-impl Default for Settings {
-    fn default() -> Settings {
-        DEFAULT
-    }
-}
+crate::game::own_settings!(Settings = DEFAULT, "Jungle's settings");
 
 impl Settings {
     /// The settings of a league file's `[jungle]` table (`None`: no such table, the defaults).
     /// Unknown keys, a clock that gives no fuel at all and a position the rules refuse are
     /// refused, naming the key.
     pub fn from_keys(keys: Option<&toml::Table>) -> anyhow::Result<Settings> {
-        let mut s = DEFAULT;
         let names = ["clock", "increment", "position"];
-        each_key("jungle", keys, &names, |key| {
+        let mut s = each_key("jungle", keys, &names, DEFAULT, |s, key| {
             let fuel = "a number of fuel from 0";
             match key.name {
                 "clock" => s.clock = key.number(fuel)?,
@@ -89,23 +84,18 @@ impl Settings {
             }),
         }
     }
-
-    crate::game::settings_map!("Jungle's settings");
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::setting_keys::from_text;
     use crate::game::GameSettings;
-
-    fn keys(text: &str) -> anyhow::Result<Settings> {
-        let table: toml::Table = toml::from_str(text).unwrap();
-        Settings::from_keys(Some(&table))
-    }
 
     #[test]
     fn keys_set_the_clock_and_refuse_what_cannot_work() {
         assert_eq!(Settings::from_keys(None).unwrap(), DEFAULT);
+        let keys = |text: &str| from_text(text, Settings::from_keys);
         assert_eq!(
             keys("clock = 5\nincrement = 7").unwrap(),
             Settings {
@@ -134,7 +124,7 @@ mod tests {
 
     #[test]
     fn settings_go_to_json_and_back() {
-        let s = keys("clock = 3\nincrement = 4").unwrap();
+        let s = from_text("clock = 3\nincrement = 4", Settings::from_keys).unwrap();
         let map = s.to_map().unwrap();
         assert_eq!(
             serde_json::Value::Object(map.clone()),

@@ -228,13 +228,7 @@ fn running_out_of_the_cap_with_more_on_the_clock_is_a_fault_the_policy_handles()
             FaultPolicy::Forfeit => {
                 assert_eq!(record.end.reason, EndReason::Forfeit);
                 assert_eq!(record.end.forfeits, vec![0]);
-                assert_eq!(
-                    record.end.outcome,
-                    Outcome::Win {
-                        seat: 1,
-                        last_standing: true
-                    }
-                );
+                assert_eq!(record.end.outcome, Outcome::last_standing(1));
                 verified(&record);
             }
         }
@@ -270,13 +264,7 @@ fn load_faults_forfeit() {
     a.load = Some(Fault::new(FaultKind::LoadFailed, "no"));
     let mut b = scripted(first_move(0));
     let record = play_game(&setup(FaultPolicy::LoseMove), [&mut a, &mut b]).unwrap();
-    assert_eq!(
-        record.end.outcome,
-        Outcome::Win {
-            seat: 1,
-            last_standing: true
-        }
-    );
+    assert_eq!(record.end.outcome, Outcome::last_standing(1));
     assert!(record.turns.is_empty());
     verified(&record);
     let mut a = scripted(first_move(0));

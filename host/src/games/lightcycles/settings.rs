@@ -32,19 +32,14 @@ pub const DEFAULT: Settings = Settings {
     increment: 1_000_000,
 };
 
-impl Default for Settings {
-    fn default() -> Settings {
-        DEFAULT
-    }
-}
+crate::game::own_settings!(Settings = DEFAULT, "light cycles' settings");
 
 impl Settings {
     /// The settings of a `[lightcycles]` table (`None`: the defaults). Unknown keys, numbers out
     /// of bounds and a clock that gives no fuel are refused, naming the key.
     pub fn from_keys(keys: Option<&toml::Table>) -> anyhow::Result<Settings> {
-        let mut s = DEFAULT;
         let names = ["width", "height", "walls", "clock", "increment"];
-        each_key("lightcycles", keys, &names, |key| {
+        let s = each_key("lightcycles", keys, &names, DEFAULT, |s, key| {
             let number = "a number from 0";
             match key.name {
                 "width" => s.width = key.small(number)?,
@@ -83,24 +78,19 @@ impl Settings {
             tick_cap,
         }
     }
-
-    crate::game::settings_map!("light cycles' settings");
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::setting_keys::from_text;
     use crate::game::GameSettings;
-
-    fn keys(text: &str) -> anyhow::Result<Settings> {
-        let table: toml::Table = toml::from_str(text).unwrap();
-        Settings::from_keys(Some(&table))
-    }
 
     #[test]
     fn keys_set_the_grid_and_clock_and_refuse_what_cannot_work() {
         assert_eq!(Settings::from_keys(None).unwrap(), DEFAULT);
-        let s = keys("width = 12\nheight = 9\nwalls = 10\nclock = 5\nincrement = 7").unwrap();
+        let text = "width = 12\nheight = 9\nwalls = 10\nclock = 5\nincrement = 7";
+        let s = from_text(text, Settings::from_keys).unwrap();
         assert_eq!(
             (s.width, s.height, s.walls, s.clock, s.increment),
             (12, 9, 10, 5, 7)
@@ -114,7 +104,9 @@ mod tests {
             ("speed = 3", "lightcycles.speed"),
             ("clock = 0\nincrement = 0", "no fuel"),
         ] {
-            let e = keys(text).unwrap_err().to_string();
+            let e = from_text(text, Settings::from_keys)
+                .unwrap_err()
+                .to_string();
             assert!(e.contains(names), "{text}: {e}");
         }
         let map = s.to_map().unwrap();

@@ -197,13 +197,7 @@ fn a_fault_goes_straight_under_lose_move_and_is_out_under_forfeit() {
         if policy == FaultPolicy::Forfeit {
             assert_eq!(m.played, Answer::Out);
             assert_eq!(m.death, Some(Cause::Out));
-            assert_eq!(
-                record.end.outcome,
-                Outcome::Win {
-                    seat: 0,
-                    last_standing: true
-                }
-            );
+            assert_eq!(record.end.outcome, Outcome::last_standing(0));
             assert_eq!(record.end.forfeits, [1]);
         } else {
             assert_eq!(m.played, Answer::Turn(Turn::Straight));
