@@ -112,6 +112,29 @@ fn a_game_of_four_is_narrated_with_the_grid_and_a_person_steers_by_keys() {
     }
     let o = run(&["verify", s(&record)]);
     assert!(o.status.success(), "{}", text(&o));
+
+    // The input ends mid-game: said on a line of its own, in the words of every game's person,
+    // and nothing is recorded.
+    let unfinished = dir.join("unfinished.jsonl");
+    let o = run_typing(
+        &[
+            "play",
+            "human",
+            "builtin:lightcycles-filler",
+            "--game",
+            "lightcycles",
+            "--record",
+            s(&unfinished),
+        ],
+        "s\n",
+    );
+    let out = text(&o);
+    assert!(o.status.success(), "{out}");
+    assert!(
+        out.contains("\nend of input: the game is stopped, unfinished.\nNo record written"),
+        "{out}"
+    );
+    assert!(!unfinished.exists());
 }
 
 #[test]

@@ -96,8 +96,11 @@ pub trait Asking<R: Rules> {
     /// What `line` (as typed, with its line end) means.
     fn typed(&self, obs: &R::Observation<'_>, line: &str) -> Typed<R::Answer>;
 
-    /// What is said when the input ends before a decision.
-    fn input_ended(&self) -> String;
+    /// What is said when the input ends before a decision: by default the same words in every
+    /// game, on a line of their own (the prompt before them waits on its line).
+    fn input_ended(&self) -> String {
+        "\nend of input: the game is stopped, unfinished.\n".to_string()
+    }
 }
 
 /// A person's seat: each question shown, lines read until one is a decision, the game left at

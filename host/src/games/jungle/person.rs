@@ -106,10 +106,6 @@ impl Asking<Jungle> for Words {
             )),
         }
     }
-
-    fn input_ended(&self) -> String {
-        leaving("end of input")
-    }
 }
 
 impl Telling<Jungle> for Words {

@@ -54,10 +54,6 @@ impl Asking<Lightcycles> for Words<'_> {
             None => Typed::Again("type l (left), s (straight) or r (right), then Enter: ".into()),
         }
     }
-
-    fn input_ended(&self) -> String {
-        String::new()
-    }
 }
 
 impl Telling<Lightcycles> for Words<'_> {
