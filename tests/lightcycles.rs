@@ -83,20 +83,22 @@ fn a_game_of_four_is_narrated_with_the_grid_and_a_person_steers_by_keys() {
 
     // A person in seat 0 who always goes straight (Enter, `s`, the up arrow) crashes into the
     // far wall at the latest; an unknown key is asked again.
-    let keys = "x\n".to_owned() + &"s\n\n\x1b[A\n".repeat(20);
-    let record = dir.join("person.jsonl");
-    let o = run_typing(
-        &[
+    let person_plays = |record: &std::path::Path, keys: &str| {
+        let filler = "builtin:lightcycles-filler";
+        let args = [
             "play",
             "human",
-            "builtin:lightcycles-filler",
+            filler,
             "--game",
             "lightcycles",
             "--record",
-            s(&record),
-        ],
-        &keys,
-    );
+            s(record),
+        ];
+        run_typing(&args, keys)
+    };
+    let keys = "x\n".to_owned() + &"s\n\n\x1b[A\n".repeat(20);
+    let record = dir.join("person.jsonl");
+    let o = person_plays(&record, &keys);
     let out = text(&o);
     assert!(o.status.success(), "{out}");
     assert!(out.contains("you are A at (7, 9) heading east"), "{out}");
@@ -116,18 +118,7 @@ fn a_game_of_four_is_narrated_with_the_grid_and_a_person_steers_by_keys() {
     // The input ends mid-game: said on a line of its own, in the words of every game's person,
     // and nothing is recorded.
     let unfinished = dir.join("unfinished.jsonl");
-    let o = run_typing(
-        &[
-            "play",
-            "human",
-            "builtin:lightcycles-filler",
-            "--game",
-            "lightcycles",
-            "--record",
-            s(&unfinished),
-        ],
-        "s\n",
-    );
+    let o = person_plays(&unfinished, "s\n");
     let out = text(&o);
     assert!(o.status.success(), "{out}");
     assert!(
