@@ -258,6 +258,20 @@ impl<R: Present> Hosted<R> {
         players: &mut [Box<dyn Player<R> + '_>],
         sink: &mut dyn Sink<R>,
     ) -> anyhow::Result<Option<Ended<R::End>>> {
+        let ended = self.play_seated(table, setup, players, sink)?;
+        check_host_failures(table, players.iter().map(|p| p.host_failure()))?;
+        Ok(ended)
+    }
+
+    /// [`Hosted::play_into`] without its check of the host's failures, for a caller that says
+    /// them in its own words (a person's game).
+    pub fn play_seated(
+        &self,
+        table: &Table,
+        setup: &R::Setup,
+        players: &mut [Box<dyn Player<R> + '_>],
+        sink: &mut dyn Sink<R>,
+    ) -> anyhow::Result<Option<Ended<R::End>>> {
         let rules = &self.0;
         anyhow::ensure!(
             players.len() == rules.players(setup),
@@ -266,15 +280,11 @@ impl<R: Present> Hosted<R> {
             rules.players(setup)
         );
         let mut dice = SeededDice::new(rules.seed(setup).unwrap_or(table.seed));
-        let ended = {
-            let mut at_table: Vec<&mut dyn Player<R>> = players
-                .iter_mut()
-                .map(|p| &mut **p as &mut dyn Player<R>)
-                .collect();
-            play(rules, setup, &mut at_table, &mut dice, sink)
-        };
-        check_host_failures(table, players.iter().map(|p| p.host_failure()))?;
-        Ok(ended)
+        let mut at_table: Vec<&mut dyn Player<R>> = players
+            .iter_mut()
+            .map(|p| &mut **p as &mut dyn Player<R>)
+            .collect();
+        Ok(play(rules, setup, &mut at_table, &mut dice, sink))
     }
 
     /// Plays one game of `table` and writes its record, keeping the game for its narration.

@@ -12,11 +12,9 @@ use crate::game::{Hosted, Played, Present};
 use crate::info::Terminal;
 use crate::kept::Kept;
 use crate::person::{say, Asking, Person, PersonSeat, Screen};
-use crate::play::play;
 use crate::player::{check_host_failures, Player};
 use crate::record::{Record, Writer};
 use crate::rules::{Rules, Sink};
-use crate::seed::SeededDice;
 use crate::{terminal, Table};
 
 /// A game's words around a person's game, told on their screen (as a block of the terminal:
@@ -106,20 +104,7 @@ pub fn play_person<R: Present>(
     };
     say(&screen, &terminal::block(&sink.telling.intro(&setup)));
     players.insert(seat, Box::new(PersonSeat::new(person, asking)));
-    anyhow::ensure!(
-        players.len() == rules.players(&setup),
-        "{} players for a table of {}",
-        players.len(),
-        rules.players(&setup)
-    );
-    let ended = {
-        let mut at_table: Vec<&mut dyn Player<R>> = players
-            .iter_mut()
-            .map(|p| &mut **p as &mut dyn Player<R>)
-            .collect();
-        let mut dice = SeededDice::new(rules.seed(&setup).unwrap_or(table.seed));
-        play(rules, &setup, &mut at_table, &mut dice, &mut sink)
-    };
+    let ended = hosted.play_seated(table, &setup, &mut players, &mut sink)?;
     let failures = players.iter().map(|p| p.host_failure()).collect();
     sink.telling.host_failure(table, failures)?;
     let Some(ended) = ended else {
