@@ -85,23 +85,17 @@ fn recipe(name: &str, out: &Path) -> (Command, Vec<PathBuf>) {
     match name {
         // The climbers with a bug: an index past the herds (Python's IndexError, JavaScript's
         // TypeError on `undefined`), written next to the build from the examples.
-        "py-indexerror" => {
-            let source = with_bug(
-                &py.join("climber.py"),
-                "counts(view.herds[view.seat])",
-                "counts(view.herds[view.seat + 5])",
-                "py_indexerror.py",
-            );
-            python("farm", &source)
-        }
-        "js-typeerror" => {
-            let source = with_bug(
-                &js.join("climber.js"),
-                "counts(view.herds[view.seat])",
-                "counts(view.herds[view.seat + 5].animals)",
-                "js-typeerror.js",
-            );
-            javascript("farm", &source)
+        "py-indexerror" | "js-typeerror" => {
+            let own_herd = "counts(view.herds[view.seat])";
+            if name == "py-indexerror" {
+                let past = "counts(view.herds[view.seat + 5])";
+                let bug = with_bug(&py.join("climber.py"), own_herd, past, "py_indexerror.py");
+                python("farm", &bug)
+            } else {
+                let past = "counts(view.herds[view.seat + 5].animals)";
+                let bug = with_bug(&js.join("climber.js"), own_herd, past, "js-typeerror.js");
+                javascript("farm", &bug)
+            }
         }
         // The JavaScript climber logging a hash of every view it is given, built for world
         // `farm` (ARENA_FARM_WORLD=farm) and, as build.mjs builds a farm agent, for `farm-json`:
