@@ -195,22 +195,29 @@ impl Db {
         by: &str,
         now_ms: i64,
     ) -> anyhow::Result<()> {
-        retry_conflicts(|| async {
-            sqlx::query(
-                "UPDATE league_games SET status = 'scheduled', check_of = $1, \
-                 check_result = result, check_record = record, check_since_ms = $2, \
-                 result = NULL, record = NULL, lease_owner = NULL, lease_expires_ms = NULL \
-                 WHERE league_id = $3 AND game = $4 AND status = 'done' AND check_of IS NULL",
-            )
-            .bind(by)
-            .bind(now_ms)
-            .bind(id)
-            .bind(game)
-            .execute(self.pool())
-            .await?;
-            Ok(())
-        })
-        .await
+        retry_conflicts(|| self.play_league_game_again_once(id, game, by, now_ms)).await
+    }
+
+    async fn play_league_game_again_once(
+        &self,
+        id: i64,
+        game: i64,
+        by: &str,
+        now_ms: i64,
+    ) -> anyhow::Result<()> {
+        sqlx::query(
+            "UPDATE league_games SET status = 'scheduled', check_of = $1, \
+             check_result = result, check_record = record, check_since_ms = $2, \
+             result = NULL, record = NULL, lease_owner = NULL, lease_expires_ms = NULL \
+             WHERE league_id = $3 AND game = $4 AND status = 'done' AND check_of IS NULL",
+        )
+        .bind(by)
+        .bind(now_ms)
+        .bind(id)
+        .bind(game)
+        .execute(self.pool())
+        .await?;
+        Ok(())
     }
 
     /// A game of league `id` that a worker could not play: (game, worker, error).

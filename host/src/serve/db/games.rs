@@ -22,68 +22,75 @@ impl Db {
         now_ms: i64,
     ) -> anyhow::Result<usize> {
         // The whole transaction is the retried operation: an aborted one was rolled back whole.
-        retry_conflicts(|| async {
-            let mut tx = self.begin_write().await?;
-            let mut new = 0;
-            // A version replaced since the caller read the active ones gets no new games.
-            let mut versions: Vec<i64> =
-                games.iter().flat_map(|g| g.seats.iter().copied()).collect();
-            versions.sort_unstable();
-            versions.dedup();
-            for v in &versions {
-                let active = sqlx::query(
-                    "SELECT v.active FROM versions v JOIN contestants c ON c.id = v.contestant_id \
-                     WHERE v.id = $1 AND c.disabled = 0",
+        retry_conflicts(|| self.schedule_once(stage, key, games, placed, now_ms)).await
+    }
+
+    async fn schedule_once(
+        &self,
+        stage: &str,
+        key: &str,
+        games: &[NewGame],
+        placed: Option<i64>,
+        now_ms: i64,
+    ) -> anyhow::Result<usize> {
+        let mut tx = self.begin_write().await?;
+        let mut new = 0;
+        // A version replaced since the caller read the active ones gets no new games.
+        let mut versions: Vec<i64> = games.iter().flat_map(|g| g.seats.iter().copied()).collect();
+        versions.sort_unstable();
+        versions.dedup();
+        for v in &versions {
+            let active = sqlx::query(
+                "SELECT v.active FROM versions v JOIN contestants c ON c.id = v.contestant_id \
+                 WHERE v.id = $1 AND c.disabled = 0",
+            )
+            .bind(*v)
+            .fetch_optional(&mut *tx)
+            .await?
+            .map(|r| r.try_get::<i64, _>("active"))
+            .transpose()?;
+            if active != Some(1) {
+                tx.commit().await?;
+                return Ok(0);
+            }
+        }
+        for g in games {
+            let row = sqlx::query(
+                "INSERT INTO games \
+                 (stage, group_key, cycle, rotation, seed, status, scheduled_ms) \
+                 VALUES ($1, $2, $3, $4, $5, 'scheduled', $6) \
+                 ON CONFLICT (group_key, cycle, rotation) DO NOTHING RETURNING id",
+            )
+            .bind(stage)
+            .bind(key)
+            .bind(g.cycle)
+            .bind(g.rotation)
+            .bind(g.seed as i64)
+            .bind(now_ms)
+            .fetch_optional(&mut *tx)
+            .await?;
+            let Some(row) = row else { continue };
+            let id: i64 = row.try_get("id")?;
+            for (seat, v) in g.seats.iter().enumerate() {
+                sqlx::query(
+                    "INSERT INTO game_seats (game_id, seat, version_id) VALUES ($1, $2, $3)",
                 )
+                .bind(id)
+                .bind(seat as i64)
                 .bind(*v)
-                .fetch_optional(&mut *tx)
-                .await?
-                .map(|r| r.try_get::<i64, _>("active"))
-                .transpose()?;
-                if active != Some(1) {
-                    tx.commit().await?;
-                    return Ok(0);
-                }
-            }
-            for g in games {
-                let row = sqlx::query(
-                    "INSERT INTO games \
-                     (stage, group_key, cycle, rotation, seed, status, scheduled_ms) \
-                     VALUES ($1, $2, $3, $4, $5, 'scheduled', $6) \
-                     ON CONFLICT (group_key, cycle, rotation) DO NOTHING RETURNING id",
-                )
-                .bind(stage)
-                .bind(key)
-                .bind(g.cycle)
-                .bind(g.rotation)
-                .bind(g.seed as i64)
-                .bind(now_ms)
-                .fetch_optional(&mut *tx)
+                .execute(&mut *tx)
                 .await?;
-                let Some(row) = row else { continue };
-                let id: i64 = row.try_get("id")?;
-                for (seat, v) in g.seats.iter().enumerate() {
-                    sqlx::query(
-                        "INSERT INTO game_seats (game_id, seat, version_id) VALUES ($1, $2, $3)",
-                    )
-                    .bind(id)
-                    .bind(seat as i64)
-                    .bind(*v)
-                    .execute(&mut *tx)
-                    .await?;
-                }
-                new += 1;
             }
-            if let Some(v) = placed {
-                sqlx::query("UPDATE versions SET placed = 1 WHERE id = $1")
-                    .bind(v)
-                    .execute(&mut *tx)
-                    .await?;
-            }
-            tx.commit().await?;
-            Ok(new)
-        })
-        .await
+            new += 1;
+        }
+        if let Some(v) = placed {
+            sqlx::query("UPDATE versions SET placed = 1 WHERE id = $1")
+                .bind(v)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(new)
     }
 
     /// The highest cycle scheduled for the group `key`.
