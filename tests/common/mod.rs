@@ -10,10 +10,9 @@ use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 
 pub mod components;
-pub mod folders;
 // Not every test binary reads a league folder back.
 #[allow(unused_imports)]
-pub use folders::{result_files, snapshot};
+pub use arena_test_support::folders::{result_files, snapshot};
 
 #[path = "../scratch/mod.rs"]
 mod scratch;

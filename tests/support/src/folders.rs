@@ -1,6 +1,5 @@
-//! A league output folder read back, to compare two of them byte for byte. Shared by the
-//! integration tests (through `common`) and the host's own league tests (through `#[path]`),
-//! which check the same folders from inside.
+//! A league output folder read back, to compare two of them byte for byte: the integration tests
+//! check the folders the binary writes, the host's league tests the same folders from inside.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

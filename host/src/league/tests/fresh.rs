@@ -10,7 +10,7 @@ use super::*;
 
 /// Every file under `dir` (but the lock file) by relative path, with its bytes.
 fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    super::folders::snapshot(dir, LOCK_FILE)
+    arena_test_support::folders::snapshot(dir, LOCK_FILE)
 }
 
 fn league_fingerprint(cfg: &LeagueConfig) -> String {

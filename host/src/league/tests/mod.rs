@@ -7,10 +7,6 @@ mod fresh;
 mod host_failures;
 mod unplayed;
 
-// Read the folders back as the integration tests do.
-#[path = "../../../../tests/common/folders.rs"]
-mod folders;
-
 use std::path::{Path, PathBuf};
 
 use farm_rules::{for_each_stock_trade, Offer, Trade};
@@ -24,7 +20,7 @@ use crate::game::Hosted;
 use crate::game::{Game, Host};
 use crate::games::farm::tests::support::{native, FarmPlayer};
 use crate::games::farm::{AcceptView, Farm, Fault, FaultKind, Observation};
-use folders::result_files as files;
+use arena_test_support::folders::result_files as files;
 
 /// Buys the `pick`-th affordable stock trade each turn (a different habit per contestant), and
 /// faults on its `fault_at`-th decision if set (0: fails to load, every game).
