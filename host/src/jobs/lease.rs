@@ -60,31 +60,26 @@ impl Db {
         owner: &str,
         expires_ms: i64,
     ) -> anyhow::Result<u64> {
-        retry_conflicts(|| self.renew_leases_once(queue, owner, expires_ms)).await
-    }
-
-    async fn renew_leases_once(
-        &self,
-        queue: Queue,
-        owner: &str,
-        expires_ms: i64,
-    ) -> anyhow::Result<u64> {
-        let sql = format!(
-            "UPDATE {} SET lease_expires_ms = $1 WHERE ({}) IN ({})",
-            queue.table,
-            queue.key,
-            queue.rows(
-                self.backend(),
-                "status = 'running' AND lease_owner = $2",
-                Locking::SkipLocked
-            )
-        );
-        let r = sqlx::query(AssertSqlSafe(sql))
-            .bind(expires_ms)
-            .bind(owner)
-            .execute(self.pool())
-            .await?;
-        Ok(r.rows_affected())
+        // One statement: retried in place (a transaction of several is a method of its own).
+        retry_conflicts(|| async move {
+            let sql = format!(
+                "UPDATE {} SET lease_expires_ms = $1 WHERE ({}) IN ({})",
+                queue.table,
+                queue.key,
+                queue.rows(
+                    self.backend(),
+                    "status = 'running' AND lease_owner = $2",
+                    Locking::SkipLocked
+                )
+            );
+            let r = sqlx::query(AssertSqlSafe(sql))
+                .bind(expires_ms)
+                .bind(owner)
+                .execute(self.pool())
+                .await?;
+            Ok(r.rows_affected())
+        })
+        .await
     }
 
     /// Puts the game whose key columns hold `key` back in `queue`, if `owner` leased it (a worker

@@ -6,10 +6,16 @@ use std::collections::HashMap;
 
 use sqlx::{AssertSqlSafe, Row};
 
-use super::{params, Collected, Counts, FirstPlay, CHUNK};
+use super::{or_empty, params, Collected, Counts, FirstPlay, CHUNK};
 use crate::jobs::lease::{Locking, LEAGUE};
 use crate::jobs::retry::retry_conflicts;
 use crate::jobs::Db;
+
+/// Done games whose records are in the league's output folder: their bytes are dropped.
+const COLLECTED: &str = "status = 'collected', record = NULL, check_record = NULL";
+/// Done games whose results the collector refused: back to the queue, to be played again.
+const REFUSED: &str = "status = 'scheduled', result = NULL, record = NULL, lease_owner = NULL, \
+                       lease_expires_ms = NULL";
 
 impl Db {
     /// Enqueues games `games` of league `id` (those already there stay as they are).
@@ -34,13 +40,11 @@ impl Db {
 
     /// Every game of league `id` the database holds, with its status.
     pub async fn league_game_statuses(&self, id: i64) -> anyhow::Result<HashMap<i64, String>> {
-        let rows = sqlx::query("SELECT game, status FROM league_games WHERE league_id = $1")
-            .bind(id)
-            .fetch_all(self.pool())
-            .await?;
-        rows.iter()
-            .map(|r| Ok((r.try_get("game")?, r.try_get("status")?)))
-            .collect()
+        self.by_game(
+            id,
+            "SELECT game, status AS v FROM league_games WHERE league_id = $1",
+        )
+        .await
     }
 
     /// Sets games `games` of league `id` to `status` (`scheduled`: to be played again, the
@@ -102,25 +106,15 @@ impl Db {
                 // A row without them is refused by the collector like any other bad row.
                 Ok(Collected {
                     game,
-                    result: r
-                        .try_get::<Option<String>, _>("result")?
-                        .unwrap_or_default(),
-                    record: r
-                        .try_get::<Option<Vec<u8>>, _>("record")?
-                        .unwrap_or_default(),
-                    played_by: r
-                        .try_get::<Option<String>, _>("played_by")?
-                        .unwrap_or_default(),
+                    result: or_empty(r, "result")?,
+                    record: or_empty(r, "record")?,
+                    played_by: or_empty(r, "played_by")?,
                     first: match r.try_get::<Option<String>, _>("check_of")? {
                         None => None,
                         Some(by) => Some(FirstPlay {
                             by,
-                            result: r
-                                .try_get::<Option<String>, _>("check_result")?
-                                .unwrap_or_default(),
-                            record: r
-                                .try_get::<Option<Vec<u8>>, _>("check_record")?
-                                .unwrap_or_default(),
+                            result: or_empty(r, "check_result")?,
+                            record: or_empty(r, "check_record")?,
                         }),
                     },
                 })
@@ -131,40 +125,21 @@ impl Db {
     /// Games `games` of league `id` are in its output folder: their records' bytes are dropped.
     pub async fn collected(&self, id: i64, games: &[i64]) -> anyhow::Result<()> {
         for chunk in games.chunks(CHUNK) {
-            retry_conflicts(|| self.collected_once(id, chunk)).await?;
+            retry_conflicts(|| self.update_done_games(COLLECTED, id, chunk)).await?;
         }
         Ok(())
-    }
-
-    async fn collected_once(&self, id: i64, chunk: &[i64]) -> anyhow::Result<()> {
-        self.update_done_games(
-            "status = 'collected', record = NULL, check_record = NULL",
-            id,
-            chunk,
-        )
-        .await
     }
 
     /// Results of league `id` the collector refused (they contradict their records, or the
     /// records do not verify): their games go back to the queue, to be played again.
     pub async fn refuse_league_results(&self, id: i64, games: &[i64]) -> anyhow::Result<()> {
         for chunk in games.chunks(CHUNK) {
-            retry_conflicts(|| self.refuse_once(id, chunk)).await?;
+            retry_conflicts(|| self.update_done_games(REFUSED, id, chunk)).await?;
         }
         Ok(())
     }
 
-    async fn refuse_once(&self, id: i64, chunk: &[i64]) -> anyhow::Result<()> {
-        self.update_done_games(
-            "status = 'scheduled', result = NULL, record = NULL, lease_owner = NULL, \
-             lease_expires_ms = NULL",
-            id,
-            chunk,
-        )
-        .await
-    }
-
-    /// Sets `set` (a constant SQL assignment list) on the done games `chunk` of league `id`,
+    /// Sets `set` (`COLLECTED` or `REFUSED`) on the done games `chunk` of league `id`,
     /// their rows locked in key order like every other write of the queue.
     async fn update_done_games(&self, set: &str, id: i64, chunk: &[i64]) -> anyhow::Result<()> {
         let sql = format!(
@@ -195,29 +170,23 @@ impl Db {
         by: &str,
         now_ms: i64,
     ) -> anyhow::Result<()> {
-        retry_conflicts(|| self.play_league_game_again_once(id, game, by, now_ms)).await
-    }
-
-    async fn play_league_game_again_once(
-        &self,
-        id: i64,
-        game: i64,
-        by: &str,
-        now_ms: i64,
-    ) -> anyhow::Result<()> {
-        sqlx::query(
-            "UPDATE league_games SET status = 'scheduled', check_of = $1, \
-             check_result = result, check_record = record, check_since_ms = $2, \
-             result = NULL, record = NULL, lease_owner = NULL, lease_expires_ms = NULL \
-             WHERE league_id = $3 AND game = $4 AND status = 'done' AND check_of IS NULL",
-        )
-        .bind(by)
-        .bind(now_ms)
-        .bind(id)
-        .bind(game)
-        .execute(self.pool())
-        .await?;
-        Ok(())
+        // One statement: retried in place (a transaction of several is a method of its own).
+        retry_conflicts(|| async {
+            sqlx::query(
+                "UPDATE league_games SET status = 'scheduled', check_of = $1, \
+                 check_result = result, check_record = record, check_since_ms = $2, \
+                 result = NULL, record = NULL, lease_owner = NULL, lease_expires_ms = NULL \
+                 WHERE league_id = $3 AND game = $4 AND status = 'done' AND check_of IS NULL",
+            )
+            .bind(by)
+            .bind(now_ms)
+            .bind(id)
+            .bind(game)
+            .execute(self.pool())
+            .await?;
+            Ok(())
+        })
+        .await
     }
 
     /// A game of league `id` that a worker could not play: (game, worker, error).
@@ -232,9 +201,8 @@ impl Db {
         row.map(|r| {
             Ok((
                 r.try_get("game")?,
-                r.try_get::<Option<String>, _>("played_by")?
-                    .unwrap_or_default(),
-                r.try_get::<Option<String>, _>("error")?.unwrap_or_default(),
+                or_empty(&r, "played_by")?,
+                or_empty(&r, "error")?,
             ))
         })
         .transpose()
@@ -266,12 +234,21 @@ impl Db {
     /// How often each game of league `id` was leased (more than once: a lease ran out and the
     /// game was played again), by game.
     pub async fn league_claims(&self, id: i64) -> anyhow::Result<HashMap<i64, i64>> {
-        let rows = sqlx::query("SELECT game, claims FROM league_games WHERE league_id = $1")
-            .bind(id)
-            .fetch_all(self.pool())
-            .await?;
+        self.by_game(
+            id,
+            "SELECT game, claims AS v FROM league_games WHERE league_id = $1",
+        )
+        .await
+    }
+
+    /// One value of each game of league `id`: `select` (a constant) reads `game` and `v`.
+    async fn by_game<T>(&self, id: i64, select: &'static str) -> anyhow::Result<HashMap<i64, T>>
+    where
+        T: for<'r> sqlx::Decode<'r, sqlx::Any> + sqlx::Type<sqlx::Any>,
+    {
+        let rows = sqlx::query(select).bind(id).fetch_all(self.pool()).await?;
         rows.iter()
-            .map(|r| Ok((r.try_get("game")?, r.try_get("claims")?)))
+            .map(|r| Ok((r.try_get("game")?, r.try_get("v")?)))
             .collect()
     }
 }

@@ -21,6 +21,15 @@ mod collecting;
 mod leagues;
 mod workers;
 
+/// Column `column` of `r`, or the empty value when it is NULL (a game not yet played has no
+/// result, record or player).
+fn or_empty<T>(r: &sqlx::any::AnyRow, column: &str) -> anyhow::Result<T>
+where
+    T: Default + for<'r> sqlx::Decode<'r, sqlx::Any> + sqlx::Type<sqlx::Any>,
+{
+    Ok(r.try_get::<Option<T>, _>(column)?.unwrap_or_default())
+}
+
 /// A league's game on its way to a worker.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct LeagueGame {
