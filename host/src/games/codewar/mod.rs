@@ -10,7 +10,7 @@
 //! * [`record`]: the record's lines (modules by content hash, one line per iteration) and
 //!   streamed verification, which runs every visit again;
 //! * [`narrate()`]: the text of `arena play` (the Array after each iteration);
-//! * [`replay_json`] and [`viewer`]: the report's replay data and page;
+//! * `replay.rs` and [`viewer`]: the report's replay data and page;
 //! * [`templates`]: what `arena new` writes for a code war agent (Rust and WAT).
 //!
 //! All of it behind [`Game`] ([`CodewarGame`], the registry's); the rest of the arena knows the
@@ -48,7 +48,6 @@ use crate::sandbox::{AgentInterface, AgentModule, SnippetInterface};
 pub use code::Snippet;
 pub use narrate::{mark, narrate};
 pub use play::{play, play_in, play_with_stats, PlayStats, Report};
-pub use replay::replay_json;
 pub use settings::CodewarSettings;
 
 /// The game's name in records and league files.

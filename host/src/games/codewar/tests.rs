@@ -16,7 +16,9 @@ use super::code::Snippet;
 use super::executor::{snippets_for, SandboxExecutor};
 use super::record::{verify_record, Verified};
 use super::settings::CodewarSettings;
-use super::{narrate, play, replay_json};
+use super::{narrate, play};
+use crate::game::json::Json;
+use crate::game::replay::RecordLines;
 use crate::game::{Outcome, Table};
 use crate::records::RecordMeta;
 
@@ -693,7 +695,19 @@ fn a_game_of_the_example_agents_is_recorded_and_verifies() {
     );
     assert!(text.contains("\n    1 "), "{text}");
     assert!(text.contains("Result after"), "{text}");
-    let replay: serde_json::Value = serde_json::from_slice(&replay_json(&record).unwrap()).unwrap();
+    let text = std::str::from_utf8(&record).unwrap();
+    let lines: Vec<Json> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let r = RecordLines {
+        id: 0,
+        record: "game.jsonl",
+        setup: lines[0].as_object().unwrap(),
+        lines: &lines,
+    };
+    let replay: serde_json::Value =
+        serde_json::from_slice(&super::replay::replay(&r).unwrap()).unwrap();
     assert_eq!(replay["game"], "codewar");
     assert_eq!(
         replay["iterations"].as_array().unwrap().len() as u32,
