@@ -10,7 +10,7 @@
 //! * [`record`]: the record's lines (modules by content hash, one line per iteration) and
 //!   streamed verification, which runs every visit again;
 //! * [`narrate()`]: the text of `arena play` (the Array after each iteration);
-//! * `replay.rs` and [`viewer`]: the report's replay data and page;
+//! * `replay.rs` and `viewer/`: the report's replay data and page;
 //! * [`templates`]: what `arena new` writes for a code war agent (Rust and WAT).
 //!
 //! All of it behind [`Game`] ([`CodewarGame`], the registry's); the rest of the arena knows the
@@ -28,7 +28,6 @@ pub mod record;
 mod replay;
 pub mod settings;
 mod smoke;
-pub mod viewer;
 
 #[cfg(test)]
 mod tests;
@@ -83,12 +82,11 @@ pub static INFO: GameInfo = GameInfo {
 /// The code war, for the registry.
 pub struct CodewarGame;
 
-/// The viewer (`codewar.html?game=N`): the Array as a grid over time.
-static VIEWER: Viewer = Viewer {
-    page: viewer::PAGE,
-    link: "▶ array",
-    assets: viewer::ASSETS,
-};
+/// The report's replay viewer (`codewar.html?game=N`, its script and style sheet in `viewer/`):
+/// the Array as a grid over time, a row per iteration and a column per cell (owner colours,
+/// facades, each visit's instruction, segfaults), in the report's viewer chrome.
+static VIEWER: Viewer =
+    crate::game::viewer!("codewar.html", "▶ array", ["codewar.js", "codewar.css"]);
 
 /// `arena new`'s templates: a Rust agent on the SDK (`arena new` adds the Cargo.toml of every
 /// Rust agent) and a WAT agent.
