@@ -45,7 +45,7 @@ pub fn setup(
         "seed": seed,
         "round_cap": league.0,
         "fault_policy": league.1,
-        "settings": settings.to_json(),
+        "settings": settings,
         "limits": limits,
     })
 }

@@ -6,16 +6,14 @@
 pub mod lines;
 pub mod modules;
 mod verify;
-mod write;
 
-pub use verify::{verify_lines, verify_reader, verify_record, Verified};
-pub use write::Recorder;
+pub use verify::verify_lines;
 
 #[cfg(test)]
 mod tests {
     use super::lines::{setup, PlayerLine};
-    use super::verify_record;
     use crate::games::codewar::settings::CodewarSettings;
+    use crate::games::codewar::tests::verify_record;
     use crate::records::sha256_hex;
 
     #[test]
