@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 use super::code::Snippet;
 use super::executor::{snippets_for, SandboxExecutor};
 use super::imports::VisitState;
-use super::record::lines::{self, PlayerLine};
+use super::record::lines;
 use super::record::modules::ModuleTable;
 use super::settings::CodewarSettings;
 use crate::game::{Played, SeatUsage, Summary, Table};
@@ -156,14 +156,9 @@ pub fn play_in(
     let (seats, limits) = seats_of(snippets, table, settings, modules)?;
     let players = seats.len();
     let setup = lines::setup(
-        &seats
-            .iter()
-            .zip(&table.meta.names)
-            .map(|(s, name)| PlayerLine {
-                name,
-                agent: s.hash(),
-            })
-            .collect::<Vec<_>>(),
+        (table.meta.names.iter())
+            .zip(&seats)
+            .map(|(name, s)| (name.as_str(), s.hash())),
         table.seed,
         settings,
         &limits,

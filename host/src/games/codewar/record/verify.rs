@@ -15,7 +15,7 @@ use super::super::executor::snippets_for;
 use super::super::play::Playing;
 use super::super::settings::CodewarSettings;
 use super::super::INFO;
-use super::lines::{self, PlayerLine, BASE64, GAME_NAME};
+use super::lines::{self, BASE64, GAME_NAME};
 use crate::game::record::{DiceOrigin, VerifySummary};
 use crate::game::{FaultPolicy, Outcome};
 use crate::records::lines::{Line, RecordReader};
@@ -213,16 +213,9 @@ fn check_setup(first: &Line) -> Result<SetupJson, VerifyError> {
         .settings
         .validate()
         .map_err(|e| fail(1, format!("settings: {e}")))?;
-    let players: Vec<PlayerLine> = setup
-        .players
-        .iter()
-        .map(|p| PlayerLine {
-            name: &p.name,
-            agent: p.agent.clone(),
-        })
-        .collect();
+    let players = setup.players.iter();
     let replayed = lines::setup(
-        &players,
+        players.map(|p| (p.name.as_str(), p.agent.clone())),
         setup.seed,
         &setup.settings,
         &setup.limits,
