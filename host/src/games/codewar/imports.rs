@@ -7,17 +7,15 @@
 //! Every function charges fuel like every host function of the arena: a call, plus a unit per
 //! byte it moves (docs/SECURITY.md, "Fuel of host calls").
 
-use codewar_rules::{Stream, View};
+use codewar_rules::{Cell, Stream, View};
 use wasmtime::{Caller, Extern, Linker, Memory, Trap};
 
 use super::code::Snippet;
 use crate::sandbox::{charge_snippet as charge, SnippetData};
 
-/// The import module's name.
-pub const MODULE: &str = "codewar";
-
-/// The export every agent has: `codewar_run() -> i64`, its instruction.
-pub const ENTRY: &str = "codewar_run";
+/// The import module's name, and the export every agent has: `codewar_run() -> i64`, its
+/// instruction.
+pub use arena_abi::codewar::{ENTRY, IMPORT_MODULE as MODULE};
 
 /// The names of the imports, in the order of docs/ABI.md.
 pub const IMPORTS: [&str; 13] = [
@@ -134,20 +132,42 @@ pub fn add_imports(linker: &mut Linker<SnippetData<VisitState>>) -> anyhow::Resu
     add_actions(linker)
 }
 
-/// `size`, `len`, `read`, `facade`: what an agent reads of the Array.
-fn add_array_reads(linker: &mut Linker<SnippetData<VisitState>>) -> anyhow::Result<()> {
-    linker.func_wrap(MODULE, "size", |mut c: C<'_>| -> wasmtime::Result<i32> {
+/// Adds the import `name`, a call without arguments that gives `fact` of the visit.
+fn add_fact(
+    linker: &mut Linker<SnippetData<VisitState>>,
+    name: &str,
+    fact: fn(&View<Snippet>) -> i32,
+) -> anyhow::Result<()> {
+    linker.func_wrap(MODULE, name, move |mut c: C<'_>| -> wasmtime::Result<i32> {
         charge(&mut c, 0)?;
-        Ok(view(&c).size() as i32)
+        Ok(fact(view(&c)))
     })?;
+    Ok(())
+}
+
+/// Adds the import `name`, a call that gives `fact` of the cell at offset `x` (`None`: empty).
+fn add_cell_fact(
+    linker: &mut Linker<SnippetData<VisitState>>,
+    name: &str,
+    fact: fn(Option<&Cell<Snippet>>) -> i32,
+) -> anyhow::Result<()> {
     linker.func_wrap(
         MODULE,
-        "len",
-        |mut c: C<'_>, x: i32| -> wasmtime::Result<i32> {
+        name,
+        move |mut c: C<'_>, x: i32| -> wasmtime::Result<i32> {
             charge(&mut c, 0)?;
-            Ok(view(&c).cell(offset(x)).map_or(0, |cell| cell.len() as i32))
+            Ok(fact(view(&c).cell(offset(x))))
         },
     )?;
+    Ok(())
+}
+
+/// `size`, `len`, `read`, `facade`: what an agent reads of the Array.
+fn add_array_reads(linker: &mut Linker<SnippetData<VisitState>>) -> anyhow::Result<()> {
+    add_fact(linker, "size", |v| v.size() as i32)?;
+    add_cell_fact(linker, "len", |cell| {
+        cell.map_or(0, |cell| cell.len() as i32)
+    })?;
     linker.func_wrap(
         MODULE,
         "read",
@@ -168,53 +188,18 @@ fn add_array_reads(linker: &mut Linker<SnippetData<VisitState>>) -> anyhow::Resu
             Ok(n as i32)
         },
     )?;
-    linker.func_wrap(
-        MODULE,
-        "facade",
-        |mut c: C<'_>, x: i32| -> wasmtime::Result<i32> {
-            charge(&mut c, 0)?;
-            Ok(view(&c)
-                .cell(offset(x))
-                .map_or(-1, |cell| cell.facade as i32))
-        },
-    )?;
-    Ok(())
+    add_cell_fact(linker, "facade", |cell| {
+        cell.map_or(-1, |cell| cell.facade as i32)
+    })
 }
 
 /// `owner`, `players`, `max_size`, `iterations`, `iteration`, `random`: the game around the visit.
 fn add_game_facts(linker: &mut Linker<SnippetData<VisitState>>) -> anyhow::Result<()> {
-    linker.func_wrap(MODULE, "owner", |mut c: C<'_>| -> wasmtime::Result<i32> {
-        charge(&mut c, 0)?;
-        Ok(view(&c).owner as i32)
-    })?;
-    linker.func_wrap(MODULE, "players", |mut c: C<'_>| -> wasmtime::Result<i32> {
-        charge(&mut c, 0)?;
-        Ok(view(&c).players as i32)
-    })?;
-    linker.func_wrap(
-        MODULE,
-        "max_size",
-        |mut c: C<'_>| -> wasmtime::Result<i32> {
-            charge(&mut c, 0)?;
-            Ok(view(&c).max_size as i32)
-        },
-    )?;
-    linker.func_wrap(
-        MODULE,
-        "iterations",
-        |mut c: C<'_>| -> wasmtime::Result<i32> {
-            charge(&mut c, 0)?;
-            Ok(view(&c).iterations as i32)
-        },
-    )?;
-    linker.func_wrap(
-        MODULE,
-        "iteration",
-        |mut c: C<'_>| -> wasmtime::Result<i32> {
-            charge(&mut c, 0)?;
-            Ok(view(&c).iteration as i32)
-        },
-    )?;
+    add_fact(linker, "owner", |v| v.owner as i32)?;
+    add_fact(linker, "players", |v| v.players as i32)?;
+    add_fact(linker, "max_size", |v| v.max_size as i32)?;
+    add_fact(linker, "iterations", |v| v.iterations as i32)?;
+    add_fact(linker, "iteration", |v| v.iteration as i32)?;
     linker.func_wrap(
         MODULE,
         "random",

@@ -10,7 +10,7 @@
 //! * [`record`]: the record's lines (modules by content hash, one line per iteration) and
 //!   streamed verification, which runs every visit again;
 //! * [`narrate()`]: the text of `arena play` (the Array after each iteration);
-//! * [`replay_json`] and [`viewer`]: the report's replay data and page;
+//! * `replay.rs` and `viewer/`: the report's replay data and page;
 //! * [`templates`]: what `arena new` writes for a code war agent (Rust and WAT).
 //!
 //! All of it behind [`Game`] ([`CodewarGame`], the registry's); the rest of the arena knows the
@@ -28,7 +28,6 @@ pub mod record;
 mod replay;
 pub mod settings;
 mod smoke;
-pub mod viewer;
 
 #[cfg(test)]
 mod tests;
@@ -37,7 +36,7 @@ use std::io::Write;
 
 use anyhow::Context;
 
-use crate::game::record::{DiceOrigin, Line, RecordReader, VerifyError, VerifySummary};
+use crate::game::record::{Line, RecordReader, VerifyError, VerifySummary};
 use crate::game::replay::RecordLines;
 use crate::game::{
     Game, GameInfo, GameSettings, Host, Narration, Played, Seat, Smoke, SmokeOptions, Table,
@@ -48,7 +47,6 @@ use crate::sandbox::{AgentInterface, AgentModule, SnippetInterface};
 pub use code::Snippet;
 pub use narrate::{mark, narrate};
 pub use play::{play, play_in, play_with_stats, PlayStats, Report};
-pub use replay::replay_json;
 pub use settings::CodewarSettings;
 
 /// The game's name in records and league files.
@@ -84,12 +82,11 @@ pub static INFO: GameInfo = GameInfo {
 /// The code war, for the registry.
 pub struct CodewarGame;
 
-/// The viewer (`codewar.html?game=N`): the Array as a grid over time.
-static VIEWER: Viewer = Viewer {
-    page: viewer::PAGE,
-    link: "▶ array",
-    assets: viewer::ASSETS,
-};
+/// The report's replay viewer (`codewar.html?game=N`, its script and style sheet in `viewer/`):
+/// the Array as a grid over time, a row per iteration and a column per cell (owner colours,
+/// facades, each visit's instruction, segfaults), in the report's viewer chrome.
+static VIEWER: Viewer =
+    crate::game::viewer!("codewar.html", "▶ array", ["codewar.js", "codewar.css"]);
 
 /// `arena new`'s templates: a Rust agent on the SDK (`arena new` adds the Cargo.toml of every
 /// Rust agent) and a WAT agent.
@@ -100,8 +97,7 @@ static TEMPLATES: [Template; 2] = crate::game::templates![
 
 /// The settings of a table: the game's map ([`Game::settings`]'s), as [`CodewarSettings`].
 fn settings_of(map: &GameSettings) -> anyhow::Result<CodewarSettings> {
-    let settings: CodewarSettings = serde_json::from_value(serde_json::Value::Object(map.clone()))
-        .context("code war settings")?;
+    let settings = CodewarSettings::of_map(map)?;
     settings.validate().context("code war settings")?;
     Ok(settings)
 }
@@ -132,10 +128,7 @@ impl Game for CodewarGame {
     }
 
     fn settings(&self, keys: Option<&toml::Table>) -> anyhow::Result<GameSettings> {
-        match CodewarSettings::from_toml(keys)?.to_json() {
-            serde_json::Value::Object(map) => Ok(map),
-            _ => unreachable!("the settings are a JSON object"),
-        }
+        CodewarSettings::from_toml(keys)?.to_map()
     }
 
     fn play(&self, _host: &Host<'_>, table: &Table, seats: &[Seat<'_>]) -> anyhow::Result<Played> {
@@ -144,31 +137,7 @@ impl Game for CodewarGame {
     }
 
     fn verify(&self, reader: RecordReader<'_>, setup: Line) -> Result<VerifySummary, VerifyError> {
-        let v = record::verify_lines(reader, setup)?;
-        Ok(VerifySummary {
-            game: NAME,
-            turn_word: INFO.turn_word,
-            rolls_dice: INFO.dice,
-            players: v.names.len(),
-            result: v.describe_outcome(),
-            names: v.names,
-            agent_hashes: v.agent_hashes.into_iter().map(Some).collect(),
-            round_cap: v.round_cap,
-            policy: v.fault_policy,
-            limits: v.limits,
-            turns: v.visits.min(usize::MAX as u64) as usize,
-            rounds: v.iterations,
-            outcome: v.outcome,
-            dice: DiceOrigin::Seeded(v.seed),
-            forfeits: v.eliminated,
-            faults: Default::default(),
-            load_faults: Vec::new(),
-            scores: Some(v.cells.iter().map(|&c| i64::from(c)).collect()),
-            settings: match v.settings.to_json() {
-                serde_json::Value::Object(map) => Some(map),
-                _ => None,
-            },
-        })
+        record::verify_lines(reader, setup)
     }
 
     fn narrate(
@@ -201,39 +170,4 @@ impl Game for CodewarGame {
     fn templates(&self) -> &'static [Template] {
         &TEMPLATES
     }
-}
-
-/// An agent's module from a file: a `.wasm` binary as it is, a `.wat` text (or any file that
-/// starts as WebAssembly text) converted to binary. Files larger than `max_bytes` (the module's
-/// size cap, or its text's 16 times that) are refused without being read whole.
-pub fn agent_bytes(path: &std::path::Path, max_bytes: usize) -> anyhow::Result<Vec<u8>> {
-    use anyhow::Context;
-    use std::io::Read;
-    let cap = (max_bytes as u64).saturating_mul(16).max(1 << 16);
-    let file =
-        std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-    let mut bytes = Vec::new();
-    file.take(cap + 1)
-        .read_to_end(&mut bytes)
-        .with_context(|| format!("cannot read {}", path.display()))?;
-    if bytes.len() as u64 > cap {
-        anyhow::bail!("{}: larger than {cap} bytes", path.display());
-    }
-    if bytes.starts_with(b"\0asm") {
-        return Ok(bytes);
-    }
-    let text = std::str::from_utf8(&bytes).ok();
-    let looks_like_text = text.is_some_and(|t| {
-        let t = t.trim_start();
-        t.starts_with('(') || t.starts_with(";;")
-    });
-    if path.extension().is_some_and(|e| e == "wat") || looks_like_text {
-        return wat::parse_bytes(&bytes)
-            .map(|b| b.into_owned())
-            .map_err(|e| anyhow::anyhow!("{}: invalid WebAssembly text: {e}", path.display()));
-    }
-    anyhow::bail!(
-        "{}: not a WebAssembly module (a .wasm file starts with \\0asm; or give a .wat text)",
-        path.display()
-    )
 }

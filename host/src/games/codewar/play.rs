@@ -1,28 +1,29 @@
 //! Playing one code war: the rules' game, run by the sandbox, written as a record.
 
+use std::collections::BTreeSet;
+
 use anyhow::{bail, Context};
 use codewar_rules::settings::{MAX_AGENT_BYTES, MAX_PLAYERS};
-use codewar_rules::visit::Outcome as VisitOutcome;
+use codewar_rules::visit::Outcome::Ran;
 use codewar_rules::Game;
 use serde_json::{Map, Value};
 
 use super::code::Snippet;
 use super::executor::{snippets_for, SandboxExecutor};
 use super::imports::VisitState;
-use super::record::lines::{self, PlayerLine};
-use super::record::Recorder;
+use super::record::lines;
+use super::record::modules::ModuleTable;
 use super::settings::CodewarSettings;
 use crate::game::{Played, SeatUsage, Summary, Table};
 use crate::records::jsonl::push_line;
 use crate::records::sha256_hex;
-use crate::sandbox::Snippets;
+use crate::sandbox::{HostFailure, Snippets};
 
 /// What `play` measured besides the record.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PlayStats {
     pub iterations: u32,
     pub visits: u64,
-    pub segfaults: u64,
     /// Fuel used by every visit.
     pub fuel_used: u64,
     /// Most modules the record's table held at once (players' included).
@@ -33,6 +34,93 @@ pub struct PlayStats {
 pub struct Report {
     pub played: Played,
     pub stats: PlayStats,
+}
+
+/// A code war being played, or played again by the verifier: the rules' game, each visit run in
+/// the sandbox, and the record's lines of each iteration. Playing and verifying run this one
+/// loop, so that a record cannot verify differently from how it was played.
+pub(super) struct Playing<'s> {
+    pub game: Game<Snippet>,
+    executor: SandboxExecutor<'s>,
+    /// The modules the record has written and still refers to.
+    modules: ModuleTable,
+    stats: PlayStats,
+}
+
+impl<'s> Playing<'s> {
+    /// The game of the players' modules `seats`, and the record's module lines of them (each
+    /// distinct module once, in seat order).
+    pub fn new(
+        snippets: &'s Snippets<VisitState>,
+        settings: &CodewarSettings,
+        seats: Vec<Snippet>,
+        seed: u64,
+    ) -> Result<(Playing<'s>, Vec<Value>), String> {
+        let mut modules = ModuleTable::default();
+        let lines = (seats.iter())
+            .filter_map(|p| modules.pin(p).map(|id| lines::module(id, p)))
+            .collect();
+        let game = Game::new(settings.rules(), seats, seed).map_err(|e| e.to_string())?;
+        let executor = SandboxExecutor::new(snippets);
+        let stats = PlayStats::default();
+        Ok((
+            Playing {
+                game,
+                executor,
+                modules,
+                stats,
+            },
+            lines,
+        ))
+    }
+
+    /// Plays the next iteration (`None`: the game is over) without running the visits of the
+    /// cells in `timeouts` (recorded as timeouts: a replay cannot reproduce the wall clock).
+    /// Gives the module lines of the modules that entered the Array while no cell held them,
+    /// and the iteration's line; then forgets the modules no cell holds. An error is the host's
+    /// failure.
+    pub fn iteration(
+        &mut self,
+        timeouts: BTreeSet<usize>,
+    ) -> Option<Result<(Vec<Value>, Value), HostFailure>> {
+        self.executor.timeouts = timeouts;
+        let it = self.game.play_iteration(&mut self.executor)?;
+        if let Some(h) = self.executor.host_failure.take() {
+            return Some(Err(h));
+        }
+        self.stats.visits += it.visits.len() as u64;
+        let mut new = Vec::new();
+        for v in &it.visits {
+            if let Ran { entered, .. } = &v.outcome {
+                let added = entered
+                    .iter()
+                    .filter_map(|c| Some((self.modules.add(c)?, c)));
+                new.extend(added.map(|(id, code)| lines::module(id, code)));
+            }
+        }
+        let line = lines::iteration(&it, self.game.array(), &self.modules);
+        self.modules.prune(self.game.array());
+        let held = self.modules.held() + new.len();
+        self.stats.modules_held = self.stats.modules_held.max(held);
+        Some(Ok((new, line)))
+    }
+
+    /// What the league keeps of the game, and its end line with `digest`.
+    pub fn end(&self, digest: &str) -> (Summary, Value) {
+        let game = &self.game;
+        let (outcome, counts) = (lines::outcome(game.outcome()), game.counts());
+        let end = lines::end(outcome, game.played(), &counts, game.eliminated(), digest);
+        let turns = self.stats.visits.min(u64::from(u32::MAX)) as u32;
+        let scores = counts.iter().map(|&c| i64::from(c)).collect();
+        let summary = Summary::of(
+            outcome,
+            turns,
+            game.played(),
+            game.eliminated(),
+            Some(scores),
+        );
+        (summary, end)
+    }
 }
 
 /// Plays a code war between `modules` (WebAssembly binaries, one per seat) with the seed and
@@ -68,14 +156,9 @@ pub fn play_in(
     let (seats, limits) = seats_of(snippets, table, settings, modules)?;
     let players = seats.len();
     let setup = lines::setup(
-        &seats
-            .iter()
-            .zip(&table.meta.names)
-            .map(|(s, name)| PlayerLine {
-                name,
-                agent: s.hash(),
-            })
-            .collect::<Vec<_>>(),
+        (table.meta.names.iter())
+            .zip(&seats)
+            .map(|(name, s)| (name.as_str(), s.hash())),
         table.seed,
         settings,
         &limits,
@@ -84,52 +167,31 @@ pub fn play_in(
     crate::sandbox::run_with_big_stack(|| {
         let mut record = Vec::with_capacity(64 << 10);
         push_line(&mut record, &setup)?;
-        let mut recorder = Recorder::default();
-        for line in recorder.start(&seats) {
+        let (mut playing, modules) =
+            Playing::new(snippets, settings, seats, table.seed).map_err(anyhow::Error::msg)?;
+        for line in modules {
             push_line(&mut record, &line)?;
         }
-        let mut game =
-            Game::new(settings.rules(), seats, table.seed).map_err(|e| anyhow::anyhow!("{e}"))?;
-        let mut executor = SandboxExecutor::new(snippets);
-        let mut stats = PlayStats::default();
-        while let Some(it) = game.play_iteration(&mut executor) {
-            if let Some(h) = executor.host_failure.take() {
-                return Err(anyhow::Error::new(crate::sandbox::HostFailure(format!(
+        while let Some(lines) = playing.iteration(BTreeSet::new()) {
+            let (new, line) = lines.map_err(|h| {
+                anyhow::Error::new(HostFailure(format!(
                     "code war with seed {} not recorded: {}",
                     table.seed, h.0
-                ))));
-            }
-            stats.visits += it.visits.len() as u64;
-            stats.segfaults += it
-                .visits
-                .iter()
-                .filter(|v| matches!(v.outcome, VisitOutcome::Segfault(_)))
-                .count() as u64;
-            let (new, line) = recorder.iteration(&it, game.array());
-            stats.modules_held = stats.modules_held.max(recorder.modules().len() + new.len());
+                )))
+            })?;
             for m in &new {
                 push_line(&mut record, m)?;
             }
             push_line(&mut record, &line)?;
         }
-        stats.iterations = game.played();
-        stats.fuel_used = executor.fuel_used;
-        let digest = sha256_hex(&record);
-        let outcome = lines::outcome(game.outcome());
-        let counts = game.counts();
-        push_line(
-            &mut record,
-            &lines::end(outcome, game.played(), &counts, game.eliminated(), &digest),
-        )?;
-        let summary = Summary {
-            outcome,
-            rounds: game.played(),
-            turns: stats.visits.min(u64::from(u32::MAX)) as u32,
-            forfeits: game.eliminated().to_vec(),
-            faults: Vec::new(),
-            scores: Some(counts.iter().map(|&c| i64::from(c)).collect()),
+        let (summary, end) = playing.end(&sha256_hex(&record));
+        push_line(&mut record, &end)?;
+        let stats = PlayStats {
+            iterations: summary.rounds,
+            fuel_used: playing.executor.fuel_used,
+            ..playing.stats
         };
-        let mut usage = executor.usage;
+        let mut usage = playing.executor.usage;
         usage.resize(players, SeatUsage::default());
         Ok(Report {
             played: Played {

@@ -1,78 +1,62 @@
 //! The report's replay data of a code war, from its record: the record's lines without the
 //! modules' bytes (the viewer shows each module's size and hash).
 
-use anyhow::{bail, Context};
-use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
 
-use crate::game::replay::RecordLines;
-use crate::records::lines::RecordReader;
+use anyhow::Context;
+use serde::Serialize;
 
-/// The report's replay data of a game: [`replay_json`] of its lines, with the game's number in
-/// the league (`id`) and where its record is (`record`, which the viewer links to).
-pub(super) fn replay(r: &RecordLines<'_>) -> anyhow::Result<Vec<u8>> {
-    let mut text = Vec::new();
-    for line in r.lines {
-        serde_json::to_writer(&mut text, line)?;
-        text.push(b'\n');
-    }
-    let mut data: Value = serde_json::from_slice(&replay_json(&text)?)?;
-    data["id"] = r.id.into();
-    data["record"] = r.record.into();
-    Ok(crate::game::replay::json(&data))
+use crate::game::json::Json;
+use crate::game::replay::{of_type, player_names, Data, Edited, RecordLines, NULL};
+
+/// A module line as the viewer shows it (fields in key order).
+#[derive(Serialize)]
+struct Module<'r> {
+    hash: &'r Json<'r>,
+    size: usize,
 }
 
-/// The replay data (JSON) of the record `record` (its bytes, gzip-compressed or not), as
-/// `viewer/codewar.js` reads it: `game`, `players`, `seed`, `settings`, `modules` (by id: size
-/// and hash), `iterations` (the record's iteration lines without `type`) and `end`.
-pub fn replay_json(record: &[u8]) -> anyhow::Result<Vec<u8>> {
-    let mut reader = RecordReader::new(record).context("cannot read the record")?;
-    let mut out = Map::new();
-    let mut modules = Map::new();
-    let mut iterations = Vec::new();
-    while let Some(line) = reader.next_line().context("cannot read the record")? {
-        let mut v = line.value;
-        match v["type"].as_str() {
-            Some("setup") => {
-                out.insert("game".into(), v["game"].take());
-                out.insert(
-                    "players".into(),
-                    Value::Array(
-                        v["players"]
-                            .as_array_mut()
-                            .into_iter()
-                            .flatten()
-                            .map(|p| p["name"].take())
-                            .collect(),
-                    ),
-                );
-                out.insert("seed".into(), v["seed"].take());
-                out.insert("settings".into(), v["settings"].take());
-            }
-            Some("module") => {
-                let size = v["bytes"].as_str().map_or(0, |b| {
-                    b.len() / 4 * 3 - b.bytes().rev().take_while(|&c| c == b'=').count()
-                });
-                let id = v["id"].to_string();
-                modules.insert(id, json!({"size": size, "hash": v["hash"].take()}));
-            }
-            Some("iteration") => {
-                if let Some(m) = v.as_object_mut() {
-                    m.remove("type");
-                }
-                iterations.push(v);
-            }
-            Some("end") => {
-                if let Some(m) = v.as_object_mut() {
-                    m.remove("type");
-                    m.remove("digest");
-                }
-                out.insert("modules".into(), Value::Object(modules));
-                out.insert("iterations".into(), Value::Array(iterations));
-                out.insert("end".into(), v);
-                return Ok(serde_json::to_vec(&Value::Object(out))?);
-            }
-            _ => {}
-        }
+/// The end line without its `type` and `digest` (fields in key order).
+#[derive(Serialize)]
+struct End<'r> {
+    cells: &'r Json<'r>,
+    eliminated: &'r Json<'r>,
+    iterations: &'r Json<'r>,
+    outcome: &'r Json<'r>,
+}
+
+/// The replay data of a game, as `viewer/codewar.js` reads it: `game`, `id`, `players`,
+/// `record` (where the record is, which the viewer links to), the setup line's `seed` and
+/// `settings`, `modules` (by id: size and hash), `iterations` (the record's iteration lines
+/// without `type`) and `end`.
+pub(super) fn replay(r: &RecordLines<'_>) -> anyhow::Result<Vec<u8>> {
+    let end = of_type(r.lines, "end")
+        .next()
+        .context("the record has no end line")?;
+    let field = |key: &str| end.get(key).unwrap_or(&NULL);
+    let end = End {
+        cells: field("cells"),
+        eliminated: field("eliminated"),
+        iterations: field("iterations"),
+        outcome: field("outcome"),
+    };
+    let mut modules = BTreeMap::new();
+    for m in of_type(r.lines, "module") {
+        // The bytes' size from their base64, with its padding.
+        let size = m.get("bytes").and_then(Json::as_str).map_or(0, |b| {
+            b.len() / 4 * 3 - b.bytes().rev().take_while(|&c| c == b'=').count()
+        });
+        let hash = m.get("hash").unwrap_or(&NULL);
+        modules.insert(
+            m.get("id").unwrap_or(&NULL).to_string(),
+            Module { hash, size },
+        );
     }
-    bail!("the record has no end line")
+    let iterations: Vec<Edited> = of_type(r.lines, "iteration").map(Edited::whole).collect();
+    let mut data = Data::new(super::NAME, r, &player_names(r.setup)?);
+    data.setup(&["seed", "settings"]);
+    data.set("end", &end);
+    data.set("iterations", &iterations);
+    data.set("modules", &modules);
+    Ok(data.json())
 }

@@ -23,11 +23,10 @@ pub struct CodewarSettings {
     pub visit_memory_kib: u32,
 }
 
-impl Default for CodewarSettings {
-    fn default() -> CodewarSettings {
-        CodewarSettings::from_rules(Settings::default())
-    }
-}
+crate::game::own_settings!(
+    CodewarSettings = CodewarSettings::from_rules(Settings::default()),
+    "code war settings"
+);
 
 /// Bounds of the visit budgets.
 pub const MAX_VISIT_FUEL: u64 = 100_000_000;
@@ -105,11 +104,6 @@ impl CodewarSettings {
             .context("code war settings")?;
         settings.validate().context("code war settings")?;
         Ok(settings)
-    }
-
-    /// The setup line's `settings` object.
-    pub fn to_json(&self) -> serde_json::Value {
-        serde_json::to_value(self).expect("settings are plain numbers")
     }
 
     /// What the sandbox allows one visit: a module of at most `max_size` bytes (the largest the

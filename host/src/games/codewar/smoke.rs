@@ -35,10 +35,7 @@ pub(super) fn smoke_games(
     };
     let crawler = wat::parse_str(CRAWLER).context("the example crawler")?;
     let settings = CodewarSettings::default();
-    let map = match settings.to_json() {
-        Value::Object(map) => map,
-        _ => unreachable!("the settings are a JSON object"),
-    };
+    let map = settings.to_map()?;
     let _ = writeln!(
         out,
         "\nCode war smoke games against the example crawler ({} cells, agents of at most {} \

@@ -14,9 +14,11 @@ use codewar_rules::{Array, Cell, Effect, Instruction, SegfaultKind, Settings, Vi
 
 use super::code::Snippet;
 use super::executor::{snippets_for, SandboxExecutor};
-use super::record::{verify_record, Verified};
 use super::settings::CodewarSettings;
-use super::{narrate, play, replay_json};
+use super::{narrate, play};
+use crate::game::json::Json;
+use crate::game::record::{VerifyError, VerifySummary};
+use crate::game::replay::RecordLines;
 use crate::game::{Outcome, Table};
 use crate::records::RecordMeta;
 
@@ -658,7 +660,12 @@ fn play_wat(agents: &[(&str, &str)], seed: u64, settings: &CodewarSettings) -> V
         .record
 }
 
-fn verify(record: &[u8]) -> Verified {
+/// Verifies a record's text as `arena verify` does, on a big stack (guest code runs there).
+pub(super) fn verify_record(text: &str) -> Result<VerifySummary, VerifyError> {
+    crate::sandbox::run_with_big_stack(|| crate::games::registry().verify_record(text))
+}
+
+fn verify(record: &[u8]) -> VerifySummary {
     verify_record(std::str::from_utf8(record).unwrap()).unwrap_or_else(|e| panic!("{e}"))
 }
 
@@ -675,7 +682,7 @@ fn a_game_of_the_example_agents_is_recorded_and_verifies() {
     let record = play_wat(&agents, 7, &settings);
     let v = verify(&record);
     assert_eq!(v.names, ["crawler", "berserker", "borg", "poisoner", "spy"]);
-    assert!(v.visits > 100, "{v:?}");
+    assert!(v.turns > 100, "{v:?}");
     // The same seed: the same record, byte for byte; another seed: another game.
     assert_eq!(play_wat(&agents, 7, &settings), record);
     assert_ne!(play_wat(&agents, 8, &settings), record);
@@ -693,13 +700,25 @@ fn a_game_of_the_example_agents_is_recorded_and_verifies() {
     );
     assert!(text.contains("\n    1 "), "{text}");
     assert!(text.contains("Result after"), "{text}");
-    let replay: serde_json::Value = serde_json::from_slice(&replay_json(&record).unwrap()).unwrap();
+    let text = std::str::from_utf8(&record).unwrap();
+    let lines: Vec<Json> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let r = RecordLines {
+        id: 0,
+        record: "game.jsonl",
+        setup: lines[0].as_object().unwrap(),
+        lines: &lines,
+    };
+    let replay: serde_json::Value =
+        serde_json::from_slice(&super::replay::replay(&r).unwrap()).unwrap();
     assert_eq!(replay["game"], "codewar");
     assert_eq!(
         replay["iterations"].as_array().unwrap().len() as u32,
-        v.iterations
+        v.rounds
     );
-    assert_eq!(replay["end"]["cells"], serde_json::json!(v.cells));
+    assert_eq!(replay["end"]["cells"], serde_json::json!(v.scores.unwrap()));
 }
 
 #[test]
@@ -712,7 +731,8 @@ fn floods_and_facade_games() {
     });
     let record = play_wat(&[("flood", FLOOD), ("crawler", CRAWLER)], 3, &settings);
     let v = verify(&record);
-    assert!(v.cells[0] > 3 * v.cells[1], "{:?}", v.cells);
+    let cells = v.scores.unwrap();
+    assert!(cells[0] > 3 * cells[1], "{cells:?}");
     assert_eq!(
         v.outcome,
         Outcome::Win {
@@ -898,7 +918,7 @@ fn the_docs_say_what_the_code_does() {
         assert_eq!(expected.encode(), value);
     }
     // CODEWAR.md's parameters: names, defaults and bounds.
-    let defaults = CodewarSettings::default().to_json();
+    let defaults = serde_json::Value::Object(CodewarSettings::default().to_map().unwrap());
     let rows = table_rows(codewar, "## Parameters");
     let keys: Vec<&str> = rows.iter().map(|r| r[0].trim_matches('`')).collect();
     let mut documented: Vec<&str> = keys.clone();

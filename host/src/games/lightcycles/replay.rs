@@ -6,43 +6,18 @@
 use anyhow::Context;
 use lightcycles_rules::Content;
 
-use super::rules::Setup;
-use super::settings::DEFAULT;
+use super::Lightcycles;
 use crate::game::json::Json;
+use crate::game::record::{Line, Record};
 use crate::game::replay::{of_type, player_names, Data, Edited, RecordLines, StartEnd};
-use crate::game::FaultPolicy;
 
 /// The replay data of a game, as JSON, from its record's lines.
 pub(super) fn replay(r: &RecordLines<'_>) -> anyhow::Result<Vec<u8>> {
-    let setup = r.setup;
-    let players = player_names(setup)?;
-    let number = |key: &str| {
-        setup
-            .get(key)
-            .and_then(Json::as_u64)
-            .with_context(|| format!("the setup line has no {key}"))
-    };
-    let small = |key: &str| -> anyhow::Result<u32> { Ok(u32::try_from(number(key)?)?) };
-    let (width, height) = (small("width")?, small("height")?);
-    let rules = Setup {
-        seed: number("seed")?,
-        players: players.len(),
-        round_cap: small("round_cap")?,
-        policy: FaultPolicy::default(),
-        settings: super::Settings {
-            width,
-            height,
-            walls: small("walls")?,
-            ..DEFAULT
-        },
-        clock: super::rules::FuelClock {
-            start: 0,
-            increment: 0,
-            decision_cap: 0,
-        },
-    };
-    rules.check()?;
-    let start = rules.start().expect("a checked setup starts");
+    let players = player_names(r.setup)?;
+    // The setup as the verifier reads it: the rules make the grid from it as the game did.
+    let value = serde_json::to_value(r.setup)?;
+    let (setup, _) = Lightcycles.read_setup(&Line { number: 1, value })?;
+    let start = setup.start().expect("a checked setup starts");
     let grid = start.grid();
     let walls: Vec<usize> = (0..grid.len())
         .filter(|&i| grid.get(grid.pos(i)) == Content::Wall)
@@ -65,14 +40,14 @@ pub(super) fn replay(r: &RecordLines<'_>) -> anyhow::Result<Vec<u8>> {
     let ends = StartEnd::of(r.lines);
     let mut data = Data::new(super::NAME, r, &players);
     data.end(&ends, &["end", "outcome", "places"]);
-    data.set("height", &height);
+    data.set("height", &setup.settings.height);
     // A string: JavaScript numbers would round a 64-bit seed.
-    data.set("seed", &rules.seed.to_string());
+    data.set("seed", &setup.seed.to_string());
     // Each seat's start cell, `[x, y]`.
     data.set("starts", &starts);
     data.set("ticks", &ticks);
     // The wall cells, `y × width + x`.
     data.set("walls", &walls);
-    data.set("width", &width);
+    data.set("width", &setup.settings.width);
     Ok(data.json())
 }

@@ -19,15 +19,9 @@ pub const GAME_NAME: &str = "codewar";
 /// Base64 as records write module bytes: RFC 4648, with padding.
 pub const BASE64: base64::engine::GeneralPurpose = base64::engine::general_purpose::STANDARD;
 
-/// One seat of the setup line.
-pub struct PlayerLine<'a> {
-    pub name: &'a str,
-    /// SHA-256 of its module.
-    pub agent: String,
-}
-
-pub fn setup(
-    players: &[PlayerLine<'_>],
+/// The setup line of a game of `players` (each seat's name and its module's SHA-256).
+pub fn setup<'a>(
+    players: impl IntoIterator<Item = (&'a str, String)>,
     seed: u64,
     settings: &CodewarSettings,
     limits: &Map<String, Value>,
@@ -39,13 +33,13 @@ pub fn setup(
         "format_version": FORMAT_VERSION,
         "game": GAME_NAME,
         "rules_version": codewar_rules::RULES_VERSION,
-        "players": players.iter().enumerate().map(|(seat, p)| json!({
-            "seat": seat, "name": p.name, "agent": p.agent,
+        "players": players.into_iter().enumerate().map(|(seat, (name, agent))| json!({
+            "seat": seat, "name": name, "agent": agent,
         })).collect::<Vec<_>>(),
         "seed": seed,
         "round_cap": league.0,
         "fault_policy": league.1,
-        "settings": settings.to_json(),
+        "settings": settings,
         "limits": limits,
     })
 }

@@ -6,34 +6,33 @@
 pub mod lines;
 pub mod modules;
 mod verify;
-mod write;
 
-pub use verify::{verify_lines, verify_reader, verify_record, Verified};
-pub use write::Recorder;
+pub use verify::verify_lines;
 
 #[cfg(test)]
 mod tests {
-    use super::lines::{setup, PlayerLine};
-    use super::verify_record;
+    use super::lines::setup;
     use crate::games::codewar::settings::CodewarSettings;
+    use crate::games::codewar::tests::verify_record;
     use crate::records::sha256_hex;
 
     #[test]
     fn a_tampered_agent_hash_is_refused() {
-        let players: Vec<PlayerLine> = ["a", "b"]
-            .iter()
-            .map(|name| PlayerLine {
-                name,
-                agent: sha256_hex(name.as_bytes()),
-            })
-            .collect();
+        let names = ["a", "b"];
+        let players = names.map(|name| (name, sha256_hex(name.as_bytes())));
         let settings = CodewarSettings::default();
         let limits = serde_json::Map::new();
-        let line = setup(&players, 7, &settings, &limits, (100, Default::default()));
+        let line = setup(
+            players.clone(),
+            7,
+            &settings,
+            &limits,
+            (100, Default::default()),
+        );
         let good = format!("{line}\n");
         // The setup line is good: the module of seat 0 is missing.
         assert_eq!(verify_record(&good).unwrap_err().line, 2);
-        let hash = &players[1].agent;
+        let hash = &players[1].1;
         let tampered = good.replace(hash, &hash.to_uppercase());
         assert_eq!(
             verify_record(&tampered).unwrap_err().to_string(),

@@ -56,16 +56,7 @@ impl ModuleTable {
     }
 
     /// Modules held.
-    pub fn len(&self) -> usize {
+    pub fn held(&self) -> usize {
         self.ids.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.ids.is_empty()
-    }
-
-    /// Bytes of the modules held.
-    pub fn bytes(&self) -> usize {
-        self.ids.values().map(|(_, s)| s.bytes().len()).sum()
     }
 }

@@ -4,19 +4,19 @@
 //! reaches it and dropped once compared, so memory holds the players' modules, one module per
 //! cell and one iteration's module lines, whatever the record's length.
 
-use std::io::Read;
-
 use base64::Engine as _;
 use codewar_rules::settings::{MAX_AGENT_BYTES, MAX_PLAYERS};
-use codewar_rules::{Game, SegfaultKind};
+use codewar_rules::SegfaultKind;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::super::code::Snippet;
-use super::super::executor::{snippets_for, SandboxExecutor};
+use super::super::executor::snippets_for;
+use super::super::play::Playing;
 use super::super::settings::CodewarSettings;
-use super::lines::{self, PlayerLine, BASE64, GAME_NAME};
-use super::write::Recorder;
+use super::super::INFO;
+use super::lines::{self, BASE64, GAME_NAME};
+use crate::game::record::{DiceOrigin, VerifySummary};
 use crate::game::{FaultPolicy, Outcome};
 use crate::records::lines::{Line, RecordReader};
 use crate::records::read::SetupHead;
@@ -24,57 +24,18 @@ use crate::records::stream::{check_digest, compare_line};
 use crate::records::verify::fail;
 use crate::records::VerifyError;
 
-/// What a verified record says of its game.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Verified {
-    pub names: Vec<String>,
-    /// SHA-256 of each player's module.
-    pub agent_hashes: Vec<String>,
-    pub seed: u64,
-    /// The league's round cap and fault policy, recorded as they were (the game has neither:
-    /// it lasts its iterations, and a failing agent segfaults).
-    pub round_cap: u32,
-    pub fault_policy: FaultPolicy,
-    pub settings: CodewarSettings,
-    /// The setup line's `limits`.
-    pub limits: Map<String, Value>,
-    /// Iterations played.
-    pub iterations: u32,
-    pub outcome: Outcome,
-    /// Cells owned by each player at the end.
-    pub cells: Vec<u32>,
-    /// Players eliminated, in order.
-    pub eliminated: Vec<usize>,
-    pub visits: u64,
-    pub segfaults: u64,
-}
-
-impl Verified {
-    /// `codewar: 100 iterations, winner: seat 0 (57 cells), seed 7` style.
-    pub fn describe(&self) -> String {
-        format!(
-            "{}: {}, seed {}",
-            GAME_NAME,
-            self.describe_outcome(),
-            self.seed
-        )
-    }
-
-    /// `100 iterations, winner: seat 0 (57 cells)` style.
-    pub fn describe_outcome(&self) -> String {
-        let outcome = match self.outcome {
-            Outcome::Win {
-                seat,
-                last_standing: true,
-            } => format!("winner: seat {seat}, the last player left"),
-            Outcome::Win { seat, .. } => {
-                format!("winner: seat {seat} ({} cells)", self.cells[seat])
-            }
-            Outcome::Draw { round_cap: true } => "draw: a shared lead".into(),
-            Outcome::Draw { .. } | Outcome::Unfinished => "draw: no cell left".into(),
-        };
-        format!("{} iterations, {outcome}", self.iterations)
-    }
+/// How a verified game ended, in the code war's words: `winner: seat 0 (57 cells)`.
+fn result(outcome: Outcome, iterations: u32, cells: &[i64]) -> String {
+    let outcome = match outcome {
+        Outcome::Win {
+            seat,
+            last_standing: true,
+        } => format!("winner: seat {seat}, the last player left"),
+        Outcome::Win { seat, .. } => format!("winner: seat {seat} ({} cells)", cells[seat]),
+        Outcome::Draw { round_cap: true } => "draw: a shared lead".into(),
+        Outcome::Draw { .. } | Outcome::Unfinished => "draw: no cell left".into(),
+    };
+    format!("{iterations} iterations, {outcome}")
 }
 
 /// The whole setup line, which may hold no other field (the envelope's are checked by
@@ -174,52 +135,34 @@ fn timeouts(line: &Line) -> std::collections::BTreeSet<usize> {
         .collect()
 }
 
-/// Verifies a record read from `reader` (gzip-compressed or not), running its agents in
-/// the code war's engine. Runs on a thread of its own with a big stack (guest code runs there).
-pub fn verify_reader(reader: impl Read + Send) -> Result<Verified, VerifyError> {
-    crate::sandbox::run_with_big_stack(move || {
-        let mut r = RecordReader::new(reader)
-            .map_err(|e| fail(0, format!("cannot read the record: {e}")))?;
-        let first = r
-            .next_line()?
-            .ok_or_else(|| fail(0, "a record has at least 2 lines (setup, end)"))?;
-        verify_lines(r, first)
-    })
-}
-
-/// [`verify_reader`] for a record's text.
-pub fn verify_record(text: &str) -> Result<Verified, VerifyError> {
-    verify_reader(text.as_bytes())
-}
-
-/// Verifies a record whose setup line (`first`) has been read. Guest code runs on the calling
-/// thread: it needs a big stack (`sandbox::run_with_big_stack`).
-pub fn verify_lines(mut reader: RecordReader<'_>, first: Line) -> Result<Verified, VerifyError> {
+/// Verifies a record whose setup line (`first`) has been read: plays the game again and
+/// requires every line back. Guest code runs on the calling thread: it needs a big stack
+/// (`sandbox::run_with_big_stack`).
+pub fn verify_lines(
+    mut reader: RecordReader<'_>,
+    first: Line,
+) -> Result<VerifySummary, VerifyError> {
     let setup = check_setup(&first)?;
     drop(first);
     let settings = setup.settings;
-    let mut recorder = Recorder::default();
-    let seats = players_modules(&mut reader, &setup, &mut recorder)?;
+    let (seats, module_lines) = players_modules(&mut reader, &setup)?;
     let snippets = snippets_for(&settings).map_err(|e| {
         fail(
             0,
             format!("the host failed: cannot set up the sandbox: {e:#}"),
         )
     })?;
+    let (playing, modules) = Playing::new(&snippets, &settings, seats, setup.seed)
+        .map_err(|e| fail(1, format!("settings: {e}")))?;
+    for (read, expected) in module_lines.iter().zip(&modules) {
+        compare_line(read, expected, false, |_| String::new())?;
+    }
     let mut replay = Replay {
-        executor: SandboxExecutor::new(&snippets),
-        game: Game::new(settings.rules(), seats, setup.seed)
-            .map_err(|e| fail(1, format!("settings: {e}")))?,
-        recorder,
+        playing,
         pending: Vec::new(),
-        visits: 0,
-        segfaults: 0,
     };
     let end = replay.iterations(&mut reader, &settings)?;
-    let game = &replay.game;
-    let outcome = lines::outcome(game.outcome());
-    let counts = game.counts();
-    let replayed = lines::end(outcome, game.played(), &counts, game.eliminated(), "");
+    let (summary, replayed) = replay.playing.end("");
     compare_line(&end, &replayed, true, |_| String::new())?;
     let digest = end
         .value
@@ -229,20 +172,27 @@ pub fn verify_lines(mut reader: RecordReader<'_>, first: Line) -> Result<Verifie
         .to_owned();
     check_digest(&reader, &end, &digest)?;
     reader.expect_end_of_file()?;
-    Ok(Verified {
+    let scores = summary.scores.unwrap_or_default();
+    Ok(VerifySummary {
+        game: GAME_NAME,
+        turn_word: INFO.turn_word,
+        rolls_dice: INFO.dice,
+        players: setup.players.len(),
+        result: result(summary.outcome, summary.rounds, &scores),
         names: setup.players.iter().map(|p| p.name.clone()).collect(),
-        agent_hashes: setup.players.iter().map(|p| p.agent.clone()).collect(),
-        seed: setup.seed,
+        agent_hashes: setup.players.into_iter().map(|p| Some(p.agent)).collect(),
         round_cap: setup.round_cap,
-        fault_policy: setup.fault_policy,
-        settings,
+        policy: setup.fault_policy,
         limits: setup.limits,
-        iterations: game.played(),
-        outcome,
-        cells: counts,
-        eliminated: game.eliminated().to_vec(),
-        visits: replay.visits,
-        segfaults: replay.segfaults,
+        turns: summary.turns as usize,
+        rounds: summary.rounds,
+        outcome: summary.outcome,
+        dice: DiceOrigin::Seeded(setup.seed),
+        forfeits: summary.forfeits,
+        faults: Default::default(),
+        load_faults: Vec::new(),
+        scores: Some(scores),
+        settings: settings.to_map().ok(),
     })
 }
 
@@ -263,16 +213,9 @@ fn check_setup(first: &Line) -> Result<SetupJson, VerifyError> {
         .settings
         .validate()
         .map_err(|e| fail(1, format!("settings: {e}")))?;
-    let players: Vec<PlayerLine> = setup
-        .players
-        .iter()
-        .map(|p| PlayerLine {
-            name: &p.name,
-            agent: p.agent.clone(),
-        })
-        .collect();
+    let players = setup.players.iter();
     let replayed = lines::setup(
-        &players,
+        players.map(|p| (p.name.as_str(), p.agent.clone())),
         setup.seed,
         &setup.settings,
         &setup.limits,
@@ -283,12 +226,11 @@ fn check_setup(first: &Line) -> Result<SetupJson, VerifyError> {
 }
 
 /// The players' modules: one line per distinct module, in seat order, each checked against the
-/// seat's agent hash and compared with the line the replay writes. The module of each seat.
+/// seat's agent hash. The module of each seat, and the lines read.
 fn players_modules(
     reader: &mut RecordReader<'_>,
     setup: &SetupJson,
-    recorder: &mut Recorder,
-) -> Result<Vec<Snippet>, VerifyError> {
+) -> Result<(Vec<Snippet>, Vec<Line>), VerifyError> {
     let mut modules: Vec<Snippet> = Vec::new();
     let mut module_lines: Vec<Line> = Vec::new();
     let mut seats: Vec<Snippet> = Vec::with_capacity(setup.players.len());
@@ -324,21 +266,14 @@ fn players_modules(
         module_lines.push(line);
         seats.push(code);
     }
-    for (read, expected) in module_lines.iter().zip(recorder.start(&seats)) {
-        compare_line(read, &expected, false, |_| String::new())?;
-    }
-    Ok(seats)
+    Ok((seats, module_lines))
 }
 
 /// The game played again, iteration by iteration, against the record's lines.
 struct Replay<'s> {
-    executor: SandboxExecutor<'s>,
-    game: Game<Snippet>,
-    recorder: Recorder,
-    /// The module lines read since the last iteration line, with their modules.
-    pending: Vec<(Line, Snippet)>,
-    visits: u64,
-    segfaults: u64,
+    playing: Playing<'s>,
+    /// The module lines read since the last iteration line.
+    pending: Vec<Line>,
 }
 
 impl Replay<'_> {
@@ -359,24 +294,24 @@ impl Replay<'_> {
                             "more module lines than an iteration can make",
                         ));
                     }
-                    let code = module_line(&line, settings.max_size)?;
-                    self.pending.push((line, code));
+                    module_line(&line, settings.max_size)?;
+                    self.pending.push(line);
                 }
                 Some("iteration") => self.iteration(&line)?,
                 Some("end") => {
-                    if let Some((early, _)) = self.pending.first() {
+                    if let Some(early) = self.pending.first() {
                         return Err(fail(
                             early.number,
                             "a module line before the end line, not before an iteration",
                         ));
                     }
-                    if !self.game.is_over() {
+                    if !self.playing.game.is_over() {
                         return Err(fail(
                             line.number,
                             format!(
                                 "type: expected \"iteration\", found \"end\": the game goes on \
                                  with iteration {}",
-                                self.game.played() + 1
+                                self.playing.game.played() + 1
                             ),
                         ));
                     }
@@ -398,39 +333,25 @@ impl Replay<'_> {
     /// Plays the iteration of `line` again and compares it, and the module lines read before it,
     /// with what the replay writes.
     fn iteration(&mut self, line: &Line) -> Result<(), VerifyError> {
-        if self.game.is_over() {
+        let played = self.playing.game.played();
+        let Some(lines) = self.playing.iteration(timeouts(line)) else {
             return Err(fail(
                 line.number,
                 format!(
                     "type: expected \"end\", found \"iteration\": the replayed game ended \
-                     after iteration {}",
-                    self.game.played()
+                     after iteration {played}"
                 ),
             ));
-        }
-        self.executor.timeouts = timeouts(line);
-        let it = self
-            .game
-            .play_iteration(&mut self.executor)
-            .expect("a game that is not over plays an iteration");
-        if let Some(h) = self.executor.host_failure.take() {
-            return Err(fail(0, format!("{h}")));
-        }
-        self.visits += it.visits.len() as u64;
-        self.segfaults += it
-            .visits
-            .iter()
-            .filter(|v| matches!(v.outcome, codewar_rules::visit::Outcome::Segfault(_)))
-            .count() as u64;
-        let (new, replayed) = self.recorder.iteration(&it, self.game.array());
+        };
+        let (new, replayed) = lines.map_err(|h| fail(0, format!("{h}")))?;
+        let iteration = played + 1;
         for (k, expected) in new.iter().enumerate() {
-            let Some((read, _)) = self.pending.get(k) else {
+            let Some(read) = self.pending.get(k) else {
                 return Err(fail(
                     line.number,
                     format!(
                         "type: expected \"module\", found \"iteration\": the replay of \
-                         iteration {} writes {} module lines before it, the record {}",
-                        it.iteration,
+                         iteration {iteration} writes {} module lines before it, the record {}",
                         new.len(),
                         self.pending.len()
                     ),
@@ -438,12 +359,11 @@ impl Replay<'_> {
             };
             compare_line(read, expected, false, |_| String::new())?;
         }
-        if let Some((extra, _)) = self.pending.get(new.len()) {
+        if let Some(extra) = self.pending.get(new.len()) {
             return Err(fail(
                 extra.number,
                 format!(
-                    "a module line the replay of iteration {} does not write (it writes {})",
-                    it.iteration,
+                    "a module line the replay of iteration {iteration} does not write (it writes {})",
                     new.len()
                 ),
             ));

@@ -1,5 +1,5 @@
 // The code war viewer's own part (the chrome, report/viewer/viewer.js, loads the game's replay
-// data, made by the arena's games::codewar::replay_json from the record, and runs the controls;
+// data, made by the arena's games::codewar::replay from the record, and runs the controls;
 // ?iteration=end|N picks the first frame): the Array over time as a grid, a row per iteration, a
 // column per cell, the owner's colour, the facade when it differs, a dot for a visit and a cross
 // for a segfault; the visits of the current iteration, the cells each player owns, and the visit
