@@ -54,18 +54,12 @@ impl State {
 
     /// After the final round: the highest score wins; a shared highest score is a draw.
     fn best_score(&self) -> Outcome {
-        let scores = &self.scores;
-        let best = (0..scores.len())
-            .filter(|&s| !self.out[s])
-            .map(|s| scores[s])
-            .max()
-            .unwrap_or(0);
-        let leaders: Vec<usize> = (0..scores.len())
-            .filter(|&s| !self.out[s] && scores[s] == best)
-            .collect();
-        match leaders.as_slice() {
+        let standing = (0..self.scores.len()).filter(|&s| !self.out[s]);
+        let best = standing.clone().map(|s| self.scores[s]).max().unwrap_or(0);
+        let leaders: Vec<usize> = standing.filter(|&s| self.scores[s] == best).collect();
+        match leaders[..] {
             [seat] => Outcome::Win {
-                seat: *seat,
+                seat,
                 last_standing: false,
             },
             _ => Outcome::Draw { round_cap: false },
@@ -221,16 +215,17 @@ impl Rules for Farkle {
             return;
         };
         let roll: Vec<u8> = faces.iter().map(|f| f + 1).collect();
+        let Some(p) = &mut state.playing else {
+            return;
+        };
         if is_farkle(&roll) {
-            if let Some(p) = &mut state.playing {
-                p.record.rolls.push(RollRecord {
-                    dice: roll,
-                    answer: None,
-                    points: None,
-                });
-            }
+            p.record.rolls.push(RollRecord {
+                dice: roll,
+                answer: None,
+                points: None,
+            });
             state.end_turn(TurnEnd::Farkle);
-        } else if let Some(p) = &mut state.playing {
+        } else {
             p.roll = Some(roll);
         }
     }
@@ -262,23 +257,17 @@ impl Rules for Farkle {
                 return state.end_turn(TurnEnd::Fault { fault, forfeit });
             }
         };
-        let (gained, action) = match check_answer(&roll, &answer.draft, answer.action) {
-            Ok(ok) => ok,
-            Err(reason) => {
-                p.record.rolls.push(RollRecord {
-                    dice: roll,
-                    answer: Some(answer),
-                    points: None,
-                });
-                return state.end_turn(TurnEnd::Rejected(reason));
-            }
-        };
+        let checked = check_answer(&roll, &answer.draft, answer.action);
         let drafted = answer.draft.len();
         p.record.rolls.push(RollRecord {
             dice: roll,
             answer: Some(answer),
-            points: Some(gained),
+            points: checked.as_ref().ok().map(|(gained, _)| *gained),
         });
+        let (gained, action) = match checked {
+            Ok(ok) => ok,
+            Err(reason) => return state.end_turn(TurnEnd::Rejected(reason)),
+        };
         p.points += gained;
         p.left -= drafted;
         if p.left == 0 {
