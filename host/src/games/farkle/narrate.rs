@@ -149,28 +149,16 @@ fn turn(tell: &Teller, t: &TurnRecord, out: &mut String) {
 /// The solo benchmark's result: turns to the target, or why it was not reached.
 fn solo_result(tell: &Teller, record: &GameRecord, out: &mut String) {
     let (setup, turns) = (&record.setup, record.turns.len());
-    let score = record.end.scores[0];
-    let line = if score >= setup.target {
-        format!(
-            "Result: {} reached {} in {turns} turns (score {score})",
-            tell.name(0),
-            setup.target
-        )
+    let (score, target) = (record.end.scores[0], setup.target);
+    let how = if score >= target {
+        format!("reached {target} in {turns} turns")
     } else if record.end.forfeits.contains(&0) {
-        format!(
-            "Result: {} forfeited after {turns} turns and did not reach {} (score {score})",
-            tell.name(0),
-            setup.target
-        )
+        format!("forfeited after {turns} turns and did not reach {target}")
     } else {
-        format!(
-            "Result: {} did not reach {} within the round cap of {} (score {score})",
-            tell.name(0),
-            setup.target,
-            setup.round_cap
-        )
+        let cap = setup.round_cap;
+        format!("did not reach {target} within the round cap of {cap}")
     };
-    let _ = writeln!(out, "{line}");
+    let _ = writeln!(out, "Result: {} {how} (score {score})", tell.name(0));
 }
 
 /// A race's result, and each player's score.
