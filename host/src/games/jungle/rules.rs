@@ -4,7 +4,7 @@
 //! the per-decision cap loses the game on time, whatever the policy).
 
 use arena_abi::jungle::{Clock, Observation, Played};
-use jungle_rules::{DrawReason, Illegal, Move, Outcome as RulesOutcome, Position, WinReason};
+use jungle_rules::{DrawReason, Illegal, Move, Outcome as RulesOutcome, Position};
 
 use super::abi::{encode_observation, read_answer};
 use super::turn::{EndReason, GameEnd, Ply, PlyFault, Setup};
@@ -129,19 +129,12 @@ impl Rules for Jungle {
                         seat: winner.index(),
                         last_standing: false,
                     },
-                    match reason {
-                        WinReason::Den => EndReason::Den,
-                        WinReason::AllCaptured => EndReason::AllCaptured,
-                        WinReason::NoMoves => EndReason::NoMoves,
-                    },
+                    EndReason::Won(reason),
                 ),
-                // Both of the rules' draws end a game by its length, as a round cap does
-                // elsewhere (a draw without `round_cap` is a draw because everyone forfeited).
-                RulesOutcome::Draw(DrawReason::NoCapture) => {
-                    (Outcome::Draw { round_cap: true }, EndReason::NoCapture)
-                }
-                RulesOutcome::Draw(DrawReason::PlyCap) => {
-                    (Outcome::Draw { round_cap: true }, EndReason::PlyCap)
+                // The rules' draws end a game by its length, as a round cap does elsewhere (a
+                // draw without `round_cap` is a draw because everyone forfeited).
+                RulesOutcome::Draw(reason) => {
+                    (Outcome::Draw { round_cap: true }, EndReason::Drawn(reason))
                 }
             };
             state.ended = Some((outcome, reason, Vec::new()));
@@ -272,7 +265,7 @@ impl Rules for Jungle {
     fn end(&self, state: State) -> GameEnd {
         let (outcome, reason, forfeits) = state.ended.unwrap_or((
             Outcome::Draw { round_cap: true },
-            EndReason::PlyCap,
+            EndReason::Drawn(DrawReason::PlyCap),
             Vec::new(),
         ));
         GameEnd {
