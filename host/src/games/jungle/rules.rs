@@ -25,8 +25,6 @@ pub struct Ask {
     /// and round (the position's move number).
     pub turn: u32,
     pub round: u32,
-    /// Plies of this game so far, this one included: the record's turn number.
-    pub record_turn: u32,
     /// The observation the ABI sends (board, clocks, legal moves, the plies since the seat's
     /// previous decision).
     pub observation: Observation,
@@ -165,7 +163,6 @@ impl Rules for Jungle {
             seat,
             turn: state.pos.ply().saturating_add(1),
             round: state.pos.move_number(),
-            record_turn: state.turn,
             observation,
             allowance,
         };
