@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use jungle_rules::{Kind, Move, Piece, Position, Side, Square, FILES, RANKS};
+use jungle_rules::{Move, Position, Side, Square, FILES, RANKS};
 
 use super::turn::{EndReason, GameEnd, Ply};
 use super::GameRecord;
@@ -66,20 +66,6 @@ pub fn side_words(side: Side) -> &'static str {
     }
 }
 
-/// The kind's name: "rat", "lion".
-pub fn piece_name(p: Piece) -> &'static str {
-    match p.kind {
-        Kind::Rat => "rat",
-        Kind::Cat => "cat",
-        Kind::Dog => "dog",
-        Kind::Wolf => "wolf",
-        Kind::Leopard => "leopard",
-        Kind::Tiger => "tiger",
-        Kind::Lion => "lion",
-        Kind::Elephant => "elephant",
-    }
-}
-
 /// One ply in words, without the board: `  12. b greedy: e7e6 elephant, takes the rat  (fuel
 /// 1,234; clock 58,000,000)`. `name` gives a seat's (sanitized) name.
 pub fn ply_line(ply: &Ply, name: &dyn Fn(usize) -> String) -> String {
@@ -89,10 +75,10 @@ pub fn ply_line(ply: &Ply, name: &dyn Fn(usize) -> String) -> String {
         (Some(mv), None) => {
             let _ = write!(line, "{mv}");
             if let Some(p) = ply.piece {
-                let _ = write!(line, " {}", piece_name(p));
+                let _ = write!(line, " {}", p.kind.name());
             }
             if let Some(c) = ply.captured {
-                let _ = write!(line, ", takes the {}", piece_name(c));
+                let _ = write!(line, ", takes the {}", c.kind.name());
             }
             if ply.position.den_entered() {
                 line.push_str(", into the den");

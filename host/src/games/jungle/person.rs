@@ -7,7 +7,7 @@
 
 use jungle_rules::{Move, Position, Side};
 
-use super::narrate::{board, fuel, piece_name, ply_line, result_line, side_words};
+use super::narrate::{board, fuel, ply_line, result_line, side_words};
 use super::rules::{Ask, State};
 use super::turn::{Ply, Setup};
 use super::Jungle;
@@ -58,7 +58,7 @@ fn move_list(pos: &Position) -> String {
         .legal_moves()
         .iter()
         .map(|m| match pos.piece_at(m.from) {
-            Some(p) => format!("{m} {}", piece_name(p)),
+            Some(p) => format!("{m} {}", p.kind.name()),
             None => m.to_string(),
         })
         .collect();
