@@ -130,6 +130,14 @@ pub fn result_line(end: &GameEnd, name: &dyn Fn(usize) -> String) -> String {
     }
 }
 
+/// The final position, the last move marked, and the result: `{board}\nResult: greedy (first
+/// player) wins by ...\n`.
+pub fn final_board(game: &GameRecord, name: &dyn Fn(usize) -> String) -> String {
+    let last = game.turns.last().and_then(Ply::played);
+    let result = result_line(&game.end, name);
+    format!("{}\nResult: {result}\n", board(&game.end.position, last))
+}
+
 /// The whole game as text: a header, the start board, a line per ply (with the board after it
 /// when `boards`, and after every capture otherwise), the final board and the result. `logs`
 /// adds what the agents logged, under the ply they logged it in.
@@ -171,21 +179,13 @@ pub fn narrate(names: &[String], record: &GameRecord, logs: bool, boards: bool) 
         tell.logs(&mut out, "        ", &ply.logs);
         if boards || ply.captured.is_some() {
             out.push('\n');
-            out.push_str(&board(
-                &ply.position,
-                ply.answer.filter(|_| ply.fault.is_none()),
-            ));
+            out.push_str(&board(&ply.position, ply.played()));
             out.push('\n');
         }
     }
     let end = &record.end;
-    let last = record
-        .turns
-        .last()
-        .and_then(|p| p.answer.filter(|_| p.fault.is_none()));
     let _ = writeln!(out, "\nThe final position: {}", end.position);
-    out.push_str(&board(&end.position, last));
-    let _ = writeln!(out, "\nResult: {}", result_line(end, &name));
+    out.push_str(&final_board(record, &name));
     let _ = writeln!(
         out,
         "Clocks at the end: {} {}, {} {}",

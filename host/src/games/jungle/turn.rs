@@ -129,6 +129,13 @@ pub struct Ply {
     pub logs: Vec<AgentLog>,
 }
 
+impl Ply {
+    /// The move played: the answer, when the rules took it.
+    pub fn played(&self) -> Option<Move> {
+        self.answer.filter(|_| self.fault.is_none())
+    }
+}
+
 /// How a game ended (and how it began: what the record's start line says).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameEnd {
