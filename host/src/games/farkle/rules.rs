@@ -34,7 +34,7 @@ pub struct State {
     setup: Setup,
     /// The start line: agents that failed to load, and what agents logged loading.
     pub started: Started,
-    out: Vec<bool>,
+    /// Seats out of the game, in the order they forfeited.
     forfeits: Vec<usize>,
     scores: Vec<u32>,
     turns_done: Vec<u32>,
@@ -49,12 +49,12 @@ impl State {
     /// The outcome forced by forfeits: in a race, one player left wins; nobody left is a draw (a
     /// solo game whose player forfeited has not reached the target).
     fn standing(&self) -> Option<Outcome> {
-        standing(self.setup.players, |s| self.out[s])
+        standing(self.setup.players, |s| self.forfeits.contains(&s))
     }
 
     /// After the final round: the highest score wins; a shared highest score is a draw.
     fn best_score(&self) -> Outcome {
-        let standing = (0..self.scores.len()).filter(|&s| !self.out[s]);
+        let standing = (0..self.scores.len()).filter(|s| !self.forfeits.contains(s));
         let best = standing.clone().map(|s| self.scores[s]).max().unwrap_or(0);
         let leaders: Vec<usize> = standing.filter(|&s| self.scores[s] == best).collect();
         match leaders[..] {
@@ -71,9 +71,9 @@ impl State {
         if self.outcome.is_some() {
             return false;
         }
-        let out = &self.out;
+        let (out, last) = (&self.forfeits, self.final_round);
         let (n, cap) = (self.setup.players, self.setup.round_cap);
-        let seat = match self.rounds.begin(n, 0, cap, |s| out[s], self.final_round) {
+        let seat = match self.rounds.begin(n, 0, cap, |s| out.contains(&s), last) {
             Ok(seat) => seat,
             Err(NoTurn::LastRound) => {
                 self.outcome = Some(self.best_score());
@@ -113,7 +113,6 @@ impl State {
         record.score = self.scores[seat];
         self.turns_done[seat] += 1;
         if let TurnEnd::Fault { forfeit: true, .. } = end {
-            self.out[seat] = true;
             self.forfeits.push(seat);
         }
         record.end = end;
@@ -151,12 +150,12 @@ impl Rules for Farkle {
     crate::game::table_setup!(|s| s.players);
 
     fn start(&self, setup: &Setup, loaded: &[Loaded]) -> State {
-        let n = setup.players;
+        let (n, started) = (setup.players, Started::of(loaded));
         let mut state = State {
             setup: setup.clone(),
-            started: Started::of(loaded),
-            out: vec![false; n],
-            forfeits: Vec::new(),
+            // A seat whose agent failed to load forfeits.
+            forfeits: started.load_faults.iter().map(|f| f.seat).collect(),
+            started,
             scores: vec![0; n],
             turns_done: vec![0; n],
             rounds: Rounds::default(),
@@ -165,10 +164,6 @@ impl Rules for Farkle {
             playing: None,
             finished: None,
         };
-        for f in &state.started.load_faults {
-            state.out[f.seat] = true;
-            state.forfeits.push(f.seat);
-        }
         state.outcome = state.standing();
         state
     }
