@@ -20,25 +20,20 @@ pub fn describe_reject(r: Reject) -> &'static str {
     }
 }
 
-fn faces(dice: &[u8]) -> String {
-    let parts: Vec<String> = dice.iter().map(u8::to_string).collect();
+/// The faces of the roll's dice at `indices`, and `#i` for an index past the roll: `1 5 #9`.
+fn faces(dice: &[u8], indices: impl Iterator<Item = usize>) -> String {
+    let parts: Vec<String> = indices
+        .map(|i| dice.get(i).map_or_else(|| format!("#{i}"), u8::to_string))
+        .collect();
     parts.join(" ")
 }
 
-/// "1 5" for the drafted dice that exist, and `#i` for indices past the roll.
+/// The dice drafted from the roll (`nothing` for none).
 fn drafted(dice: &[u8], answer: &Answer) -> String {
     if answer.draft.is_empty() {
         return "nothing".into();
     }
-    let parts: Vec<String> = answer
-        .draft
-        .iter()
-        .map(|&i| match dice.get(i as usize) {
-            Some(f) => f.to_string(),
-            None => format!("#{i}"),
-        })
-        .collect();
-    parts.join(" ")
+    faces(dice, answer.draft.iter().map(|&i| i as usize))
 }
 
 fn action_words(code: u32) -> String {
@@ -186,7 +181,7 @@ fn rolls(t: &TurnRecord, out: &mut String) -> u32 {
     let mut left = DICE;
     let mut at_risk = 0u32;
     for (i, r) in t.rolls.iter().enumerate() {
-        let head = format!("  roll {}: {}", i + 1, faces(&r.dice));
+        let head = format!("  roll {}: {}", i + 1, faces(&r.dice, 0..r.dice.len()));
         let last = i + 1 == t.rolls.len();
         let line = match (&r.answer, r.points) {
             (Some(a), Some(points)) => {
