@@ -58,10 +58,7 @@ impl State {
         let best = standing.clone().map(|s| self.scores[s]).max().unwrap_or(0);
         let leaders: Vec<usize> = standing.filter(|&s| self.scores[s] == best).collect();
         match leaders[..] {
-            [seat] => Outcome::Win {
-                seat,
-                last_standing: false,
-            },
+            [seat] => Outcome::won(seat),
             _ => Outcome::Draw { round_cap: false },
         }
     }

@@ -122,13 +122,9 @@ impl Rules for Jungle {
         }
         if let Some(o) = state.pos.outcome(state.setup.ply_cap()) {
             let (outcome, reason) = match o {
-                RulesOutcome::Win { winner, reason } => (
-                    Outcome::Win {
-                        seat: winner.index(),
-                        last_standing: false,
-                    },
-                    EndReason::Won(reason),
-                ),
+                RulesOutcome::Win { winner, reason } => {
+                    (Outcome::won(winner.index()), EndReason::Won(reason))
+                }
                 // The rules' draws end a game by its length, as a round cap does elsewhere (a
                 // draw without `round_cap` is a draw because everyone forfeited).
                 RulesOutcome::Draw(reason) => {
@@ -225,14 +221,7 @@ impl Rules for Jungle {
             let time = spent.time;
             let forfeit = !time && state.setup.policy == FaultPolicy::Forfeit;
             if time {
-                state.ended = Some((
-                    Outcome::Win {
-                        seat: 1 - seat,
-                        last_standing: false,
-                    },
-                    EndReason::Time,
-                    Vec::new(),
-                ));
+                state.ended = Some((Outcome::won(1 - seat), EndReason::Time, Vec::new()));
             } else if forfeit {
                 state.ended = Some((
                     Outcome::last_standing(1 - seat),
