@@ -112,13 +112,9 @@ pub fn ply_line(ply: &Ply, name: &dyn Fn(usize) -> String) -> String {
 pub fn result_line(end: &GameEnd, name: &dyn Fn(usize) -> String) -> String {
     match end.outcome {
         Outcome::Win { seat, .. } => format!(
-            "{} ({}) wins by {} after {} plies",
+            "{} ({} player) wins by {} after {} plies",
             name(seat),
-            if seat == 0 {
-                "first player"
-            } else {
-                "second player"
-            },
+            if seat == 0 { "first" } else { "second" },
             end.reason.words(),
             end.turns
         ),
