@@ -162,11 +162,8 @@ fn race_result(tell: &Teller, record: &GameRecord, out: &mut String) {
     let _ = writeln!(out, "Result after {} rounds: {result}", record.end.rounds);
     for s in 0..record.setup.players {
         let played = record.turns.iter().filter(|t| t.seat == s).count();
-        let out_mark = if record.end.forfeits.contains(&s) {
-            " (out)"
-        } else {
-            ""
-        };
+        let gone = record.end.forfeits.contains(&s);
+        let out_mark = if gone { " (out)" } else { "" };
         let _ = writeln!(
             out,
             "  {}: {} in {played} turns{out_mark}",
