@@ -114,12 +114,9 @@ impl State {
         }
         record.end = end;
         self.finished = Some(record);
-        if self.scores[seat] >= self.setup.target {
-            self.final_round = true;
-        }
-        if let Some(o) = self.standing() {
-            self.outcome = Some(o);
-        }
+        self.final_round |= self.scores[seat] >= self.setup.target;
+        // No outcome yet: a turn is played only while the game goes on.
+        self.outcome = self.standing();
     }
 }
 
