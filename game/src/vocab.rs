@@ -22,6 +22,14 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// The win of `seat` by the game's rules (not by the others' forfeits).
+    pub const fn won(seat: usize) -> Outcome {
+        Outcome::Win {
+            seat,
+            last_standing: false,
+        }
+    }
+
     /// The win of `seat` as the last player left, every other having forfeited: how the fault
     /// policy and the seats going out end a game.
     pub const fn last_standing(seat: usize) -> Outcome {

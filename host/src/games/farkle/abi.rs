@@ -25,9 +25,7 @@ pub fn encode_observation(obs: &Observation, buf: &mut [u8]) -> usize {
     let mut faces = [0u8; farkle_rules::DICE];
     faces[..obs.dice.len()].copy_from_slice(obs.dice);
     let mut scores = [0u32; MAX_SEATS];
-    for (slot, &s) in scores.iter_mut().zip(obs.scores) {
-        *slot = s;
-    }
+    scores[..obs.scores.len()].copy_from_slice(obs.scores);
     AbiObservation {
         target: obs.target,
         turn_points: obs.turn_points,

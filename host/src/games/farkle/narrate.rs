@@ -20,25 +20,20 @@ pub fn describe_reject(r: Reject) -> &'static str {
     }
 }
 
-fn faces(dice: &[u8]) -> String {
-    let parts: Vec<String> = dice.iter().map(u8::to_string).collect();
+/// The faces of the roll's dice at `indices`, and `#i` for an index past the roll: `1 5 #9`.
+fn faces(dice: &[u8], indices: impl Iterator<Item = usize>) -> String {
+    let parts: Vec<String> = indices
+        .map(|i| dice.get(i).map_or_else(|| format!("#{i}"), u8::to_string))
+        .collect();
     parts.join(" ")
 }
 
-/// "1 5" for the drafted dice that exist, and `#i` for indices past the roll.
+/// The dice drafted from the roll (`nothing` for none).
 fn drafted(dice: &[u8], answer: &Answer) -> String {
     if answer.draft.is_empty() {
         return "nothing".into();
     }
-    let parts: Vec<String> = answer
-        .draft
-        .iter()
-        .map(|&i| match dice.get(i as usize) {
-            Some(f) => f.to_string(),
-            None => format!("#{i}"),
-        })
-        .collect();
-    parts.join(" ")
+    faces(dice, answer.draft.iter().map(|&i| i as usize))
 }
 
 fn action_words(code: u32) -> String {
@@ -149,28 +144,16 @@ fn turn(tell: &Teller, t: &TurnRecord, out: &mut String) {
 /// The solo benchmark's result: turns to the target, or why it was not reached.
 fn solo_result(tell: &Teller, record: &GameRecord, out: &mut String) {
     let (setup, turns) = (&record.setup, record.turns.len());
-    let score = record.end.scores[0];
-    let line = if score >= setup.target {
-        format!(
-            "Result: {} reached {} in {turns} turns (score {score})",
-            tell.name(0),
-            setup.target
-        )
+    let (score, target) = (record.end.scores[0], setup.target);
+    let how = if score >= target {
+        format!("reached {target} in {turns} turns")
     } else if record.end.forfeits.contains(&0) {
-        format!(
-            "Result: {} forfeited after {turns} turns and did not reach {} (score {score})",
-            tell.name(0),
-            setup.target
-        )
+        format!("forfeited after {turns} turns and did not reach {target}")
     } else {
-        format!(
-            "Result: {} did not reach {} within the round cap of {} (score {score})",
-            tell.name(0),
-            setup.target,
-            setup.round_cap
-        )
+        let cap = setup.round_cap;
+        format!("did not reach {target} within the round cap of {cap}")
     };
-    let _ = writeln!(out, "{line}");
+    let _ = writeln!(out, "Result: {} {how} (score {score})", tell.name(0));
 }
 
 /// A race's result, and each player's score.
@@ -179,11 +162,8 @@ fn race_result(tell: &Teller, record: &GameRecord, out: &mut String) {
     let _ = writeln!(out, "Result after {} rounds: {result}", record.end.rounds);
     for s in 0..record.setup.players {
         let played = record.turns.iter().filter(|t| t.seat == s).count();
-        let out_mark = if record.end.forfeits.contains(&s) {
-            " (out)"
-        } else {
-            ""
-        };
+        let gone = record.end.forfeits.contains(&s);
+        let out_mark = if gone { " (out)" } else { "" };
         let _ = writeln!(
             out,
             "  {}: {} in {played} turns{out_mark}",
@@ -198,7 +178,7 @@ fn rolls(t: &TurnRecord, out: &mut String) -> u32 {
     let mut left = DICE;
     let mut at_risk = 0u32;
     for (i, r) in t.rolls.iter().enumerate() {
-        let head = format!("  roll {}: {}", i + 1, faces(&r.dice));
+        let head = format!("  roll {}: {}", i + 1, faces(&r.dice, 0..r.dice.len()));
         let last = i + 1 == t.rolls.len();
         let line = match (&r.answer, r.points) {
             (Some(a), Some(points)) => {

@@ -26,7 +26,9 @@ pub(super) fn replay(r: &RecordLines<'_>) -> anyhow::Result<Vec<u8>> {
         turns.push(Edited { line, added });
     }
     let ends = StartEnd::of(r.lines);
-    consistent &= ends.end("scores").is_none_or(|f| is_scores(f, &scores));
+    // As JSON values compare (so `10.0` is not `10`).
+    let tally = Json::Array(scores.iter().map(|&s| Json::Number(s.into())).collect());
+    consistent &= ends.end("scores").is_none_or(|f| *f == tally);
     let mut data = Data::new(super::NAME, r, &players);
     data.setup(&["fault_policy", "round_cap", "target"]);
     data.end(&ends, &["forfeits", "outcome", "rounds", "scores"]);
@@ -37,15 +39,4 @@ pub(super) fn replay(r: &RecordLines<'_>) -> anyhow::Result<Vec<u8>> {
     data.set("tally_matches_final", &consistent);
     data.set("turns", &turns);
     Ok(data.json())
-}
-
-/// Whether a record value is the list of these scores, as JSON values compare (so `10.0` is not
-/// `10`).
-fn is_scores(value: &Json, scores: &[i64]) -> bool {
-    value.as_array().is_some_and(|a| {
-        a.len() == scores.len()
-            && a.iter()
-                .zip(scores)
-                .all(|(v, &s)| *v == Json::Number(s.into()))
-    })
 }

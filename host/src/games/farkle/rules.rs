@@ -34,7 +34,7 @@ pub struct State {
     setup: Setup,
     /// The start line: agents that failed to load, and what agents logged loading.
     pub started: Started,
-    out: Vec<bool>,
+    /// Seats out of the game, in the order they forfeited.
     forfeits: Vec<usize>,
     scores: Vec<u32>,
     turns_done: Vec<u32>,
@@ -49,25 +49,16 @@ impl State {
     /// The outcome forced by forfeits: in a race, one player left wins; nobody left is a draw (a
     /// solo game whose player forfeited has not reached the target).
     fn standing(&self) -> Option<Outcome> {
-        standing(self.setup.players, |s| self.out[s])
+        standing(self.setup.players, |s| self.forfeits.contains(&s))
     }
 
     /// After the final round: the highest score wins; a shared highest score is a draw.
     fn best_score(&self) -> Outcome {
-        let scores = &self.scores;
-        let best = (0..scores.len())
-            .filter(|&s| !self.out[s])
-            .map(|s| scores[s])
-            .max()
-            .unwrap_or(0);
-        let leaders: Vec<usize> = (0..scores.len())
-            .filter(|&s| !self.out[s] && scores[s] == best)
-            .collect();
-        match leaders.as_slice() {
-            [seat] => Outcome::Win {
-                seat: *seat,
-                last_standing: false,
-            },
+        let standing = (0..self.scores.len()).filter(|s| !self.forfeits.contains(s));
+        let best = standing.clone().map(|s| self.scores[s]).max().unwrap_or(0);
+        let leaders: Vec<usize> = standing.filter(|&s| self.scores[s] == best).collect();
+        match leaders[..] {
+            [seat] => Outcome::won(seat),
             _ => Outcome::Draw { round_cap: false },
         }
     }
@@ -77,9 +68,9 @@ impl State {
         if self.outcome.is_some() {
             return false;
         }
-        let out = &self.out;
+        let (out, last) = (&self.forfeits, self.final_round);
         let (n, cap) = (self.setup.players, self.setup.round_cap);
-        let seat = match self.rounds.begin(n, 0, cap, |s| out[s], self.final_round) {
+        let seat = match self.rounds.begin(n, 0, cap, |s| out.contains(&s), last) {
             Ok(seat) => seat,
             Err(NoTurn::LastRound) => {
                 self.outcome = Some(self.best_score());
@@ -119,17 +110,13 @@ impl State {
         record.score = self.scores[seat];
         self.turns_done[seat] += 1;
         if let TurnEnd::Fault { forfeit: true, .. } = end {
-            self.out[seat] = true;
             self.forfeits.push(seat);
         }
         record.end = end;
         self.finished = Some(record);
-        if self.scores[seat] >= self.setup.target {
-            self.final_round = true;
-        }
-        if let Some(o) = self.standing() {
-            self.outcome = Some(o);
-        }
+        self.final_round |= self.scores[seat] >= self.setup.target;
+        // No outcome yet: a turn is played only while the game goes on.
+        self.outcome = self.standing();
     }
 }
 
@@ -157,12 +144,12 @@ impl Rules for Farkle {
     crate::game::table_setup!(|s| s.players);
 
     fn start(&self, setup: &Setup, loaded: &[Loaded]) -> State {
-        let n = setup.players;
+        let (n, started) = (setup.players, Started::of(loaded));
         let mut state = State {
             setup: setup.clone(),
-            started: Started::of(loaded),
-            out: vec![false; n],
-            forfeits: Vec::new(),
+            // A seat whose agent failed to load forfeits.
+            forfeits: started.load_faults.iter().map(|f| f.seat).collect(),
+            started,
             scores: vec![0; n],
             turns_done: vec![0; n],
             rounds: Rounds::default(),
@@ -171,10 +158,6 @@ impl Rules for Farkle {
             playing: None,
             finished: None,
         };
-        for f in &state.started.load_faults {
-            state.out[f.seat] = true;
-            state.forfeits.push(f.seat);
-        }
         state.outcome = state.standing();
         state
     }
@@ -221,16 +204,17 @@ impl Rules for Farkle {
             return;
         };
         let roll: Vec<u8> = faces.iter().map(|f| f + 1).collect();
+        let Some(p) = &mut state.playing else {
+            return;
+        };
         if is_farkle(&roll) {
-            if let Some(p) = &mut state.playing {
-                p.record.rolls.push(RollRecord {
-                    dice: roll,
-                    answer: None,
-                    points: None,
-                });
-            }
+            p.record.rolls.push(RollRecord {
+                dice: roll,
+                answer: None,
+                points: None,
+            });
             state.end_turn(TurnEnd::Farkle);
-        } else if let Some(p) = &mut state.playing {
+        } else {
             p.roll = Some(roll);
         }
     }
@@ -262,23 +246,17 @@ impl Rules for Farkle {
                 return state.end_turn(TurnEnd::Fault { fault, forfeit });
             }
         };
-        let (gained, action) = match check_answer(&roll, &answer.draft, answer.action) {
-            Ok(ok) => ok,
-            Err(reason) => {
-                p.record.rolls.push(RollRecord {
-                    dice: roll,
-                    answer: Some(answer),
-                    points: None,
-                });
-                return state.end_turn(TurnEnd::Rejected(reason));
-            }
-        };
+        let checked = check_answer(&roll, &answer.draft, answer.action);
         let drafted = answer.draft.len();
         p.record.rolls.push(RollRecord {
             dice: roll,
             answer: Some(answer),
-            points: Some(gained),
+            points: checked.as_ref().ok().map(|(gained, _)| *gained),
         });
+        let (gained, action) = match checked {
+            Ok(ok) => ok,
+            Err(reason) => return state.end_turn(TurnEnd::Rejected(reason)),
+        };
         p.points += gained;
         p.left -= drafted;
         if p.left == 0 {

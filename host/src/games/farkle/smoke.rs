@@ -2,65 +2,13 @@
 //! every fault only losing the turn so that all of them are seen. Faults are errors; rejected
 //! drafts are warnings, counted by reason.
 
-use std::collections::BTreeMap;
 use std::io::Write;
 
 use super::narrate::describe_reject;
-use super::{Farkle, GameRecord, Setup, TurnEnd};
+use super::{Farkle, Setup, TurnEnd};
 use crate::game::smoke_games::{SmokeGame, SmokeGames};
 use crate::game::{FaultPolicy, Native, Smoke};
 use crate::sandbox::AgentModule;
-
-/// What one solo smoke game showed.
-#[derive(Debug, Default, PartialEq, Eq)]
-pub struct SoloReport {
-    /// Turns to reach the target; `None` when the game ended before.
-    pub turns_to_target: Option<usize>,
-    pub turns: usize,
-    pub score: u32,
-    /// Rejected drafts, by reason name.
-    pub rejections: BTreeMap<&'static str, u32>,
-    /// One per fault: where (`, turn 7`, or nothing while loading) and what ("kind fault in the
-    /// decision: detail").
-    pub faults: Vec<(String, String)>,
-}
-
-/// Reads a solo game's record.
-pub fn solo_report(record: &GameRecord) -> SoloReport {
-    let mut r = SoloReport {
-        turns: record.turns.len(),
-        score: record.end.scores.first().copied().unwrap_or(0),
-        ..SoloReport::default()
-    };
-    if r.score >= record.setup.target {
-        r.turns_to_target = Some(r.turns);
-    }
-    for f in &record.end.started.load_faults {
-        r.faults.push((
-            String::new(),
-            format!(
-                "{} fault while loading: {}",
-                f.fault.kind.name(),
-                f.fault.detail
-            ),
-        ));
-    }
-    for t in &record.turns {
-        match &t.end {
-            TurnEnd::Rejected(reason) => *r.rejections.entry(reason.name()).or_default() += 1,
-            TurnEnd::Fault { fault, .. } => r.faults.push((
-                format!(", turn {}", t.turn),
-                format!(
-                    "{} fault in the draft decision: {}",
-                    fault.kind.name(),
-                    fault.detail
-                ),
-            )),
-            _ => {}
-        }
-    }
-    r
-}
 
 impl SmokeGames for Farkle {
     /// The turns each game that reached the target took.
@@ -97,44 +45,44 @@ impl SmokeGames for Farkle {
         out: &mut dyn Write,
     ) {
         let (record, usage, seed) = (&game.kept, &game.usage, game.seed);
-        let target = record.setup.target;
-        let report = solo_report(record);
-        let result = match report.turns_to_target {
-            Some(n) => {
-                reached.push(n);
-                format!("reached {target} in {n} turns")
-            }
-            None => format!(
-                "did not reach {target} in {} turns (score {})",
-                report.turns, report.score
-            ),
+        let (target, turns) = (record.setup.target, record.turns.len());
+        let score = record.end.scores.first().copied().unwrap_or(0);
+        let result = if score >= target {
+            reached.push(turns);
+            format!("reached {target} in {turns} turns")
+        } else {
+            format!("did not reach {target} in {turns} turns (score {score})")
         };
-        let rejected: u32 = report.rejections.values().sum();
+        let ended = |end: fn(&TurnEnd) -> bool| record.turns.iter().filter(|t| end(&t.end)).count();
+        let rejected = ended(|e| matches!(e, TurnEnd::Rejected(_)));
+        let faults =
+            record.end.started.load_faults.len() + ended(|e| matches!(e, TurnEnd::Fault { .. }));
         let _ = writeln!(
             out,
-            "  game {} (seed {seed}): {result}, {rejected} rejected drafts, {} faults, {} fuel \
-             ({} per decision at most), {}",
+            "  game {} (seed {seed}): {result}, {rejected} rejected drafts, {faults} faults, {} \
+             fuel ({} per decision at most), {}",
             game.number,
-            report.faults.len(),
             usage.fuel,
             usage.max_decision_fuel,
             crate::terminal::millis(game.took)
         );
         let context = game.context("Farkle ");
-        for (at, what) in &report.faults {
-            smoke.fault(out, &format!("{context}{at}"), what);
-        }
-        for (reason, n) in &report.rejections {
-            let reason = farkle_rules::Reject::ALL
-                .into_iter()
-                .find(|r| r.name() == *reason)
-                .expect("a reason of the rules");
-            let warning = format!(
-                "rejected Farkle drafts: {} ({})",
-                describe_reject(reason),
-                reason.name()
-            );
-            *smoke.warnings.entry(warning).or_default() += n;
+        game.load_fault(smoke, out, &context, &record.end.started);
+        for t in &record.turns {
+            match &t.end {
+                TurnEnd::Fault { fault, .. } => {
+                    game.fault(smoke, out, &format!("{context}, turn {}", t.turn), fault)
+                }
+                TurnEnd::Rejected(reason) => {
+                    let warning = format!(
+                        "rejected Farkle drafts: {} ({})",
+                        describe_reject(*reason),
+                        reason.name()
+                    );
+                    *smoke.warnings.entry(warning).or_default() += 1;
+                }
+                _ => {}
+            }
         }
         let turns = record.turns.iter().map(|t| (t.turn, &t.logs[..]));
         game.turn_logs(out, &record.end.started.logs, turns);
@@ -156,17 +104,12 @@ impl SmokeGames for Farkle {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{smoke_game, SeatUsage};
-
-    /// One solo game of `module`: its record and what the agent used.
-    fn play_alone(setup: &Setup, module: &AgentModule) -> anyhow::Result<(GameRecord, SeatUsage)> {
-        smoke_game(&Farkle, setup, module, setup.round_cap, 0, &[])
-    }
+    use crate::game::smoke_game;
 
     const BANKER: &str = include_str!("templates/wat/farkle.wat");
 
     #[test]
-    fn solo_reports_count_rejections_and_faults() {
+    fn a_solo_game_tells_its_rejections_and_faults() {
         let sb = crate::sandbox::Sandbox::new(
             crate::games::registry().agents(),
             crate::sandbox::Limits::default(),
@@ -177,21 +120,36 @@ mod tests {
             "(i32.store (i32.const 0) (i32.const 7))",
         );
         let m = sb.load_bytes("bad", bad.as_bytes()).unwrap();
-        let setup = Setup {
-            policy: FaultPolicy::LoseMove,
-            ..Setup::new(1, 3, 10)
-        };
-        let (record, _) = play_alone(&setup, &m).unwrap();
-        let r = solo_report(&record);
-        assert_eq!(r.turns, 10);
-        assert_eq!(r.turns_to_target, None);
-        assert_eq!(r.score, 0);
-        let farkles = record
+        let setup = Farkle.smoke_setup(&m, 3, 10);
+        let (kept, usage) = smoke_game(&Farkle, &setup, &m, setup.round_cap, 0, &[]).unwrap();
+        let farkles = kept
             .turns
             .iter()
             .filter(|t| t.end == TurnEnd::Farkle)
             .count() as u32;
-        assert_eq!(r.rejections.get("unknown_action"), Some(&(10 - farkles)));
-        assert!(r.faults.is_empty());
+        let game = SmokeGame {
+            number: 1,
+            seed: 3,
+            seat: 0,
+            agent: &m,
+            kept,
+            usage,
+            took: std::time::Duration::ZERO,
+            logs: false,
+        };
+        let (mut reached, mut smoke, mut out) = (Vec::new(), Smoke::default(), Vec::new());
+        Farkle.smoke_tell(&game, &mut reached, &mut smoke, &mut out);
+        let out = String::from_utf8(out).unwrap();
+        let line = format!(
+            "  game 1 (seed 3): did not reach 10000 in 10 turns (score 0), {} rejected drafts, 0 \
+             faults, ",
+            10 - farkles
+        );
+        assert!(out.starts_with(&line) && out.lines().count() == 1, "{out}");
+        assert!(reached.is_empty() && smoke.errors.is_empty());
+        let warning = "rejected Farkle drafts: the action is neither 0 (roll) nor 1 (bank) \
+                       (unknown_action)";
+        let warnings = [(warning.to_string(), 10 - farkles)].into();
+        assert_eq!(smoke.warnings, warnings);
     }
 }

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use jungle_rules::{Kind, Move, Piece, Position, Side, Square, FILES, RANKS};
+use jungle_rules::{Move, Position, Side, Square, FILES, RANKS};
 
 use super::turn::{EndReason, GameEnd, Ply};
 use super::GameRecord;
@@ -66,20 +66,6 @@ pub fn side_words(side: Side) -> &'static str {
     }
 }
 
-/// The kind's name: "rat", "lion".
-pub fn piece_name(p: Piece) -> &'static str {
-    match p.kind {
-        Kind::Rat => "rat",
-        Kind::Cat => "cat",
-        Kind::Dog => "dog",
-        Kind::Wolf => "wolf",
-        Kind::Leopard => "leopard",
-        Kind::Tiger => "tiger",
-        Kind::Lion => "lion",
-        Kind::Elephant => "elephant",
-    }
-}
-
 /// One ply in words, without the board: `  12. b greedy: e7e6 elephant, takes the rat  (fuel
 /// 1,234; clock 58,000,000)`. `name` gives a seat's (sanitized) name.
 pub fn ply_line(ply: &Ply, name: &dyn Fn(usize) -> String) -> String {
@@ -89,10 +75,10 @@ pub fn ply_line(ply: &Ply, name: &dyn Fn(usize) -> String) -> String {
         (Some(mv), None) => {
             let _ = write!(line, "{mv}");
             if let Some(p) = ply.piece {
-                let _ = write!(line, " {}", piece_name(p));
+                let _ = write!(line, " {}", p.kind.name());
             }
             if let Some(c) = ply.captured {
-                let _ = write!(line, ", takes the {}", piece_name(c));
+                let _ = write!(line, ", takes the {}", c.kind.name());
             }
             if ply.position.den_entered() {
                 line.push_str(", into the den");
@@ -126,13 +112,9 @@ pub fn ply_line(ply: &Ply, name: &dyn Fn(usize) -> String) -> String {
 pub fn result_line(end: &GameEnd, name: &dyn Fn(usize) -> String) -> String {
     match end.outcome {
         Outcome::Win { seat, .. } => format!(
-            "{} ({}) wins by {} after {} plies",
+            "{} ({} player) wins by {} after {} plies",
             name(seat),
-            if seat == 0 {
-                "first player"
-            } else {
-                "second player"
-            },
+            if seat == 0 { "first" } else { "second" },
             end.reason.words(),
             end.turns
         ),
@@ -142,6 +124,14 @@ pub fn result_line(end: &GameEnd, name: &dyn Fn(usize) -> String) -> String {
         Outcome::Draw { .. } => format!("draw by {} after {} plies", end.reason.words(), end.turns),
         Outcome::Unfinished => "unfinished".to_string(),
     }
+}
+
+/// The final position, the last move marked, and the result: `{board}\nResult: greedy (first
+/// player) wins by ...\n`.
+pub fn final_board(game: &GameRecord, name: &dyn Fn(usize) -> String) -> String {
+    let last = game.turns.last().and_then(Ply::played);
+    let result = result_line(&game.end, name);
+    format!("{}\nResult: {result}\n", board(&game.end.position, last))
 }
 
 /// The whole game as text: a header, the start board, a line per ply (with the board after it
@@ -185,21 +175,13 @@ pub fn narrate(names: &[String], record: &GameRecord, logs: bool, boards: bool) 
         tell.logs(&mut out, "        ", &ply.logs);
         if boards || ply.captured.is_some() {
             out.push('\n');
-            out.push_str(&board(
-                &ply.position,
-                ply.answer.filter(|_| ply.fault.is_none()),
-            ));
+            out.push_str(&board(&ply.position, ply.played()));
             out.push('\n');
         }
     }
     let end = &record.end;
-    let last = record
-        .turns
-        .last()
-        .and_then(|p| p.answer.filter(|_| p.fault.is_none()));
     let _ = writeln!(out, "\nThe final position: {}", end.position);
-    out.push_str(&board(&end.position, last));
-    let _ = writeln!(out, "\nResult: {}", result_line(end, &name));
+    out.push_str(&final_board(record, &name));
     let _ = writeln!(
         out,
         "Clocks at the end: {} {}, {} {}",

@@ -7,54 +7,18 @@ use std::time::Instant;
 
 use jungle_rules::{perft, perft_divide, Position};
 
-/// A perft count and how long it took.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Count {
-    pub nodes: u64,
-    pub seconds: f64,
-}
-
-impl Count {
-    /// Leaf nodes per second (0 for a count too quick to time).
-    pub fn per_second(&self) -> f64 {
-        if self.seconds > 0.0 {
-            self.nodes as f64 / self.seconds
-        } else {
-            0.0
-        }
-    }
-}
-
-/// Reads a position in the notation (`None`: the start), with a message naming the problem.
-pub fn position(text: Option<&str>) -> anyhow::Result<Position> {
-    match text {
-        None => Ok(Position::start()),
-        Some(t) => Position::parse(t).map_err(|e| anyhow::anyhow!("--position: {e}")),
-    }
-}
-
-/// Counts the leaf nodes `depth` plies below `pos`, timed; with `divide`, calls it with each
-/// legal move and the count under it first.
-pub fn count(pos: &Position, depth: u32, divide: Option<&mut dyn FnMut(String, u64)>) -> Count {
-    let t = Instant::now();
-    let nodes = match divide {
-        Some(each) => perft_divide(pos, depth, |mv, n| each(mv.to_string(), n)),
-        None => perft(pos, depth),
-    };
-    Count {
-        nodes,
-        seconds: t.elapsed().as_secs_f64(),
-    }
-}
-
 /// The line `arena perft` prints: `perft 5: 5,111,620 leaf nodes in 0.052 s (98.3 million
-/// nodes/s)`.
-pub fn describe(depth: u32, c: &Count) -> String {
+/// nodes/s)` (0 nodes/s for a count too quick to time).
+fn describe(depth: u32, nodes: u64, seconds: f64) -> String {
+    let per_second = if seconds > 0.0 {
+        nodes as f64 / seconds
+    } else {
+        0.0
+    };
     format!(
-        "perft {depth}: {} leaf nodes in {:.3} s ({:.1} million nodes/s)",
-        super::narrate::fuel(c.nodes),
-        c.seconds,
-        c.per_second() / 1e6
+        "perft {depth}: {} leaf nodes in {seconds:.3} s ({:.1} million nodes/s)",
+        super::narrate::fuel(nodes),
+        per_second / 1e6
     )
 }
 
@@ -69,19 +33,23 @@ impl crate::game::Perft for JunglePerft {
         divide: bool,
         out: &mut dyn Write,
     ) -> anyhow::Result<()> {
-        let pos = self::position(position)?;
-        let mut lines = Vec::new();
-        let mut each = |mv: String, n: u64| lines.push(format!("{mv}: {n}"));
-        let divide: Option<&mut dyn FnMut(String, u64)> = if divide && depth > 0 {
-            Some(&mut each)
-        } else {
-            None
+        let pos = match position {
+            None => Position::start(),
+            Some(t) => Position::parse(t).map_err(|e| anyhow::anyhow!("--position: {e}"))?,
         };
-        let c = count(&pos, depth, divide);
+        // The moves' lines are written after the count, so that the time is the count's alone.
+        let mut lines = Vec::new();
+        let t = Instant::now();
+        let nodes = if divide && depth > 0 {
+            perft_divide(&pos, depth, |mv, n| lines.push(format!("{mv}: {n}")))
+        } else {
+            perft(&pos, depth)
+        };
+        let seconds = t.elapsed().as_secs_f64();
         for line in lines {
             writeln!(out, "{line}")?;
         }
-        writeln!(out, "{}", describe(depth, &c))?;
+        writeln!(out, "{}", describe(depth, nodes, seconds))?;
         Ok(())
     }
 }
@@ -89,30 +57,35 @@ impl crate::game::Perft for JunglePerft {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Perft;
+
+    /// What `arena perft` writes, and its lines.
+    fn counted(position: Option<&str>, depth: u32, divide: bool) -> anyhow::Result<Vec<String>> {
+        let mut out = Vec::new();
+        JunglePerft.count(position, depth, divide, &mut out)?;
+        Ok(String::from_utf8(out)?.lines().map(str::to_owned).collect())
+    }
 
     #[test]
     fn the_start_counts_are_the_published_ones() {
-        let start = position(None).unwrap();
-        let counts: Vec<u64> = (1..=4).map(|d| count(&start, d, None).nodes).collect();
-        assert_eq!(counts, [24, 576, 12_240, 260_099]);
-        let mut moves = Vec::new();
-        let mut each = |mv: String, n: u64| moves.push((mv, n));
-        let total = count(&start, 2, Some(&mut each)).nodes;
-        assert_eq!(total, 576);
-        assert_eq!(moves.len(), 24);
-        assert!(moves.iter().all(|(_, n)| *n == 24), "{moves:?}");
-        let line = describe(
-            4,
-            &Count {
-                nodes: 260_099,
-                seconds: 0.5,
-            },
+        for (depth, nodes) in [(1, "24"), (2, "576"), (3, "12,240"), (4, "260,099")] {
+            let lines = counted(None, depth, false).unwrap();
+            let head = format!("perft {depth}: {nodes} leaf nodes in ");
+            assert!(lines.len() == 1 && lines[0].starts_with(&head), "{lines:?}");
+        }
+        let lines = counted(None, 2, true).unwrap();
+        assert_eq!(lines.len(), 25);
+        assert!(lines[..24].iter().all(|l| l.ends_with(": 24")), "{lines:?}");
+        assert!(
+            lines[24].starts_with("perft 2: 576 leaf nodes"),
+            "{lines:?}"
         );
+        let line = describe(4, 260_099, 0.5);
         assert_eq!(
             line,
             "perft 4: 260,099 leaf nodes in 0.500 s (0.5 million nodes/s)"
         );
-        let e = position(Some("7/7 w")).unwrap_err().to_string();
+        let e = counted(Some("7/7 w"), 1, false).unwrap_err().to_string();
         assert!(e.contains("--position") && e.contains("9 expected"), "{e}");
     }
 }

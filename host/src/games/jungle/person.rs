@@ -7,33 +7,30 @@
 
 use jungle_rules::{Move, Position, Side};
 
-use super::narrate::{board, fuel, piece_name, ply_line, result_line, side_words};
+use super::narrate::{board, final_board, fuel, ply_line, side_words};
 use super::rules::{Ask, State};
 use super::turn::{Ply, Setup};
 use super::Jungle;
 use crate::game::info::WithPerson;
 use crate::game::person::{Asking, Typed};
 use crate::game::person_game::{self, PersonGame, Telling};
+use crate::game::words::Teller;
 use crate::game::{Hosted, Kept, Played, Seat, Table};
 use crate::sandbox::HostFailure;
 use crate::terminal;
 
-/// What the person is told and asked: the players' names, as shown, and their side.
-struct Words {
-    names: Vec<String>,
+/// What the person is told and asked: the players' names (as shown, and whether their logs
+/// are), and the person's side.
+struct Words<'a> {
+    tell: Teller<'a>,
     /// The person's side.
     me: Side,
-    logs: bool,
 }
 
-impl Words {
-    fn name(&self, seat: usize) -> String {
-        terminal::line(&self.names[seat]).into_owned()
-    }
-
+impl Words<'_> {
     /// The name of the person's opponent.
     fn opponent(&self) -> String {
-        self.name(self.me.opponent().index())
+        self.tell.name(self.me.opponent().index())
     }
 }
 
@@ -58,14 +55,14 @@ fn move_list(pos: &Position) -> String {
         .legal_moves()
         .iter()
         .map(|m| match pos.piece_at(m.from) {
-            Some(p) => format!("{m} {}", piece_name(p)),
+            Some(p) => format!("{m} {}", p.kind.name()),
             None => m.to_string(),
         })
         .collect();
     moves.join(", ")
 }
 
-impl Asking<Jungle> for Words {
+impl Asking<Jungle> for Words<'_> {
     fn shown(&self, ask: &Ask) -> Result<String, String> {
         let obs = ask.observation;
         let Some(pos) = obs.position() else {
@@ -108,9 +105,9 @@ impl Asking<Jungle> for Words {
     }
 }
 
-impl Telling<Jungle> for Words {
+impl Telling<Jungle> for Words<'_> {
     fn intro(&self, setup: &Setup) -> String {
-        let opponent = &self.names[self.me.opponent().index()];
+        let opponent = &self.tell.names[self.me.opponent().index()];
         let mut text = format!(
             "Jungle: you are the {}, {opponent} the {}. Seed {}; {opponent}'s clock: {} fuel + {} \
              a move.\nPieces: r rat, c cat, d dog, w wolf, p leopard, t tiger, l lion, e elephant \
@@ -135,7 +132,7 @@ impl Telling<Jungle> for Words {
             .map(|f| {
                 format!(
                     "{} failed to load: {} fault: {}\n",
-                    self.name(f.seat),
+                    self.tell.name(f.seat),
                     f.fault.kind.name(),
                     f.fault.detail
                 )
@@ -144,29 +141,13 @@ impl Telling<Jungle> for Words {
     }
 
     fn turn(&self, ply: &Ply) -> String {
-        let name = |seat: usize| self.name(seat);
-        let mut text = format!("{}\n", ply_line(ply, &name));
-        if self.logs {
-            for l in &ply.logs {
-                for line in terminal::log_lines(&l.text) {
-                    text.push_str(&format!("        [{} log] {line}\n", self.name(l.seat)));
-                }
-            }
-        }
+        let mut text = format!("{}\n", ply_line(ply, &|seat| self.tell.name(seat)));
+        self.tell.logs(&mut text, "        ", &ply.logs);
         text
     }
 
     fn result(&self, game: &Kept<Jungle>) -> String {
-        let last = game
-            .turns
-            .last()
-            .and_then(|p| p.answer.filter(|_| p.fault.is_none()));
-        let name = |seat: usize| self.name(seat);
-        format!(
-            "\n{}\nResult: {}\n",
-            board(&game.end.position, last),
-            result_line(&game.end, &name)
-        )
+        format!("\n{}", final_board(game, &|seat| self.tell.name(seat)))
     }
 
     /// The agent's failure, as it is: the person's game is no league's.
@@ -197,9 +178,11 @@ pub fn play_person(game: WithPerson<'_>) -> anyhow::Result<Option<Played>> {
     };
     let agent = module.player_with_round_cap(setup.round_cap);
     let words = || Words {
-        names: game.opts.names.to_vec(),
+        tell: Teller {
+            names: game.opts.names,
+            logs: game.opts.logs,
+        },
         me: Side::from_index(seat).expect("seat 0 or 1"),
-        logs: game.opts.logs,
     };
     let (asking, telling) = (words(), words());
     let with_agent = PersonGame {

@@ -4,7 +4,7 @@
 //! the per-decision cap loses the game on time, whatever the policy).
 
 use arena_abi::jungle::{Clock, Observation, Played};
-use jungle_rules::{DrawReason, Illegal, Move, Outcome as RulesOutcome, Position, WinReason};
+use jungle_rules::{DrawReason, Illegal, Move, Outcome as RulesOutcome, Position};
 
 use super::abi::{encode_observation, read_answer};
 use super::turn::{EndReason, GameEnd, Ply, PlyFault, Setup};
@@ -25,8 +25,6 @@ pub struct Ask {
     /// and round (the position's move number).
     pub turn: u32,
     pub round: u32,
-    /// Plies of this game so far, this one included: the record's turn number.
-    pub record_turn: u32,
     /// The observation the ABI sends (board, clocks, legal moves, the plies since the seat's
     /// previous decision).
     pub observation: Observation,
@@ -124,24 +122,13 @@ impl Rules for Jungle {
         }
         if let Some(o) = state.pos.outcome(state.setup.ply_cap()) {
             let (outcome, reason) = match o {
-                RulesOutcome::Win { winner, reason } => (
-                    Outcome::Win {
-                        seat: winner.index(),
-                        last_standing: false,
-                    },
-                    match reason {
-                        WinReason::Den => EndReason::Den,
-                        WinReason::AllCaptured => EndReason::AllCaptured,
-                        WinReason::NoMoves => EndReason::NoMoves,
-                    },
-                ),
-                // Both of the rules' draws end a game by its length, as a round cap does
-                // elsewhere (a draw without `round_cap` is a draw because everyone forfeited).
-                RulesOutcome::Draw(DrawReason::NoCapture) => {
-                    (Outcome::Draw { round_cap: true }, EndReason::NoCapture)
+                RulesOutcome::Win { winner, reason } => {
+                    (Outcome::won(winner.index()), EndReason::Won(reason))
                 }
-                RulesOutcome::Draw(DrawReason::PlyCap) => {
-                    (Outcome::Draw { round_cap: true }, EndReason::PlyCap)
+                // The rules' draws end a game by its length, as a round cap does elsewhere (a
+                // draw without `round_cap` is a draw because everyone forfeited).
+                RulesOutcome::Draw(reason) => {
+                    (Outcome::Draw { round_cap: true }, EndReason::Drawn(reason))
                 }
             };
             state.ended = Some((outcome, reason, Vec::new()));
@@ -172,7 +159,6 @@ impl Rules for Jungle {
             seat,
             turn: state.pos.ply().saturating_add(1),
             round: state.pos.move_number(),
-            record_turn: state.turn,
             observation,
             allowance,
         };
@@ -235,14 +221,7 @@ impl Rules for Jungle {
             let time = spent.time;
             let forfeit = !time && state.setup.policy == FaultPolicy::Forfeit;
             if time {
-                state.ended = Some((
-                    Outcome::Win {
-                        seat: 1 - seat,
-                        last_standing: false,
-                    },
-                    EndReason::Time,
-                    Vec::new(),
-                ));
+                state.ended = Some((Outcome::won(1 - seat), EndReason::Time, Vec::new()));
             } else if forfeit {
                 state.ended = Some((
                     Outcome::last_standing(1 - seat),
@@ -272,7 +251,7 @@ impl Rules for Jungle {
     fn end(&self, state: State) -> GameEnd {
         let (outcome, reason, forfeits) = state.ended.unwrap_or((
             Outcome::Draw { round_cap: true },
-            EndReason::PlyCap,
+            EndReason::Drawn(DrawReason::PlyCap),
             Vec::new(),
         ));
         GameEnd {

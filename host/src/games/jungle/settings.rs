@@ -38,8 +38,8 @@ crate::game::own_settings!(Settings = DEFAULT, "Jungle's settings");
 
 impl Settings {
     /// The settings of a league file's `[jungle]` table (`None`: no such table, the defaults).
-    /// Unknown keys, a clock that gives no fuel at all and a position the rules refuse are
-    /// refused, naming the key.
+    /// Unknown keys, a clock that gives a player no fuel at all and a position the rules refuse
+    /// are refused, naming the key.
     pub fn from_keys(keys: Option<&toml::Table>) -> anyhow::Result<Settings> {
         let names = ["clock", "increment", "position"];
         let mut s = each_key("jungle", keys, &names, DEFAULT, |s, key| {
@@ -52,24 +52,18 @@ impl Settings {
             }
             Ok(())
         })?;
-        s.check()?;
-        // The usual start given in full is no setting: the same league as without it.
-        if s.position.is_some() && s.start()? == Position::start() {
-            s.position = None;
-        }
-        Ok(s)
-    }
-
-    /// Refuses a clock that gives a player no fuel at all, and a position the rules refuse.
-    pub fn check(&self) -> anyhow::Result<()> {
-        if self.clock == 0 && self.increment == 0 {
+        if s.clock == 0 && s.increment == 0 {
             bail!(
                 "the Jungle clock gives no fuel: `clock` and `increment` are both 0 (every first \
                  move would lose on time)"
             );
         }
-        self.start()?;
-        Ok(())
+        // The usual start given in full is no setting: the same league as without it (and a
+        // position the rules refuse is refused here).
+        if s.start()? == Position::start() {
+            s.position = None;
+        }
+        Ok(s)
     }
 
     /// The position games start from.

@@ -2,7 +2,7 @@
 
 use jungle_greedy::Greedy;
 use jungle_random::Random;
-use jungle_rules::{Move, Position, Side};
+use jungle_rules::{DrawReason, Move, Position, Side};
 use proptest::prelude::*;
 
 use super::rules::{passed, Ask};
@@ -113,10 +113,7 @@ fn native_game(seed: u64) -> GameRecord {
 fn greedy_beats_random_and_the_record_verifies_and_repeats() {
     let record = native_game(3);
     assert_eq!(record.end.outcome.winner(), Some(0), "{:?}", record.end);
-    assert!(matches!(
-        record.end.reason,
-        EndReason::Den | EndReason::AllCaptured | EndReason::NoMoves
-    ));
+    assert!(matches!(record.end.reason, EndReason::Won(_)));
     let (bytes, summary) = verified(&record);
     assert_eq!(summary.turns, record.turns.len());
     assert_eq!(summary.outcome, record.end.outcome);
@@ -295,7 +292,7 @@ fn a_game_starts_from_the_given_position_and_ends_at_the_draw_rules() {
     let record = play_game(&s, [&mut a, &mut b]).unwrap();
     assert_eq!(record.turns.len(), 5);
     assert_eq!(record.turns[0].seat, 1);
-    assert_eq!(record.end.reason, EndReason::NoCapture);
+    assert_eq!(record.end.reason, EndReason::Drawn(DrawReason::NoCapture));
     assert_eq!(record.end.outcome, Outcome::Draw { round_cap: true });
     let (bytes, summary) = verified(&record);
     // `arena verify -v` names the draw the end line records.
@@ -315,7 +312,7 @@ fn a_game_starts_from_the_given_position_and_ends_at_the_draw_rules() {
         ..setup(FaultPolicy::Forfeit)
     };
     let record = play_game(&s, [&mut a, &mut b]).unwrap();
-    assert_eq!(record.end.reason, EndReason::PlyCap);
+    assert_eq!(record.end.reason, EndReason::Drawn(DrawReason::PlyCap));
     assert_eq!(record.turns.len(), 3);
     assert_eq!(verified(&record).1.result, "draw (the ply cap)");
 }
@@ -342,7 +339,7 @@ fn the_envelope_counts_turns_and_rounds_from_the_positions_move_number() {
         ..setup(FaultPolicy::Forfeit)
     };
     let record = play_game(&s, [&mut a, &mut b]).unwrap();
-    assert_eq!(record.end.reason, EndReason::PlyCap);
+    assert_eq!(record.end.reason, EndReason::Drawn(DrawReason::PlyCap));
     assert_eq!(seen, [(40, 20, 39), (42, 21, 41), (44, 22, 43)]);
     let (bytes, _) = verified(&record);
     let text = String::from_utf8(bytes).unwrap();

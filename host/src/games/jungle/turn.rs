@@ -56,62 +56,40 @@ impl Setup {
 /// Why a game ended (the end line's `reason`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum EndReason {
-    /// The winner entered the loser's den.
-    Den,
-    /// The loser had no piece left.
-    AllCaptured,
-    /// The loser, to move, had no legal move.
-    NoMoves,
+    /// The rules' win: the winner entered the loser's den, or the loser had no piece left, or
+    /// no legal move.
+    Won(WinReason),
     /// The loser ran out of fuel with no more on its clock than the per-decision cap.
     Time,
     /// The loser forfeited (a fault under the `forfeit` policy, or at load); both forfeited at
     /// load: a draw.
     Forfeit,
-    /// 100 plies without a capture: a draw.
-    NoCapture,
-    /// The ply cap: a draw.
-    PlyCap,
+    /// The rules' draw: 100 plies without a capture, or the ply cap.
+    Drawn(DrawReason),
 }
 
 impl EndReason {
-    pub const ALL: [EndReason; 7] = [
-        EndReason::Den,
-        EndReason::AllCaptured,
-        EndReason::NoMoves,
-        EndReason::Time,
-        EndReason::Forfeit,
-        EndReason::NoCapture,
-        EndReason::PlyCap,
-    ];
-
-    /// The name in records: `den`, `all_captured`, `no_moves`, `time`, `forfeit`,
-    /// `no_capture`, `ply_cap`.
+    /// The name in records: the rules' (`den`, `all_captured`, `no_moves`, `no_capture`,
+    /// `ply_cap`), `time` or `forfeit`.
     pub const fn name(self) -> &'static str {
         match self {
-            EndReason::Den => WinReason::Den.name(),
-            EndReason::AllCaptured => WinReason::AllCaptured.name(),
-            EndReason::NoMoves => WinReason::NoMoves.name(),
+            EndReason::Won(reason) => reason.name(),
             EndReason::Time => "time",
             EndReason::Forfeit => "forfeit",
-            EndReason::NoCapture => DrawReason::NoCapture.name(),
-            EndReason::PlyCap => DrawReason::PlyCap.name(),
+            EndReason::Drawn(reason) => reason.name(),
         }
-    }
-
-    pub fn from_name(name: &str) -> Option<EndReason> {
-        EndReason::ALL.into_iter().find(|r| r.name() == name)
     }
 
     /// Words for people, after "won by" or "drawn by".
     pub const fn words(self) -> &'static str {
         match self {
-            EndReason::Den => "entering the den",
-            EndReason::AllCaptured => "capturing every enemy piece",
-            EndReason::NoMoves => "leaving the opponent no legal move",
+            EndReason::Won(WinReason::Den) => "entering the den",
+            EndReason::Won(WinReason::AllCaptured) => "capturing every enemy piece",
+            EndReason::Won(WinReason::NoMoves) => "leaving the opponent no legal move",
             EndReason::Time => "time (the opponent's clock ran out)",
             EndReason::Forfeit => "forfeit",
-            EndReason::NoCapture => "100 plies without a capture",
-            EndReason::PlyCap => "the ply cap",
+            EndReason::Drawn(DrawReason::NoCapture) => "100 plies without a capture",
+            EndReason::Drawn(DrawReason::PlyCap) => "the ply cap",
         }
     }
 }
@@ -149,6 +127,13 @@ pub struct Ply {
     /// other side to move).
     pub position: Position,
     pub logs: Vec<AgentLog>,
+}
+
+impl Ply {
+    /// The move played: the answer, when the rules took it.
+    pub fn played(&self) -> Option<Move> {
+        self.answer.filter(|_| self.fault.is_none())
+    }
 }
 
 /// How a game ended (and how it began: what the record's start line says).

@@ -87,16 +87,14 @@ impl Record for Farkle {
         if setup.dice != "seeded" {
             return Err(fail(1, "dice: Farkle records are always \"seeded\""));
         }
-        let n = head.players();
-        let meta = head.meta();
         let game = Setup {
-            players: n,
+            players: head.players(),
             seed: setup.seed,
             round_cap: setup.round_cap,
             policy: setup.fault_policy,
             target: setup.target,
         };
-        Ok((game, meta))
+        Ok((game, head.meta()))
     }
 
     fn read_turn(&self, setup: &Setup, line: &Line) -> Result<Recorded<Answer>, VerifyError> {
@@ -105,26 +103,21 @@ impl Record for Farkle {
         // A turn's log belongs to its first decision (the game keeps one entry per turn).
         let mut log = first_log(t.logs);
         let mut fault = t.fault;
+        let rolls = t.rolls.into_iter();
+        let answers = rolls.filter_map(|r| match (r.draft, r.action) {
+            (Some(draft), Some(action)) => Some(Ok(Answer { action, draft })),
+            // No answer: a farkle (nobody was asked) or the turn's fault.
+            _ => fault.take().map(Err),
+        });
         let mut recorded = Recorded::default();
-        let mut decide = |answer, log| {
+        for answer in answers {
             recorded.decision(RecordedDecision {
                 seat: t.seat,
                 decision: 0,
                 answer,
                 fuel: 0,
-                log,
-            })
-        };
-        for r in t.rolls {
-            match (r.draft, r.action) {
-                (Some(draft), Some(action)) => decide(Ok(Answer { action, draft }), log.take()),
-                // No answer: a farkle (nobody was asked) or the turn's fault.
-                _ => {
-                    if let Some(f) = fault.take() {
-                        decide(Err(f), log.take());
-                    }
-                }
-            }
+                log: log.take(),
+            });
         }
         Ok(recorded)
     }

@@ -9,19 +9,14 @@ use serde_json::Value;
 use super::super::turn::{RollRecord, TurnEnd, TurnRecord};
 use crate::game::record::jsonl::LogsJson;
 
-/// `value` as a `serde_json::Value`, whose objects sort their keys: for the few objects of a
-/// record whose types declare their fields in another order (the outcome, a fault).
-fn sorted(value: &impl Serialize) -> serde_json::Result<Value> {
-    serde_json::to_value(value)
-}
-
 // The lines, fields in sorted order; `kind` is the `type` field, which sorts last.
 
 #[derive(Serialize)]
 pub(crate) struct TurnLine<'a> {
     banked: u32,
     end: &'static str,
-    /// Only for a turn that ended with a fault (rare: built as a value).
+    /// Only for a turn that ended with a fault (rare: built as a `serde_json::Value`, whose
+    /// objects sort their keys, as the fault's type does not).
     #[serde(skip_serializing_if = "Option::is_none")]
     fault: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -45,9 +40,12 @@ impl<'a> TurnLine<'a> {
             TurnEnd::Banked => ("banked", None, None, None),
             TurnEnd::Farkle => ("farkle", None, None, None),
             TurnEnd::Rejected(reason) => ("rejected", Some(reason.name()), None, None),
-            TurnEnd::Fault { fault, forfeit } => {
-                ("fault", None, Some(sorted(fault)?), Some(*forfeit))
-            }
+            TurnEnd::Fault { fault, forfeit } => (
+                "fault",
+                None,
+                Some(serde_json::to_value(fault)?),
+                Some(*forfeit),
+            ),
         };
         Ok(TurnLine {
             banked: t.banked,

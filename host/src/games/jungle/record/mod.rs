@@ -45,15 +45,6 @@ struct TurnJson {
     logs: Vec<LogJson>,
 }
 
-/// A difference in a clock or a fuel figure says how the clock runs.
-fn clock_hint(path: &str) -> String {
-    if path == "clock" || path == "fuel" || path.starts_with("clocks") {
-        CLOCK_HINT.into()
-    } else {
-        String::new()
-    }
-}
-
 impl Record for Jungle {
     // A turn line is about 150 bytes.
     const TURN_BYTES: usize = 192;
@@ -98,7 +89,6 @@ impl Record for Jungle {
             let (key, found, field, value) = (d.key, d.found, d.field, d.value);
             format!("limits.{key} is {found}, but clock.{field} is {value}")
         })?;
-        let meta = head.meta();
         let game = Setup {
             seed: setup.seed,
             round_cap: setup.round_cap,
@@ -106,7 +96,7 @@ impl Record for Jungle {
             clock,
             start,
         };
-        Ok((game, meta))
+        Ok((game, head.meta()))
     }
 
     fn read_turn(&self, _setup: &Setup, line: &Line) -> Result<Recorded<Move>, VerifyError> {
@@ -128,8 +118,13 @@ impl Record for Jungle {
         Ok(recorded)
     }
 
+    /// A difference in a clock or a fuel figure says how the clock runs.
     fn hint(&self, _setup: &Setup, path: &str) -> String {
-        clock_hint(path)
+        if path == "clock" || path == "fuel" || path.starts_with("clocks") {
+            CLOCK_HINT.into()
+        } else {
+            String::new()
+        }
     }
 
     fn end_reason(&self, end: &GameEnd) -> Option<&'static str> {
