@@ -218,7 +218,7 @@ impl SandboxExecutor<'_> {
 }
 
 #[cfg(test)]
-mod slot_tests {
+mod tests {
     use std::sync::atomic::{AtomicU32, Ordering};
 
     use super::{VisitSlot, INSTANCES};

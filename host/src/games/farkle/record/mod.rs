@@ -16,8 +16,6 @@ use crate::game::record::{
 };
 use crate::game::{Fault, FaultPolicy, Outcome, Summary};
 
-#[cfg(test)]
-pub(crate) mod value_writer;
 mod write;
 
 use write::TurnLine;

@@ -1,7 +1,9 @@
+// The writer the record writer must agree with, byte for byte.
+mod value_writer;
+
 use farkle_rules::{best_draft, score_draft, Reject};
 use proptest::prelude::*;
 
-use super::record::value_writer;
 use super::{Answer, Farkle, GameRecord, Observation, Setup, TurnEnd};
 use crate::game::record::{verify_text, write_kept, VerifyError, VerifySummary};
 use crate::game::seed::SeededDice;
