@@ -122,6 +122,11 @@ macro_rules! component_world {
                 };
                 $instance(instance)?.call_init(store, setup)
             }
+
+            /// This world, whichever world of its game the sandbox asked to prepare it.
+            fn world_name(&self) -> Option<&'static str> {
+                Some(concat!("arena:games/", $game, "@1.0.0"))
+            }
         }
 
         $(#[$imeta])*

@@ -4,8 +4,7 @@
 //! functions, so that every agent sees exactly the same bytes whatever runs it.
 
 use arena_abi::farm::{
-    encode_offer, event_kind, max_events, Event as AbiEvent, ObservationFields, EVENT_SIZE,
-    OFFER_SIZE, STOCK,
+    event_kind, max_events, Event as AbiEvent, ObservationFields, EVENT_SIZE, OFFER_SIZE, STOCK,
 };
 use arena_abi::{game, Decision as AbiDecision, Envelope, ABI_VERSION, ENVELOPE_SIZE};
 use farm_rules::{Herd, Offer, MAX_PLAYERS};
@@ -202,15 +201,10 @@ pub fn decode_accept_answer(ret: i32) -> Result<bool, Fault> {
     }
 }
 
-/// Writes an offer as a trade answer at the start of `buf` (used by native agents and tests).
-pub fn encode_trade_answer(offer: &Offer, buf: &mut [u8]) -> usize {
-    encode_offer(&mut buf[..OFFER_SIZE], offer);
-    OFFER_SIZE
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use arena_abi::farm::encode_offer;
     use farm_rules::{Animal, FailReason, Position, Roll};
 
     #[test]
@@ -268,7 +262,7 @@ mod tests {
         let mut buf = [0u8; 128];
         assert_eq!(decode_trade_answer(0, &buf).unwrap(), Offer::PASS);
         let offer = Offer::with_stock(Herd::of(Animal::Rabbit, 6), Herd::of(Animal::Sheep, 1));
-        encode_trade_answer(&offer, &mut buf);
+        encode_offer(&mut buf[..OFFER_SIZE], &offer);
         assert_eq!(decode_trade_answer(64, &buf).unwrap(), offer);
         assert_eq!(decode_trade_answer(128, &buf).unwrap(), offer);
         for bad in [-1, 1, 63, 129, i32::MIN] {

@@ -74,12 +74,7 @@ impl ComponentWorld for FarmWorld {
 
     /// A JavaScript agent is built for `farm-json` through [`farm_json_glue`].
     fn javascript_glue(&self, entry: &str) -> Option<JavaScriptGlue> {
-        let (path, text) = farm_json_glue(entry);
-        Some(JavaScriptGlue {
-            world: (&JsonWorld as &dyn ComponentWorld).short_name(),
-            path,
-            text,
-        })
+        Some(farm_json_glue(entry))
     }
 
     fn other_worlds(&self) -> Vec<&'static str> {
@@ -88,48 +83,22 @@ impl ComponentWorld for FarmWorld {
 
     /// World `farm`, else `farm-json`; when neither fits, why it is of neither.
     fn prepare(&self, pre: InstancePre<HostState>) -> wasmtime::Result<Box<dyn WorldPre>> {
-        RecordWorld
-            .prepare(pre.clone())
-            .or_else(|not_farm| match JsonWorld.prepare(pre) {
-                Ok(json) => Ok(Box::new(JsonPre(json)) as Box<dyn WorldPre>),
-                Err(not_json) => Err(wasmtime::Error::msg(format!(
+        RecordWorld.prepare(pre.clone()).or_else(|not_farm| {
+            JsonWorld.prepare(pre).map_err(|not_json| {
+                wasmtime::Error::msg(format!(
                     "{not_farm:#}; world {}: {not_json:#}",
                     (&JsonWorld as &dyn ComponentWorld).short_name()
-                ))),
+                ))
             })
-    }
-}
-
-/// The instance-maker of a `farm-json` component, which names its world.
-struct JsonPre(Box<dyn WorldPre>);
-
-impl WorldPre for JsonPre {
-    fn instantiate(
-        &self,
-        store: &mut wasmtime::Store<HostState>,
-    ) -> wasmtime::Result<Box<dyn std::any::Any + Send>> {
-        self.0.instantiate(store)
-    }
-
-    fn init(
-        &self,
-        instance: &(dyn std::any::Any + Send),
-        store: &mut wasmtime::Store<HostState>,
-        init: &crate::sandbox::Init,
-    ) -> wasmtime::Result<Result<(), String>> {
-        self.0.init(instance, store, init)
-    }
-
-    fn world_name(&self) -> Option<&'static str> {
-        Some(JsonWorld.name())
+        })
     }
 }
 
 /// The glue module of a JavaScript farm agent whose module is `entry` (a path in the sources'
-/// folder): its path next to `entry`, and its text. It exports world `farm-json` and hands the
+/// folder), its path next to `entry` and its text. It exports world `farm-json` and hands the
 /// agent's own `init`, `trade` and `acceptOffer` what world `farm` would (one `JSON.parse` of the
 /// view); build.mjs of `arena new`'s projects and of example-agents/javascript writes the same.
-fn farm_json_glue(entry: &str) -> (String, String) {
+fn farm_json_glue(entry: &str) -> JavaScriptGlue {
     let (dir, file) = entry.rsplit_once('/').map_or(("", entry), |(d, f)| (d, f));
     let path = if dir.is_empty() {
         GLUE_FILE.to_owned()
@@ -148,7 +117,11 @@ fn farm_json_glue(entry: &str) -> (String, String) {
          export function trade(view) {{ return agent.trade(JSON.parse(view)); }}\n\
          export function acceptOffer(view, offer) {{ return agent.acceptOffer(JSON.parse(view), offer); }}\n"
     );
-    (path, text)
+    JavaScriptGlue {
+        world: (&JsonWorld as &dyn ComponentWorld).short_name(),
+        path,
+        text,
+    }
 }
 
 /// The glue module's file name (the sandbox leaves its frames out of a JavaScript exception's
@@ -160,10 +133,9 @@ const STOCK: u32 = 1;
 const PLAYER: u32 = 2;
 
 pub(crate) fn trade(player: &mut WasmPlayer, obs: &Observation) -> Result<Offer, Fault> {
-    let view = view(obs);
     let answer = player.call_component("trade", |store, world| match instance(world) {
-        Ok(typed) => typed.call_trade(store, &view),
-        Err(_) => farm_json(world)?.call_trade(store, &view_json(&view)),
+        Ok(typed) => typed.call_trade(store, &view(obs)),
+        Err(_) => farm_json(world)?.call_trade(store, &view_json(obs)),
     })?;
     Ok(answer.map_or(Offer::PASS, |o| offer(&o)))
 }
@@ -173,11 +145,10 @@ pub(crate) fn accept(
     obs: &Observation,
     put: &AcceptView,
 ) -> Result<bool, Fault> {
-    let view = view(obs);
     let given = offer_of(&put.offer);
     player.call_component("accept-offer", |store, world| match instance(world) {
-        Ok(typed) => typed.call_accept_offer(store, &view, given),
-        Err(_) => farm_json(world)?.call_accept_offer(store, &view_json(&view), given),
+        Ok(typed) => typed.call_accept_offer(store, &view(obs), given),
+        Err(_) => farm_json(world)?.call_accept_offer(store, &view_json(obs), given),
     })
 }
 
@@ -276,7 +247,7 @@ fn failure(r: farm_rules::FailReason) -> wit::TradeFailure {
 }
 
 /// The WIT fault kind of a recorded fault (`Forfeited` is never recorded).
-pub(crate) fn fault_kind(k: FaultKind) -> shared::FaultKind {
+fn fault_kind(k: FaultKind) -> shared::FaultKind {
     match k {
         FaultKind::Trap => shared::FaultKind::Trap,
         FaultKind::StackOverflow => shared::FaultKind::StackOverflow,

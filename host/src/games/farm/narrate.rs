@@ -10,18 +10,11 @@ use super::{Decision, Event, GameRecord, Party, Setup};
 use crate::game::words::Teller;
 use crate::terminal;
 
-/// Plural names for narration.
+/// `n` animals of kind `kind` in words: "1 small dog", "6 small dogs", "2 sheep".
 fn animal_words(kind: usize, n: i64) -> String {
-    let (one, many) = match kind {
-        0 => ("rabbit", "rabbits"),
-        1 => ("sheep", "sheep"),
-        2 => ("pig", "pigs"),
-        3 => ("cow", "cows"),
-        4 => ("horse", "horses"),
-        5 => ("small dog", "small dogs"),
-        _ => ("big dog", "big dogs"),
-    };
-    format!("{n} {}", if n == 1 { one } else { many })
+    let word = ANIMALS[kind].name().replace('_', " ");
+    let plural = if n == 1 || word == "sheep" { "" } else { "s" };
+    format!("{n} {word}{plural}")
 }
 
 /// "6 rabbits, 1 sheep" (or "nothing").
@@ -255,46 +248,27 @@ impl<'a> Narrator<'a> {
 
 /// Follows a record's events on a position (for the herds shown after each turn).
 fn apply(pos: &mut Position, e: &Event) {
-    let take = |from: &mut Herd, to: &mut Herd, h: &Herd| {
-        *from = from.minus(h);
-        *to = to.plus(h);
+    let (from, to, animals) = match *e {
+        Event::Transfer { from, to, animals } => (from, to, animals),
+        Event::Wolf { seat, lost } | Event::Fox { seat, lost } => {
+            (Party::Player(seat), Party::Stock, lost)
+        }
+        Event::Bred { seat, gained } => (Party::Stock, Party::Player(seat), gained),
+        Event::Forfeit { seat } if seat < MAX_PLAYERS => return pos.out |= 1 << seat,
+        _ => return,
     };
-    match e {
-        Event::Transfer { from, to, animals } => {
-            let mut a = get(pos, *from);
-            let mut b = get(pos, *to);
-            take(&mut a, &mut b, animals);
-            set(pos, *from, a);
-            set(pos, *to, b);
-        }
-        Event::Wolf { seat, lost } | Event::Fox { seat, lost } if *seat < MAX_PLAYERS => {
-            pos.herds[*seat] = pos.herds[*seat].minus(lost);
-            pos.stock = pos.stock.plus(lost);
-        }
-        Event::Bred { seat, gained } if *seat < MAX_PLAYERS => {
-            pos.stock = pos.stock.minus(gained);
-            pos.herds[*seat] = pos.herds[*seat].plus(gained);
-        }
-        Event::Forfeit { seat } if *seat < MAX_PLAYERS => pos.out |= 1 << seat,
-        _ => {}
+    if let Some(h) = herd_of(pos, from) {
+        *h = h.minus(&animals);
+    }
+    if let Some(h) = herd_of(pos, to) {
+        *h = h.plus(&animals);
     }
 }
 
-fn get(pos: &Position, p: Party) -> Herd {
+fn herd_of(pos: &mut Position, p: Party) -> Option<&mut Herd> {
     match p {
-        Party::Stock => pos.stock,
-        Party::Player(s) => pos.herds.get(s).copied().unwrap_or_default(),
-    }
-}
-
-fn set(pos: &mut Position, p: Party, h: Herd) {
-    match p {
-        Party::Stock => pos.stock = h,
-        Party::Player(s) => {
-            if let Some(slot) = pos.herds.get_mut(s) {
-                *slot = h;
-            }
-        }
+        Party::Stock => Some(&mut pos.stock),
+        Party::Player(s) => pos.herds.get_mut(s),
     }
 }
 

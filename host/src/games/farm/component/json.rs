@@ -1,35 +1,40 @@
 //! The view of world `farm-json` (wit/farm.wit): the `view` record as JSON text, in the shape the
 //! JavaScript bindings give the record (keys in lowerCamelCase and in the record's order,
 //! variants `{"tag", "val"}`, enum cases as strings), so that one `JSON.parse` in the agent gives
-//! the objects the bindings would have built. Written by hand: every value is a number, a bool
-//! or a fixed name, so nothing needs escaping.
+//! the objects the bindings would have built. Written by hand from the observation: every value
+//! is a number, a bool or a fixed name (the WIT enums' cases are the records' names, in kebab
+//! case), so nothing needs escaping.
 
 use std::fmt::Write;
 
-use super::bindings::arena::games::farm_types as wit;
-use super::bindings::arena::games::types as shared;
+use farm_rules::{Herd, MAX_PLAYERS};
 
-/// The JSON text of `view`.
-pub(super) fn view_json(v: &wit::View) -> String {
-    let mut s = String::with_capacity(256 + 96 * v.events.len());
+use crate::game::FaultKind;
+use crate::games::farm::{Decision, Event, Observation, Party};
+
+/// The JSON text of the view of `obs` (the record `view` of `component.rs`).
+pub(super) fn view_json(obs: &Observation) -> String {
+    let pos = obs.position;
+    let n = pos.players.min(MAX_PLAYERS);
+    let mut s = String::with_capacity(256 + 96 * obs.events.len());
     let _ = write!(
         s,
-        r#"{{"seat":{},"players":{},"turn":{},"round":{},"toMove":{},"stock":"#,
-        v.seat, v.players, v.turn, v.round, v.to_move
+        r#"{{"seat":{},"players":{n},"turn":{},"round":{},"toMove":{},"stock":"#,
+        obs.seat, obs.turn, obs.round, obs.to_move
     );
-    herd(&mut s, &v.stock);
+    herd(&mut s, &pos.stock);
     s.push_str(r#","herds":["#);
-    for (i, h) in v.herds.iter().enumerate() {
+    for (i, h) in pos.herds[..n].iter().enumerate() {
         comma(&mut s, i);
         herd(&mut s, h);
     }
     s.push_str(r#"],"forfeited":["#);
-    for (i, f) in v.forfeited.iter().enumerate() {
+    for i in 0..n {
         comma(&mut s, i);
-        s.push_str(if *f { "true" } else { "false" });
+        s.push_str(if pos.is_out(i) { "true" } else { "false" });
     }
     s.push_str(r#"],"events":["#);
-    for (i, e) in v.events.iter().enumerate() {
+    for (i, e) in obs.events.iter().enumerate() {
         comma(&mut s, i);
         event(&mut s, e);
     }
@@ -43,18 +48,18 @@ fn comma(s: &mut String, i: usize) {
     }
 }
 
-fn herd(s: &mut String, h: &wit::Herd) {
+fn herd(s: &mut String, h: &Herd) {
+    let [rabbit, sheep, pig, cow, horse, small_dog, big_dog] = h.0;
     let _ = write!(
         s,
-        r#"{{"rabbit":{},"sheep":{},"pig":{},"cow":{},"horse":{},"smallDog":{},"bigDog":{}}}"#,
-        h.rabbit, h.sheep, h.pig, h.cow, h.horse, h.small_dog, h.big_dog
+        r#"{{"rabbit":{rabbit},"sheep":{sheep},"pig":{pig},"cow":{cow},"horse":{horse},"smallDog":{small_dog},"bigDog":{big_dog}}}"#
     );
 }
 
-fn party(s: &mut String, p: &wit::Party) {
+fn party(s: &mut String, p: Party) {
     match p {
-        wit::Party::Stock => s.push_str(r#"{"tag":"stock"}"#),
-        wit::Party::Player(seat) => {
+        Party::Stock => s.push_str(r#"{"tag":"stock"}"#),
+        Party::Player(seat) => {
             let _ = write!(s, r#"{{"tag":"player","val":{seat}}}"#);
         }
     }
@@ -65,132 +70,93 @@ fn case(s: &mut String, tag: &str) {
     let _ = write!(s, r#"{{"tag":"{tag}","val":"#);
 }
 
-fn event(s: &mut String, e: &wit::Event) {
-    use wit::Event as E;
+/// A record's snake-case name as the WIT case's kebab-case one.
+fn kebab(name: &str) -> String {
+    name.replace('_', "-")
+}
+
+fn event(s: &mut String, e: &Event) {
     match e {
-        E::Answer(a) => {
+        Event::Answer {
+            seat,
+            trader,
+            accepted,
+        } => {
             case(s, "answer");
             let _ = write!(
                 s,
-                r#"{{"seat":{},"trader":{},"accepted":{}}}}}"#,
-                a.seat, a.trader, a.accepted
+                r#"{{"seat":{seat},"trader":{trader},"accepted":{accepted}}}}}"#
             );
         }
-        E::TradeFailed(t) => {
+        Event::TradeFailed { seat, reason } => {
             case(s, "trade-failed");
-            let _ = write!(
-                s,
-                r#"{{"seat":{},"reason":"{}"}}}}"#,
-                t.seat,
-                failure(t.reason)
-            );
+            let reason = kebab(reason.name());
+            let _ = write!(s, r#"{{"seat":{seat},"reason":"{reason}"}}}}"#);
         }
-        E::Transfer(t) => {
+        Event::Transfer { from, to, animals } => {
             case(s, "transfer");
             s.push_str(r#"{"sender":"#);
-            party(s, &t.sender);
+            party(s, *from);
             s.push_str(r#","receiver":"#);
-            party(s, &t.receiver);
+            party(s, *to);
             s.push_str(r#","animals":"#);
-            herd(s, &t.animals);
+            herd(s, animals);
             s.push_str("}}");
         }
-        E::Rolled(r) => {
+        Event::Rolled { seat, roll } => {
             case(s, "rolled");
+            let (wolf, fox) = (roll.wolf.name(), roll.fox.name());
             let _ = write!(
                 s,
-                r#"{{"seat":{},"wolfDie":"{}","foxDie":"{}"}}}}"#,
-                r.seat,
-                face(r.wolf_die),
-                face(r.fox_die)
+                r#"{{"seat":{seat},"wolfDie":"{wolf}","foxDie":"{fox}"}}}}"#
             );
         }
-        E::Wolf(c) => herd_change(s, "wolf", c),
-        E::Fox(c) => herd_change(s, "fox", c),
-        E::Bred(c) => herd_change(s, "bred", c),
-        E::Fault(f) => {
+        Event::Wolf { seat, lost } => herd_change(s, "wolf", *seat, lost),
+        Event::Fox { seat, lost } => herd_change(s, "fox", *seat, lost),
+        Event::Bred { seat, gained } => herd_change(s, "bred", *seat, gained),
+        Event::Fault {
+            seat,
+            decision,
+            fault,
+        } => {
             case(s, "fault");
+            let decision = match decision {
+                Decision::Init => "init",
+                Decision::Trade => "trade",
+                Decision::Accept => "accept",
+            };
+            // `forfeited` is never recorded; the WIT enum has no such case.
+            let kind = match fault.kind {
+                FaultKind::Forfeited => FaultKind::LoadFailed,
+                kind => kind,
+            };
+            let kind = kebab(kind.name());
             let _ = write!(
                 s,
-                r#"{{"seat":{},"decision":"{}","kind":"{}"}}}}"#,
-                f.seat,
-                decision(f.decision),
-                fault_kind(f.kind)
+                r#"{{"seat":{seat},"decision":"{decision}","kind":"{kind}"}}}}"#
             );
         }
-        E::Forfeit(seat) => {
+        Event::Forfeit { seat } => {
             let _ = write!(s, r#"{{"tag":"forfeit","val":{seat}}}"#);
         }
-        E::Win(w) => {
+        Event::Win {
+            seat,
+            last_standing,
+        } => {
             case(s, "win");
-            let _ = write!(
-                s,
-                r#"{{"seat":{},"lastPlayerLeft":{}}}}}"#,
-                w.seat, w.last_player_left
-            );
+            let _ = write!(s, r#"{{"seat":{seat},"lastPlayerLeft":{last_standing}}}}}"#);
         }
-        E::Draw(capped) => {
-            let _ = write!(s, r#"{{"tag":"draw","val":{capped}}}"#);
+        Event::Draw { round_cap } => {
+            let _ = write!(s, r#"{{"tag":"draw","val":{round_cap}}}"#);
         }
     }
 }
 
-fn herd_change(s: &mut String, tag: &str, c: &wit::HerdChange) {
+fn herd_change(s: &mut String, tag: &str, seat: usize, animals: &Herd) {
     case(s, tag);
-    let _ = write!(s, r#"{{"seat":{},"animals":"#, c.seat);
-    herd(s, &c.animals);
+    let _ = write!(s, r#"{{"seat":{seat},"animals":"#);
+    herd(s, animals);
     s.push_str("}}");
-}
-
-fn face(f: wit::Face) -> &'static str {
-    use wit::Face as F;
-    match f {
-        F::Rabbit => "rabbit",
-        F::Sheep => "sheep",
-        F::Pig => "pig",
-        F::Cow => "cow",
-        F::Horse => "horse",
-        F::Fox => "fox",
-        F::Wolf => "wolf",
-    }
-}
-
-fn failure(r: wit::TradeFailure) -> &'static str {
-    use wit::TradeFailure as T;
-    match r {
-        T::WrongType => "wrong-type",
-        T::InvalidAmount => "invalid-amount",
-        T::NotEnoughAnimals => "not-enough-animals",
-        T::NoSuchPlayer => "no-such-player",
-        T::SelfTrade => "self-trade",
-        T::PartnerOut => "partner-out",
-        T::PartnerNotEnoughAnimals => "partner-not-enough-animals",
-        T::UnequalTrade => "unequal-trade",
-        T::ManyToMany => "many-to-many",
-        T::Declined => "declined",
-    }
-}
-
-fn decision(d: wit::Decision) -> &'static str {
-    match d {
-        wit::Decision::Init => "init",
-        wit::Decision::Trade => "trade",
-        wit::Decision::Accept => "accept",
-    }
-}
-
-fn fault_kind(k: shared::FaultKind) -> &'static str {
-    use shared::FaultKind as K;
-    match k {
-        K::Trap => "trap",
-        K::StackOverflow => "stack-overflow",
-        K::DecisionFuel => "decision-fuel",
-        K::GameFuel => "game-fuel",
-        K::MemoryLimit => "memory-limit",
-        K::Timeout => "timeout",
-        K::BadAnswer => "bad-answer",
-        K::LoadFailed => "load-failed",
-    }
 }
 
 #[cfg(test)]
@@ -200,47 +166,42 @@ mod tests {
     /// The text is JSON, in the bindings' shape, for a view with every kind of value.
     #[test]
     fn the_view_is_json_in_the_bindings_shape() {
-        let herd = |n: u32| wit::Herd {
-            rabbit: n,
-            sheep: 0,
-            pig: 0,
-            cow: 0,
-            horse: 0,
-            small_dog: 1,
-            big_dog: 0,
-        };
-        let view = wit::View {
+        use farm_rules::{Animal, FailReason, FoxFace, Position, Roll, WolfFace};
+        let herd = |n: u32| Herd([n, 0, 0, 0, 0, 1, 0]);
+        let mut pos = Position::new(2);
+        (pos.stock, pos.herds[0], pos.herds[1], pos.out) = (herd(60), herd(2), herd(3), 0b10);
+        let events = [
+            Event::Transfer {
+                from: Party::Stock,
+                to: Party::Player(1),
+                animals: herd(1),
+            },
+            Event::TradeFailed {
+                seat: 0,
+                reason: FailReason::PartnerNotEnoughAnimals,
+            },
+            Event::Rolled {
+                seat: 0,
+                roll: Roll {
+                    fox: FoxFace::Animal(Animal::Rabbit),
+                    wolf: WolfFace::Wolf,
+                },
+            },
+            Event::Fault {
+                seat: 1,
+                decision: Decision::Accept,
+                fault: crate::game::Fault::new(FaultKind::DecisionFuel, "out of fuel"),
+            },
+            Event::Forfeit { seat: 1 },
+            Event::Draw { round_cap: true },
+        ];
+        let view = Observation {
             seat: 1,
-            players: 2,
+            to_move: 0,
             turn: 7,
             round: 4,
-            to_move: 0,
-            stock: herd(60),
-            herds: vec![herd(2), herd(3)],
-            forfeited: vec![false, true],
-            events: vec![
-                wit::Event::Transfer(wit::Transfer {
-                    sender: wit::Party::Stock,
-                    receiver: wit::Party::Player(1),
-                    animals: herd(1),
-                }),
-                wit::Event::TradeFailed(wit::TradeFailed {
-                    seat: 0,
-                    reason: wit::TradeFailure::PartnerNotEnoughAnimals,
-                }),
-                wit::Event::Rolled(wit::Rolled {
-                    seat: 0,
-                    wolf_die: wit::Face::Wolf,
-                    fox_die: wit::Face::Rabbit,
-                }),
-                wit::Event::Fault(wit::Faulted {
-                    seat: 1,
-                    decision: wit::Decision::Accept,
-                    kind: shared::FaultKind::DecisionFuel,
-                }),
-                wit::Event::Forfeit(1),
-                wit::Event::Draw(true),
-            ],
+            position: &pos,
+            events: &events,
         };
         let text = view_json(&view);
         let parsed: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");

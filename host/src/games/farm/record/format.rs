@@ -1,12 +1,15 @@
 //! The JSON of the parts of a Little Animal Farm record's lines (docs/RECORDS.md) that both the
-//! writer (`write.rs`) and the reader (`read.rs`) use: the dice, a start position, an offer, a roll
-//! and a failed trade's reason (and the events, `event_json.rs`). These types only describe JSON;
-//! checking seats and totals is `read.rs`'s job.
+//! writer (`write.rs`) and the reader (`read.rs`) use: the dice, a start position, an offer, a
+//! roll, a herd, a party, a failed trade's reason and the names of faces and reasons; the events
+//! are [`Event`](crate::games::farm::Event) itself, whose fields use them. These types only
+//! describe JSON; checking seats and totals is `read.rs`'s job.
 
-use farm_rules::{FailReason, FoxFace, Offer, Roll, WolfFace, KINDS};
-use serde::{Deserialize, Serialize};
+use farm_rules::{Animal, FailReason, FoxFace, Herd, Offer, Roll, WolfFace, ANIMALS, KINDS};
+use serde::de::{self, MapAccess, Visitor};
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-pub use super::event_json::{EventJson, HerdJson, PartyJson};
+use crate::games::farm::Party;
 pub use crate::records::{FORMAT_NAME, FORMAT_VERSION};
 
 /// `game` field of the setup line.
@@ -29,114 +32,180 @@ pub struct StartJson {
 /// The offer exactly as the agent gave it: raw codes and signed amounts, so that an illegal offer
 /// is kept as it was.
 #[derive(Clone, Copy, Debug, Serialize, Deserialize)]
-pub struct OfferJson {
-    pub kind: u32,
-    pub partner: i32,
-    pub give: [i32; KINDS],
-    pub get: [i32; KINDS],
-}
+pub struct OfferJson(#[serde(with = "OfferFields")] pub Offer);
 
-impl From<Offer> for OfferJson {
-    fn from(o: Offer) -> Self {
-        OfferJson {
-            kind: o.kind,
-            partner: o.partner,
-            give: o.give,
-            get: o.get,
-        }
-    }
-}
-
-impl From<OfferJson> for Offer {
-    fn from(o: OfferJson) -> Self {
-        Offer {
-            kind: o.kind,
-            partner: o.partner,
-            give: o.give,
-            get: o.get,
-        }
-    }
+#[derive(Serialize, Deserialize)]
+#[serde(remote = "Offer")]
+struct OfferFields {
+    kind: u32,
+    partner: i32,
+    give: [i32; KINDS],
+    get: [i32; KINDS],
 }
 
 /// A roll as two face names: `{"fox":"rabbit","wolf":"wolf"}`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RollJson {
-    pub fox: FoxName,
-    pub wolf: WolfName,
+pub struct RollJson(#[serde(with = "RollFields")] pub Roll);
+
+/// A roll's fields (`#[serde(with = "RollFields")]`, the roll of an event).
+#[derive(Serialize, Deserialize)]
+#[serde(remote = "Roll")]
+pub struct RollFields {
+    #[serde(with = "named")]
+    fox: FoxFace,
+    #[serde(with = "named")]
+    wolf: WolfFace,
 }
 
-impl From<Roll> for RollJson {
-    fn from(r: Roll) -> Self {
-        RollJson {
-            fox: FoxName(r.fox),
-            wolf: WolfName(r.wolf),
+/// A failed trade's reason in an event (`#[serde(flatten, with = "reason")]`): its name and its
+/// code, `"reason":"declined","code":10`. Read back by its name; `read.rs` checks the code.
+pub mod reason {
+    use super::*;
+
+    #[derive(Serialize, Deserialize)]
+    struct Reason {
+        #[serde(with = "named")]
+        reason: FailReason,
+        code: u8,
+    }
+
+    pub fn serialize<S: Serializer>(r: &FailReason, s: S) -> Result<S::Ok, S::Error> {
+        let (reason, code) = (*r, r.code());
+        Reason { reason, code }.serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<FailReason, D::Error> {
+        Reason::deserialize(d).map(|r| r.reason)
+    }
+}
+
+/// What a record writes by its name (`#[serde(with = "named")]`): a face of a die, a failed
+/// trade's reason; a name that is none is refused, saying what it is not.
+pub mod named {
+    use super::*;
+
+    pub trait Named: Copy {
+        /// What a name that is none of the type's is not (`"a face of the fox die"`).
+        const NOT: &'static str;
+        fn name(self) -> &'static str;
+        fn from_name(name: &str) -> Option<Self>;
+    }
+
+    pub fn serialize<T: Named, S: Serializer>(t: &T, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(t.name())
+    }
+
+    pub fn deserialize<'de, T: Named, D: Deserializer<'de>>(d: D) -> Result<T, D::Error> {
+        let name = String::deserialize(d)?;
+        T::from_name(&name).ok_or_else(|| de::Error::custom(format!("`{name}` is not {}", T::NOT)))
+    }
+
+    macro_rules! named {
+        ($($t:ty: $not:literal),*) => {$(
+            impl Named for $t {
+                const NOT: &'static str = $not;
+                fn name(self) -> &'static str {
+                    <$t>::name(self)
+                }
+                fn from_name(name: &str) -> Option<Self> {
+                    <$t>::from_name(name)
+                }
+            }
+        )*};
+    }
+
+    named!(FoxFace: "a face of the fox die", WolfFace: "a face of the wolf die",
+        FailReason: "a trade failure reason");
+}
+
+/// Either side of a transfer: `"stock"` or a seat number.
+impl Serialize for Party {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match *self {
+            Party::Stock => s.serialize_str("stock"),
+            Party::Player(seat) => s.serialize_u64(seat as u64),
         }
     }
 }
 
-impl From<RollJson> for Roll {
-    fn from(r: RollJson) -> Self {
-        Roll {
-            fox: r.fox.0,
-            wolf: r.wolf.0,
+impl<'de> Deserialize<'de> for Party {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = Party;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("\"stock\" or a seat number")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Party, E> {
+                if v == "stock" {
+                    Ok(Party::Stock)
+                } else {
+                    Err(E::invalid_value(de::Unexpected::Str(v), &self))
+                }
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Party, E> {
+                usize::try_from(v)
+                    .map(Party::Player)
+                    .map_err(|_| E::invalid_value(de::Unexpected::Unsigned(v), &self))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Party, E> {
+                u64::try_from(v)
+                    .map_err(|_| E::invalid_value(de::Unexpected::Signed(v), &self))
+                    .and_then(|v| self.visit_u64(v))
+            }
         }
+        d.deserialize_any(V)
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(into = "&'static str", try_from = "String")]
-pub struct FoxName(pub FoxFace);
+/// A herd as an object of animal names to positive counts, in the order of the kinds; kinds with
+/// no animal are left out, so an empty herd is `{}`. (A name given twice is refused with the
+/// line, before its herds are read.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HerdJson(pub Herd);
 
-impl From<FoxName> for &'static str {
-    fn from(f: FoxName) -> Self {
-        f.0.name()
+impl Serialize for HerdJson {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let present = ANIMALS.iter().filter(|&&a| self.0.get(a) > 0);
+        let mut map = s.serialize_map(Some(present.clone().count()))?;
+        for &a in present {
+            map.serialize_entry(a.name(), &self.0.get(a))?;
+        }
+        map.end()
     }
 }
 
-impl TryFrom<String> for FoxName {
-    type Error = String;
-    fn try_from(s: String) -> Result<Self, String> {
-        FoxFace::from_name(&s)
-            .map(FoxName)
-            .ok_or_else(|| format!("`{s}` is not a face of the fox die"))
+impl<'de> Deserialize<'de> for HerdJson {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = HerdJson;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object of animal names to counts")
+            }
+            fn visit_map<M: MapAccess<'de>>(self, mut m: M) -> Result<HerdJson, M::Error> {
+                let mut herd = Herd::EMPTY;
+                while let Some(name) = m.next_key::<String>()? {
+                    let animal = Animal::from_name(&name)
+                        .ok_or_else(|| de::Error::custom(format!("unknown animal `{name}`")))?;
+                    herd.set(animal, m.next_value::<u32>()?);
+                }
+                Ok(HerdJson(herd))
+            }
+        }
+        d.deserialize_map(V)
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(into = "&'static str", try_from = "String")]
-pub struct WolfName(pub WolfFace);
+/// A herd field of an event (`#[serde(with = "herd")]`), as [`HerdJson`].
+pub mod herd {
+    use super::*;
 
-impl From<WolfName> for &'static str {
-    fn from(f: WolfName) -> Self {
-        f.0.name()
+    pub fn serialize<S: Serializer>(h: &Herd, s: S) -> Result<S::Ok, S::Error> {
+        HerdJson(*h).serialize(s)
     }
-}
 
-impl TryFrom<String> for WolfName {
-    type Error = String;
-    fn try_from(s: String) -> Result<Self, String> {
-        WolfFace::from_name(&s)
-            .map(WolfName)
-            .ok_or_else(|| format!("`{s}` is not a face of the wolf die"))
-    }
-}
-
-/// A failed trade's reason, written by name (its code goes in a separate field).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(into = "&'static str", try_from = "String")]
-pub struct ReasonName(pub FailReason);
-
-impl From<ReasonName> for &'static str {
-    fn from(r: ReasonName) -> Self {
-        r.0.name()
-    }
-}
-
-impl TryFrom<String> for ReasonName {
-    type Error = String;
-    fn try_from(s: String) -> Result<Self, String> {
-        FailReason::from_name(&s)
-            .map(ReasonName)
-            .ok_or_else(|| format!("`{s}` is not a trade failure reason"))
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Herd, D::Error> {
+        HerdJson::deserialize(d).map(|h| h.0)
     }
 }

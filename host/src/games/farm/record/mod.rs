@@ -1,9 +1,8 @@
-//! Little Animal Farm's records (docs/RECORDS.md): the JSON of their parts (`format.rs`, the
-//! events' in `event_json.rs`), the lines as written from a game (`write.rs`), and read back for
+//! Little Animal Farm's records (docs/RECORDS.md): the JSON of their parts (`format.rs`; the
+//! events are `Event` itself), the lines as written from a game (`write.rs`), and read back for
 //! the verifier (`read.rs`), which replays the recorded decisions (and dice, when the record gives
 //! them) through the host's game loop and requires the very same lines back.
 
-mod event_json;
 pub mod format;
 mod read;
 pub mod write;

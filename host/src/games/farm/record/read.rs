@@ -6,8 +6,9 @@
 
 use farm_rules::{Herd, KINDS, MAX_PLAYERS, MIN_PLAYERS, RULES_VERSION};
 use serde::Deserialize;
+use serde_json::Value;
 
-use super::format::{DiceKind, EventJson, OfferJson, RollJson, StartJson, GAME_NAME};
+use super::format::{DiceKind, OfferJson, RollJson, StartJson, GAME_NAME};
 use crate::game::record::read::{typed_line, SetupHead};
 use crate::game::record::seat_checks::seat_in;
 use crate::game::record::seat_lines::LogJson;
@@ -31,7 +32,7 @@ struct SetupJson {
 /// The start line: what happened before the first turn.
 #[derive(Deserialize)]
 struct StartLine {
-    events: Vec<EventJson>,
+    events: Vec<Event>,
     #[serde(default)]
     logs: Vec<LogJson>,
 }
@@ -43,7 +44,7 @@ struct TurnJson {
     offer: Option<OfferJson>,
     answer: Option<bool>,
     roll: Option<RollJson>,
-    events: Vec<EventJson>,
+    events: Vec<Event>,
     #[serde(default)]
     logs: Vec<LogJson>,
 }
@@ -119,18 +120,11 @@ fn start_position(st: StartJson, n: usize) -> Result<StartPosition, String> {
 pub(crate) fn start_of(line: &Line, players: usize) -> Result<Vec<Loaded>, VerifyError> {
     let start: StartLine = typed_line(&line.value, line.number, "start")?;
     let at = |m| fail(line.number, m);
-    let events = events(&start.events, players).map_err(at)?;
+    check_events(&start.events, &line.value["events"], players).map_err(at)?;
     let logs = logs(&start.logs, players).map_err(at)?;
     Ok((0..players)
         .map(|seat| Loaded {
-            fault: events.iter().find_map(|e| match e {
-                Event::Fault {
-                    seat: s,
-                    decision: Decision::Init,
-                    fault,
-                } if *s == seat => Some(fault.clone()),
-                _ => None,
-            }),
+            fault: fault_in(&start.events, Some(seat), Decision::Init).map(|(_, f)| f),
             log: logs.iter().find(|l| l.seat == seat).map(|l| l.text.clone()),
         })
         .collect())
@@ -141,77 +135,73 @@ pub(crate) fn turn_of(setup: &Setup, line: &Line) -> Result<Recorded<Answer>, Ve
     let t: TurnJson = typed_line(&line.value, line.number, "turn")?;
     let at = |m| fail(line.number, m);
     seat_in(t.seat, setup.players, "seat").map_err(at)?;
-    let events = events(&t.events, setup.players).map_err(at)?;
+    check_events(&t.events, &line.value["events"], setup.players).map_err(at)?;
     let logs = logs(&t.logs, setup.players).map_err(at)?;
     let log_of = |seat: usize| logs.iter().find(|l| l.seat == seat).map(|l| l.text.clone());
     let mut recorded = Recorded::default();
-    let trade = match (t.offer, fault_in(&events, t.seat, Decision::Trade)) {
-        (Some(offer), _) => Some(Ok(Answer::Offer(offer.into()))),
-        (None, Some(fault)) => Some(Err(fault)),
+    let trade = match (t.offer, fault_in(&t.events, Some(t.seat), Decision::Trade)) {
+        (Some(offer), _) => Some(Ok(Answer::Offer(offer.0))),
+        (None, Some((_, fault))) => Some(Err(fault)),
         (None, None) => None,
     };
-    if let Some(answer) = trade {
-        recorded.decision(RecordedDecision {
-            seat: t.seat,
-            decision: TRADE,
-            answer,
-            fuel: 0,
-            log: log_of(t.seat),
+    let accept = fault_in(&t.events, None, Decision::Accept)
+        .map(|(seat, fault)| (seat, Err(fault)))
+        .or_else(|| {
+            let answered = t.events.iter().find_map(|e| match e {
+                Event::Answer { seat, .. } => Some(*seat),
+                _ => None,
+            });
+            Some((answered?, Ok(Answer::Accept(t.answer?))))
         });
-    }
-    let accept = events.iter().find_map(|e| match e {
-        Event::Fault {
-            seat,
-            decision: Decision::Accept,
-            fault,
-        } => Some((*seat, Err(fault.clone()))),
-        _ => None,
-    });
-    let accept = accept.or_else(|| {
-        let answered = events.iter().find_map(|e| match e {
-            Event::Answer { seat, .. } => Some(*seat),
-            _ => None,
-        });
-        Some((answered?, Ok(Answer::Accept(t.answer?))))
-    });
-    if let Some((seat, answer)) = accept {
+    let trade = trade.map(|answer| (t.seat, TRADE, answer));
+    for (seat, decision, answer) in trade.into_iter().chain(accept.map(|(s, a)| (s, ACCEPT, a))) {
+        let log = log_of(seat);
         recorded.decision(RecordedDecision {
             seat,
-            decision: ACCEPT,
+            decision,
             answer,
             fuel: 0,
-            log: log_of(seat),
+            log,
         });
     }
     if setup.seed.is_none() {
         if let Some(roll) = t.roll {
-            recorded.throw(roll_faces(roll.into()));
+            recorded.throw(roll_faces(roll.0));
         }
     }
     Ok(recorded)
 }
 
-/// The fault event of `seat`'s decision `decision` in `events`.
-fn fault_in(events: &[Event], seat: usize, decision: Decision) -> Option<Fault> {
+/// The first fault event of a decision `decision` in `events` (of `seat`, when given), and its
+/// seat.
+fn fault_in(events: &[Event], seat: Option<usize>, decision: Decision) -> Option<(usize, Fault)> {
     events.iter().find_map(|e| match e {
         Event::Fault {
             seat: s,
             decision: d,
             fault,
-        } if *s == seat && *d == decision => Some(fault.clone()),
+        } if *d == decision && seat.is_none_or(|seat| seat == *s) => Some((*s, fault.clone())),
         _ => None,
     })
 }
 
-fn events(list: &[EventJson], players: usize) -> Result<Vec<Event>, String> {
-    list.iter()
-        .enumerate()
-        .map(|(i, e)| {
-            let event = e.to_event().map_err(|m| format!("events[{i}]: {m}"))?;
-            check_seats(&event, players, &format!("events[{i}]"))?;
-            Ok(event)
-        })
-        .collect()
+/// A line's events (`written`: as the line has them) checked: each failed trade's code is its
+/// reason's, each seat one of the game's.
+fn check_events(events: &[Event], written: &Value, players: usize) -> Result<(), String> {
+    for (i, event) in events.iter().enumerate() {
+        if let Event::TradeFailed { reason, .. } = event {
+            let code = &written[i]["code"];
+            if *code != reason.code() {
+                return Err(format!(
+                    "events[{i}]: code {code} does not match reason `{}` (code {})",
+                    reason.name(),
+                    reason.code()
+                ));
+            }
+        }
+        check_seats(event, players, &format!("events[{i}]"))?;
+    }
+    Ok(())
 }
 
 fn check_seats(e: &Event, players: usize, at: &str) -> Result<(), String> {

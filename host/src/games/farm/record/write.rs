@@ -3,14 +3,13 @@
 
 use std::io;
 
-use farm_rules::{Herd, Position, RULES_VERSION};
+use farm_rules::{Position, RULES_VERSION};
 use serde::Serialize;
 
 use super::format::{
-    DiceKind, EventJson, HerdJson, OfferJson, RollJson, StartJson, FORMAT_NAME, FORMAT_VERSION,
-    GAME_NAME,
+    DiceKind, HerdJson, OfferJson, RollJson, StartJson, FORMAT_NAME, FORMAT_VERSION, GAME_NAME,
 };
-use crate::game::record::jsonl::{check_seats, LimitsJson, LogsJson};
+use crate::game::record::jsonl::{seats_of, LimitsJson, LogsJson};
 use crate::game::record::write_kept;
 use crate::game::RecordMeta;
 use crate::games::farm::{
@@ -28,9 +27,12 @@ pub fn record_to_string(record: &GameRecord, meta: &RecordMeta) -> io::Result<St
 }
 
 /// The setup line of a game with `setup` and `meta`.
-pub(crate) fn setup_line<'a>(setup: &'a Setup, meta: &'a RecordMeta) -> io::Result<SetupLine<'a>> {
-    check_seats(meta, setup.players).map_err(invalid)?;
-    let limits = LimitsJson::of(meta).map_err(invalid)?;
+pub(crate) fn setup_line<'a>(
+    setup: &'a Setup,
+    meta: &'a RecordMeta,
+) -> anyhow::Result<SetupLine<'a>> {
+    // The farm's players are written in an order of their own (`Player`).
+    let (_, limits) = seats_of(meta, setup.players)?;
     Ok(SetupLine {
         kind: "setup",
         format: FORMAT_NAME,
@@ -65,7 +67,7 @@ pub(crate) fn setup_line<'a>(setup: &'a Setup, meta: &'a RecordMeta) -> io::Resu
 pub(crate) fn start_line<'a>(events: &'a [Event], logs: &'a [AgentLog]) -> StartLine<'a> {
     StartLine {
         kind: "start",
-        events: Events(events),
+        events,
         logs: LogsJson(logs),
     }
 }
@@ -84,15 +86,11 @@ pub(crate) fn end_line<'a>(
         rounds,
         forfeits,
         final_position: Final {
-            herds: Herds(position.seated()),
+            herds: position.seated().iter().map(|&h| HerdJson(h)).collect(),
             stock: HerdJson(position.stock),
         },
         digest,
     }
-}
-
-fn invalid(msg: String) -> io::Error {
-    io::Error::new(io::ErrorKind::InvalidInput, msg)
 }
 
 // The lines as the writer sees them, borrowing from the game. The fields' order is the bytes of
@@ -126,7 +124,7 @@ struct Player<'a> {
 pub(crate) struct StartLine<'a> {
     #[serde(rename = "type")]
     kind: &'static str,
-    events: Events<'a>,
+    events: &'a [Event],
     #[serde(skip_serializing_if = "LogsJson::is_empty")]
     logs: LogsJson<'a>,
 }
@@ -141,7 +139,7 @@ pub(crate) struct TurnLine<'a> {
     offer: Option<OfferJson>,
     answer: Option<bool>,
     roll: Option<RollJson>,
-    events: Events<'a>,
+    events: &'a [Event],
     #[serde(skip_serializing_if = "LogsJson::is_empty")]
     logs: LogsJson<'a>,
 }
@@ -153,10 +151,10 @@ impl<'a> TurnLine<'a> {
             turn: t.turn,
             round: t.round,
             seat: t.seat,
-            offer: t.offer.map(Into::into),
+            offer: t.offer.map(OfferJson),
             answer: t.answer,
-            roll: t.roll.map(Into::into),
-            events: Events(&t.events),
+            roll: t.roll.map(RollJson),
+            events: &t.events,
             logs: LogsJson(&t.logs),
         }
     }
@@ -170,29 +168,12 @@ pub(crate) struct EndLine<'a> {
     rounds: u32,
     forfeits: &'a [usize],
     #[serde(rename = "final")]
-    final_position: Final<'a>,
+    final_position: Final,
     digest: &'a str,
 }
 
 #[derive(Serialize)]
-struct Final<'a> {
-    herds: Herds<'a>,
+struct Final {
+    herds: Vec<HerdJson>,
     stock: HerdJson,
-}
-
-/// Events written one by one as [`EventJson`], without collecting them first.
-struct Events<'a>(&'a [Event]);
-
-impl Serialize for Events<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.0.iter().map(EventJson::from))
-    }
-}
-
-struct Herds<'a>(&'a [Herd]);
-
-impl Serialize for Herds<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.0.iter().map(|&h| HerdJson(h)))
-    }
 }

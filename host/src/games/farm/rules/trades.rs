@@ -53,7 +53,9 @@ impl State {
                     let o = self.standing_outcome();
                     return self.end_turn(o);
                 }
-                return self.settled_after_fault(seat);
+                // A lost move: the turn goes on as after a pass (no one went out, so the game
+                // is not decided by forfeits).
+                return self.settled(seat);
             }
         };
         if let Some(p) = &mut self.playing {
@@ -79,18 +81,6 @@ impl State {
         }
         self.execute(seat, &trade);
         self.settled(seat)
-    }
-
-    /// After a trade decision that faulted without a forfeit: the turn goes on to the win check
-    /// and the dice, as after a pass.
-    fn settled_after_fault(&mut self, seat: usize) {
-        if self.pos.herds[seat].is_winning() {
-            let o = self.win(seat);
-            return self.end_turn(o);
-        }
-        if let Some(p) = &mut self.playing {
-            p.phase = Phase::Roll;
-        }
     }
 
     /// The partner's answer to `view`.

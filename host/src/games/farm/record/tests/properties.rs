@@ -149,8 +149,7 @@ fn random_games_cover_every_event_kind() {
             .iter()
             .chain(record.turns.iter().flat_map(|t| &t.events));
         for e in events {
-            let json = serde_json::to_value(crate::games::farm::record::format::EventJson::from(e))
-                .unwrap();
+            let json = serde_json::to_value(e).unwrap();
             kinds.insert(json["type"].as_str().unwrap().to_string());
             match e {
                 Event::TradeFailed { reason, .. } => {
