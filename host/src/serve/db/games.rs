@@ -7,6 +7,16 @@ use sqlx::{AssertSqlSafe, Row};
 use super::*;
 use crate::jobs::retry::{retry_conflicts, WRITE_ROUND};
 
+/// What one call of [`Db::schedule`] writes, held for its retries.
+#[derive(Clone, Copy)]
+struct Schedule<'a> {
+    stage: &'a str,
+    key: &'a str,
+    games: &'a [NewGame],
+    placed: Option<i64>,
+    now_ms: i64,
+}
+
 impl Db {
     // ----- games -----
 
@@ -21,18 +31,25 @@ impl Db {
         placed: Option<i64>,
         now_ms: i64,
     ) -> anyhow::Result<usize> {
+        let s = Schedule {
+            stage,
+            key,
+            games,
+            placed,
+            now_ms,
+        };
         // The whole transaction is the retried operation: an aborted one was rolled back whole.
-        retry_conflicts(|| self.schedule_once(stage, key, games, placed, now_ms)).await
+        retry_conflicts(|| self.schedule_once(&s)).await
     }
 
-    async fn schedule_once(
-        &self,
-        stage: &str,
-        key: &str,
-        games: &[NewGame],
-        placed: Option<i64>,
-        now_ms: i64,
-    ) -> anyhow::Result<usize> {
+    async fn schedule_once(&self, s: &Schedule<'_>) -> anyhow::Result<usize> {
+        let Schedule {
+            stage,
+            key,
+            games,
+            placed,
+            now_ms,
+        } = *s;
         let mut tx = self.begin_write().await?;
         let mut new = 0;
         // A version replaced since the caller read the active ones gets no new games.
