@@ -4,7 +4,6 @@ use std::collections::BTreeSet;
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 
 use codewar_rules::{Effects, Executor, Run, Segfault, SegfaultKind, View};
-use wasmtime::EngineWeak;
 
 use super::code::Snippet;
 use super::imports::{self, VisitState, WriteTooBig};
@@ -64,34 +63,16 @@ pub fn engine() -> anyhow::Result<&'static wasmtime::Engine> {
 /// The snippets (compiled modules, refusals, imports) of the code war's [`engine`] and `settings`'
 /// limits, shared by every game played with them, so that a league compiles each module once.
 pub fn snippets_for(settings: &CodewarSettings) -> anyhow::Result<Arc<Snippets<VisitState>>> {
-    snippets_in(engine()?, settings)
-}
-
-/// [`snippets_for`] in another engine (the bench measures each compiler's).
-pub fn snippets_in(
-    engine: &wasmtime::Engine,
-    settings: &CodewarSettings,
-) -> anyhow::Result<Arc<Snippets<VisitState>>> {
-    type Registry = Mutex<Vec<(EngineWeak, SnippetLimits, Arc<Snippets<VisitState>>)>>;
-    static REGISTRY: OnceLock<Registry> = OnceLock::new();
+    static REGISTRY: Mutex<Vec<(SnippetLimits, Arc<Snippets<VisitState>>)>> =
+        Mutex::new(Vec::new());
+    let engine = engine()?;
     let limits = settings.snippet_limits();
-    let mut registry = REGISTRY
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|p| p.into_inner());
-    // Engines that are gone take their snippets with them.
-    registry.retain(|(weak, _, _)| weak.upgrade().is_some());
-    let found = registry.iter().find(|(weak, l, _)| {
-        *l == limits
-            && weak
-                .upgrade()
-                .is_some_and(|e| wasmtime::Engine::same(&e, engine))
-    });
-    if let Some((_, _, s)) = found {
+    let mut registry = REGISTRY.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some((_, s)) = registry.iter().find(|(l, _)| *l == limits) {
         return Ok(Arc::clone(s));
     }
     let snippets = Arc::new(Snippets::new(engine, limits.clone(), imports::add_imports)?);
-    registry.push((engine.weak(), limits, Arc::clone(&snippets)));
+    registry.push((limits, Arc::clone(&snippets)));
     Ok(snippets)
 }
 
@@ -107,8 +88,6 @@ pub struct SandboxExecutor<'a> {
     pub fuel_used: u64,
     /// What the visits of each owner's cells used, by seat (grown as seats are seen).
     pub usage: Vec<SeatUsage>,
-    /// Fuel of the visit being run.
-    last_fuel: u64,
 }
 
 impl<'a> SandboxExecutor<'a> {
@@ -119,79 +98,41 @@ impl<'a> SandboxExecutor<'a> {
             timeouts: BTreeSet::new(),
             fuel_used: 0,
             usage: Vec::new(),
-            last_fuel: 0,
         }
-    }
-}
-
-/// The segfault of a sandbox fault.
-fn segfault(fault: SnippetFault, raised: Option<&wasmtime::Error>) -> Segfault {
-    let kind = match fault {
-        SnippetFault::TooBig { .. } => SegfaultKind::TooBig,
-        SnippetFault::Invalid(_) => SegfaultKind::Invalid,
-        SnippetFault::BadImport(_) => SegfaultKind::BadImport,
-        SnippetFault::NoEntry(_) => SegfaultKind::NoEntry,
-        SnippetFault::Memory(_) => SegfaultKind::Memory,
-        SnippetFault::Trap(detail) => return Segfault::with_detail(SegfaultKind::Trap, detail),
-        SnippetFault::Fuel => SegfaultKind::Fuel,
-        SnippetFault::Stack => SegfaultKind::Stack,
-        SnippetFault::Timeout => SegfaultKind::Timeout,
-        SnippetFault::Raised(detail) => {
-            if raised.is_some_and(|e| e.downcast_ref::<WriteTooBig>().is_some()) {
-                SegfaultKind::WriteTooBig
-            } else {
-                return Segfault::with_detail(SegfaultKind::Trap, detail);
-            }
-        }
-        SnippetFault::Host(_) => SegfaultKind::Timeout,
-    };
-    Segfault::new(kind)
-}
-
-impl SandboxExecutor<'_> {
-    /// Counts a visit of a cell of `owner` that used `fuel`.
-    fn count(&mut self, owner: usize, fuel: u64) {
-        if self.usage.len() <= owner {
-            self.usage.resize(owner + 1, SeatUsage::default());
-        }
-        let u = &mut self.usage[owner];
-        u.fuel += fuel;
-        u.max_decision_fuel = u.max_decision_fuel.max(fuel);
-        u.decisions += 1;
     }
 }
 
 impl Executor<Snippet> for SandboxExecutor<'_> {
     fn run(&mut self, view: &View<Snippet>) -> Run<Snippet> {
-        let run = self.run_visit(view);
-        self.count(view.owner, self.last_fuel);
+        let (run, fuel) = self.run_visit(view);
+        self.fuel_used += fuel;
+        if self.usage.len() <= view.owner {
+            self.usage.resize(view.owner + 1, SeatUsage::default());
+        }
+        let u = &mut self.usage[view.owner];
+        u.fuel += fuel;
+        u.max_decision_fuel = u.max_decision_fuel.max(fuel);
+        u.decisions += 1;
         run
     }
 }
 
 impl SandboxExecutor<'_> {
-    fn run_visit(&mut self, view: &View<Snippet>) -> Run<Snippet> {
-        self.last_fuel = 0;
+    /// Runs the visit of `view`: what it did, and the fuel it used.
+    fn run_visit(&mut self, view: &View<Snippet>) -> (Run<Snippet>, u64) {
         if self.host_failure.is_some() || self.timeouts.contains(&view.position) {
-            return Run::Segfault(Segfault::new(SegfaultKind::Timeout));
+            return (Run::Segfault(Segfault::new(SegfaultKind::Timeout)), 0);
         }
         let code = &view.own().code;
-        let prepared = match self.snippets.prepare(code.digest(), code.bytes()) {
-            Ok(p) => p,
-            Err(SnippetFault::Host(h)) => {
-                self.host_failure = Some(h);
-                return Run::Segfault(Segfault::new(SegfaultKind::Timeout));
+        let out = match self.snippets.prepare(code.digest(), code.bytes()) {
+            Ok(prepared) => {
+                let _slot = VisitSlot::take();
+                let state = VisitState::new(view.clone());
+                self.snippets.run::<i64>(&prepared, imports::ENTRY, state)
             }
-            Err(f) => return Run::Segfault(segfault(f, None)),
+            Err(f) => return (self.segfault(f, None), 0),
         };
-        let out = {
-            let _slot = VisitSlot::take();
-            self.snippets
-                .run::<i64>(&prepared, imports::ENTRY, VisitState::new(view.clone()))
-        };
-        self.fuel_used += out.fuel_used;
-        self.last_fuel = out.fuel_used;
-        match out.result {
+        let run = match out.result {
             Ok(returned) => {
                 let VisitState {
                     own,
@@ -208,12 +149,39 @@ impl SandboxExecutor<'_> {
                     },
                 }
             }
-            Err(SnippetFault::Host(h)) => {
-                self.host_failure = Some(h);
-                Run::Segfault(Segfault::new(SegfaultKind::Timeout))
+            Err(f) => self.segfault(f, out.raised.as_ref()),
+        };
+        (run, out.fuel_used)
+    }
+
+    /// The segfault of a sandbox fault (`raised`: the error a host function failed the call
+    /// with). The host's own failure is kept (the game must not be recorded): a timeout.
+    fn segfault(&mut self, fault: SnippetFault, raised: Option<&wasmtime::Error>) -> Run<Snippet> {
+        let with_detail =
+            |detail: String| Run::Segfault(Segfault::with_detail(SegfaultKind::Trap, detail));
+        let kind = match fault {
+            SnippetFault::TooBig { .. } => SegfaultKind::TooBig,
+            SnippetFault::Invalid(_) => SegfaultKind::Invalid,
+            SnippetFault::BadImport(_) => SegfaultKind::BadImport,
+            SnippetFault::NoEntry(_) => SegfaultKind::NoEntry,
+            SnippetFault::Memory(_) => SegfaultKind::Memory,
+            SnippetFault::Trap(detail) => return with_detail(detail),
+            SnippetFault::Fuel => SegfaultKind::Fuel,
+            SnippetFault::Stack => SegfaultKind::Stack,
+            SnippetFault::Timeout => SegfaultKind::Timeout,
+            SnippetFault::Raised(detail) => {
+                if raised.is_some_and(|e| e.downcast_ref::<WriteTooBig>().is_some()) {
+                    SegfaultKind::WriteTooBig
+                } else {
+                    return with_detail(detail);
+                }
             }
-            Err(f) => Run::Segfault(segfault(f, out.raised.as_ref())),
-        }
+            SnippetFault::Host(h) => {
+                self.host_failure = Some(h);
+                SegfaultKind::Timeout
+            }
+        };
+        Run::Segfault(Segfault::new(kind))
     }
 }
 

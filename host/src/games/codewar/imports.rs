@@ -121,10 +121,6 @@ fn handed_over(caller: &mut C<'_>, ptr: i32, len: i32) -> wasmtime::Result<Vec<u
     guest_bytes(caller, ptr, len)
 }
 
-fn offset(x: i32) -> i64 {
-    i64::from(x)
-}
-
 /// Adds the imports of module [`MODULE`] to `linker`.
 pub fn add_imports(linker: &mut Linker<SnippetData<VisitState>>) -> anyhow::Result<()> {
     add_array_reads(linker)?;
@@ -156,7 +152,7 @@ fn add_cell_fact(
         name,
         move |mut c: C<'_>, x: i32| -> wasmtime::Result<i32> {
             charge(&mut c, 0)?;
-            Ok(fact(view(&c).cell(offset(x))))
+            Ok(fact(view(&c).cell(x.into())))
         },
     )?;
     Ok(())
@@ -173,7 +169,7 @@ fn add_array_reads(linker: &mut Linker<SnippetData<VisitState>>) -> anyhow::Resu
         "read",
         |mut c: C<'_>, x: i32, from: i32, ptr: i32, len: i32| -> wasmtime::Result<i32> {
             charge(&mut c, 0)?;
-            let code = view(&c).cell(offset(x)).map(|cell| cell.code.clone());
+            let code = view(&c).cell(x.into()).map(|cell| cell.code.clone());
             let bytes = code.as_ref().map_or(&[][..], |s| s.bytes());
             let from = (from as u32 as usize).min(bytes.len());
             let n = (len as u32 as usize).min(bytes.len() - from);
@@ -227,7 +223,7 @@ fn add_actions(linker: &mut Linker<SnippetData<VisitState>>) -> anyhow::Result<(
         "stage",
         |mut c: C<'_>, x: i32, ptr: i32, len: i32| -> wasmtime::Result<()> {
             let bytes = handed_over(&mut c, ptr, len)?;
-            let target = view(&c).absolute(offset(x));
+            let target = view(&c).absolute(x.into());
             c.data_mut().state.staged = Some((target, bytes));
             Ok(())
         },

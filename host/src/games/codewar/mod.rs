@@ -46,7 +46,7 @@ use crate::sandbox::{AgentInterface, AgentModule, SnippetInterface};
 
 pub use code::Snippet;
 pub use narrate::{mark, narrate};
-pub use play::{play, play_in, play_with_stats, PlayStats, Report};
+pub use play::{play, play_in, PlayStats, Report};
 pub use settings::CodewarSettings;
 
 /// The game's name in records and league files.

@@ -60,18 +60,13 @@ impl<'s> Playing<'s> {
         let lines = (seats.iter())
             .filter_map(|p| modules.pin(p).map(|id| lines::module(id, p)))
             .collect();
-        let game = Game::new(settings.rules(), seats, seed).map_err(|e| e.to_string())?;
-        let executor = SandboxExecutor::new(snippets);
-        let stats = PlayStats::default();
-        Ok((
-            Playing {
-                game,
-                executor,
-                modules,
-                stats,
-            },
-            lines,
-        ))
+        let playing = Playing {
+            game: Game::new(settings.rules(), seats, seed).map_err(|e| e.to_string())?,
+            executor: SandboxExecutor::new(snippets),
+            modules,
+            stats: PlayStats::default(),
+        };
+        Ok((playing, lines))
     }
 
     /// Plays the next iteration (`None`: the game is over) without running the visits of the
@@ -132,21 +127,11 @@ pub fn play(
     settings: &CodewarSettings,
     modules: &[Vec<u8>],
 ) -> anyhow::Result<Played> {
-    Ok(play_with_stats(table, settings, modules)?.played)
+    Ok(play_in(&*snippets_for(settings)?, table, settings, modules)?.played)
 }
 
-/// [`play`], with the game's figures.
-pub fn play_with_stats(
-    table: &Table,
-    settings: &CodewarSettings,
-    modules: &[Vec<u8>],
-) -> anyhow::Result<Report> {
-    let snippets = snippets_for(settings)?;
-    play_in(&snippets, table, settings, modules)
-}
-
-/// [`play_with_stats`] with the given snippets (whose limits must be `settings`'s): another
-/// engine's, to measure it.
+/// [`play`] with the given snippets (whose limits must be `settings`'s: another engine's, to
+/// measure it), with the game's figures.
 pub fn play_in(
     snippets: &Snippets<VisitState>,
     table: &Table,

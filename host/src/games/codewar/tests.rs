@@ -840,7 +840,8 @@ fn module_lines_are_written_once_and_the_table_stays_small() {
         reentry_every: 0,
         ..Settings::default()
     });
-    let report = super::play_with_stats(&table(&["borg"], 2), &settings, &[wasm(BORG)]).unwrap();
+    let snippets = super::executor::snippets_for(&settings).unwrap();
+    let report = super::play_in(&snippets, &table(&["borg"], 2), &settings, &[wasm(BORG)]).unwrap();
     let text = String::from_utf8(report.played.record.clone()).unwrap();
     let modules = text
         .lines()

@@ -231,11 +231,11 @@ fn players_modules(
     reader: &mut RecordReader<'_>,
     setup: &SetupJson,
 ) -> Result<(Vec<Snippet>, Vec<Line>), VerifyError> {
-    let mut modules: Vec<Snippet> = Vec::new();
     let mut module_lines: Vec<Line> = Vec::new();
     let mut seats: Vec<Snippet> = Vec::with_capacity(setup.players.len());
     for p in &setup.players {
-        if let Some(m) = modules.iter().find(|m| m.hash() == p.agent) {
+        // A module read for an earlier seat is not written again.
+        if let Some(m) = seats.iter().find(|m| m.hash() == p.agent) {
             seats.push(m.clone());
             continue;
         }
@@ -262,7 +262,6 @@ fn players_modules(
                 ),
             ));
         }
-        modules.push(code.clone());
         module_lines.push(line);
         seats.push(code);
     }
