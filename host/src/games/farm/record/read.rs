@@ -139,22 +139,7 @@ pub(crate) fn turn_of(setup: &Setup, line: &Line) -> Result<Recorded<Answer>, Ve
     let logs = logs(&t.logs, setup.players).map_err(at)?;
     let log_of = |seat: usize| logs.iter().find(|l| l.seat == seat).map(|l| l.text.clone());
     let mut recorded = Recorded::default();
-    let trade = match (t.offer, fault_in(&t.events, Some(t.seat), Decision::Trade)) {
-        (Some(offer), _) => Some(Ok(Answer::Offer(offer.0))),
-        (None, Some((_, fault))) => Some(Err(fault)),
-        (None, None) => None,
-    };
-    let accept = fault_in(&t.events, None, Decision::Accept)
-        .map(|(seat, fault)| (seat, Err(fault)))
-        .or_else(|| {
-            let answered = t.events.iter().find_map(|e| match e {
-                Event::Answer { seat, .. } => Some(*seat),
-                _ => None,
-            });
-            Some((answered?, Ok(Answer::Accept(t.answer?))))
-        });
-    let trade = trade.map(|answer| (t.seat, TRADE, answer));
-    for (seat, decision, answer) in trade.into_iter().chain(accept.map(|(s, a)| (s, ACCEPT, a))) {
+    let mut decided = |seat, decision, answer| {
         let log = log_of(seat);
         recorded.decision(RecordedDecision {
             seat,
@@ -162,7 +147,21 @@ pub(crate) fn turn_of(setup: &Setup, line: &Line) -> Result<Recorded<Answer>, Ve
             answer,
             fuel: 0,
             log,
-        });
+        })
+    };
+    if let Some(offer) = t.offer {
+        decided(t.seat, TRADE, Ok(Answer::Offer(offer.0)));
+    } else if let Some((_, fault)) = fault_in(&t.events, Some(t.seat), Decision::Trade) {
+        decided(t.seat, TRADE, Err(fault));
+    }
+    let answered = t.events.iter().find_map(|e| match *e {
+        Event::Answer { seat, .. } => Some(seat),
+        _ => None,
+    });
+    if let Some((seat, fault)) = fault_in(&t.events, None, Decision::Accept) {
+        decided(seat, ACCEPT, Err(fault));
+    } else if let (Some(seat), Some(yes)) = (answered, t.answer) {
+        decided(seat, ACCEPT, Ok(Answer::Accept(yes)));
     }
     if setup.seed.is_none() {
         if let Some(roll) = t.roll {
