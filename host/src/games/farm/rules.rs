@@ -317,10 +317,7 @@ impl Rules for Farm {
         };
         match &p.phase {
             Phase::Trade => state.trade(seat, decided.answered),
-            Phase::Accept(view) => {
-                let view = *view;
-                state.accept(seat, view, decided.answered)
-            }
+            Phase::Accept(view) => state.accept(seat, *view, decided.answered),
             Phase::Roll => {}
         }
     }
