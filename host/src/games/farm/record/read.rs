@@ -16,7 +16,7 @@ use crate::game::record::{fail, Line, Recorded, RecordedDecision, VerifyError};
 use crate::game::{Loaded, RecordMeta};
 use crate::games::farm::rules::{roll_faces, ACCEPT, TRADE};
 use crate::games::farm::{
-    AgentLog, Answer, Decision, Event, Fault, FaultPolicy, Party, Setup, StartPosition,
+    Answer, Decision, Event, Fault, FaultPolicy, Party, Setup, StartPosition,
 };
 
 /// The setup line's own fields (the envelope's are [`SetupHead`]'s).
@@ -121,11 +121,11 @@ pub(crate) fn start_of(line: &Line, players: usize) -> Result<Vec<Loaded>, Verif
     let start: StartLine = typed_line(&line.value, line.number, "start")?;
     let at = |m| fail(line.number, m);
     check_events(&start.events, &line.value["events"], players).map_err(at)?;
-    let logs = logs(&start.logs, players).map_err(at)?;
+    let log_of = logs(&start.logs, players).map_err(at)?;
     Ok((0..players)
         .map(|seat| Loaded {
             fault: fault_in(&start.events, Some(seat), Decision::Init).map(|(_, f)| f),
-            log: logs.iter().find(|l| l.seat == seat).map(|l| l.text.clone()),
+            log: log_of(seat),
         })
         .collect())
 }
@@ -136,8 +136,7 @@ pub(crate) fn turn_of(setup: &Setup, line: &Line) -> Result<Recorded<Answer>, Ve
     let at = |m| fail(line.number, m);
     seat_in(t.seat, setup.players, "seat").map_err(at)?;
     check_events(&t.events, &line.value["events"], setup.players).map_err(at)?;
-    let logs = logs(&t.logs, setup.players).map_err(at)?;
-    let log_of = |seat: usize| logs.iter().find(|l| l.seat == seat).map(|l| l.text.clone());
+    let log_of = logs(&t.logs, setup.players).map_err(at)?;
     let mut recorded = Recorded::default();
     let mut decided = |seat, decision, answer| {
         let log = log_of(seat);
@@ -233,15 +232,10 @@ fn check_seats(e: &Event, players: usize, at: &str) -> Result<(), String> {
     }
 }
 
-fn logs(logs: &[LogJson], players: usize) -> Result<Vec<AgentLog>, String> {
-    logs.iter()
-        .enumerate()
-        .map(|(i, l)| {
-            seat_in(l.seat, players, &format!("logs[{i}].seat"))?;
-            Ok(AgentLog {
-                seat: l.seat,
-                text: l.text.clone(),
-            })
-        })
-        .collect()
+/// The logs of a line, each seat checked: what a seat logged (the first of its logs), if any.
+fn logs(logs: &[LogJson], players: usize) -> Result<impl Fn(usize) -> Option<String> + '_, String> {
+    for (i, l) in logs.iter().enumerate() {
+        seat_in(l.seat, players, &format!("logs[{i}].seat"))?;
+    }
+    Ok(|seat| logs.iter().find(|l| l.seat == seat).map(|l| l.text.clone()))
 }
