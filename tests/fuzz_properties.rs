@@ -1,11 +1,12 @@
 //! Property tests over hostile input, run in CI: agents' answers (`decode_trade_answer`,
 //! `decode_accept_answer`), record files (`verify_record_bytes`) and offers
-//! (`check_offer`, `execute_trade`). The same checks (`arena::games::farm::fuzz_checks`) are cargo-fuzz
+//! (`check_offer`, `execute_trade`). The same checks (`fuzz_checks/`) are cargo-fuzz
 //! targets in fuzz/ for long runs; here each property runs `FUZZ_CASES` cases (default 2000,
 //! a few seconds), more with `PROPTEST_CASES=N`.
 
+mod fuzz_checks;
+
 use arena::game::{play_seeded, Answers, Question};
-use arena::games::farm::fuzz_checks;
 use arena::games::farm::record::record_to_string;
 use arena::games::farm::{Answer, Asked, Farm, Fault, Setup};
 use arena::records::RecordMeta;

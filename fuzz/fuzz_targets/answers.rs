@@ -2,11 +2,14 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
+#[path = "../../tests/fuzz_checks/mod.rs"]
+mod fuzz_checks;
+
 fuzz_target!(|data: &[u8]| {
     if data.len() < 8 {
         return;
     }
     let len = i32::from_le_bytes(data[..4].try_into().unwrap());
     let ret = i32::from_le_bytes(data[4..8].try_into().unwrap());
-    arena::games::farm::fuzz_checks::answers(len, ret, &data[8..]);
+    fuzz_checks::answers(len, ret, &data[8..]);
 });

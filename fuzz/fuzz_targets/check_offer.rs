@@ -2,6 +2,9 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
+#[path = "../../tests/fuzz_checks/mod.rs"]
+mod fuzz_checks;
+
 fuzz_target!(|data: &[u8]| {
     let mut words = data
         .chunks(4)
@@ -22,5 +25,5 @@ fuzz_target!(|data: &[u8]| {
         get: core::array::from_fn(|_| (next() as i32) >> (next() % 32)),
     };
     let counts: Vec<u32> = (0..49).map(|_| next() >> (next() % 32)).collect();
-    arena::games::farm::fuzz_checks::trade_validation(players, &counts, out, trader, &offer);
+    fuzz_checks::trade_validation(players, &counts, out, trader, &offer);
 });

@@ -2,6 +2,9 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
+#[path = "../../tests/fuzz_checks/mod.rs"]
+mod fuzz_checks;
+
 fuzz_target!(|data: &[u8]| {
-    arena::games::farm::fuzz_checks::record_bytes(data);
+    fuzz_checks::record_bytes(data);
 });

@@ -12,7 +12,6 @@ pub mod abi;
 pub(crate) mod component;
 pub mod event;
 pub mod fault;
-pub mod fuzz_checks;
 pub mod narrate;
 pub mod native;
 pub mod record;

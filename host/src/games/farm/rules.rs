@@ -119,11 +119,11 @@ impl State {
     /// The outcome forced by forfeits: one player left wins, none left is a draw.
     fn standing_outcome(&mut self) -> Option<Outcome> {
         let outcome = standing(self.setup.players, |s| self.pos.is_out(s))?;
-        self.emit_outcome(outcome);
-        Some(outcome)
+        self.emit_outcome(outcome)
     }
 
-    fn emit_outcome(&mut self, outcome: Outcome) {
+    /// Records how the game ended (its win or draw event); returns the outcome.
+    fn emit_outcome(&mut self, outcome: Outcome) -> Option<Outcome> {
         match outcome {
             Outcome::Win {
                 seat,
@@ -135,14 +135,6 @@ impl State {
             Outcome::Draw { round_cap } => self.emit(Event::Draw { round_cap }),
             Outcome::Unfinished => {}
         }
-    }
-
-    fn win(&mut self, seat: usize) -> Option<Outcome> {
-        let outcome = Outcome::Win {
-            seat,
-            last_standing: false,
-        };
-        self.emit_outcome(outcome);
         Some(outcome)
     }
 
@@ -325,10 +317,7 @@ impl Rules for Farm {
         };
         match &p.phase {
             Phase::Trade => state.trade(seat, decided.answered),
-            Phase::Accept(view) => {
-                let view = *view;
-                state.accept(seat, view, decided.answered)
-            }
+            Phase::Accept(view) => state.accept(seat, *view, decided.answered),
             Phase::Roll => {}
         }
     }
@@ -365,7 +354,7 @@ impl Rules for Farm {
             });
         }
         let ended = if state.pos.herds[seat].is_winning() {
-            state.win(seat)
+            state.emit_outcome(Outcome::won(seat))
         } else {
             None
         };

@@ -16,7 +16,7 @@ use crate::game::record::{fail, Line, Recorded, RecordedDecision, VerifyError};
 use crate::game::{Loaded, RecordMeta};
 use crate::games::farm::rules::{roll_faces, ACCEPT, TRADE};
 use crate::games::farm::{
-    AgentLog, Answer, Decision, Event, Fault, FaultPolicy, Party, Setup, StartPosition,
+    Answer, Decision, Event, Fault, FaultPolicy, Party, Setup, StartPosition,
 };
 
 /// The setup line's own fields (the envelope's are [`SetupHead`]'s).
@@ -121,11 +121,11 @@ pub(crate) fn start_of(line: &Line, players: usize) -> Result<Vec<Loaded>, Verif
     let start: StartLine = typed_line(&line.value, line.number, "start")?;
     let at = |m| fail(line.number, m);
     check_events(&start.events, &line.value["events"], players).map_err(at)?;
-    let logs = logs(&start.logs, players).map_err(at)?;
+    let log_of = logs(&start.logs, players).map_err(at)?;
     Ok((0..players)
         .map(|seat| Loaded {
             fault: fault_in(&start.events, Some(seat), Decision::Init).map(|(_, f)| f),
-            log: logs.iter().find(|l| l.seat == seat).map(|l| l.text.clone()),
+            log: log_of(seat),
         })
         .collect())
 }
@@ -136,25 +136,9 @@ pub(crate) fn turn_of(setup: &Setup, line: &Line) -> Result<Recorded<Answer>, Ve
     let at = |m| fail(line.number, m);
     seat_in(t.seat, setup.players, "seat").map_err(at)?;
     check_events(&t.events, &line.value["events"], setup.players).map_err(at)?;
-    let logs = logs(&t.logs, setup.players).map_err(at)?;
-    let log_of = |seat: usize| logs.iter().find(|l| l.seat == seat).map(|l| l.text.clone());
+    let log_of = logs(&t.logs, setup.players).map_err(at)?;
     let mut recorded = Recorded::default();
-    let trade = match (t.offer, fault_in(&t.events, Some(t.seat), Decision::Trade)) {
-        (Some(offer), _) => Some(Ok(Answer::Offer(offer.0))),
-        (None, Some((_, fault))) => Some(Err(fault)),
-        (None, None) => None,
-    };
-    let accept = fault_in(&t.events, None, Decision::Accept)
-        .map(|(seat, fault)| (seat, Err(fault)))
-        .or_else(|| {
-            let answered = t.events.iter().find_map(|e| match e {
-                Event::Answer { seat, .. } => Some(*seat),
-                _ => None,
-            });
-            Some((answered?, Ok(Answer::Accept(t.answer?))))
-        });
-    let trade = trade.map(|answer| (t.seat, TRADE, answer));
-    for (seat, decision, answer) in trade.into_iter().chain(accept.map(|(s, a)| (s, ACCEPT, a))) {
+    let mut decided = |seat, decision, answer| {
         let log = log_of(seat);
         recorded.decision(RecordedDecision {
             seat,
@@ -162,7 +146,21 @@ pub(crate) fn turn_of(setup: &Setup, line: &Line) -> Result<Recorded<Answer>, Ve
             answer,
             fuel: 0,
             log,
-        });
+        })
+    };
+    if let Some(offer) = t.offer {
+        decided(t.seat, TRADE, Ok(Answer::Offer(offer.0)));
+    } else if let Some((_, fault)) = fault_in(&t.events, Some(t.seat), Decision::Trade) {
+        decided(t.seat, TRADE, Err(fault));
+    }
+    let answered = t.events.iter().find_map(|e| match *e {
+        Event::Answer { seat, .. } => Some(seat),
+        _ => None,
+    });
+    if let Some((seat, fault)) = fault_in(&t.events, None, Decision::Accept) {
+        decided(seat, ACCEPT, Err(fault));
+    } else if let (Some(seat), Some(yes)) = (answered, t.answer) {
+        decided(seat, ACCEPT, Ok(Answer::Accept(yes)));
     }
     if setup.seed.is_none() {
         if let Some(roll) = t.roll {
@@ -234,15 +232,10 @@ fn check_seats(e: &Event, players: usize, at: &str) -> Result<(), String> {
     }
 }
 
-fn logs(logs: &[LogJson], players: usize) -> Result<Vec<AgentLog>, String> {
-    logs.iter()
-        .enumerate()
-        .map(|(i, l)| {
-            seat_in(l.seat, players, &format!("logs[{i}].seat"))?;
-            Ok(AgentLog {
-                seat: l.seat,
-                text: l.text.clone(),
-            })
-        })
-        .collect()
+/// The logs of a line, each seat checked: what a seat logged (the first of its logs), if any.
+fn logs(logs: &[LogJson], players: usize) -> Result<impl Fn(usize) -> Option<String> + '_, String> {
+    for (i, l) in logs.iter().enumerate() {
+        seat_in(l.seat, players, &format!("logs[{i}].seat"))?;
+    }
+    Ok(|seat| logs.iter().find(|l| l.seat == seat).map(|l| l.text.clone()))
 }

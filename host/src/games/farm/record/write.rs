@@ -7,11 +7,12 @@ use farm_rules::{Position, RULES_VERSION};
 use serde::Serialize;
 
 use super::format::{
-    DiceKind, HerdJson, OfferJson, RollJson, StartJson, FORMAT_NAME, FORMAT_VERSION, GAME_NAME,
+    DiceKind, OfferJson, RollJson, StartJson, FORMAT_NAME, FORMAT_VERSION, GAME_NAME,
 };
 use crate::game::record::jsonl::{seats_of, LimitsJson, LogsJson};
 use crate::game::record::write_kept;
 use crate::game::RecordMeta;
+use crate::games::farm::event::HerdJson;
 use crate::games::farm::{
     AgentLog, Event, Farm, FaultPolicy, GameRecord, Outcome, Setup, TurnRecord,
 };

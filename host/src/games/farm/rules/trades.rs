@@ -4,7 +4,7 @@
 use farm_rules::{check_offer, execute_trade, FailReason, Partner, Trade};
 
 use super::{AcceptView, Answer, Phase, State};
-use crate::game::Answered;
+use crate::game::{Answered, Outcome};
 use crate::games::farm::event::{Event, Party};
 use crate::games::farm::fault::Decision;
 
@@ -16,7 +16,7 @@ impl State {
             return self.end_turn(Some(o));
         }
         if self.pos.herds[seat].is_winning() {
-            let o = self.win(seat);
+            let o = self.emit_outcome(Outcome::won(seat));
             return self.end_turn(o);
         }
         if let Some(p) = &mut self.playing {

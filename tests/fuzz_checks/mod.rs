@@ -1,12 +1,12 @@
 //! Properties of Little Animal Farm that must hold for ANY input an agent or a record file can give
-//! the arena: the
-//! bodies of the property tests (tests/fuzz_properties.rs, run in CI with proptest) and of the
-//! cargo-fuzz targets (fuzz/, run by hand with a nightly toolchain). Each panics on a violation.
+//! the arena: the bodies of the property tests (tests/fuzz_properties.rs, run in CI with
+//! proptest) and of the cargo-fuzz targets (fuzz/, run by hand with a nightly toolchain, which
+//! include this file by its path). Each panics on a violation. Test code: the arena never calls it.
 
 use farm_rules::{check_offer, execute_trade, Herd, Offer, Partner, Position, KINDS, MAX_PLAYERS};
 
-use super::abi::{decode_accept_answer, decode_trade_answer};
-use super::FaultKind;
+use arena::games::farm::abi::{decode_accept_answer, decode_trade_answer};
+use arena::games::farm::FaultKind;
 
 /// `farm_trade`'s answer: 0 is a pass, 64..=buffer length an offer read from the first 64
 /// bytes, anything else a `bad_answer` fault; `farm_accept`'s: 0 or 1, else `bad_answer`.
@@ -42,7 +42,7 @@ pub fn answers(len: i32, ret: i32, buf: &[u8]) {
 
 /// Any bytes: verifying them as a record never panics.
 pub fn record_bytes(bytes: &[u8]) {
-    let _ = crate::games::registry().verify_record_bytes(bytes);
+    let _ = arena::games::registry().verify_record_bytes(bytes);
 }
 
 /// Any position (herds and stock of up to 2^20 of each kind, any forfeits) and any offer:
