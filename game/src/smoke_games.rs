@@ -32,12 +32,10 @@ pub trait SmokeGames: Rules {
     /// The setup of the smoke game of `seed` for `agent`.
     fn smoke_setup(&self, agent: &AgentModule, seed: u64, round_cap: u32) -> Self::Setup;
 
-    /// The built-in players of the other seats, in seat order.
-    fn smoke_others(&self) -> Vec<Native>;
-
-    /// The agent's seat in game `game` (from 0): by default seat 0, then 1, in turn.
-    fn smoke_seat(&self, game: u32) -> usize {
-        (game % 2) as usize
+    /// The built-in players of the other seats, in seat order; by default none (the agent
+    /// plays alone). The agent takes each seat in turn, game after game.
+    fn smoke_others(&self) -> Vec<Native> {
+        Vec::new()
     }
 
     /// Tells one game played to `out`: its line, the agent's faults (to `smoke`, which tells
@@ -169,7 +167,7 @@ pub fn smoke_games<R: SmokeGames>(
     let (mut smoke, mut tally) = (Smoke::default(), R::Tally::default());
     for g in 0..opts.games {
         let seed = opts.seed.wrapping_add(u64::from(g));
-        let seat = rules.smoke_seat(g);
+        let seat = g as usize % (others.len() + 1);
         let setup = rules.smoke_setup(agent, seed, opts.round_cap);
         let round_cap = rules.init(&setup, seat).round_cap;
         let started = Instant::now();

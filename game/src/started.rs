@@ -43,7 +43,7 @@ impl Started {
     }
 
     /// The record's start line.
-    pub fn line(&self) -> serde_json::Result<StartLine<'_>> {
+    pub fn line(&self) -> StartLine<'_> {
         StartLine::new(
             self.load_faults.iter().map(|f| (f.seat, &f.fault)),
             &self.logs,
@@ -74,7 +74,7 @@ mod tests {
         assert_eq!(started.load_faults, vec![LoadFault { seat: 2, fault }]);
         let logs: Vec<(usize, &str)> = started.logs.iter().map(|l| (l.seat, &l.text[..])).collect();
         assert_eq!(logs, vec![(0, "hello"), (2, "bye")]);
-        let line = serde_json::to_string(&started.line().unwrap()).unwrap();
+        let line = serde_json::to_string(&started.line()).unwrap();
         assert!(line.starts_with(r#"{"faults":[{"fault":{"#), "{line}");
         assert!(line.ends_with(r#""seat":2}],"logs":[{"seat":0,"text":"hello"},{"seat":2,"text":"bye"}],"type":"start"}"#), "{line}");
     }

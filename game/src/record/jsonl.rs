@@ -3,12 +3,12 @@
 //! JSON types first), and the digest is taken over the finished body in one pass. A league writes
 //! a record after every game, so this is on its hot path.
 
-use serde::ser::{SerializeMap, SerializeSeq};
+use serde::ser::{SerializeMap, SerializeSeq, SerializeStruct};
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
 
 use super::RecordMeta;
-use crate::AgentLog;
+use crate::{AgentLog, Fault};
 
 /// Bytes to reserve for a record of `turns` turns at `per_turn` bytes each, so that the buffer
 /// is not regrown (and copied) line after line.
@@ -84,6 +84,20 @@ impl Serialize for LogsJson<'_> {
             })?;
         }
         seq.end()
+    }
+}
+
+/// A fault as records write it: `{"detail": D, "kind": K}`, its keys in sorted order (as
+/// [`Fault`]'s own fields are not).
+#[derive(Clone, Copy)]
+pub struct FaultJson<'a>(pub &'a Fault);
+
+impl Serialize for FaultJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut fault = s.serialize_struct("Fault", 2)?;
+        fault.serialize_field("detail", &self.0.detail)?;
+        fault.serialize_field("kind", &self.0.kind)?;
+        fault.end()
     }
 }
 

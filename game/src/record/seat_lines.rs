@@ -5,9 +5,8 @@
 //! change).
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
-use super::jsonl::LogsJson;
+use super::jsonl::{FaultJson, LogsJson};
 use super::{fail, VerifyError};
 use crate::{AgentLog, Fault};
 
@@ -85,41 +84,38 @@ pub struct EndJson {
 /// last.
 #[derive(Serialize)]
 pub struct StartLine<'a> {
-    faults: Vec<SeatFault>,
+    faults: Vec<SeatFault<'a>>,
     #[serde(skip_serializing_if = "LogsJson::is_empty")]
     logs: LogsJson<'a>,
     #[serde(rename = "type")]
     kind: &'static str,
 }
 
-/// An agent that failed to load, as written: the fault as a `Value`, whose objects sort their
-/// keys (rare: built as a value).
+/// An agent that failed to load, as written.
 #[derive(Serialize)]
-struct SeatFault {
-    fault: Value,
+struct SeatFault<'a> {
+    fault: FaultJson<'a>,
     seat: usize,
 }
 
 impl<'a> StartLine<'a> {
     /// The start line of agents that failed to load, `(seat, fault)`, and of what agents logged
     /// loading.
-    pub fn new<'f>(
-        faults: impl IntoIterator<Item = (usize, &'f Fault)>,
+    pub fn new(
+        faults: impl IntoIterator<Item = (usize, &'a Fault)>,
         logs: &'a [AgentLog],
-    ) -> serde_json::Result<StartLine<'a>> {
-        Ok(StartLine {
+    ) -> StartLine<'a> {
+        let faults = faults.into_iter();
+        StartLine {
             faults: faults
-                .into_iter()
-                .map(|(seat, fault)| {
-                    Ok(SeatFault {
-                        fault: serde_json::to_value(fault)?,
-                        seat,
-                    })
+                .map(|(seat, f)| SeatFault {
+                    fault: FaultJson(f),
+                    seat,
                 })
-                .collect::<serde_json::Result<_>>()?,
+                .collect(),
             logs: LogsJson(logs),
             kind: "start",
-        })
+        }
     }
 }
 

@@ -23,7 +23,7 @@ use crate::game::replay::RecordLines;
 use crate::game::{GameInfo, Kept, Narration, Present, Template, Viewer};
 
 pub use native::{native, sdk};
-pub use turn::{Answer, GameEnd, LoadFault, Observation, RollRecord, Setup, TurnEnd, TurnRecord};
+pub use turn::{Answer, GameEnd, Observation, RollRecord, Setup, TurnEnd, TurnRecord};
 
 /// The game's name in league files, records and on the command line.
 pub const NAME: &str = "farkle";

@@ -192,8 +192,7 @@ impl Rules for Farkle {
             target: state.setup.target,
             round_cap: state.setup.round_cap,
         };
-        let q = Question::new(seat, 0);
-        (q, obs)
+        (Question::new(seat, 0), obs)
     }
 
     fn roll(&self, state: &mut State, faces: Option<&[u8]>) {

@@ -7,7 +7,7 @@ use std::io::Write;
 use super::narrate::describe_reject;
 use super::{Farkle, Setup, TurnEnd};
 use crate::game::smoke_games::{SmokeGame, SmokeGames};
-use crate::game::{FaultPolicy, Native, Smoke};
+use crate::game::{FaultPolicy, Smoke};
 use crate::sandbox::AgentModule;
 
 impl SmokeGames for Farkle {
@@ -26,15 +26,6 @@ impl SmokeGames for Farkle {
             policy: FaultPolicy::LoseMove,
             ..Setup::new(1, seed, round_cap)
         }
-    }
-
-    /// None: the agent plays alone.
-    fn smoke_others(&self) -> Vec<Native> {
-        Vec::new()
-    }
-
-    fn smoke_seat(&self, _game: u32) -> usize {
-        0
     }
 
     fn smoke_tell(

@@ -4,7 +4,6 @@
 
 use farkle_rules::Reject;
 
-pub use crate::game::LoadFault;
 use crate::game::{AgentLog, Fault, FaultPolicy, Outcome, Started};
 
 /// Everything that determines a game apart from the players' answers.

@@ -36,9 +36,7 @@ use crate::game::{
 };
 
 pub use native::{native, sdk};
-pub use rules::{passed, Ask};
 pub use settings::Settings;
-pub use turn::{EndReason, FuelClock, GameEnd, LoadFault, Ply, PlyFault, Setup};
 
 /// The game's name in league files, records and on the command line.
 pub const NAME: &str = "jungle";

@@ -1,11 +1,11 @@
 //! What a game of Jungle is made of: its setup (the fuel clock, the start position), the
 //! record's plies, and how the game ended and why. The rules that play them are in `rules.rs`.
 
-use jungle_rules::{DrawReason, Illegal, Move, Piece, Position, Side, WinReason};
+use jungle_rules::{DrawReason, Illegal, Move, Piece, Position, WinReason};
 
 use super::Settings;
+pub use crate::game::FuelClock;
 use crate::game::{AgentLog, Fault, FaultPolicy, Host, Outcome, Started, Table};
-pub use crate::game::{FuelClock, LoadFault};
 
 /// Everything that determines a game apart from the players' answers.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -161,10 +161,5 @@ impl GameEnd {
     /// Rounds (a move of each player) the game lasted: its plies, halved and rounded up.
     pub fn rounds(&self) -> u32 {
         self.turns.div_ceil(2)
-    }
-
-    /// The side that won, if any.
-    pub fn winner(&self) -> Option<Side> {
-        self.outcome.winner().and_then(Side::from_index)
     }
 }

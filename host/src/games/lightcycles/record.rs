@@ -100,7 +100,7 @@ impl Record for Lightcycles {
     }
 
     fn start_lines(&self, state: &State, out: &mut Lines<'_>) -> serde_json::Result<()> {
-        out.push(&state.started.line()?)
+        out.push(&state.started.line())
     }
 
     fn turn_lines(&self, t: &TickPlayed, out: &mut Lines<'_>) -> serde_json::Result<()> {

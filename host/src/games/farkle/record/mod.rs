@@ -59,11 +59,11 @@ impl Record for Farkle {
     }
 
     fn start_lines(&self, state: &State, out: &mut Lines<'_>) -> serde_json::Result<()> {
-        out.push(&state.started.line()?)
+        out.push(&state.started.line())
     }
 
     fn turn_lines(&self, turn: &TurnRecord, out: &mut Lines<'_>) -> serde_json::Result<()> {
-        out.push(&TurnLine::of(turn)?)
+        out.push(&TurnLine::of(turn))
     }
 
     fn end_fields(&self, end: &GameEnd) -> Value {
@@ -74,12 +74,9 @@ impl Record for Farkle {
     }
 
     fn read_setup(&self, first: &Line) -> Result<(Setup, RecordMeta), VerifyError> {
-        let head = SetupHead::of(self, first, |n| {
-            if super::INFO.seats.contains(&n) {
-                Ok(())
-            } else {
-                Err(format!("players: {n} seats, expected 1 to 6"))
-            }
+        let head = SetupHead::of(self, first, |n| match n {
+            n if super::INFO.seats.contains(&n) => Ok(()),
+            n => Err(format!("players: {n} seats, expected 1 to 6")),
         })?;
         let setup: SetupJson = typed_line(&first.value, 1, "setup")?;
         if setup.dice != "seeded" {

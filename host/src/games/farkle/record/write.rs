@@ -4,10 +4,9 @@
 //! tree of values per line.
 
 use serde::Serialize;
-use serde_json::Value;
 
 use super::super::turn::{RollRecord, TurnEnd, TurnRecord};
-use crate::game::record::jsonl::LogsJson;
+use crate::game::record::jsonl::{FaultJson, LogsJson};
 
 // The lines, fields in sorted order; `kind` is the `type` field, which sorts last.
 
@@ -15,10 +14,9 @@ use crate::game::record::jsonl::LogsJson;
 pub(crate) struct TurnLine<'a> {
     banked: u32,
     end: &'static str,
-    /// Only for a turn that ended with a fault (rare: built as a `serde_json::Value`, whose
-    /// objects sort their keys, as the fault's type does not).
+    /// Only for a turn that ended with a fault.
     #[serde(skip_serializing_if = "Option::is_none")]
-    fault: Option<Value>,
+    fault: Option<FaultJson<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     forfeit: Option<bool>,
     #[serde(skip_serializing_if = "LogsJson::is_empty")]
@@ -35,19 +33,16 @@ pub(crate) struct TurnLine<'a> {
 }
 
 impl<'a> TurnLine<'a> {
-    pub(crate) fn of(t: &'a TurnRecord) -> serde_json::Result<TurnLine<'a>> {
+    pub(crate) fn of(t: &'a TurnRecord) -> TurnLine<'a> {
         let (end, reason, fault, forfeit) = match &t.end {
             TurnEnd::Banked => ("banked", None, None, None),
             TurnEnd::Farkle => ("farkle", None, None, None),
             TurnEnd::Rejected(reason) => ("rejected", Some(reason.name()), None, None),
-            TurnEnd::Fault { fault, forfeit } => (
-                "fault",
-                None,
-                Some(serde_json::to_value(fault)?),
-                Some(*forfeit),
-            ),
+            TurnEnd::Fault { fault, forfeit } => {
+                ("fault", None, Some(FaultJson(fault)), Some(*forfeit))
+            }
         };
-        Ok(TurnLine {
+        TurnLine {
             banked: t.banked,
             end,
             fault,
@@ -60,7 +55,7 @@ impl<'a> TurnLine<'a> {
             seat: t.seat,
             turn: t.turn,
             kind: "turn",
-        })
+        }
     }
 }
 

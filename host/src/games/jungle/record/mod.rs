@@ -57,11 +57,11 @@ impl Record for Jungle {
     }
 
     fn start_lines(&self, state: &State, out: &mut Lines<'_>) -> serde_json::Result<()> {
-        out.push(&state.started.line()?)
+        out.push(&state.started.line())
     }
 
     fn turn_lines(&self, ply: &Ply, out: &mut Lines<'_>) -> serde_json::Result<()> {
-        out.push(&TurnLine::of(ply)?)
+        out.push(&TurnLine::of(ply))
     }
 
     fn end_fields(&self, end: &GameEnd) -> Value {

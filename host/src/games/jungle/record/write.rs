@@ -3,10 +3,9 @@
 //! `a3a4`. The line types declare their fields in sorted key order, as the other games' do.
 
 use serde::Serialize;
-use serde_json::Value;
 
 use super::super::turn::Ply;
-use crate::game::record::jsonl::LogsJson;
+use crate::game::record::jsonl::{FaultJson, LogsJson};
 
 #[derive(Serialize)]
 pub(crate) struct TurnLine<'a> {
@@ -14,7 +13,7 @@ pub(crate) struct TurnLine<'a> {
     captured: Option<String>,
     clock: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
-    fault: Option<Value>,
+    fault: Option<FaultJson<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     forfeit: Option<bool>,
     fuel: u64,
@@ -35,16 +34,12 @@ pub(crate) struct TurnLine<'a> {
 }
 
 impl<'a> TurnLine<'a> {
-    pub(crate) fn of(p: &'a Ply) -> serde_json::Result<TurnLine<'a>> {
+    pub(crate) fn of(p: &'a Ply) -> TurnLine<'a> {
         let letter = |piece: Option<jungle_rules::Piece>| piece.map(|p| p.letter().to_string());
-        Ok(TurnLine {
+        TurnLine {
             captured: letter(p.captured),
             clock: p.clock,
-            fault: p
-                .fault
-                .as_ref()
-                .map(|f| serde_json::to_value(&f.fault))
-                .transpose()?,
+            fault: p.fault.as_ref().map(|f| FaultJson(&f.fault)),
             forfeit: p.fault.as_ref().map(|f| f.forfeit),
             fuel: p.fuel,
             illegal: p.illegal.map(|i| i.name()),
@@ -56,6 +51,6 @@ impl<'a> TurnLine<'a> {
             seat: p.seat,
             turn: p.turn,
             kind: "turn",
-        })
+        }
     }
 }
