@@ -324,13 +324,12 @@ impl Rules for Lightcycles {
         let clock = state.setup.clock();
         let asked = clock.ask(&mut state.clocks[seat]);
         state.asked[seat] = asked;
-        let (before, allowance) = (asked.before, asked.allowance);
         let mut seats = [0; MAX_PLAYERS];
         seats[..state.setup.players].copy_from_slice(&state.clocks[..state.setup.players]);
         let observation = Observation::new(
             &state.game,
             Clock {
-                mine: before,
+                mine: asked.before,
                 increment: clock.increment,
                 decision_cap: clock.decision_cap,
                 seats,
@@ -340,9 +339,9 @@ impl Rules for Lightcycles {
             seat,
             tick: state.game.tick() + 1,
             observation,
-            allowance,
+            allowance: asked.allowance,
         };
-        let q = Question::new(seat, 0).on_clock(allowance);
+        let q = Question::new(seat, 0).on_clock(asked.allowance);
         (q, ask)
     }
 
