@@ -80,13 +80,7 @@ impl Telling<Lightcycles> for Words<'_> {
 
 /// Plays a game with the person in the seat that is `None` and agents in the others.
 pub fn play(game: WithPerson<'_>) -> anyhow::Result<Option<Played>> {
-    let WithPerson {
-        host,
-        table,
-        seats,
-        io,
-        opts,
-    } = game;
+    let seats = game.seats;
     let people: Vec<usize> = (0..seats.len()).filter(|&s| seats[s].is_none()).collect();
     let [me] = people[..] else {
         anyhow::bail!(
@@ -94,20 +88,18 @@ pub fn play(game: WithPerson<'_>) -> anyhow::Result<Option<Played>> {
              lightcycles` (the word `human` in one seat)"
         );
     };
-    let setup = Setup::of(table, host)?;
     let agents: Vec<Seat<'_>> = seats.iter().flatten().cloned().collect();
-    let agents = seat_players(&Lightcycles, &agents, table)?;
+    let with_agents = PersonGame {
+        table: game.table,
+        setup: Setup::of(game.table, game.host)?,
+        seat: me,
+        agents: seat_players(&Lightcycles, &agents, game.table)?,
+    };
     let words = || Words {
-        names: opts.names,
+        names: game.opts.names,
         me,
     };
-    let game = PersonGame {
-        table,
-        setup,
-        seat: me,
-        agents,
-    };
-    person_game::play_person(&Hosted(Lightcycles), game, io, words(), words())
+    person_game::play_person(&Hosted(Lightcycles), with_agents, game.io, words(), words())
 }
 
 #[cfg(test)]

@@ -34,7 +34,7 @@ use crate::game::{
 };
 
 pub use native::{native, sdk};
-pub use rules::{FuelClock, GameEnd, Setup, TickPlayed};
+pub use rules::{GameEnd, Setup, TickPlayed};
 pub use settings::Settings;
 
 /// The game's name in league files, records and on the command line.

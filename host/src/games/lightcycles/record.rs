@@ -8,7 +8,7 @@ use lightcycles_rules::{Answer, Death, Turn};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use super::rules::{FuelClock, GameEnd, Setup, State, TickPlayed};
+use super::rules::{GameEnd, Setup, State, TickPlayed};
 use super::{Lightcycles, Settings};
 use crate::game::fuel_clock::CLOCK_HINT;
 use crate::game::record::jsonl::LogsJson;
@@ -17,7 +17,7 @@ use crate::game::record::seat_lines::LogJson;
 use crate::game::record::{
     fail, Line, Lines, Record, RecordMeta, Recorded, RecordedDecision, VerifyError, VerifySummary,
 };
-use crate::game::{Fault, FaultPolicy, GameSettings, Summary};
+use crate::game::{Fault, FaultPolicy, FuelClock, GameSettings, Summary};
 
 /// The setup line's own fields (the envelope's are [`SetupHead`]'s).
 #[derive(Deserialize)]
@@ -96,7 +96,7 @@ impl Record for Lightcycles {
     /// The clock and the grid.
     fn setup_fields(&self, setup: &Setup) -> Value {
         let grid = setup.settings;
-        json!({"clock": setup.clock, "height": grid.height, "walls": grid.walls, "width": grid.width})
+        json!({"clock": setup.clock(), "height": grid.height, "walls": grid.walls, "width": grid.width})
     }
 
     fn start_lines(&self, state: &State, out: &mut Lines<'_>) -> serde_json::Result<()> {
@@ -165,7 +165,7 @@ impl Record for Lightcycles {
                 clock: clock.start,
                 increment: clock.increment,
             },
-            clock,
+            decision_cap: clock.decision_cap,
         };
         setup.check().map_err(|e| fail(1, e.to_string()))?;
         Ok((setup, head.meta()))
@@ -229,18 +229,13 @@ mod tests {
 
     #[test]
     fn a_tampered_agent_hash_is_refused() {
-        let settings = super::super::settings::DEFAULT;
         let setup = Setup {
             seed: 7,
             players: 3,
             round_cap: 100,
             policy: FaultPolicy::Forfeit,
-            settings,
-            clock: FuelClock {
-                start: settings.clock,
-                increment: settings.increment,
-                decision_cap: 1000,
-            },
+            settings: super::super::settings::DEFAULT,
+            decision_cap: 1000,
         };
         crate::testing::assert_tampered_agent_refused(&Lightcycles, &setup);
     }

@@ -13,10 +13,9 @@ use super::abi::{encode_observation, read_answer};
 use super::{Lightcycles, Settings, INFO};
 use crate::game::fuel_clock::Asked;
 use crate::game::{
-    AgentLog, Answered, Decided, Fault, FaultPolicy, Faults, GameInfo, Host, Loaded, Next, Outcome,
-    Question, Rules, Seats, Started, Summary, Table,
+    AgentLog, Answered, Decided, Fault, FaultPolicy, Faults, FuelClock, GameInfo, Host, Loaded,
+    Next, Outcome, Question, Rules, Seats, Started, Summary, Table,
 };
-pub use crate::game::{FuelClock, LoadFault};
 
 /// Everything that determines a game apart from the players' answers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,8 +26,10 @@ pub struct Setup {
     /// The tick cap.
     pub round_cap: u32,
     pub policy: FaultPolicy,
+    /// The grid and the clock.
     pub settings: Settings,
-    pub clock: FuelClock,
+    /// The most fuel a decision may use (the sandbox's `fuel_per_decision`).
+    pub decision_cap: u64,
 }
 
 impl Setup {
@@ -41,7 +42,7 @@ impl Setup {
             players: table.meta.names.len(),
             round_cap: table.round_cap,
             policy: table.policy,
-            clock: FuelClock::of(settings.clock, settings.increment, host),
+            decision_cap: FuelClock::of(settings.clock, settings.increment, host).decision_cap,
             settings,
         };
         setup.check()?;
@@ -66,6 +67,15 @@ impl Setup {
             ),
             _ => anyhow::anyhow!("key `lightcycles.{}`: {e}", e.key),
         })
+    }
+
+    /// The fuel clock of every seat.
+    pub fn clock(&self) -> FuelClock {
+        FuelClock {
+            start: self.settings.clock,
+            increment: self.settings.increment,
+            decision_cap: self.decision_cap,
+        }
     }
 
     /// The start of the game, as the rules crate makes it.
@@ -283,7 +293,7 @@ impl Rules for Lightcycles {
         let mut state = State {
             setup: *setup,
             game: setup.start().expect("a checked setup starts"),
-            clocks: [setup.clock.start; MAX_PLAYERS],
+            clocks: [setup.settings.clock; MAX_PLAYERS],
             fuel: [0; MAX_PLAYERS],
             started: Started::of(loaded),
             unloaded: RulesSeats::NONE,
@@ -311,16 +321,15 @@ impl Rules for Lightcycles {
     }
 
     fn observe(&self, state: &mut State, seat: usize) -> (Question, Ask) {
-        let clock = state.setup.clock;
+        let clock = state.setup.clock();
         let asked = clock.ask(&mut state.clocks[seat]);
         state.asked[seat] = asked;
-        let (before, allowance) = (asked.before, asked.allowance);
         let mut seats = [0; MAX_PLAYERS];
         seats[..state.setup.players].copy_from_slice(&state.clocks[..state.setup.players]);
         let observation = Observation::new(
             &state.game,
             Clock {
-                mine: before,
+                mine: asked.before,
                 increment: clock.increment,
                 decision_cap: clock.decision_cap,
                 seats,
@@ -330,9 +339,9 @@ impl Rules for Lightcycles {
             seat,
             tick: state.game.tick() + 1,
             observation,
-            allowance,
+            allowance: asked.allowance,
         };
-        let q = Question::new(seat, 0).on_clock(allowance);
+        let q = Question::new(seat, 0).on_clock(asked.allowance);
         (q, ask)
     }
 

@@ -8,7 +8,7 @@ use std::io::Write;
 use lightcycles_random::Random;
 
 use super::narrate::{fuel, result_line};
-use super::rules::{FuelClock, Setup};
+use super::rules::Setup;
 use super::settings::DEFAULT;
 use super::{native, Lightcycles};
 use crate::game::smoke_games::{SmokeGame, SmokeGames, Spent};
@@ -38,11 +38,7 @@ impl SmokeGames for Lightcycles {
             round_cap: round_cap.clamp(1, lightcycles_rules::MAX_TICK_CAP),
             policy: FaultPolicy::LoseMove,
             settings: DEFAULT,
-            clock: FuelClock {
-                start: DEFAULT.clock,
-                increment: DEFAULT.increment,
-                decision_cap: agent.sandbox().limits().fuel_per_decision,
-            },
+            decision_cap: agent.sandbox().limits().fuel_per_decision,
         }
     }
 

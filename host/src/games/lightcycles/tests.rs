@@ -5,7 +5,7 @@ use lightcycles_filler::Filler;
 use lightcycles_random::Random;
 use lightcycles_rules::{Answer, Cause, End, Turn};
 
-use super::rules::{Ask, FuelClock, Setup};
+use super::rules::{Ask, Setup};
 use super::settings::DEFAULT;
 use super::{native, GameRecord, Lightcycles};
 use crate::game::record::{verify_text, write_kept, VerifySummary};
@@ -15,20 +15,18 @@ use crate::sandbox::Init;
 
 type Reply = crate::game::Reply<Turn>;
 
-const CLOCK: FuelClock = FuelClock {
-    start: 5_000,
-    increment: 1_000,
-    decision_cap: 4_000,
-};
-
 fn setup(players: usize, policy: FaultPolicy) -> Setup {
     Setup {
         seed: 7,
         players,
         round_cap: 100,
         policy,
-        settings: DEFAULT,
-        clock: CLOCK,
+        settings: super::Settings {
+            clock: 5_000,
+            increment: 1_000,
+            ..DEFAULT
+        },
+        decision_cap: 4_000,
     }
 }
 
@@ -106,11 +104,7 @@ fn native_game(seed: u64, players: usize) -> GameRecord {
             walls: 8,
             ..DEFAULT
         },
-        clock: FuelClock {
-            start: 60_000_000,
-            increment: 1_000_000,
-            decision_cap: 10_000_000,
-        },
+        decision_cap: 10_000_000,
         ..setup(players, FaultPolicy::Forfeit)
     };
     let record = play_seeded(&Lightcycles, &setup, &mut at).unwrap();
