@@ -41,16 +41,20 @@ impl FuelClock {
     /// The clock of a game's settings (`start`, `increment`), the cap per decision from `host`'s
     /// sandbox (the default limits' where only native strategies play).
     pub fn of(start: u64, increment: u64, host: &Host<'_>) -> FuelClock {
-        let decision_cap = host
-            .sandbox
-            .map_or(arena_sandbox::Limits::default().fuel_per_decision, |s| {
-                s.limits().fuel_per_decision
-            });
         FuelClock {
             start,
             increment,
-            decision_cap,
+            decision_cap: FuelClock::decision_cap(host),
         }
+    }
+
+    /// The cap per decision of `host`'s sandbox (the default limits' where only native
+    /// strategies play).
+    pub fn decision_cap(host: &Host<'_>) -> u64 {
+        host.sandbox
+            .map_or(arena_sandbox::Limits::default().fuel_per_decision, |s| {
+                s.limits().fuel_per_decision
+            })
     }
 
     /// Asks a decision of the seat whose clock is `clock`: adds the increment.

@@ -42,7 +42,7 @@ impl Setup {
             players: table.meta.names.len(),
             round_cap: table.round_cap,
             policy: table.policy,
-            decision_cap: FuelClock::of(settings.clock, settings.increment, host).decision_cap,
+            decision_cap: FuelClock::decision_cap(host),
             settings,
         };
         setup.check()?;
