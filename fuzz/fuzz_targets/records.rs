@@ -2,6 +2,8 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
+// The checks of all three targets; each uses its own.
+#[allow(dead_code)]
 #[path = "../../tests/fuzz_checks/mod.rs"]
 mod fuzz_checks;
 
